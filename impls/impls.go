@@ -1,0 +1,49 @@
+// Package impls is the ordered registry of store implementations. The order
+// is the order of every table, plot and CLI listing: from the OpenSSL 3.0
+// model to the lock-free design.
+package impls
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/perfrun/perfrun/impls/hashmap"
+	"github.com/perfrun/perfrun/impls/rcu"
+	"github.com/perfrun/perfrun/impls/sorted"
+	"github.com/perfrun/perfrun/impls/sortoninsert"
+	"github.com/perfrun/perfrun/store"
+)
+
+// Impl is one registered implementation.
+type Impl struct {
+	Name        string
+	Description string
+	New         func() store.Store
+}
+
+// All lists every implementation in presentation order.
+var All = []Impl{
+	{"sorted", "OpenSSL 3.0: one lazily sorted slice, every access under one exclusive lock", sorted.New},
+	{"sortoninsert", "kept sorted on insert (binary search + memmove), lookups under a shared read lock", sortoninsert.New},
+	{"hashmap", "OpenSSL master: name -> short list map under a read/write lock", hashmap.New},
+	{"rcu", "lock-free readers on an atomic snapshot; copy-on-write writers over a persistent map", rcu.New},
+}
+
+// Names returns the registered names in order.
+func Names() []string {
+	names := make([]string, len(All))
+	for i, im := range All {
+		names[i] = im.Name
+	}
+	return names
+}
+
+// Lookup finds an implementation by name.
+func Lookup(name string) (Impl, error) {
+	for _, im := range All {
+		if im.Name == name {
+			return im, nil
+		}
+	}
+	return Impl{}, fmt.Errorf("unknown implementation %q (have %s)", name, strings.Join(Names(), ", "))
+}

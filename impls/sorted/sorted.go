@@ -1,0 +1,123 @@
+// Package sorted models OpenSSL 3.0's X509_STORE: one slice of objects,
+// ordered by (kind, name length, name bytes) but sorted lazily.
+//
+// Locking: one exclusive mutex guards everything. Add appends and marks the
+// slice unsorted, and any find on an unsorted slice — the duplicate check of
+// the next Add, or a lookup — first re-sorts the whole slice under the lock,
+// so loading N objects costs O(N² log N). Issuer holds the lock for the find,
+// checks the first candidate after unlocking (3.0's quick path) and, if that
+// fails, locks again to scan the other candidates. Readers therefore
+// serialize on one lock, which is the contention perfrun measures.
+package sorted
+
+import (
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/perfrun/perfrun/store"
+)
+
+// Store is the OpenSSL 3.0 model. The zero value is an empty store.
+type Store struct {
+	mu     sync.Mutex
+	objs   []*store.Object
+	sorted bool // objs is ordered by store.Less
+}
+
+// New returns an empty store.
+func New() store.Store { return &Store{} }
+
+// find returns the range of objs equal to (kind, key), sorting first if
+// needed, as sk_X509_OBJECT_find does. The stable sort keeps insertion
+// order among equal names. s.mu must be held.
+func (s *Store) find(kind store.Kind, key store.Name) (lo, hi int) {
+	if !s.sorted {
+		slices.SortStableFunc(s.objs, store.Less)
+		s.sorted = true
+	}
+	lo, _ = slices.BinarySearchFunc(s.objs, key, func(o *store.Object, k store.Name) int {
+		return store.CompareKey(o, kind, k)
+	})
+	hi = lo
+	for hi < len(s.objs) && store.CompareKey(s.objs[hi], kind, key) == 0 {
+		hi++
+	}
+	return lo, hi
+}
+
+func (s *Store) Add(objs ...*store.Object) (int, error) {
+	if err := store.CheckBatch(objs); err != nil {
+		return 0, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	added := 0
+	for _, o := range objs {
+		lo, hi := s.find(o.Kind, o.Subject)
+		if store.HasFingerprint(s.objs[lo:hi], o) {
+			continue
+		}
+		s.objs = append(s.objs, o)
+		s.sorted = false
+		added++
+	}
+	return added, nil
+}
+
+func (s *Store) ReplaceCRLs(issuer store.Name, crls ...*store.Object) (int, error) {
+	if err := store.CheckReplacement(issuer, crls); err != nil {
+		return 0, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	lo, hi := s.find(store.CRL, issuer)
+	removed := hi - lo
+	s.objs = slices.Delete(s.objs, lo, hi)
+	for _, o := range crls {
+		lo, hi := s.find(o.Kind, o.Subject)
+		if store.HasFingerprint(s.objs[lo:hi], o) {
+			continue
+		}
+		s.objs = append(s.objs, o)
+		s.sorted = false
+	}
+	return removed, nil
+}
+
+func (s *Store) Issuer(cert *store.Object, at time.Time) (*store.Object, bool) {
+	s.mu.Lock()
+	lo, hi := s.find(store.Cert, cert.Issuer)
+	if lo == hi {
+		s.mu.Unlock()
+		return nil, false
+	}
+	first := s.objs[lo]
+	s.mu.Unlock()
+	if store.CheckIssued(cert, first) && store.TimeValid(first, at) {
+		return first, true
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	lo, hi = s.find(store.Cert, cert.Issuer)
+	return store.SelectIssuer(cert, at, s.objs[lo:hi])
+}
+
+func (s *Store) BySubject(kind store.Kind, key store.Name) []*store.Object {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	lo, hi := s.find(kind, key)
+	return slices.Clone(s.objs[lo:hi])
+}
+
+func (s *Store) Objects() []*store.Object {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.objs)
+}
+
+func (s *Store) Len() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.objs)
+}

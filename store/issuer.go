@@ -1,0 +1,55 @@
+package store
+
+import (
+	"bytes"
+	"time"
+)
+
+// CheckIssued reports whether issuer may have issued cert, the checks of
+// OpenSSL's check_issued without signature verification: the names match;
+// the AKID key identifier equals the issuer's SKID when both are present;
+// the AKID serial, when present, equals the issuer's serial; the issuer is a
+// CA allowed to sign certificates; and the signature algorithm matches the
+// issuer's key type.
+func CheckIssued(cert, issuer *Object) bool {
+	if issuer.Kind != Cert || issuer.Subject != cert.Issuer {
+		return false
+	}
+	if len(cert.AuthorityKeyID) > 0 && len(issuer.SubjectKeyID) > 0 &&
+		!bytes.Equal(cert.AuthorityKeyID, issuer.SubjectKeyID) {
+		return false
+	}
+	if cert.AuthoritySerial != nil && (issuer.Serial == nil || cert.AuthoritySerial.Cmp(issuer.Serial) != 0) {
+		return false
+	}
+	if !issuer.IsCA || !issuer.CanSignCerts {
+		return false
+	}
+	return cert.SignedWith == issuer.KeyType
+}
+
+// TimeValid reports whether at lies within [NotBefore, NotAfter].
+func TimeValid(o *Object, at time.Time) bool {
+	return !at.Before(o.NotBefore) && !at.After(o.NotAfter)
+}
+
+// SelectIssuer picks the issuer of cert among candidates, which must be the
+// certificates whose subject equals cert's issuer, in insertion order: the
+// first that passes CheckIssued and is time-valid at `at`, else, among those
+// that pass CheckIssued, the one with the latest notAfter (the earliest
+// inserted on a tie). This is X509_STORE_CTX_get1_issuer's rule.
+func SelectIssuer(cert *Object, at time.Time, candidates []*Object) (*Object, bool) {
+	var best *Object
+	for _, c := range candidates {
+		if !CheckIssued(cert, c) {
+			continue
+		}
+		if TimeValid(c, at) {
+			return c, true
+		}
+		if best == nil || c.NotAfter.After(best.NotAfter) {
+			best = c
+		}
+	}
+	return best, best != nil
+}

@@ -1,0 +1,92 @@
+// Package corpus provides the certificates that workloads run on: a
+// deterministic generated corpus of real X.509 (generate.go) or one loaded
+// from PEM/DER files (load.go), and the expected issuer of every leaf.
+//
+// Both kinds end in the same Corpus value, so every workload runs unchanged
+// on either. Expected issuers are computed once, here, with
+// store.SelectIssuer over the CA certificates in insertion order; workloads
+// compare every store answer with them.
+package corpus
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"time"
+
+	"github.com/perfrun/perfrun/store"
+)
+
+// Corpus is the set of objects a run uses. CAs and CRLs are in insertion
+// order; that order decides issuer selection among equal names.
+type Corpus struct {
+	// At is the verification time for issuer lookups.
+	At   time.Time
+	CAs  []*store.Object
+	CRLs []*store.Object
+	// Hits are leaves whose issuer is in CAs; Misses are leaves whose issuer
+	// name is absent.
+	Hits   []Leaf
+	Misses []Leaf
+	// Source says where the corpus came from (a spec or a path).
+	Source string
+	// Digest identifies the corpus content (see ComputeDigest).
+	Digest string
+}
+
+// Leaf is an end-entity certificate and the issuer a correct store returns
+// for it at Corpus.At (nil for a miss).
+type Leaf struct {
+	Cert   *store.Object
+	Issuer *store.Object
+}
+
+// Objects returns the CAs followed by the CRLs, the contents of a full store.
+func (c *Corpus) Objects() []*store.Object {
+	all := make([]*store.Object, 0, len(c.CAs)+len(c.CRLs))
+	return append(append(all, c.CAs...), c.CRLs...)
+}
+
+// expectIssuers fills the expected issuer of each leaf and splits leaves
+// into hits and misses.
+func (c *Corpus) expectIssuers(leaves []*store.Object) {
+	byName := make(map[store.Name][]*store.Object)
+	for _, ca := range c.CAs {
+		byName[ca.Subject] = append(byName[ca.Subject], ca)
+	}
+	c.Hits, c.Misses = nil, nil
+	for _, l := range leaves {
+		iss, ok := store.SelectIssuer(l, c.At, byName[l.Issuer])
+		if ok {
+			c.Hits = append(c.Hits, Leaf{l, iss})
+		} else {
+			c.Misses = append(c.Misses, Leaf{l, nil})
+		}
+	}
+}
+
+// ComputeDigest sets Digest to a SHA-256 over the time and every object's
+// DER, in order, so two corpora with equal digests are the same workload
+// input.
+func (c *Corpus) ComputeDigest() {
+	h := sha256.New()
+	var n [8]byte
+	binary.BigEndian.PutUint64(n[:], uint64(c.At.Unix()))
+	h.Write(n[:])
+	add := func(o *store.Object) {
+		binary.BigEndian.PutUint64(n[:], uint64(len(o.DER)))
+		h.Write(n[:])
+		h.Write(o.DER)
+	}
+	for _, group := range [][]*store.Object{c.CAs, c.CRLs} {
+		for _, o := range group {
+			add(o)
+		}
+	}
+	for _, group := range [][]Leaf{c.Hits, c.Misses} {
+		for _, l := range group {
+			add(l.Cert)
+		}
+	}
+	c.Digest = hex.EncodeToString(h.Sum(nil))[:16]
+}
