@@ -1,0 +1,95 @@
+package main
+
+import (
+	"bytes"
+	"encoding/hex"
+	"encoding/pem"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/perfrun/perfrun/store"
+	"github.com/perfrun/perfrun/workloads/corpus"
+)
+
+const corpusDoc = `Corpus writes the generated corpus as PEM files, so the very same workload
+can be fed to OpenSSL or another stack:
+
+	DIR/cas.pem        the CA certificates, in insertion order
+	DIR/crls.pem       the CRLs
+	DIR/leaves/N.pem   one file per leaf
+	DIR/manifest.tsv   per leaf: file, expected issuer (sha256, subject) or "-" for a miss,
+	                   and the verification time (openssl verify -attime)`
+
+func cmdCorpus(stdout, stderr io.Writer, args []string) int {
+	fs := newFlags("corpus", "[flags] -o DIR", corpusDoc, stderr)
+	dir := fs.String("o", "", "output directory (created; must not hold a corpus already)")
+	cas := fs.Int("cas", 1024, "CA certificates")
+	hits := fs.Int("hits", 256, "leaves whose issuer is present")
+	misses := fs.Int("misses", 32, "leaves whose issuer is absent")
+	seed := fs.Uint64("seed", 1, "seed")
+	if code := parseFlags(fs, args); code >= 0 {
+		return code
+	}
+	if *dir == "" {
+		errorf(stderr, "corpus", "-o DIR is required")
+		return exitUsage
+	}
+	if *cas < 1 || *hits < 0 || *misses < 0 {
+		errorf(stderr, "corpus", "-cas must be positive, -hits and -misses not negative")
+		return exitUsage
+	}
+	c, err := corpus.Generate(corpus.Spec{Seed: *seed, CAs: *cas, Hits: *hits, Misses: *misses})
+	if err != nil {
+		errorf(stderr, "corpus", "%v", err)
+		return exitFailure
+	}
+	if err := writeCorpus(*dir, c); err != nil {
+		errorf(stderr, "corpus", "%v", err)
+		return exitFailure
+	}
+	fmt.Fprintf(stdout, "wrote %s: %d CAs, %d CRLs, %d leaves (%d with issuer), digest %s, verify at %d (%s)\n",
+		*dir, len(c.CAs), len(c.CRLs), len(c.Hits)+len(c.Misses), len(c.Hits), c.Digest, c.At.Unix(), c.At.Format("2006-01-02"))
+	return exitOK
+}
+
+func pemOf(objs []*store.Object) []byte {
+	var b bytes.Buffer
+	for _, o := range objs {
+		typ := "CERTIFICATE"
+		if o.Kind == store.CRL {
+			typ = "X509 CRL"
+		}
+		pem.Encode(&b, &pem.Block{Type: typ, Bytes: o.DER})
+	}
+	return b.Bytes()
+}
+
+func writeCorpus(dir string, c *corpus.Corpus) error {
+	if _, err := os.Stat(filepath.Join(dir, "manifest.tsv")); err == nil {
+		return fmt.Errorf("%s already holds a corpus", dir)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "leaves"), 0o755); err != nil {
+		return err
+	}
+	files := map[string][]byte{"cas.pem": pemOf(c.CAs), "crls.pem": pemOf(c.CRLs)}
+	var manifest bytes.Buffer
+	fmt.Fprintf(&manifest, "# leaf\texpected-issuer-sha256\texpected-issuer-subject\tat-unix\n")
+	for i, l := range append(append([]corpus.Leaf(nil), c.Hits...), c.Misses...) {
+		name := fmt.Sprintf("leaves/%05d.pem", i)
+		files[name] = pemOf([]*store.Object{l.Cert})
+		fp, subject := "-", "-"
+		if l.Issuer != nil {
+			fp, subject = hex.EncodeToString(l.Issuer.Fingerprint[:]), l.Issuer.Label
+		}
+		fmt.Fprintf(&manifest, "%s\t%s\t%s\t%d\n", name, fp, subject, c.At.Unix())
+	}
+	files["manifest.tsv"] = manifest.Bytes()
+	for name, data := range files {
+		if err := writeFileAtomic(filepath.Join(dir, name), data); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,17 @@
+// Package harness measures cells — an implementation under a workload, with
+// parameter values, on a number of threads — and summarizes the samples.
+//
+// Its opinions: a run is R rounds, and every round measures every cell once
+// in a freshly shuffled order, so slow drift of a noisy machine spreads over
+// all cells instead of favouring whichever ran first (never AAAA…BBBB).
+// Setup is never timed. Workers are goroutines locked to OS threads that
+// start together at a barrier, with GOMAXPROCS set to the cell's thread
+// count, and read the clock once per batch of operations, never per
+// operation. ns/op is the mean over workers of elapsed/ops, the number the
+// seed tables report; ops/s is the aggregate throughput.
+//
+// lock-wait-ns/op counts only time blocked in the runtime on an exclusive
+// lock held by another thread. A shared read lock costs cache-line traffic
+// instead, which shows in ops/s, not there: "0 lock wait" does not mean "no
+// contention".
+package harness

@@ -1,0 +1,92 @@
+package harness
+
+import (
+	"bufio"
+	"os"
+	"os/exec"
+	"runtime"
+	"runtime/debug"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// KV is one file-level configuration line of a results file.
+type KV struct{ Key, Value string }
+
+// Environment returns the configuration lines that say where and on what
+// results were measured: goos, goarch, cpu, cores, go, perfrun revision,
+// corpus digests and date.
+func (r *Results) Environment() []KV {
+	kv := []KV{
+		{"goos", runtime.GOOS},
+		{"goarch", runtime.GOARCH},
+		{"cpu", cpuModel()},
+		{"cores", strconv.Itoa(Cores())},
+		{"go", runtime.Version()},
+		{"perfrun", Revision()},
+	}
+	var sources []string
+	for s := range r.Corpora {
+		sources = append(sources, s)
+	}
+	sort.Strings(sources)
+	for i, s := range sources {
+		kv = append(kv, KV{"corpus" + suffix(i), s + " digest " + r.Corpora[s]})
+	}
+	kv = append(kv, KV{"date", r.Started.UTC().Format(time.RFC3339)})
+	if r.Incomplete {
+		kv = append(kv, KV{"incomplete", "interrupted; only completed rounds are included"})
+	}
+	return kv
+}
+
+func suffix(i int) string {
+	if i == 0 {
+		return ""
+	}
+	return "-" + strconv.Itoa(i+1)
+}
+
+func cpuModel() string {
+	f, err := os.Open("/proc/cpuinfo")
+	if err != nil {
+		return runtime.GOARCH
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if k, v, ok := strings.Cut(sc.Text(), ":"); ok && strings.TrimSpace(k) == "model name" {
+			return strings.TrimSpace(v)
+		}
+	}
+	return runtime.GOARCH
+}
+
+// Revision identifies the perfrun source that ran: the VCS revision stamped
+// into the binary, else what git says about the working directory.
+func Revision() string {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		rev, dirty := "", false
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.modified":
+				dirty = s.Value == "true"
+			}
+		}
+		if rev != "" {
+			if dirty {
+				rev += "-dirty"
+			}
+			return rev
+		}
+	}
+	out, err := exec.Command("git", "describe", "--always", "--dirty", "--abbrev=12").Output()
+	if err != nil {
+		return "unknown"
+	}
+	return strings.TrimSpace(string(out))
+}

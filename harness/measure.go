@@ -1,0 +1,218 @@
+package harness
+
+import (
+	"errors"
+	"runtime"
+	"runtime/metrics"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/perfrun/perfrun/workloads"
+)
+
+// Metric units perfrun reports, as in the Go benchmark format.
+const (
+	UnitNsPerOp   = "ns/op"
+	UnitOpsPerSec = "ops/s"
+	UnitBPerOp    = "B/op"
+	UnitAllocs    = "allocs/op"
+	UnitLockWait  = "lock-wait-ns/op"
+	UnitGCs       = "gc-cycles"
+)
+
+// batchTarget is how long a batch of operations should take: long enough
+// that reading the clock once per batch costs nothing measurable, short
+// enough that a worker stops close to the end of the window.
+const batchTarget = 100 * time.Microsecond
+
+// runtimeSamples are the process-wide counters read around a measurement.
+var runtimeMetrics = []string{
+	"/gc/heap/allocs:bytes",
+	"/gc/heap/allocs:objects",
+	"/sync/mutex/wait/total:seconds",
+	"/gc/cycles/total:gc-cycles",
+}
+
+func readRuntime() [4]float64 {
+	s := make([]metrics.Sample, len(runtimeMetrics))
+	for i, name := range runtimeMetrics {
+		s[i].Name = name
+	}
+	metrics.Read(s)
+	var out [4]float64
+	for i := range s {
+		switch s[i].Value.Kind() {
+		case metrics.KindUint64:
+			out[i] = float64(s[i].Value.Uint64())
+		case metrics.KindFloat64:
+			out[i] = s[i].Value.Float64()
+		}
+	}
+	return out
+}
+
+type workerResult struct {
+	ops     int64
+	elapsed time.Duration
+	err     error
+}
+
+// measure runs one cell once: threads workers locked to OS threads warm up,
+// meet at a barrier, then each runs batches of operations until the shared
+// deadline, reading the clock once per batch.
+func measure(inst *workloads.Instance, threads int, warmup, window time.Duration) ([]workloads.Metric, error) {
+	prev := runtime.GOMAXPROCS(threads)
+	defer runtime.GOMAXPROCS(prev)
+
+	var stop atomic.Bool
+	var deadline time.Time // written before start is closed
+	start := make(chan struct{})
+	var warm, done sync.WaitGroup
+	results := make([]workerResult, threads)
+	for w := range threads {
+		op := inst.Worker(w)
+		warm.Add(1)
+		done.Add(1)
+		go func() {
+			defer done.Done()
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			batch, err := warmUp(op, warmup, window)
+			warm.Done()
+			<-start
+			r := &results[w]
+			if err != nil {
+				r.err = err
+				stop.Store(true)
+				return
+			}
+			t0 := time.Now()
+			for {
+				if err := op(batch); err != nil {
+					r.err = err
+					stop.Store(true)
+					break
+				}
+				r.ops += int64(batch)
+				if now := time.Now(); !now.Before(deadline) || stop.Load() {
+					r.elapsed = now.Sub(t0)
+					break
+				}
+			}
+		}()
+	}
+	paced := make([]pacedResult, len(inst.Paced))
+	warm.Wait()
+	before := readRuntime()
+	wallStart := time.Now()
+	deadline = wallStart.Add(window)
+	for i, p := range inst.Paced {
+		done.Add(1)
+		go func() {
+			defer done.Done()
+			paced[i] = runPaced(p, deadline, &stop)
+		}()
+	}
+	close(start)
+	done.Wait()
+	wall := time.Since(wallStart)
+	after := readRuntime()
+
+	var total int64
+	var nsPerOp float64
+	var errs []error
+	for _, r := range results {
+		errs = append(errs, r.err)
+		total += r.ops
+		if r.ops > 0 {
+			nsPerOp += float64(r.elapsed.Nanoseconds()) / float64(r.ops) / float64(threads)
+		}
+	}
+	for _, p := range paced {
+		errs = append(errs, p.err)
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	if total == 0 {
+		return nil, errors.New("no operation completed")
+	}
+	n := float64(total)
+	out := []workloads.Metric{
+		{Value: nsPerOp, Unit: UnitNsPerOp},
+		{Value: n / wall.Seconds(), Unit: UnitOpsPerSec},
+		{Value: (after[0] - before[0]) / n, Unit: UnitBPerOp},
+		{Value: (after[1] - before[1]) / n, Unit: UnitAllocs},
+		{Value: (after[2] - before[2]) * 1e9 / n, Unit: UnitLockWait},
+		{Value: after[3] - before[3], Unit: UnitGCs},
+	}
+	if inst.Unit != "" && inst.PerOp > 0 {
+		out = append(out, workloads.Metric{Value: nsPerOp / inst.PerOp, Unit: "ns/" + inst.Unit})
+	}
+	for i, p := range inst.Paced {
+		if paced[i].ops > 0 {
+			out = append(out,
+				workloads.Metric{Value: float64(paced[i].busy.Nanoseconds()) / float64(paced[i].ops), Unit: p.Role + "-ns/op"},
+				workloads.Metric{Value: float64(paced[i].ops) / wall.Seconds(), Unit: p.Role + "-ops/s"})
+		}
+	}
+	return append(out, inst.Extra...), nil
+}
+
+// warmUp runs op for the warm-up time, growing the batch until one batch
+// takes about batchTarget (but at most a twentieth of the window). It always
+// runs at least one operation.
+func warmUp(op workloads.Op, warmup, window time.Duration) (int, error) {
+	batch := 1
+	end := time.Now().Add(warmup)
+	for {
+		t0 := time.Now()
+		if err := op(batch); err != nil {
+			return batch, err
+		}
+		now := time.Now()
+		took := now.Sub(t0)
+		if took < batchTarget && took < window/20 && batch < 1<<20 {
+			batch *= 2
+		}
+		if !now.Before(end) {
+			return batch, nil
+		}
+	}
+}
+
+type pacedResult struct {
+	ops  int64
+	busy time.Duration
+	err  error
+}
+
+// runPaced runs a paced worker until the deadline, timing each operation
+// alone (not the sleeps between them).
+func runPaced(p workloads.Paced, deadline time.Time, stop *atomic.Bool) pacedResult {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	var r pacedResult
+	next := time.Now()
+	for !stop.Load() {
+		t0 := time.Now()
+		if !t0.Before(deadline) {
+			break
+		}
+		if err := p.Op(); err != nil {
+			r.err = err
+			stop.Store(true)
+			break
+		}
+		r.busy += time.Since(t0)
+		r.ops++
+		next = next.Add(p.Interval)
+		wake := next
+		if wake.After(deadline) {
+			wake = deadline
+		}
+		time.Sleep(time.Until(wake))
+	}
+	return r
+}

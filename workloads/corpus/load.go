@@ -1,0 +1,178 @@
+package corpus
+
+import (
+	"bytes"
+	"encoding/pem"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+
+	"github.com/perfrun/perfrun/store"
+)
+
+// BlockError reports one block of a corpus file that is not a usable
+// certificate or CRL: where it is and why.
+type BlockError struct {
+	File string
+	Line int // line of the PEM BEGIN marker; 0 for a DER file
+	Err  error
+}
+
+func (e *BlockError) Error() string {
+	if e.Line == 0 {
+		return fmt.Sprintf("%s: %v", e.File, e.Err)
+	}
+	return fmt.Sprintf("%s:%d: %v", e.File, e.Line, e.Err)
+}
+
+func (e *BlockError) Unwrap() error { return e.Err }
+
+// ParsePEM parses every PEM block of data. Certificates and CRLs become
+// objects; any other block, or a malformed one, becomes a *BlockError in
+// problems, which the caller reports (nothing is dropped silently).
+// Trailing bytes that look like a broken PEM block are reported too.
+func ParsePEM(data []byte, file string) (objs []*store.Object, problems []error) {
+	rest := data
+	for {
+		line := 1 + bytes.Count(data[:len(data)-len(rest)], []byte("\n"))
+		var block *pem.Block
+		block, next := pem.Decode(rest)
+		if block == nil {
+			if i := bytes.Index(rest, []byte("-----BEGIN")); i >= 0 {
+				line += bytes.Count(rest[:i], []byte("\n"))
+				problems = append(problems, &BlockError{file, line, errors.New("malformed or truncated PEM block")})
+			}
+			return objs, problems
+		}
+		// pem.Decode skips text before the block; count lines up to BEGIN.
+		consumed := rest[:len(rest)-len(next)]
+		if i := bytes.Index(consumed, []byte("-----BEGIN")); i >= 0 {
+			line += bytes.Count(consumed[:i], []byte("\n"))
+		}
+		rest = next
+		o, err := parseBlock(block.Type, block.Bytes)
+		if err != nil {
+			problems = append(problems, &BlockError{file, line, err})
+			continue
+		}
+		objs = append(objs, o)
+	}
+}
+
+func parseBlock(typ string, der []byte) (*store.Object, error) {
+	switch typ {
+	case "CERTIFICATE", "TRUSTED CERTIFICATE":
+		o, err := store.ParseCertificate(der)
+		if err != nil {
+			return nil, fmt.Errorf("certificate: %v", err)
+		}
+		return o, nil
+	case "X509 CRL":
+		o, err := store.ParseCRL(der)
+		if err != nil {
+			return nil, fmt.Errorf("CRL: %v", err)
+		}
+		return o, nil
+	}
+	return nil, fmt.Errorf("PEM block of type %q is neither a certificate nor a CRL", typ)
+}
+
+// parseDER parses a DER file as a certificate, else as a CRL.
+func parseDER(der []byte) (*store.Object, error) {
+	if o, err := store.ParseCertificate(der); err == nil {
+		return o, nil
+	}
+	if o, err := store.ParseCRL(der); err == nil {
+		return o, nil
+	}
+	return nil, errors.New("neither a PEM file nor a DER certificate or CRL")
+}
+
+// Load reads a corpus from a PEM bundle file or a directory of PEM and DER
+// files (such as an OpenSSL hashed directory), in file-name order. CA
+// certificates and CRLs fill the store; other certificates are the leaves.
+// Bad blocks are returned in problems; with strict, any problem is an error.
+// An empty corpus is always an error.
+func Load(path string, strict bool) (c *Corpus, problems []error, err error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	files := []string{path}
+	if info.IsDir() {
+		if files, err = listDir(path); err != nil {
+			return nil, nil, err
+		}
+	}
+	var objs []*store.Object
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return nil, nil, err
+		}
+		got, probs := parseFile(data, f)
+		objs = append(objs, got...)
+		problems = append(problems, probs...)
+	}
+	if strict && len(problems) > 0 {
+		return nil, problems, fmt.Errorf("%v (and %d more problems)", problems[0], len(problems)-1)
+	}
+	c = &Corpus{At: time.Now().UTC().Truncate(time.Second), Source: path}
+	var leaves []*store.Object
+	for _, o := range objs {
+		switch {
+		case o.Kind == store.CRL:
+			c.CRLs = append(c.CRLs, o)
+		case o.IsCA:
+			c.CAs = append(c.CAs, o)
+		default:
+			leaves = append(leaves, o)
+		}
+	}
+	if len(c.CAs)+len(c.CRLs) == 0 {
+		return nil, problems, fmt.Errorf("%s: no CA certificate or CRL found", path)
+	}
+	c.expectIssuers(leaves)
+	c.ComputeDigest()
+	return c, problems, nil
+}
+
+func parseFile(data []byte, file string) ([]*store.Object, []error) {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, []error{&BlockError{File: file, Err: errors.New("empty file")}}
+	}
+	if bytes.Contains(data, []byte("-----BEGIN")) {
+		objs, problems := ParsePEM(data, file)
+		return objs, problems
+	}
+	o, err := parseDER(data)
+	if err != nil {
+		return nil, []error{&BlockError{File: file, Err: err}}
+	}
+	return []*store.Object{o}, nil
+}
+
+func listDir(dir string) ([]string, error) {
+	var files []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.Type().IsRegular() || (d.Type()&fs.ModeSymlink != 0) {
+			files = append(files, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("%s: empty directory", dir)
+	}
+	sort.Strings(files)
+	return files, nil
+}

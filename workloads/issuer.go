@@ -1,0 +1,28 @@
+package workloads
+
+// Issuer is the lookup workload of OpenSSL's perftools x509storeissuer and
+// of the seed tables: every worker calls Issuer(leaf, now) over its own
+// rotation of leaves on a full store.
+var Issuer = Workload{
+	Name:        "issuer",
+	Title:       "Issuer",
+	Description: "Issuer(leaf, now) on a full store, each worker over its own rotation of leaves",
+	Params:      []Param{certsParam, hitParam},
+	Setup: func(env Env) (*Instance, error) {
+		c, err := env.Corpus(env.Params.Int("certs"))
+		if err != nil {
+			return nil, err
+		}
+		rot, err := rotation(c, env.Params.Float("hit"), env.Seed)
+		if err != nil {
+			return nil, err
+		}
+		s, err := fill(env.Impl, c.Objects())
+		if err != nil {
+			return nil, err
+		}
+		return &Instance{Worker: func(w int) Op {
+			return lookups(env.Impl.Name, s, c.At, rot, start(w, len(rot)))
+		}}, nil
+	},
+}

@@ -1,0 +1,113 @@
+package workloads
+
+import (
+	"encoding/pem"
+	"fmt"
+	"time"
+
+	"github.com/perfrun/perfrun/impls"
+	"github.com/perfrun/perfrun/store"
+	"github.com/perfrun/perfrun/workloads/corpus"
+)
+
+// Reload is one TLS connection's certificate-store work in a client such as
+// curl: either parse the PEM bundle, build a store and look up one issuer
+// (reparse), or reuse a store cached per worker until its time-to-live runs
+// out (cached). The default ttl is far longer than a window, so the cached
+// arm measures the lookup alone.
+var Reload = Workload{
+	Name:        "reload",
+	Title:       "Reload",
+	Description: "per connection: re-parse the PEM bundle and build a store, or reuse a cached store with a ttl",
+	Params: []Param{
+		{"certs", "150", "CA certificates in the bundle (a system bundle holds about 150)", positiveInt},
+		{"mode", "reparse", "one of reparse|cached", oneOf("reparse", "cached")},
+		{"ttl", "24h", "how long the cached arm keeps its store", positiveDuration},
+	},
+	Setup: func(env Env) (*Instance, error) {
+		c, err := env.Corpus(env.Params.Int("certs"))
+		if err != nil {
+			return nil, err
+		}
+		var bundle []byte
+		for _, o := range c.Objects() {
+			typ := "CERTIFICATE"
+			if o.Kind == store.CRL {
+				typ = "X509 CRL"
+			}
+			bundle = append(bundle, pem.EncodeToMemory(&pem.Block{Type: typ, Bytes: o.DER})...)
+		}
+		probe, want, err := reloadProbe(c)
+		if err != nil {
+			return nil, err
+		}
+		conn := &connection{im: env.Impl, bundle: bundle, at: c.At, probe: probe, want: want}
+		cached := env.Params.Get("mode") == "cached"
+		ttl := env.Params.Duration("ttl")
+		return &Instance{Worker: func(int) Op {
+			var s store.Store
+			var built time.Time
+			return func(n int) error {
+				for range n {
+					if cached && s != nil && time.Since(built) < ttl {
+						if err := conn.lookup(s); err != nil {
+							return err
+						}
+						continue
+					}
+					var err error
+					if s, err = conn.build(); err != nil {
+						return err
+					}
+					built = time.Now()
+					if err := conn.lookup(s); err != nil {
+						return err
+					}
+				}
+				return nil
+			}
+		}}, nil
+	},
+}
+
+type connection struct {
+	im     impls.Impl
+	bundle []byte
+	at     time.Time
+	probe  *store.Object
+	want   [32]byte // fingerprint: a re-parse makes new objects
+}
+
+func (c *connection) build() (store.Store, error) {
+	objs, problems := corpus.ParsePEM(c.bundle, "bundle")
+	if len(problems) > 0 {
+		return nil, problems[0]
+	}
+	return fill(c.im, objs)
+}
+
+func (c *connection) lookup(s store.Store) error {
+	got, ok := s.Issuer(c.probe, c.at)
+	if !ok || got.Fingerprint != c.want {
+		return fmt.Errorf("%s: wrong issuer for %v: got %v", c.im.Name, c.probe, describe(got))
+	}
+	return nil
+}
+
+// reloadProbe picks the certificate each connection looks up: a leaf whose
+// issuer is present, or, for a bundle without leaves, a CA whose issuer is.
+func reloadProbe(c *corpus.Corpus) (probe *store.Object, want [32]byte, err error) {
+	if len(c.Hits) > 0 {
+		return c.Hits[0].Cert, c.Hits[0].Issuer.Fingerprint, nil
+	}
+	byName := make(map[store.Name][]*store.Object)
+	for _, ca := range c.CAs {
+		byName[ca.Subject] = append(byName[ca.Subject], ca)
+	}
+	for _, ca := range c.CAs {
+		if iss, ok := store.SelectIssuer(ca, c.At, byName[ca.Issuer]); ok {
+			return ca, iss.Fingerprint, nil
+		}
+	}
+	return nil, want, fmt.Errorf("reload: corpus %s has no certificate whose issuer it holds", c.Source)
+}

@@ -1,0 +1,82 @@
+package workloads
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/perfrun/perfrun/impls"
+	"github.com/perfrun/perfrun/store"
+	"github.com/perfrun/perfrun/workloads/corpus"
+)
+
+// Parameters shared by several workloads.
+var (
+	certsParam = Param{"certs", "1024", "CA certificates in the store (a loaded corpus has its own count)", positiveInt}
+	hitParam   = Param{"hit", "1", "fraction of lookups whose issuer is present; 0 is the all-miss case", fraction}
+)
+
+// fill builds a store of the implementation holding objs.
+func fill(im impls.Impl, objs []*store.Object) (store.Store, error) {
+	s := im.New()
+	if _, err := s.Add(objs...); err != nil {
+		return nil, fmt.Errorf("%s: filling the store: %v", im.Name, err)
+	}
+	return s, nil
+}
+
+// rotationLen is how many lookups a rotation holds before it repeats.
+const rotationLen = 1024
+
+// rotation is the sequence of leaves the lookup workers cycle through: hit
+// is the fraction whose issuer is present, shuffled with seed.
+func rotation(c *corpus.Corpus, hit float64, seed uint64) ([]corpus.Leaf, error) {
+	hits := int(hit*rotationLen + 0.5)
+	if hits > 0 && len(c.Hits) == 0 {
+		return nil, fmt.Errorf("corpus %s has no leaf whose issuer is present; use hit=0", c.Source)
+	}
+	if hits < rotationLen && len(c.Misses) == 0 {
+		return nil, fmt.Errorf("corpus %s has no leaf whose issuer is absent; use hit=1", c.Source)
+	}
+	rot := make([]corpus.Leaf, 0, rotationLen)
+	for i := range hits {
+		rot = append(rot, c.Hits[i%len(c.Hits)])
+	}
+	for i := range rotationLen - hits {
+		rot = append(rot, c.Misses[i%len(c.Misses)])
+	}
+	r := rand.New(rand.NewPCG(seed, 0x707))
+	r.Shuffle(len(rot), func(i, j int) { rot[i], rot[j] = rot[j], rot[i] })
+	return rot, nil
+}
+
+// start spreads workers over a rotation so they do not walk in step.
+func start(w, n int) int { return (w * 389) % n }
+
+// lookups is the issuer-lookup loop shared by issuer and mixed: one Issuer
+// call per operation, each answer compared with the expected one.
+func lookups(impl string, s store.Store, at time.Time, rot []corpus.Leaf, i int) Op {
+	return func(n int) error {
+		for range n {
+			l := &rot[i]
+			if got, _ := s.Issuer(l.Cert, at); got != l.Issuer {
+				return wrongIssuer(impl, l.Cert, got, l.Issuer)
+			}
+			if i++; i == len(rot) {
+				i = 0
+			}
+		}
+		return nil
+	}
+}
+
+func wrongIssuer(impl string, cert, got, want *store.Object) error {
+	return fmt.Errorf("%s: wrong issuer for %v: got %v, want %v", impl, cert, describe(got), describe(want))
+}
+
+func describe(o *store.Object) string {
+	if o == nil {
+		return "none"
+	}
+	return o.String()
+}
