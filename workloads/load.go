@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"runtime"
-	"runtime/metrics"
 
 	"github.com/perfrun/perfrun/impls"
 	"github.com/perfrun/perfrun/store"
@@ -100,11 +99,21 @@ func withDuplicates(objs []*store.Object, dup float64, seed uint64) []*store.Obj
 // bytesPerObject measures the live heap a finished store holds per object,
 // beyond the objects themselves (which every implementation shares).
 func bytesPerObject(im impls.Impl, objs []*store.Object) (float64, error) {
-	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	// Right after a forced collection, HeapAlloc is exactly the live heap.
+	// Collect until it stops shrinking: garbage behind finalizers and
+	// sync.Pool victim caches survives the first collections.
 	live := func() float64 {
-		runtime.GC()
-		metrics.Read(sample)
-		return float64(sample[0].Value.Uint64())
+		var ms runtime.MemStats
+		prev := uint64(0)
+		for range 5 {
+			runtime.GC()
+			runtime.ReadMemStats(&ms)
+			if ms.HeapAlloc == prev {
+				break
+			}
+			prev = ms.HeapAlloc
+		}
+		return float64(ms.HeapAlloc)
 	}
 	before := live()
 	s, err := fill(im, objs)

@@ -1,0 +1,109 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func perfrun(args ...string) (code int, stdout, stderr string) {
+	var out, errb bytes.Buffer
+	code = run(&out, &errb, args)
+	return code, out.String(), errb.String()
+}
+
+func TestUsageErrors(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		msg  string
+	}{
+		{nil, "Usage"},
+		{[]string{"frobnicate"}, `unknown command "frobnicate"`},
+		{[]string{"run", "-impl", "btree"}, `perfrun: run: unknown implementation "btree"`},
+		{[]string{"run", "-workload", "nope"}, `perfrun: run: unknown workload "nope"`},
+		{[]string{"run", "-param", "colour=red"}, `unknown parameter "colour"`},
+		{[]string{"run", "-param", "hit=3"}, "parameter hit=\"3\""},
+		{[]string{"run", "-threads", "0"}, "bad thread list"},
+		{[]string{"run", "-rounds", "0"}, "-rounds and -window must be positive"},
+		{[]string{"run", "-window", "-1s"}, "-rounds and -window must be positive"},
+		{[]string{"run", "-format", "xml"}, `unknown format "xml"`},
+		{[]string{"run", "-o", filepath.Join(dir, "missing", "r.txt")}, "does not exist"},
+		{[]string{"run", "extra"}, `unexpected argument "extra"`},
+		{[]string{"corpus"}, "-o DIR is required"},
+	} {
+		code, _, stderr := perfrun(tc.args...)
+		if code != exitUsage || !strings.Contains(stderr, tc.msg) {
+			t.Errorf("perfrun %v: exit %d, stderr %q; want exit 2 and %q", tc.args, code, stderr, tc.msg)
+		}
+	}
+}
+
+func TestHelpAndList(t *testing.T) {
+	if code, out, _ := perfrun("help"); code != 0 || !strings.Contains(out, "perfrun run") {
+		t.Errorf("help: exit %d\n%s", code, out)
+	}
+	if code, _, errOut := perfrun("run", "-h"); code != 0 || !strings.Contains(errOut, "-threads") {
+		t.Errorf("run -h: exit %d\n%s", code, errOut)
+	}
+	code, out, _ := perfrun("list")
+	for _, want := range []string{"sorted", "sortoninsert", "hashmap", "rcu", "issuer", "mixed", "load", "objects", "reload", "hit=1"} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("list lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestRunWritesResults(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "r.txt")
+	code, stdout, stderr := perfrun("run", "-threads", "1,2", "-rounds", "2", "-window", "10ms", "-warmup", "1ms",
+		"-param", "certs=32,64", "-q", "-o", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "| Threads |   mean/us |    var/us |") || !strings.Contains(stdout, "certs=64") {
+		t.Fatalf("stdout:\n%s", stdout)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 4 implementations x 2 sizes x 2 thread counts x 2 rounds.
+	if n := strings.Count(string(data), "\nBenchmarkIssuer/impl="); n != 32 {
+		t.Fatalf("%d result lines, want 32:\n%s", n, data)
+	}
+	leftovers, _ := filepath.Glob(filepath.Join(dir, ".*tmp*"))
+	if len(leftovers) > 0 {
+		t.Fatalf("temporary files left: %v", leftovers)
+	}
+}
+
+func TestRunBadCorpus(t *testing.T) {
+	bad := filepath.Join(t.TempDir(), "bad.pem")
+	os.WriteFile(bad, []byte("-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n"), 0o644)
+	code, _, stderr := perfrun("run", "-corpus", bad, "-q", "-o", "")
+	if code != exitFailure || !strings.Contains(stderr, bad+":1: certificate:") || !strings.Contains(stderr, "no CA certificate or CRL") {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+}
+
+func TestCorpusCommand(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "c")
+	code, stdout, stderr := perfrun("corpus", "-o", dir, "-cas", "20", "-hits", "5", "-misses", "2")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "20 CAs") {
+		t.Fatalf("stdout %q", stdout)
+	}
+	manifest, err := os.ReadFile(filepath.Join(dir, "manifest.tsv"))
+	if err != nil || strings.Count(string(manifest), "\n") != 1+7 {
+		t.Fatalf("manifest: %v\n%s", err, manifest)
+	}
+	if code, _, stderr := perfrun("corpus", "-o", dir); code != exitFailure || !strings.Contains(stderr, "already holds a corpus") {
+		t.Fatalf("second write: exit %d, %q", code, stderr)
+	}
+}

@@ -1,0 +1,167 @@
+package harness_test
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/perfrun/perfrun/harness"
+	"github.com/perfrun/perfrun/impls"
+	"github.com/perfrun/perfrun/workloads"
+	"github.com/perfrun/perfrun/workloads/corpus"
+)
+
+func TestParseThreads(t *testing.T) {
+	for in, want := range map[string][]int{
+		"1":       {1},
+		"1,2,4,8": {1, 2, 4, 8},
+		"1-4":     {1, 2, 3, 4},
+		"1-18/2":  {1, 3, 5, 7, 9, 11, 13, 15, 17, 18},
+		"2,1-3":   {2, 1, 3},
+	} {
+		got, err := harness.ParseThreads(in)
+		if err != nil || !slices.Equal(got, want) {
+			t.Errorf("ParseThreads(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"", "0", "-1", "4-2", "1-4/0", "x", "2/2", "1,,2"} {
+		if got, err := harness.ParseThreads(bad); err == nil {
+			t.Errorf("ParseThreads(%q) = %v, want an error", bad, got)
+		}
+	}
+}
+
+func cells(t *testing.T, w workloads.Workload, set map[string]string, threads ...int) []harness.Cell {
+	t.Helper()
+	p, err := w.Resolve(set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []harness.Cell
+	for _, im := range impls.All {
+		for _, th := range threads {
+			out = append(out, harness.Cell{Impl: im, Workload: w, Params: p, Threads: th})
+		}
+	}
+	return out
+}
+
+func options(rounds int) harness.Options {
+	o := harness.DefaultOptions
+	o.Rounds, o.Window, o.Warmup = rounds, 20*time.Millisecond, 5*time.Millisecond
+	o.Corpus = func(cas int) (*corpus.Corpus, error) {
+		return corpus.Cached(corpus.Spec{Seed: 1, CAs: cas, Hits: cas, Misses: 8})
+	}
+	return o
+}
+
+func TestRunMeasuresEveryCellEveryRound(t *testing.T) {
+	cs := cells(t, workloads.Issuer, map[string]string{"certs": "64"}, 1, 2)
+	res, err := harness.Run(context.Background(), cs, options(3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Samples) != 3*len(cs) || res.Incomplete {
+		t.Fatalf("%d samples, incomplete %v; want %d", len(res.Samples), res.Incomplete, 3*len(cs))
+	}
+	for _, c := range cs {
+		ns := res.Values(c, harness.UnitNsPerOp)
+		ops := res.Values(c, harness.UnitOpsPerSec)
+		if len(ns) != 3 || len(ops) != 3 {
+			t.Fatalf("%s: %d ns/op and %d ops/s values, want 3 each", c.Name(), len(ns), len(ops))
+		}
+		for i := range ns {
+			if ns[i] <= 0 || ops[i] <= 0 {
+				t.Fatalf("%s: round %d ns/op %v ops/s %v", c.Name(), i, ns[i], ops[i])
+			}
+		}
+		if allocs := res.Values(c, harness.UnitAllocs); allocs[len(allocs)-1] > 0.01 {
+			t.Errorf("%s: %.3f allocs/op on warm lookups", c.Name(), allocs[len(allocs)-1])
+		}
+	}
+	if got := cs[0].Name(); got != "Issuer/impl=sorted/certs=64/hit=1/threads=1" {
+		t.Errorf("cell name %q", got)
+	}
+	// Rounds are shuffled: some round differs from the first in order.
+	first := func(round int) []string {
+		var names []string
+		for _, s := range res.Samples {
+			if s.Round == round {
+				names = append(names, s.Cell.Name())
+			}
+		}
+		return names
+	}
+	if slices.Equal(first(0), first(1)) && slices.Equal(first(1), first(2)) {
+		t.Error("every round ran the cells in the same order")
+	}
+}
+
+func TestRunReportsDerivedAndPacedMetrics(t *testing.T) {
+	cs := cells(t, workloads.Load, map[string]string{"n": "512"}, 1)[:1]
+	cs = append(cs, cells(t, workloads.Mixed, map[string]string{"certs": "32", "rate": "500"}, 1)[3])
+	res, err := harness.Run(context.Background(), cs, options(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []struct {
+		cell harness.Cell
+		unit string
+	}{{cs[0], "ns/add"}, {cs[0], "B/object"}, {cs[1], "writer-ns/op"}, {cs[1], "writer-ops/s"}} {
+		if v := res.Values(want.cell, want.unit); len(v) != 1 || v[0] <= 0 {
+			t.Errorf("%s: %s = %v, want one positive value", want.cell.Name(), want.unit, v)
+		}
+	}
+}
+
+func TestRunInterruptedKeepsCompletedRounds(t *testing.T) {
+	cs := cells(t, workloads.Empty, nil, 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	opts := options(50)
+	opts.Progress = func(p harness.Progress) {
+		if p.Round == 3 && p.Done == 2*len(cs)+1 {
+			cancel()
+		}
+	}
+	res, err := harness.Run(ctx, cs, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Incomplete || len(res.Samples) != 2*len(cs) {
+		t.Fatalf("incomplete %v with %d samples; want the 2 completed rounds (%d samples)", res.Incomplete, len(res.Samples), 2*len(cs))
+	}
+}
+
+func TestRunWrongAnswerNamesTheCell(t *testing.T) {
+	bad := workloads.Workload{Name: "bad", Title: "Bad", Setup: func(workloads.Env) (*workloads.Instance, error) {
+		return &workloads.Instance{Worker: func(int) workloads.Op {
+			return func(int) error { return errBad }
+		}}, nil
+	}}
+	cs := cells(t, bad, nil, 2)[:1]
+	_, err := harness.Run(context.Background(), cs, options(1))
+	if err == nil || !strings.Contains(err.Error(), "cell Bad/impl=sorted/threads=2") {
+		t.Fatalf("err = %v, want it to name the cell", err)
+	}
+}
+
+var errBad = errorString("wrong answer")
+
+type errorString string
+
+func (e errorString) Error() string { return string(e) }
+
+func TestSummarize(t *testing.T) {
+	s := harness.Summarize([]float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
+	if s.N != 10 || s.Mean != 5.5 || s.Median != 5.5 {
+		t.Fatalf("Summarize = %+v", s)
+	}
+	if d := s.Variance - 55.0/6; d > 1e-9 || d < -1e-9 {
+		t.Errorf("sample variance %v, want %v", s.Variance, 55.0/6)
+	}
+	if !(s.Lo < s.Median && s.Median < s.Hi) {
+		t.Errorf("median CI [%v, %v] does not surround %v", s.Lo, s.Hi, s.Median)
+	}
+}
