@@ -9,15 +9,7 @@ var Issuer = Workload{
 	Description: "Issuer(leaf, now) on a full store, each worker over its own rotation of leaves",
 	Params:      []Param{certsParam, hitParam},
 	Setup: func(env Env) (*Instance, error) {
-		c, err := env.Corpus(env.Params.Int("certs"))
-		if err != nil {
-			return nil, err
-		}
-		rot, err := rotation(c, env.Params.Float("hit"), env.Seed)
-		if err != nil {
-			return nil, err
-		}
-		s, err := fill(env.Impl, c.Objects())
+		c, s, rot, err := lookupSetup(env)
 		if err != nil {
 			return nil, err
 		}

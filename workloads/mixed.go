@@ -21,15 +21,7 @@ var Mixed = Workload{
 	Params: []Param{certsParam, hitParam,
 		{"rate", "100", "CRL replacements per second by the writer", positiveNumber}},
 	Setup: func(env Env) (*Instance, error) {
-		c, err := env.Corpus(env.Params.Int("certs"))
-		if err != nil {
-			return nil, err
-		}
-		rot, err := rotation(c, env.Params.Float("hit"), env.Seed)
-		if err != nil {
-			return nil, err
-		}
-		s, err := fill(env.Impl, c.Objects())
+		c, s, rot, err := lookupSetup(env)
 		if err != nil {
 			return nil, err
 		}

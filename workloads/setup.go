@@ -25,6 +25,24 @@ func fill(im impls.Impl, objs []*store.Object) (store.Store, error) {
 	return s, nil
 }
 
+// lookupSetup is the setup shared by the lookup workloads: the corpus for
+// the certs parameter, a store filled with it, and the rotation of leaves.
+func lookupSetup(env Env) (*corpus.Corpus, store.Store, []corpus.Leaf, error) {
+	c, err := env.Corpus(env.Params.Int("certs"))
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	rot, err := rotation(c, env.Params.Float("hit"), env.Seed)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	s, err := fill(env.Impl, c.Objects())
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return c, s, rot, nil
+}
+
 // rotationLen is how many lookups a rotation holds before it repeats.
 const rotationLen = 1024
 
