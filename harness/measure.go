@@ -102,18 +102,23 @@ func measure(inst *workloads.Instance, threads int, warmup, window time.Duration
 			}
 		}()
 	}
+	// Paced workers wait at the same barrier, so they cannot miss a short
+	// window by being scheduled late.
 	paced := make([]pacedResult, len(inst.Paced))
+	for i, p := range inst.Paced {
+		warm.Add(1)
+		done.Add(1)
+		go func() {
+			defer done.Done()
+			warm.Done()
+			<-start
+			paced[i] = runPaced(p, deadline, &stop)
+		}()
+	}
 	warm.Wait()
 	before := readRuntime()
 	wallStart := time.Now()
 	deadline = wallStart.Add(window)
-	for i, p := range inst.Paced {
-		done.Add(1)
-		go func() {
-			defer done.Done()
-			paced[i] = runPaced(p, deadline, &stop)
-		}()
-	}
 	close(start)
 	done.Wait()
 	wall := time.Since(wallStart)
@@ -188,8 +193,8 @@ type pacedResult struct {
 	err  error
 }
 
-// runPaced runs a paced worker until the deadline, timing each operation
-// alone (not the sleeps between them).
+// runPaced runs a paced worker until the deadline, at least once, timing
+// each operation alone (not the sleeps between them).
 func runPaced(p workloads.Paced, deadline time.Time, stop *atomic.Bool) pacedResult {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
@@ -197,7 +202,7 @@ func runPaced(p workloads.Paced, deadline time.Time, stop *atomic.Bool) pacedRes
 	next := time.Now()
 	for !stop.Load() {
 		t0 := time.Now()
-		if !t0.Before(deadline) {
+		if r.ops > 0 && !t0.Before(deadline) {
 			break
 		}
 		if err := p.Op(); err != nil {
