@@ -1,7 +1,6 @@
 package workloads
 
 import (
-	"encoding/pem"
 	"fmt"
 	"time"
 
@@ -29,14 +28,7 @@ var Reload = Workload{
 		if err != nil {
 			return nil, err
 		}
-		var bundle []byte
-		for _, o := range c.Objects() {
-			typ := "CERTIFICATE"
-			if o.Kind == store.CRL {
-				typ = "X509 CRL"
-			}
-			bundle = append(bundle, pem.EncodeToMemory(&pem.Block{Type: typ, Bytes: o.DER})...)
-		}
+		bundle := corpus.EncodePEM(c.Objects())
 		probe, want, err := reloadProbe(c)
 		if err != nil {
 			return nil, err

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/hex"
-	"encoding/pem"
 	"fmt"
 	"io"
 	"os"
@@ -54,18 +53,6 @@ func cmdCorpus(stdout, stderr io.Writer, args []string) int {
 	return exitOK
 }
 
-func pemOf(objs []*store.Object) []byte {
-	var b bytes.Buffer
-	for _, o := range objs {
-		typ := "CERTIFICATE"
-		if o.Kind == store.CRL {
-			typ = "X509 CRL"
-		}
-		pem.Encode(&b, &pem.Block{Type: typ, Bytes: o.DER})
-	}
-	return b.Bytes()
-}
-
 func writeCorpus(dir string, c *corpus.Corpus) error {
 	if _, err := os.Stat(filepath.Join(dir, "manifest.tsv")); err == nil {
 		return fmt.Errorf("%s already holds a corpus", dir)
@@ -73,12 +60,12 @@ func writeCorpus(dir string, c *corpus.Corpus) error {
 	if err := os.MkdirAll(filepath.Join(dir, "leaves"), 0o755); err != nil {
 		return err
 	}
-	files := map[string][]byte{"cas.pem": pemOf(c.CAs), "crls.pem": pemOf(c.CRLs)}
+	files := map[string][]byte{"cas.pem": corpus.EncodePEM(c.CAs), "crls.pem": corpus.EncodePEM(c.CRLs)}
 	var manifest bytes.Buffer
 	fmt.Fprintf(&manifest, "# leaf\texpected-issuer-sha256\texpected-issuer-subject\tat-unix\n")
 	for i, l := range append(append([]corpus.Leaf(nil), c.Hits...), c.Misses...) {
 		name := fmt.Sprintf("leaves/%05d.pem", i)
-		files[name] = pemOf([]*store.Object{l.Cert})
+		files[name] = corpus.EncodePEM([]*store.Object{l.Cert})
 		fp, subject := "-", "-"
 		if l.Issuer != nil {
 			fp, subject = hex.EncodeToString(l.Issuer.Fingerprint[:]), l.Issuer.Label

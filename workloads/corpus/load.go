@@ -176,3 +176,16 @@ func listDir(dir string) ([]string, error) {
 	sort.Strings(files)
 	return files, nil
 }
+
+// EncodePEM encodes objects as one PEM bundle, the inverse of ParsePEM.
+func EncodePEM(objs []*store.Object) []byte {
+	var b bytes.Buffer
+	for _, o := range objs {
+		typ := "CERTIFICATE"
+		if o.Kind == store.CRL {
+			typ = "X509 CRL"
+		}
+		pem.Encode(&b, &pem.Block{Type: typ, Bytes: o.DER})
+	}
+	return b.Bytes()
+}
