@@ -16,6 +16,9 @@ type Options struct {
 	Window time.Duration // measured time per cell and round
 	Warmup time.Duration // unmeasured time before each window
 	Seed   uint64
+	// OrderSeed shuffles the cell order of each round; 0 means Seed. A/B
+	// runs vary it per process while the corpus (Seed) stays the same.
+	OrderSeed uint64
 	// Corpus provides the corpus for a cell that wants about cas CAs.
 	Corpus func(cas int) (*corpus.Corpus, error)
 	// Progress, if set, is called before each cell is measured.
@@ -77,7 +80,11 @@ func Run(ctx context.Context, cells []Cell, opts Options) (*Results, error) {
 		return c, err
 	}
 	instances := make(map[string]*workloads.Instance)
-	r := rand.New(rand.NewPCG(opts.Seed, 0x5eed))
+	orderSeed := opts.OrderSeed
+	if orderSeed == 0 {
+		orderSeed = opts.Seed
+	}
+	r := rand.New(rand.NewPCG(orderSeed, 0x5eed))
 	order := make([]int, len(cells))
 	for i := range order {
 		order[i] = i

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 )
 
 // Exit codes.
@@ -23,15 +24,19 @@ type command struct {
 	run   func(stdout, stderr io.Writer, args []string) int
 }
 
-var commands []command
+var commands, hidden []command
 
 func init() {
 	commands = []command{
 		{"run", "[flags]", "measure implementations under workloads (the main job)", cmdRun},
 		{"list", "", "list implementations, workloads and their parameters", cmdList},
+		{"compare", "OLD NEW", "compare two results files, benchstat style, and rank implementations", cmdCompare},
+		{"gate", "[flags] OLD NEW", "decide PASS / IMPROVED / REGRESSION / INCONCLUSIVE between two results files", cmdGate},
+		{"ab", "[flags] BASE HEAD", "build two git revisions and gate them, interleaved, with an A/A noise arm", cmdAB},
 		{"corpus", "[flags] -o DIR", "write the generated corpus as PEM files with a manifest", cmdCorpus},
 		{"help", "[command]", "show help", cmdHelp},
 	}
+	hidden = []command{{"cell-ops", "[flags]", "run N operations of one cell (for callgrind)", cmdCellOps}}
 }
 
 func run(stdout, stderr io.Writer, args []string) int {
@@ -39,7 +44,7 @@ func run(stdout, stderr io.Writer, args []string) int {
 		usage(stderr)
 		return exitUsage
 	}
-	for _, c := range commands {
+	for _, c := range append(commands, hidden...) {
 		if c.name == args[0] {
 			return c.run(stdout, stderr, args[1:])
 		}
@@ -82,20 +87,62 @@ func newFlags(name, args, doc string, stderr io.Writer) *flag.FlagSet {
 	return fs
 }
 
-// parseFlags parses args and turns the outcome into an exit code: -1 to
-// go on, 0 after -h, 2 on a usage error.
+// parseFlags parses args of a command that takes no arguments and turns
+// the outcome into an exit code: -1 to go on, 0 after -h, 2 on a usage
+// error.
 func parseFlags(fs *flag.FlagSet, args []string) int {
-	err := fs.Parse(args)
+	if code := parseFlagsArgs(fs, args); code >= 0 {
+		return code
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(fs.Output(), "perfrun %s: unexpected argument %q\n", fs.Name(), fs.Arg(0))
+		return exitUsage
+	}
+	return -1
+}
+
+// parseFlagsArgs is parseFlags for commands with positional arguments;
+// flags may come after them.
+func parseFlagsArgs(fs *flag.FlagSet, args []string) int {
+	err := fs.Parse(interleaveFlags(fs, args))
 	switch {
 	case errors.Is(err, flag.ErrHelp):
 		return exitOK
 	case err != nil:
 		return exitUsage
-	case fs.NArg() > 0:
-		fmt.Fprintf(fs.Output(), "perfrun %s: unexpected argument %q\n", fs.Name(), fs.Arg(0))
-		return exitUsage
 	}
 	return -1
+}
+
+// interleaveFlags moves flags written after positional arguments to the
+// front, so "perfrun gate old.txt new.txt -json v.json" works.
+func interleaveFlags(fs *flag.FlagSet, args []string) []string {
+	var flags, pos []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			pos = append(pos, args[i+1:]...)
+			break
+		}
+		if !strings.HasPrefix(a, "-") || len(a) == 1 {
+			pos = append(pos, a)
+			continue
+		}
+		flags = append(flags, a)
+		name := strings.TrimLeft(a, "-")
+		f := fs.Lookup(name)
+		isBool := false
+		if f != nil {
+			if bf, ok := f.Value.(interface{ IsBoolFlag() bool }); ok {
+				isBool = bf.IsBoolFlag()
+			}
+		}
+		if !strings.Contains(name, "=") && !isBool && f != nil && i+1 < len(args) {
+			flags = append(flags, args[i+1])
+			i++
+		}
+	}
+	return append(flags, pos...)
 }
 
 // errorf prints a one-line error prefixed with the program and command.

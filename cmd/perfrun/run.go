@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"time"
@@ -47,6 +48,9 @@ func cmdRun(stdout, stderr io.Writer, args []string) int {
 	corpusPath := fs.String("corpus", "", "PEM bundle or directory of PEM/DER files (default: generated)")
 	strict := fs.Bool("strict", false, "refuse a corpus with bad blocks instead of skipping them")
 	seed := fs.Uint64("seed", 1, "seed of the generated corpus and of the round order")
+	orderSeed := fs.Uint64("order-seed", 0, "seed of the round order alone (0: -seed)")
+	match := fs.String("match", "", "only cells whose benchmark name matches this regular expression")
+	instructions := fs.Bool("instructions", false, "also count instructions/op of 1-thread cells under valgrind (callgrind)")
 	out := fs.String("o", "perfrun-results.txt", "results file (Go benchmark format); empty for none")
 	format := fs.String("format", "table", "what to print: table, benchfmt, jmh, csv, json")
 	quiet := fs.Bool("q", false, "no progress on stderr")
@@ -55,6 +59,10 @@ func cmdRun(stdout, stderr io.Writer, args []string) int {
 	}
 	cells, err := planCells(*implFlag, *workloadFlag, *threadsFlag, params)
 	if err != nil {
+		errorf(stderr, "run", "%v", err)
+		return exitUsage
+	}
+	if cells, err = filterCells(cells, *match); err != nil {
 		errorf(stderr, "run", "%v", err)
 		return exitUsage
 	}
@@ -80,6 +88,7 @@ func cmdRun(stdout, stderr io.Writer, args []string) int {
 	}
 	opts := harness.DefaultOptions
 	opts.Rounds, opts.Window, opts.Warmup, opts.Seed, opts.Corpus = *rounds, *window, *warmup, *seed, provider
+	opts.OrderSeed = *orderSeed
 	if !*quiet {
 		opts.Progress = progressPrinter(stderr)
 	}
@@ -92,6 +101,12 @@ func cmdRun(stdout, stderr io.Writer, args []string) int {
 	if err != nil {
 		errorf(stderr, "run", "%v", err)
 		return exitFailure
+	}
+	if *instructions && !res.Incomplete {
+		if err := countInstructions(ctx, res, cellOpsArgs(*corpusPath, *strict, *seed), stderr, *quiet); err != nil {
+			errorf(stderr, "run", "instructions: %v", err)
+			return exitFailure
+		}
 	}
 	if *out != "" {
 		var buf bytes.Buffer
@@ -210,6 +225,27 @@ func combinations(w workloads.Workload, sweep map[string][]string, order []strin
 		sets = next
 	}
 	return sets
+}
+
+// filterCells keeps the cells whose name matches the expression.
+func filterCells(cells []harness.Cell, expr string) ([]harness.Cell, error) {
+	if expr == "" {
+		return cells, nil
+	}
+	re, err := regexp.Compile(expr)
+	if err != nil {
+		return nil, fmt.Errorf("bad -match: %v", err)
+	}
+	var out []harness.Cell
+	for _, c := range cells {
+		if re.MatchString(c.Name()) {
+			out = append(out, c)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("-match %q selects no cell", expr)
+	}
+	return out, nil
 }
 
 func splitList(s string) []string {

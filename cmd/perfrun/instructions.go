@@ -1,0 +1,102 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/perfrun/perfrun/harness"
+	"github.com/perfrun/perfrun/workloads"
+)
+
+// instructionBudget is how long the counted operations would take natively;
+// callgrind runs them some fifty times slower.
+const instructionBudget = 20 * time.Millisecond
+
+// cellOpsArgs are the corpus flags a cell-ops child needs to rebuild the
+// very same corpus.
+func cellOpsArgs(corpusPath string, strict bool, seed uint64) []string {
+	args := []string{"-seed", strconv.FormatUint(seed, 10)}
+	if corpusPath != "" {
+		args = append(args, "-corpus", corpusPath, "-strict="+strconv.FormatBool(strict))
+	}
+	return args
+}
+
+// countInstructions adds instructions/op to every sample of each
+// single-threaded cell.
+func countInstructions(ctx context.Context, res *harness.Results, corpusArgs []string, stderr io.Writer, quiet bool) error {
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	for _, c := range res.Cells {
+		if c.Threads != 1 {
+			continue
+		}
+		ns := harness.Summarize(res.Values(c, harness.UnitNsPerOp)).Median
+		n := max(1, int(float64(instructionBudget.Nanoseconds())/max(ns, 1)))
+		if !quiet {
+			fmt.Fprintf(stderr, "perfrun: counting instructions of %s (%d and %d ops under callgrind)\n", c.Name(), n, 2*n)
+		}
+		command := func(ops int) []string {
+			args := append([]string{exe, "cell-ops", "-impl", c.Impl.Name, "-workload", c.Workload.Name, "-ops", strconv.Itoa(ops)}, corpusArgs...)
+			for _, kv := range c.Params {
+				args = append(args, "-param", kv.Key+"="+kv.Value)
+			}
+			return args
+		}
+		perOp, err := harness.Instructions(ctx, command, n)
+		if err != nil {
+			return fmt.Errorf("cell %s: %v", c.Name(), err)
+		}
+		for i := range res.Samples {
+			if res.Samples[i].Cell.Name() == c.Name() {
+				res.Samples[i].Metrics = append(res.Samples[i].Metrics, workloads.Metric{Value: perOp, Unit: "instructions/op"})
+			}
+		}
+	}
+	return nil
+}
+
+// cmdCellOps performs exactly -ops operations of one cell on one thread
+// after its setup, and nothing else: what `run -instructions` counts under
+// callgrind. Not listed in help.
+func cmdCellOps(stdout, stderr io.Writer, args []string) int {
+	fs := newFlags("cell-ops", "[flags]", "Run N operations of one cell, untimed (used under callgrind).", stderr)
+	impl := fs.String("impl", "", "implementation")
+	workload := fs.String("workload", "", "workload")
+	ops := fs.Int("ops", 1000, "operations")
+	var params listFlag
+	fs.Var(&params, "param", "parameter name=value")
+	seed := fs.Uint64("seed", 1, "corpus seed")
+	corpusPath := fs.String("corpus", "", "corpus path")
+	strict := fs.Bool("strict", false, "strict corpus loading")
+	if code := parseFlags(fs, args); code >= 0 {
+		return code
+	}
+	cells, err := planCells(*impl, *workload, "1", params)
+	if err != nil || len(cells) != 1 || *ops < 1 {
+		errorf(stderr, "cell-ops", "want exactly one cell and -ops > 0 (%v)", err)
+		return exitUsage
+	}
+	provider, err := corpusProvider(*corpusPath, *strict, *seed, io.Discard)
+	if err != nil {
+		errorf(stderr, "cell-ops", "%v", err)
+		return exitFailure
+	}
+	c := cells[0]
+	inst, err := c.Workload.Setup(workloads.Env{Impl: c.Impl, Params: c.Params, Corpus: provider, Seed: *seed})
+	if err != nil {
+		errorf(stderr, "cell-ops", "%v", err)
+		return exitFailure
+	}
+	if err := inst.Worker(0)(*ops); err != nil {
+		errorf(stderr, "cell-ops", "%v", err)
+		return exitFailure
+	}
+	return exitOK
+}

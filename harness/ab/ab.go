@@ -1,0 +1,129 @@
+// Package ab runs an interleaved A/B comparison of two perfrun builds on one
+// machine: base and head, plus base a second time (the A/A arm that
+// measures the noise floor), one round at a time in a shuffled arm order,
+// each arm a fresh process measuring every cell once. Slow drift of the
+// machine then hits all arms alike, which back-to-back runs cannot promise:
+// on this kind of machine back-to-back benchstat runs of one binary called
+// 13 of 40 comparisons significant, interleaved ones 2 of 40 (DESIGN.md).
+package ab
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/perfrun/perfrun/harness/compare"
+)
+
+// Build checks rev of the git repository at repo out into a worktree under
+// dir and builds perfrun there. cleanup removes the worktree.
+func Build(ctx context.Context, repo, rev, dir, label string) (binary string, cleanup func(), err error) {
+	out, err := exec.CommandContext(ctx, "git", "-C", repo, "rev-parse", "--verify", rev+"^{commit}").Output()
+	if err != nil {
+		return "", nil, fmt.Errorf("%s: not a revision of %s", rev, repo)
+	}
+	commit := strings.TrimSpace(string(out))
+	wt := filepath.Join(dir, "src-"+label)
+	if msg, err := exec.CommandContext(ctx, "git", "-C", repo, "worktree", "add", "--detach", wt, commit).CombinedOutput(); err != nil {
+		return "", nil, fmt.Errorf("git worktree add %s: %v: %s", rev, err, strings.TrimSpace(string(msg)))
+	}
+	cleanup = func() { exec.Command("git", "-C", repo, "worktree", "remove", "--force", wt).Run() }
+	binary = filepath.Join(dir, "perfrun-"+label)
+	build := exec.CommandContext(ctx, "go", "build", "-o", binary, "./cmd/perfrun")
+	build.Dir = wt
+	if msg, err := build.CombinedOutput(); err != nil {
+		cleanup()
+		return "", nil, fmt.Errorf("building %s (%s): %v: %s", rev, commit[:12], err, strings.TrimSpace(string(msg)))
+	}
+	return binary, cleanup, nil
+}
+
+// Runner measures the arms.
+type Runner struct {
+	Base, Head string   // perfrun binaries
+	RunArgs    []string // flags for `perfrun run`: cells, window, corpus, seed
+	Rounds     int
+	Seed       uint64 // varies the arm order and each process's cell order
+	Dir        string // scratch directory for per-arm results
+	Metric     string
+	Progress   func(round, rounds int, arm string)
+}
+
+// Arm names.
+const (
+	ArmBase  = "base"
+	ArmHead  = "head"
+	ArmBase2 = "base-again"
+)
+
+// Run runs Rounds rounds; match, if not empty, restricts the cells (a
+// regular expression on benchmark names). It returns the cell names, the
+// per-cell arms and the machine's cores as the results recorded them.
+func (r *Runner) Run(ctx context.Context, match string) ([]string, map[string]compare.Arms, int, error) {
+	arms := make(map[string]compare.Arms)
+	var names []string
+	cores := 0
+	rng := rand.New(rand.NewPCG(r.Seed, 0xab))
+	for round := range r.Rounds {
+		order := []string{ArmBase, ArmHead, ArmBase2}
+		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		for _, arm := range order {
+			if err := ctx.Err(); err != nil {
+				return nil, nil, 0, err
+			}
+			if r.Progress != nil {
+				r.Progress(round+1, r.Rounds, arm)
+			}
+			bin := r.Base
+			if arm == ArmHead {
+				bin = r.Head
+			}
+			set, err := r.runArm(ctx, bin, arm, round, match)
+			if err != nil {
+				return nil, nil, 0, err
+			}
+			cores = max(cores, set.Cores)
+			for _, name := range set.Names {
+				a, seen := arms[name]
+				if !seen && arm == ArmBase {
+					names = append(names, name)
+				}
+				v := set.Values[name][r.Metric]
+				switch arm {
+				case ArmBase:
+					a.Base = append(a.Base, v...)
+				case ArmHead:
+					a.Head = append(a.Head, v...)
+				default:
+					a.Base2 = append(a.Base2, v...)
+				}
+				arms[name] = a
+			}
+		}
+	}
+	return names, arms, cores, nil
+}
+
+func (r *Runner) runArm(ctx context.Context, bin, arm string, round int, match string) (*compare.Set, error) {
+	out := filepath.Join(r.Dir, fmt.Sprintf("round%03d-%s.txt", round, arm))
+	args := append([]string{"run", "-rounds", "1", "-q", "-format", "benchfmt", "-o", out,
+		"-order-seed", strconv.FormatUint(r.Seed*1000+uint64(round)+1, 10)}, r.RunArgs...)
+	if match != "" {
+		args = append(args, "-match", match)
+	}
+	cmd := exec.CommandContext(ctx, bin, args...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("%s arm, round %d: %v: %s", arm, round+1, err, strings.TrimSpace(stderr.String()))
+	}
+	return compare.ReadFile(out)
+}
+
+// TempDir makes the scratch directory for a comparison.
+func TempDir() (string, error) { return os.MkdirTemp("", "perfrun-ab-") }

@@ -1,0 +1,110 @@
+package compare
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"text/tabwriter"
+)
+
+// Verdict is what the gate decides, per cell and overall.
+type Verdict string
+
+const (
+	Pass         Verdict = "PASS"
+	Improved     Verdict = "IMPROVED"
+	Regression   Verdict = "REGRESSION"
+	Inconclusive Verdict = "INCONCLUSIVE"
+	NotGated     Verdict = "NOT-GATED"
+)
+
+// severity orders verdicts for the overall result.
+func (v Verdict) severity() int {
+	switch v {
+	case Regression:
+		return 3
+	case Inconclusive:
+		return 2
+	case Improved:
+		return 1
+	}
+	return 0
+}
+
+// CellVerdict is the gate's decision on one benchmark and unit.
+type CellVerdict struct {
+	Name    string  `json:"name"`
+	Unit    string  `json:"unit"`
+	Verdict Verdict `json:"verdict"`
+	// Ratio is new/old of the centers (for paired A/B, the geometric mean
+	// of per-round ratios); Lo and Hi bound it where a test gives bounds.
+	Ratio float64 `json:"ratio"`
+	Lo    float64 `json:"lo,omitempty"`
+	Hi    float64 `json:"hi,omitempty"`
+	P     float64 `json:"p,omitempty"`
+	PAdj  float64 `json:"p_holm,omitempty"`
+	// Noise is the A/A noise floor as a fraction, when measured.
+	Noise  float64 `json:"noise,omitempty"`
+	Reason string  `json:"reason"`
+}
+
+// Report is a whole gate decision.
+type Report struct {
+	Verdict Verdict       `json:"verdict"`
+	Old     string        `json:"old"`
+	New     string        `json:"new"`
+	Cells   []CellVerdict `json:"cells"`
+}
+
+// finish sets the overall verdict: any regression, else any inconclusive
+// cell, else any improvement, else pass.
+func (r *Report) finish() {
+	r.Verdict = Pass
+	for _, c := range r.Cells {
+		if c.Verdict.severity() > r.Verdict.severity() {
+			r.Verdict = c.Verdict
+		}
+	}
+}
+
+// holm returns Holm-Bonferroni adjusted p-values, in the input order.
+func holm(p []float64) []float64 {
+	idx := make([]int, len(p))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return p[idx[a]] < p[idx[b]] })
+	adj := make([]float64, len(p))
+	running := 0.0
+	for rank, i := range idx {
+		v := min(1, float64(len(p)-rank)*p[i])
+		running = max(running, v)
+		adj[i] = running
+	}
+	return adj
+}
+
+// WriteText prints the verdict first, then the cells that are not PASS,
+// then the rest.
+func (r *Report) WriteText(w io.Writer) {
+	fmt.Fprintf(w, "verdict: %s (%s vs %s)\n\n", r.Verdict, r.Old, r.New)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "verdict\tbenchmark\tunit\tnew/old\treason")
+	for _, changed := range []bool{true, false} {
+		for _, c := range r.Cells {
+			if (c.Verdict != Pass && c.Verdict != NotGated) != changed {
+				continue
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%.3f\t%s\n", c.Verdict, c.Name, c.Unit, c.Ratio, c.Reason)
+		}
+	}
+	tw.Flush()
+}
+
+// WriteJSON writes the report as the verdict file CI jobs read.
+func (r *Report) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}

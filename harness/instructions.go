@@ -1,0 +1,54 @@
+package harness
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"regexp"
+	"strconv"
+)
+
+var collected = regexp.MustCompile(`Collected : (\d+)`)
+
+// Instructions counts the instructions one operation of a cell executes:
+// it runs command (a perfrun that performs n operations of the cell, one
+// thread, after its untimed setup) under valgrind's callgrind, with
+// GOMAXPROCS=1 and GOGC=off, at n and 2n operations; setup and start-up
+// cancel in the difference. Instruction counts do not depend on what else
+// the machine is doing, which makes them an exact metric to gate on.
+func Instructions(ctx context.Context, command func(ops int) []string, n int) (float64, error) {
+	if _, err := exec.LookPath("valgrind"); err != nil {
+		return 0, fmt.Errorf("valgrind is not installed (apt-get install valgrind)")
+	}
+	count := func(ops int) (float64, error) {
+		args := append([]string{"--tool=callgrind", "--callgrind-out-file=/dev/null"}, command(ops)...)
+		cmd := exec.CommandContext(ctx, "valgrind", args...)
+		cmd.Env = append(os.Environ(), "GOMAXPROCS=1", "GOGC=off")
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if err := cmd.Run(); err != nil {
+			return 0, fmt.Errorf("valgrind: %v: %s", err, lastLine(stderr.Bytes()))
+		}
+		m := collected.FindSubmatch(stderr.Bytes())
+		if m == nil {
+			return 0, fmt.Errorf("valgrind printed no instruction count")
+		}
+		return strconv.ParseFloat(string(m[1]), 64)
+	}
+	a, err := count(n)
+	if err != nil {
+		return 0, err
+	}
+	b, err := count(2 * n)
+	if err != nil {
+		return 0, err
+	}
+	return (b - a) / float64(n), nil
+}
+
+func lastLine(b []byte) string {
+	lines := bytes.Split(bytes.TrimSpace(b), []byte("\n"))
+	return string(lines[len(lines)-1])
+}
