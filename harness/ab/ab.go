@@ -90,7 +90,7 @@ func (r *Runner) Run(ctx context.Context, match string) ([]string, map[string]co
 			cores = max(cores, set.Cores)
 			for _, name := range set.Names {
 				a, seen := arms[name]
-				if !seen && arm == ArmBase {
+				if !seen {
 					names = append(names, name)
 				}
 				v := set.Values[name][r.Metric]
