@@ -46,9 +46,10 @@ func tTest(x []float64, alpha float64) (mean, se, p, tq float64) {
 }
 
 // GatePaired decides an interleaved A/B run with an A/A arm. Per cell the
-// statistic is the per-round log ratio head/base. Its noise floor is the
-// largest effect the A/A arm (base against itself) is compatible with: the
-// upper bound of |mean A/A log ratio|. A cell regresses only when the
+// statistic is the per-round log ratio head/base. Its noise floor is what
+// the A/A arm (base against itself, interleaved the same way) measured:
+// |mean A/A log ratio|, the difference this machine shows between two
+// identical binaries. A cell regresses only when the
 // Holm-corrected t-test is significant and the lower bound of the slowdown
 // exceeds max(MinEffect, 3 × noise floor). If the A/A arm itself differs
 // significantly, the cell is INCONCLUSIVE: the machine cannot tell a
@@ -76,10 +77,10 @@ func GatePaired(names []string, arms map[string]Arms, cores int, th Thresholds) 
 			continue
 		}
 		mean, se, p, tq := tTest(x, th.Alpha)
-		meanAA, seAA, pAA, tqAA := tTest(aa, th.Alpha/2)
+		meanAA, _, pAA, _ := tTest(aa, th.Alpha)
 		c.Ratio = math.Exp(mean)
 		c.Lo, c.Hi = math.Exp(mean-tq*se), math.Exp(mean+tq*se)
-		c.Noise = math.Exp(math.Abs(meanAA)+tqAA*seAA) - 1
+		c.Noise = math.Exp(math.Abs(meanAA)) - 1
 		c.P = p
 		rep.Cells = append(rep.Cells, c)
 		tested = append(tested, pending{len(rep.Cells) - 1, p, pAA, mean, se, tq})
