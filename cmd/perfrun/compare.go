@@ -132,6 +132,7 @@ itself differs, the cell is INCONCLUSIVE. Both revisions must have
 	fs.Float64Var(&th.MinEffect, "threshold", th.MinEffect, "minimum effect as a fraction (0.05 = 5%)")
 	fs.Float64Var(&th.Alpha, "alpha", th.Alpha, "family-wise false-alarm rate")
 	rounds := fs.Int("rounds", 8, "interleaved rounds (each runs all three arms)")
+	inner := fs.Int("inner", 3, "rounds each arm process measures; their median is the arm's value")
 	repo := fs.String("repo", ".", "git repository")
 	implFlag := fs.String("impl", "", "implementations (default: all)")
 	workload := fs.String("workload", "issuer", "workloads")
@@ -150,8 +151,8 @@ itself differs, the cell is INCONCLUSIVE. Both revisions must have
 		errorf(stderr, "ab", "want two revisions: BASE HEAD")
 		return exitUsage
 	}
-	if *rounds < 3 {
-		errorf(stderr, "ab", "-rounds must be at least 3 for paired statistics")
+	if *rounds < 3 || *inner < 1 {
+		errorf(stderr, "ab", "-rounds must be at least 3 for paired statistics, -inner at least 1")
 		return exitUsage
 	}
 	runArgs := []string{"-workload", *workload, "-threads", *threads, "-window", window.String(),
@@ -190,7 +191,7 @@ itself differs, the cell is INCONCLUSIVE. Both revisions must have
 		return exitFailure
 	}
 	defer cleanHead()
-	r := &ab.Runner{Base: base, Head: head, RunArgs: runArgs, Rounds: *rounds, Seed: *seed, Dir: dir, Metric: th.Metric}
+	r := &ab.Runner{Base: base, Head: head, RunArgs: runArgs, Rounds: *rounds, Inner: *inner, Seed: *seed, Dir: dir, Metric: th.Metric}
 	if !*quiet {
 		r.Progress = func(round, rounds int, arm string) {
 			fmt.Fprintf(stderr, "perfrun: ab: round %d/%d, %s\n", round, rounds, arm)

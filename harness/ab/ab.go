@@ -48,10 +48,13 @@ type Runner struct {
 	Base, Head string   // perfrun binaries
 	RunArgs    []string // flags for `perfrun run`: cells, window, corpus, seed
 	Rounds     int
-	Seed       uint64 // varies the arm order and each process's cell order
-	Dir        string // scratch directory for per-arm results
-	Metric     string
-	Progress   func(round, rounds int, arm string)
+	// Inner is how many rounds each arm process measures; the arm's value
+	// for the round is their median, which damps window-to-window noise.
+	Inner    int
+	Seed     uint64 // varies the arm order and each process's cell order
+	Dir      string // scratch directory for per-arm results
+	Metric   string
+	Progress func(round, rounds int, arm string)
 }
 
 // Arm names.
@@ -93,14 +96,14 @@ func (r *Runner) Run(ctx context.Context, match string) ([]string, map[string]co
 				if !seen {
 					names = append(names, name)
 				}
-				v := set.Values[name][r.Metric]
+				v := compare.Median(set.Values[name][r.Metric])
 				switch arm {
 				case ArmBase:
-					a.Base = append(a.Base, v...)
+					a.Base = append(a.Base, v)
 				case ArmHead:
-					a.Head = append(a.Head, v...)
+					a.Head = append(a.Head, v)
 				default:
-					a.Base2 = append(a.Base2, v...)
+					a.Base2 = append(a.Base2, v)
 				}
 				arms[name] = a
 			}
@@ -111,7 +114,7 @@ func (r *Runner) Run(ctx context.Context, match string) ([]string, map[string]co
 
 func (r *Runner) runArm(ctx context.Context, bin, arm string, round int, match string) (*compare.Set, error) {
 	out := filepath.Join(r.Dir, fmt.Sprintf("round%03d-%s.txt", round, arm))
-	args := append([]string{"run", "-rounds", "1", "-q", "-format", "benchfmt", "-o", out,
+	args := append([]string{"run", "-rounds", strconv.Itoa(max(r.Inner, 1)), "-q", "-format", "benchfmt", "-o", out,
 		"-order-seed", strconv.FormatUint(r.Seed*1000+uint64(round)+1, 10)}, r.RunArgs...)
 	if match != "" {
 		args = append(args, "-match", match)

@@ -67,7 +67,7 @@ func Gate(old, new *Set, th Thresholds) (*Report, error) {
 			if len(a) == 0 || len(b) == 0 {
 				continue
 			}
-			rep.Cells = append(rep.Cells, exactVerdict(name, unit, median(a), median(b), th))
+			rep.Cells = append(rep.Cells, exactVerdict(name, unit, Median(a), Median(b), th))
 		}
 		a, b := old.Values[name][th.Metric], nv[th.Metric]
 		if len(a) == 0 || len(b) == 0 {
@@ -75,7 +75,7 @@ func Gate(old, new *Set, th Thresholds) (*Report, error) {
 		}
 		s1, s2 := benchmath.NewSample(clone(a), &thr), benchmath.NewSample(clone(b), &thr)
 		cmp := Assumption.Compare(s1, s2)
-		c := CellVerdict{Name: name, Unit: th.Metric, Ratio: median(b) / median(a), P: cmp.P}
+		c := CellVerdict{Name: name, Unit: th.Metric, Ratio: Median(b) / Median(a), P: cmp.P}
 		if minN := minSamples(th.Alpha); len(a) < minN || len(b) < minN {
 			c.Verdict = Inconclusive
 			c.Reason = fmt.Sprintf("%d and %d rounds: a U-test needs %d each to reach alpha %.2f", len(a), len(b), minN, th.Alpha)
@@ -137,7 +137,8 @@ func ratio(a, b float64) float64 {
 	return a / b
 }
 
-func median(v []float64) float64 {
+// Median is the center benchstat reports for a sample.
+func Median(v []float64) float64 {
 	s := benchmath.NewSample(clone(v), &benchmath.DefaultThresholds)
 	return Assumption.Summary(s, Confidence).Center
 }
