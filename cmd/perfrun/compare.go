@@ -68,7 +68,9 @@ times faster each implementation ran than the others in NEW.`, stderr)
 	}
 	rows, _ := compare.Compare(old, new)
 	compare.WriteCompare(stdout, old, new, rows)
-	compare.WriteSpeedups(stdout, new.Label+": mean ns/op ± std, hyperfine style", compare.Speedups(new, "ns/op"))
+	for _, s := range []*compare.Set{old, new} {
+		compare.WriteSpeedups(stdout, s.Label+": mean ns/op ± std, hyperfine style", compare.Speedups(s, "ns/op"))
+	}
 	return exitOK
 }
 

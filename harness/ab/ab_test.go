@@ -1,0 +1,53 @@
+package ab
+
+import (
+	"context"
+	"os/exec"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestBuildAndRun builds this repository's HEAD in a worktree and runs a
+// tiny interleaved comparison of it against itself.
+func TestBuildAndRun(t *testing.T) {
+	top, err := exec.Command("git", "rev-parse", "--show-toplevel").Output()
+	if err != nil {
+		t.Skip("not in a git checkout")
+	}
+	repo := strings.TrimSpace(string(top))
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	dir := t.TempDir()
+	bin, cleanup, err := Build(ctx, repo, "HEAD", dir, "base")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cleanup()
+	if _, _, err := Build(ctx, repo, "no-such-revision", dir, "bad"); err == nil {
+		t.Fatal("built a revision that does not exist")
+	}
+	r := &Runner{Base: bin, Head: bin, Rounds: 3, Inner: 1, Seed: 1, Dir: dir, Metric: "ns/op",
+		RunArgs: []string{"-impl", "rcu,hashmap", "-threads", "1", "-window", "20ms", "-warmup", "5ms", "-param", "certs=64"}}
+	var arms []string
+	r.Progress = func(round, rounds int, arm string) { arms = append(arms, arm) }
+	names, got, cores, err := r.Run(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(names) != 2 || cores < 1 || len(arms) != 9 {
+		t.Fatalf("names %v, cores %d, arms run %v", names, cores, arms)
+	}
+	for _, n := range names {
+		a := got[n]
+		if len(a.Base) != 3 || len(a.Head) != 3 || len(a.Base2) != 3 {
+			t.Fatalf("%s: %d/%d/%d rounds per arm, want 3 each", n, len(a.Base), len(a.Head), len(a.Base2))
+		}
+	}
+	// Re-running one cell by name measures only that cell.
+	only, _, _, err := r.Run(ctx, "^"+regexp.QuoteMeta(names[0])+"$")
+	if err != nil || len(only) != 1 || only[0] != names[0] {
+		t.Fatalf("matched re-run gave %v, %v", only, err)
+	}
+}
