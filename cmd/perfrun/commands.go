@@ -30,6 +30,8 @@ func init() {
 	commands = []command{
 		{"run", "[flags]", "measure implementations under workloads (the main job)", cmdRun},
 		{"list", "", "list implementations, workloads and their parameters", cmdList},
+		{"plot", "[flags] FILE...", "draw latency, throughput, speedup and load plots (SVG, PNG) from results", cmdPlot},
+		{"report", "[flags] FILE|OLD NEW", "write a Markdown comment and a self-contained HTML page", cmdReport},
 		{"compare", "OLD NEW", "compare two results files, benchstat style, and rank implementations", cmdCompare},
 		{"gate", "[flags] OLD NEW", "decide PASS / IMPROVED / REGRESSION / INCONCLUSIVE between two results files", cmdGate},
 		{"ab", "[flags] BASE HEAD", "build two git revisions and gate them, interleaved, with an A/A noise arm", cmdAB},

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"syscall"
@@ -15,6 +16,7 @@ import (
 	"github.com/perfrun/perfrun/harness"
 	"github.com/perfrun/perfrun/harness/ab"
 	"github.com/perfrun/perfrun/harness/compare"
+	"github.com/perfrun/perfrun/harness/report"
 )
 
 // exitInconclusive is the gate's exit code when the data cannot decide.
@@ -144,6 +146,7 @@ itself differs, the cell is INCONCLUSIVE. Both revisions must have
 	window := fs.Duration("window", 300*time.Millisecond, "measured time per cell and round")
 	seed := fs.Uint64("seed", 1, "corpus seed, and seed of the arm order")
 	jsonOut := fs.String("json", "", "also write the verdict as JSON to this file")
+	reportDir := fs.String("report", "", "also write report.md, report.html and images/ of the comparison here")
 	keep := fs.Bool("keep", false, "keep the scratch directory with every arm's results")
 	quiet := fs.Bool("q", false, "no progress on stderr")
 	if code := parseFlagsArgs(fs, args); code >= 0 {
@@ -220,6 +223,12 @@ itself differs, the cell is INCONCLUSIVE. Both revisions must have
 		confirm(rep, second)
 	}
 	rep.Old, rep.New = fs.Arg(0), fs.Arg(1)
+	if *reportDir != "" {
+		if err := abReport(rep, dir, *reportDir, r); err != nil {
+			errorf(stderr, "ab", "report: %v", err)
+			return exitFailure
+		}
+	}
 	code := finishGate(rep, *jsonOut, stdout, stderr, "ab")
 	if !*quiet {
 		fmt.Fprintf(stderr, "perfrun: ab: %s in %s\n", rep.Verdict, time.Since(start).Round(time.Second))
@@ -272,4 +281,26 @@ func orDefault(impl string) string {
 		return "sorted,sortoninsert,hashmap,rcu"
 	}
 	return impl
+}
+
+// abReport writes the report of an A/B run: the paired verdict, and plots
+// of the head arm's results.
+func abReport(rep *compare.Report, scratch, dir string, r *ab.Runner) error {
+	files, _ := filepath.Glob(filepath.Join(scratch, "round*-"+ab.ArmHead+".txt"))
+	head := &compare.Set{Label: rep.New, Values: make(map[string]map[string][]float64)}
+	for _, f := range files {
+		s, err := compare.ReadFile(f)
+		if err != nil {
+			return err
+		}
+		merge(head, s)
+	}
+	doc := &report.Document{
+		Title:   "perfrun: " + rep.New + " against " + rep.Old,
+		Verdict: rep,
+		New:     head,
+		Notes: []string{fmt.Sprintf("Interleaved A/B on one machine: %d rounds of base, head and base again (the A/A arm) in shuffled order; "+
+			"a cell fails only when the lower bound of its slowdown exceeds max(threshold, 3 × the A/A noise floor), twice.", r.Rounds)},
+	}
+	return writeDocument(doc, dir)
 }

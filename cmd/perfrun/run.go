@@ -54,6 +54,7 @@ func cmdRun(stdout, stderr io.Writer, args []string) int {
 	out := fs.String("o", "perfrun-results.txt", "results file (Go benchmark format); empty for none")
 	format := fs.String("format", "table", "what to print: table, benchfmt, jmh, csv, json")
 	quiet := fs.Bool("q", false, "no progress on stderr")
+	plotDir := fs.String("plots", "", "directory for plots (default: beside -o, as NAME-plots; \"none\" for none)")
 	if code := parseFlags(fs, args); code >= 0 {
 		return code
 	}
@@ -118,6 +119,15 @@ func cmdRun(stdout, stderr io.Writer, args []string) int {
 			return exitFailure
 		}
 	}
+	if dir := *plotDir; dir != "none" && (dir != "" || *out != "") {
+		if dir == "" {
+			dir = plotsDir(*out)
+		}
+		if err := plotResults(res, dir, stderr, *quiet); err != nil {
+			errorf(stderr, "run", "plots: %v", err)
+			return exitFailure
+		}
+	}
 	if err := printer(stdout, res); err != nil {
 		errorf(stderr, "run", "%v", err)
 		return exitFailure
@@ -139,6 +149,23 @@ var printers = map[string]func(io.Writer, *harness.Results) error{
 	"jmh":      report.WriteJMH,
 	"csv":      report.WriteCSV,
 	"json":     report.WriteJSON,
+}
+
+// plotResults draws the run's plots when there is something to draw.
+func plotResults(res *harness.Results, dir string, stderr io.Writer, quiet bool) error {
+	set, err := resultsSet(res)
+	if err != nil {
+		return err
+	}
+	plots, err := report.Plots(set, harness.Cores())
+	if err != nil || len(plots) == 0 {
+		return err
+	}
+	files, err := report.SavePlots(dir, plots)
+	if err == nil && !quiet {
+		fmt.Fprintf(stderr, "perfrun: wrote %d plots to %s\n", len(files), dir)
+	}
+	return err
 }
 
 // planCells expands the flags into cells: implementations × workloads ×

@@ -100,7 +100,7 @@ func WriteCompare(w io.Writer, old, new *Set, rows []Row) {
 				delta = fmt.Sprintf("%+.2f%%", 100*r.Delta)
 			}
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Name,
-				fmtValue(r.Old.Center), r.Old.PctRangeString(), fmtValue(r.New.Center), r.New.PctRangeString(),
+				FormatValue(r.Old.Center), r.Old.PctRangeString(), FormatValue(r.New.Center), r.New.PctRangeString(),
 				delta, r.Cmp.String())
 		}
 		tw.Flush()
@@ -108,7 +108,8 @@ func WriteCompare(w io.Writer, old, new *Set, rows []Row) {
 	}
 }
 
-func fmtValue(v float64) string {
+// FormatValue prints a value with an SI suffix and four significant digits.
+func FormatValue(v float64) string {
 	switch a := math.Abs(v); {
 	case a >= 1e9:
 		return fmt.Sprintf("%.3fG", v/1e9)

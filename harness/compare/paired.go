@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"math"
 
+	moremath "github.com/aclements/go-moremath/stats"
 	"github.com/montanaflynn/stats"
-	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // Arms are one cell's values from an interleaved A/B run: round i of each
@@ -33,8 +33,8 @@ func tTest(x []float64, alpha float64) (mean, se, p, tq float64) {
 	mean, _ = stats.Mean(x)
 	sd, _ := stats.StandardDeviationSample(x)
 	se = sd / math.Sqrt(n)
-	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: n - 1}
-	tq = t.Quantile(1 - alpha)
+	t := moremath.TDist{V: n - 1}
+	tq = moremath.InvCDF(t)(1 - alpha)
 	if se == 0 {
 		if mean == 0 {
 			return mean, se, 1, tq

@@ -3,6 +3,8 @@ package report_test
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"image/png"
 	"math"
 	"strings"
 	"testing"
@@ -11,6 +13,7 @@ import (
 	"golang.org/x/perf/benchfmt"
 
 	"github.com/perfrun/perfrun/harness"
+	"github.com/perfrun/perfrun/harness/compare"
 	"github.com/perfrun/perfrun/harness/report"
 	"github.com/perfrun/perfrun/impls"
 	"github.com/perfrun/perfrun/workloads"
@@ -94,5 +97,50 @@ func TestScoreError(t *testing.T) {
 	report.WriteJMH(&buf, smallRun(t))
 	if !strings.Contains(buf.String(), "thrpt") || !strings.Contains(buf.String(), "±") {
 		t.Fatalf("JMH table:\n%s", buf.String())
+	}
+}
+
+func TestPlotsFromResults(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("cores: 2\n")
+	for r := range 3 {
+		for _, im := range []string{"sorted", "rcu"} {
+			for _, th := range []int{1, 2} {
+				fmt.Fprintf(&b, "BenchmarkIssuer/impl=%s/certs=64/hit=1/threads=%d 1 %d ns/op %d ops/s\n", im, th, 100*th+r, 1000/th)
+			}
+			for _, n := range []int{128, 1024} {
+				fmt.Fprintf(&b, "BenchmarkLoad/impl=%s/n=%d/mode=spread/dup=0/threads=1 1 %d ns/op %d ns/add\n", im, n, 1000*n, 10*n+r)
+			}
+		}
+	}
+	set, err := compare.Read(strings.NewReader(b.String()), "p.txt", "p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	plots, err := report.Plots(set, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, p := range plots {
+		names = append(names, p.Name)
+	}
+	want := []string{"issuer_certs-64_hit-1-latency", "issuer_certs-64_hit-1-throughput", "issuer_certs-64_hit-1-speedup",
+		"load_mode-spread_dup-0_threads-1-nsperadd"}
+	if strings.Join(names, " ") != strings.Join(want, " ") {
+		t.Fatalf("plots %v, want %v", names, want)
+	}
+	for _, p := range plots {
+		svg, err := p.Encode("svg")
+		if err != nil || !bytes.Contains(svg, []byte("<svg")) || !bytes.Contains(svg, []byte("rcu")) {
+			t.Fatalf("%s: SVG without a legend entry for rcu (%v)", p.Name, err)
+		}
+		pngData, err := p.Encode("png")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := png.Decode(bytes.NewReader(pngData)); err != nil {
+			t.Fatalf("%s: PNG: %v", p.Name, err)
+		}
 	}
 }

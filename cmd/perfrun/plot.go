@@ -1,0 +1,90 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/perfrun/perfrun/harness"
+	"github.com/perfrun/perfrun/harness/compare"
+	"github.com/perfrun/perfrun/harness/report"
+)
+
+func cmdPlot(stdout, stderr io.Writer, args []string) int {
+	fs := newFlags("plot", "[flags] FILE...", `Plot redraws the pictures of saved results: latency, throughput and speedup
+against threads per workload, and ns/add against n for load, as SVG and PNG.`, stderr)
+	dir := fs.String("o", "", "output directory (default: FILE without extension, plus -plots)")
+	if code := parseFlagsArgs(fs, args); code >= 0 {
+		return code
+	}
+	if fs.NArg() == 0 {
+		errorf(stderr, "plot", "want at least one results file")
+		return exitUsage
+	}
+	merged := &compare.Set{Values: make(map[string]map[string][]float64)}
+	for _, f := range fs.Args() {
+		s, err := compare.ReadFile(f)
+		if err != nil {
+			errorf(stderr, "plot", "%v", err)
+			return exitUsage
+		}
+		merge(merged, s)
+	}
+	out := *dir
+	if out == "" {
+		out = plotsDir(fs.Arg(0))
+	}
+	files, err := drawPlots(merged, out)
+	if err != nil {
+		errorf(stderr, "plot", "%v", err)
+		return exitFailure
+	}
+	fmt.Fprintf(stdout, "wrote %d files to %s\n", len(files), out)
+	return exitOK
+}
+
+// merge adds s's values to into.
+func merge(into, s *compare.Set) {
+	into.Cores = max(into.Cores, s.Cores)
+	for _, name := range s.Names {
+		if into.Values[name] == nil {
+			into.Values[name] = make(map[string][]float64)
+			into.Names = append(into.Names, name)
+		}
+		for unit, v := range s.Values[name] {
+			into.Values[name][unit] = append(into.Values[name][unit], v...)
+		}
+	}
+}
+
+// plotsDir is where plots of a results file go by default.
+func plotsDir(results string) string {
+	return strings.TrimSuffix(results, filepath.Ext(results)) + "-plots"
+}
+
+func drawPlots(s *compare.Set, dir string) ([]string, error) {
+	cores := s.Cores
+	if cores == 0 {
+		cores = harness.Cores()
+	}
+	plots, err := report.Plots(s, cores)
+	if err != nil {
+		return nil, err
+	}
+	if len(plots) == 0 {
+		return nil, fmt.Errorf("nothing to plot: need at least two thread counts, or two sizes n for load")
+	}
+	return report.SavePlots(dir, plots)
+}
+
+// resultsSet turns fresh results into the same data a results file holds,
+// so run and plot draw identical pictures.
+func resultsSet(res *harness.Results) (*compare.Set, error) {
+	var buf bytes.Buffer
+	if err := report.WriteBenchfmt(&buf, res); err != nil {
+		return nil, err
+	}
+	return compare.Read(&buf, "results", "results")
+}
