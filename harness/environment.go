@@ -36,6 +36,7 @@ func (r *Results) Environment() []KV {
 		kv = append(kv, KV{"corpus" + suffix(i), s + " digest " + r.Corpora[s]})
 	}
 	kv = append(kv, KV{"date", r.Started.UTC().Format(time.RFC3339)})
+	kv = append(kv, r.Labels...)
 	if r.Incomplete {
 		kv = append(kv, KV{"incomplete", "interrupted; only completed rounds are included"})
 	}

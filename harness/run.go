@@ -60,6 +60,10 @@ type Results struct {
 	Incomplete bool
 	Started    time.Time
 	Wall       time.Duration
+	// Labels are extra configuration lines, such as machine=arm64-runner.
+	Labels []KV
+	// Periods holds each cell's Instance.Period, by cell name.
+	Periods map[string]int
 }
 
 // Run measures every cell once per round, in a new shuffled order each
@@ -71,7 +75,7 @@ func Run(ctx context.Context, cells []Cell, opts Options) (*Results, error) {
 	if opts.Rounds < 1 || opts.Window <= 0 || opts.Warmup < 0 {
 		return nil, fmt.Errorf("rounds and window must be positive")
 	}
-	res := &Results{Cells: cells, Corpora: make(map[string]string), Started: time.Now()}
+	res := &Results{Cells: cells, Corpora: make(map[string]string), Started: time.Now(), Periods: make(map[string]int)}
 	corpusFor := func(cas int) (*corpus.Corpus, error) {
 		c, err := opts.Corpus(cas)
 		if err == nil {
@@ -112,6 +116,7 @@ func Run(ctx context.Context, cells []Cell, opts Options) (*Results, error) {
 				}
 				instances[c.setupKey()] = inst
 			}
+			res.Periods[c.Name()] = inst.Period
 			m, err := measure(inst, c.Threads, opts.Warmup, opts.Window)
 			if err != nil {
 				return nil, fmt.Errorf("cell %s: %w", c.Name(), err)

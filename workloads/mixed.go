@@ -50,6 +50,7 @@ var Mixed = Workload{
 		return &Instance{
 			Worker: func(w int) Op { return lookups(env.Impl.Name, s, c.At, rot, start(w, len(rot))) },
 			Paced:  []Paced{{Role: "writer", Interval: interval, Op: write}},
+			Period: len(rot),
 		}, nil
 	},
 }

@@ -67,6 +67,10 @@ type Instance struct {
 	PerOp float64
 	// Extra metrics measured during setup, such as load's B/object.
 	Extra []Metric
+	// Period, if set, is after how many operations a worker's sequence
+	// repeats; exact counts (instructions/op) measure whole periods so every
+	// leaf of a rotation counts equally.
+	Period int
 }
 
 // Op performs n operations and reports the first wrong answer.

@@ -24,11 +24,20 @@ against threads per workload, and ns/add against n for load, as SVG and PNG.`, s
 		return exitUsage
 	}
 	merged := &compare.Set{Values: make(map[string]map[string][]float64)}
+	var sets []*compare.Set
+	machines := make(map[string]bool)
 	for _, f := range fs.Args() {
 		s, err := compare.ReadFile(f)
 		if err != nil {
 			errorf(stderr, "plot", "%v", err)
 			return exitUsage
+		}
+		sets = append(sets, s)
+		machines[machineOf(s)] = true
+	}
+	for _, s := range sets {
+		if len(machines) > 1 {
+			s = byMachine(s)
 		}
 		merge(merged, s)
 	}
@@ -57,6 +66,36 @@ func merge(into, s *compare.Set) {
 			into.Values[name][unit] = append(into.Values[name][unit], v...)
 		}
 	}
+}
+
+// machineOf names the machine a results file came from: its "machine"
+// configuration line, else its cpu and cores.
+func machineOf(s *compare.Set) string {
+	if m := s.Config["machine"]; m != "" {
+		return m
+	}
+	return s.Config["cpu"] + " x" + s.Config["cores"]
+}
+
+// byMachine renames each implementation impl=X to impl=X@machine, so
+// results of several machines plot as separate lines.
+func byMachine(s *compare.Set) *compare.Set {
+	m := machineOf(s)
+	out := &compare.Set{Label: s.Label, File: s.File, Cores: s.Cores, Config: s.Config, Values: make(map[string]map[string][]float64)}
+	for _, name := range s.Names {
+		rest, impl := compare.SplitImpl(name)
+		renamed := name
+		if impl != "" {
+			head, tail, _ := strings.Cut(rest, "/")
+			renamed = head + "/impl=" + impl + "@" + m
+			if tail != "" {
+				renamed += "/" + tail
+			}
+		}
+		out.Names = append(out.Names, renamed)
+		out.Values[renamed] = s.Values[name]
+	}
+	return out
 }
 
 // plotsDir is where plots of a results file go by default.

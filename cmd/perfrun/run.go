@@ -54,6 +54,8 @@ func cmdRun(stdout, stderr io.Writer, args []string) int {
 	out := fs.String("o", "perfrun-results.txt", "results file (Go benchmark format); empty for none")
 	format := fs.String("format", "table", "what to print: table, benchfmt, jmh, csv, json")
 	quiet := fs.Bool("q", false, "no progress on stderr")
+	var labels listFlag
+	fs.Var(&labels, "label", "extra configuration line `key=value` for the results, e.g. machine=arm64 (repeatable)")
 	plotDir := fs.String("plots", "", "directory for plots (default: beside -o, as NAME-plots; \"none\" for none)")
 	if code := parseFlags(fs, args); code >= 0 {
 		return code
@@ -95,7 +97,19 @@ func cmdRun(stdout, stderr io.Writer, args []string) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	var kvs []harness.KV
+	for _, l := range labels {
+		k, v, ok := strings.Cut(l, "=")
+		if !ok || k == "" || strings.ContainsAny(k, " :\t") {
+			errorf(stderr, "run", "bad -label %q: want key=value", l)
+			return exitUsage
+		}
+		kvs = append(kvs, harness.KV{Key: k, Value: v})
+	}
 	res, err := harness.Run(ctx, cells, opts)
+	if res != nil {
+		res.Labels = kvs
+	}
 	if !*quiet && isTerminal(stderr) {
 		fmt.Fprint(stderr, "\r\033[K")
 	}
@@ -104,7 +118,7 @@ func cmdRun(stdout, stderr io.Writer, args []string) int {
 		return exitFailure
 	}
 	if *instructions && !res.Incomplete {
-		if err := countInstructions(ctx, res, cellOpsArgs(*corpusPath, *strict, *seed), stderr, *quiet); err != nil {
+		if err := countInstructions(ctx, res, res.Periods, cellOpsArgs(*corpusPath, *strict, *seed), stderr, *quiet); err != nil {
 			errorf(stderr, "run", "instructions: %v", err)
 			return exitFailure
 		}

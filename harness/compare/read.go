@@ -34,6 +34,8 @@ type Set struct {
 	Values map[string]map[string][]float64
 	// Cores is the file's "cores" configuration, 0 if absent.
 	Cores int
+	// Config is the file-level configuration, last value of each key.
+	Config map[string]string
 	// Warnings are lines that did not parse; the reader carries on.
 	Warnings []error
 }
@@ -71,7 +73,7 @@ func cutLabel(spec string) (label, path string, ok bool) {
 
 // Read reads results from r; file names the input in messages.
 func Read(r io.Reader, file, label string) (*Set, error) {
-	s := &Set{Label: label, File: file, Values: make(map[string]map[string][]float64)}
+	s := &Set{Label: label, File: file, Values: make(map[string]map[string][]float64), Config: make(map[string]string)}
 	br := benchfmt.NewReader(r, file)
 	for br.Scan() {
 		switch rec := br.Result().(type) {
@@ -90,7 +92,12 @@ func Read(r io.Reader, file, label string) (*Set, error) {
 				}
 				s.Values[name][unit] = append(s.Values[name][unit], value)
 			}
-			if c := rec.GetConfig("cores"); c != "" {
+			for _, c := range rec.Config {
+				if c.File {
+					s.Config[c.Key] = string(c.Value)
+				}
+			}
+			if c := s.Config["cores"]; c != "" {
 				s.Cores, _ = strconv.Atoi(c)
 			}
 		}
