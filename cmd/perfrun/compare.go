@@ -2,15 +2,12 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/perfrun/perfrun/harness"
@@ -172,7 +169,7 @@ itself differs, the cell is INCONCLUSIVE. Both revisions must have
 		errorf(stderr, "ab", "%v", err)
 		return exitUsage
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible()
 	defer stop()
 	dir, err := ab.TempDir()
 	if err != nil {

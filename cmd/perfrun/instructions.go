@@ -91,7 +91,7 @@ func cmdCellOps(stdout, stderr io.Writer, args []string) int {
 		errorf(stderr, "cell-ops", "want exactly one cell and -ops > 0 (%v)", err)
 		return exitUsage
 	}
-	provider, err := corpusProvider(*corpusPath, *strict, *seed, io.Discard)
+	provider, _, err := corpusProvider(*corpusPath, *strict, *seed, io.Discard)
 	if err != nil {
 		errorf(stderr, "cell-ops", "%v", err)
 		return exitFailure

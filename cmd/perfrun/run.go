@@ -65,6 +65,24 @@ func cmdRun(stdout, stderr io.Writer, args []string) int {
 		errorf(stderr, "run", "%v", err)
 		return exitUsage
 	}
+	provider, loaded, err := corpusProvider(*corpusPath, *strict, *seed, stderr)
+	if err != nil {
+		errorf(stderr, "run", "%v", err)
+		return exitFailure
+	}
+	if loaded > 0 {
+		// A loaded corpus has the size it has: say so in every cell name.
+		for _, p := range params {
+			if strings.HasPrefix(p, "certs=") {
+				fmt.Fprintf(stderr, "perfrun: run: -param %s ignored: the loaded corpus has %d CAs\n", p, loaded)
+			}
+		}
+		params = append(withoutParam(params, "certs"), fmt.Sprintf("certs=%d", loaded))
+		if cells, err = planCells(*implFlag, *workloadFlag, *threadsFlag, params); err != nil {
+			errorf(stderr, "run", "%v", err)
+			return exitUsage
+		}
+	}
 	if cells, err = filterCells(cells, *match); err != nil {
 		errorf(stderr, "run", "%v", err)
 		return exitUsage
@@ -84,18 +102,13 @@ func cmdRun(stdout, stderr io.Writer, args []string) int {
 			return exitUsage
 		}
 	}
-	provider, err := corpusProvider(*corpusPath, *strict, *seed, stderr)
-	if err != nil {
-		errorf(stderr, "run", "%v", err)
-		return exitFailure
-	}
 	opts := harness.DefaultOptions
 	opts.Rounds, opts.Window, opts.Warmup, opts.Seed, opts.Corpus = *rounds, *window, *warmup, *seed, provider
 	opts.OrderSeed = *orderSeed
 	if !*quiet {
 		opts.Progress = progressPrinter(stderr)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible()
 	defer stop()
 	var kvs []harness.KV
 	for _, l := range labels {
@@ -299,14 +312,26 @@ func splitList(s string) []string {
 	return out
 }
 
+// withoutParam drops the -param values for name.
+func withoutParam(params []string, name string) []string {
+	var out []string
+	for _, p := range params {
+		if !strings.HasPrefix(p, name+"=") {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // corpusProvider returns where cells get their corpus: generated per size
-// from the seed, or one loaded corpus for every cell.
-func corpusProvider(path string, strict bool, seed uint64, stderr io.Writer) (func(int) (*corpus.Corpus, error), error) {
+// from the seed, or one loaded corpus for every cell (then loaded is its
+// number of CAs).
+func corpusProvider(path string, strict bool, seed uint64, stderr io.Writer) (provider func(int) (*corpus.Corpus, error), loaded int, err error) {
 	if path == "" {
 		return func(cas int) (*corpus.Corpus, error) {
 			leaves := min(cas, 4096)
 			return corpus.Cached(corpus.Spec{Seed: seed, CAs: cas, Hits: leaves, Misses: max(leaves/4, 1)})
-		}, nil
+		}, 0, nil
 	}
 	c, problems, err := corpus.Load(path, strict)
 	for _, p := range problems {
@@ -315,11 +340,22 @@ func corpusProvider(path string, strict bool, seed uint64, stderr io.Writer) (fu
 		}
 	}
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	fmt.Fprintf(stderr, "perfrun: corpus %s: %d CAs, %d CRLs, %d leaves with issuer, %d without\n",
 		path, len(c.CAs), len(c.CRLs), len(c.Hits), len(c.Misses))
-	return func(int) (*corpus.Corpus, error) { return c, nil }, nil
+	return func(int) (*corpus.Corpus, error) { return c, nil }, max(len(c.CAs), 1), nil
+}
+
+// interruptible returns a context that the first Ctrl-C (or SIGTERM)
+// cancels; a second one kills the process as usual.
+func interruptible() (context.Context, context.CancelFunc) {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-ctx.Done()
+		stop()
+	}()
+	return ctx, stop
 }
 
 func progressPrinter(w io.Writer) func(harness.Progress) {
