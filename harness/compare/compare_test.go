@@ -261,3 +261,18 @@ func TestReadErrors(t *testing.T) {
 		t.Errorf("warning %q does not name the line", s.Warnings[0])
 	}
 }
+
+// TestReadSkipsNonFinite: benchmath never returns on NaN, so such values
+// are skipped with a warning (found by FuzzGate).
+func TestReadSkipsNonFinite(t *testing.T) {
+	s, err := Read(strings.NewReader("BenchmarkA 1 NaN ns/op 2 B/op\nBenchmarkA 1 +Inf ns/op\nBenchmarkA 1 5 ns/op\n"), "n.txt", "n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := s.Values["A"]["ns/op"]; len(v) != 1 || v[0] != 5 || len(s.Warnings) != 2 {
+		t.Fatalf("ns/op %v, warnings %v", v, s.Warnings)
+	}
+	if _, err := Compare(s, s); err != nil {
+		t.Fatal(err)
+	}
+}

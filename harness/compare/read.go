@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"regexp"
 	"strconv"
@@ -89,6 +90,12 @@ func Read(r io.Reader, file, label string) (*Set, error) {
 				unit, value := v.Unit, v.Value
 				if v.OrigUnit != "" {
 					unit, value = v.OrigUnit, v.OrigValue
+				}
+				// benchmath loops forever on NaN; no measurement is
+				// infinite either.
+				if math.IsNaN(value) || math.IsInf(value, 0) {
+					s.Warnings = append(s.Warnings, fmt.Errorf("%s: %s: non-finite %v %s skipped", file, name, value, unit))
+					continue
 				}
 				s.Values[name][unit] = append(s.Values[name][unit], value)
 			}

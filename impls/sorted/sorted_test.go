@@ -12,3 +12,5 @@ func TestConformance(t *testing.T) { storetest.Run(t, sorted.New) }
 func BenchmarkIssuer(b *testing.B) { storetest.BenchmarkIssuer(b, sorted.New) }
 
 func BenchmarkAdd(b *testing.B) { storetest.BenchmarkAdd(b, sorted.New) }
+
+func FuzzOps(f *testing.F) { storetest.Fuzz(f, sorted.New) }

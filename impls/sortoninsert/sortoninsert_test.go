@@ -12,3 +12,5 @@ func TestConformance(t *testing.T) { storetest.Run(t, sortoninsert.New) }
 func BenchmarkIssuer(b *testing.B) { storetest.BenchmarkIssuer(b, sortoninsert.New) }
 
 func BenchmarkAdd(b *testing.B) { storetest.BenchmarkAdd(b, sortoninsert.New) }
+
+func FuzzOps(f *testing.F) { storetest.Fuzz(f, sortoninsert.New) }

@@ -7,7 +7,8 @@
 // name matching, issuer selection case by case, duplicates, snapshots, CRL
 // replacement, a randomized differential test against Reference (a plain
 // model written independently of the shared selection code), a concurrent
-// test meant for -race, and that warm lookups do not allocate.
+// test meant for -race, that warm lookups do not allocate, and a long stress
+// test run only with -perfrun.stress=DURATION.
 package storetest
 
 import (
@@ -31,6 +32,7 @@ func Run(t *testing.T, newStore func() store.Store) {
 		{"Differential", testDifferential},
 		{"Concurrent", testConcurrent},
 		{"IssuerAllocs", testIssuerAllocs},
+		{"Stress", testStress},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newStore) })

@@ -1,0 +1,159 @@
+package storetest
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/perfrun/perfrun/store"
+	"github.com/perfrun/perfrun/workloads/corpus"
+)
+
+var stressFor = flag.Duration("perfrun.stress", 0,
+	"run the conformance stress test for this long (e.g. 2m; use with -race)")
+
+// testStress runs readers, an adder and CRL replacers against one store for
+// -perfrun.stress, checking every answer: every lookup against the
+// corpus's expected issuer, every BySubject and Objects against what the
+// adder has published (a prefix of its insertion order), every snapshot
+// for exactly one CRL per replaced issuer.
+func testStress(t *testing.T, newStore func() store.Store) {
+	if *stressFor <= 0 {
+		t.Skip("set -perfrun.stress=DURATION to run")
+	}
+	c, err := corpus.Cached(corpus.Spec{Seed: 11, CAs: 256, Hits: 256, Misses: 32})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bucket, err := corpus.Bucket(11, 4096)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newStore()
+	if _, err := s.Add(c.Objects()...); err != nil {
+		t.Fatal(err)
+	}
+	replaced := c.CRLs[:16]
+	versions := make(map[store.Name][2]*store.Object)
+	for _, crl := range replaced {
+		versions[crl.Subject] = [2]*store.Object{crl, newCRLVersion(t, crl, 2)}
+	}
+	position := make(map[*store.Object]int, len(bucket))
+	for i, o := range bucket {
+		position[o] = i
+	}
+	leaves := append(append([]corpus.Leaf(nil), c.Hits...), c.Misses...)
+
+	ctx, cancel := context.WithTimeout(context.Background(), *stressFor)
+	defer cancel()
+	var published atomic.Int64
+	var lookups, snapshots atomic.Int64
+	errs := make(chan error, 16)
+	var wg sync.WaitGroup
+	run := func(fn func() error) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := fn(); err != nil {
+				errs <- err
+				cancel()
+			}
+		}()
+	}
+	run(func() error { // the adder: bucket certificates in order, then duplicates
+		for i := 0; ctx.Err() == nil; i++ {
+			o := bucket[i%len(bucket)]
+			n, err := s.Add(o)
+			if err != nil {
+				return err
+			}
+			if want := i < len(bucket); (n == 1) != want {
+				return fmt.Errorf("Add(bucket %d) added %d", i%len(bucket), n)
+			}
+			if i < len(bucket) {
+				published.Store(int64(i + 1))
+			}
+		}
+		return nil
+	})
+	for w := range 2 {
+		run(func() error { // CRL replacers
+			for i := w; ctx.Err() == nil; i += 2 {
+				crl := replaced[i%len(replaced)]
+				v := versions[crl.Subject][(i/len(replaced))%2]
+				if n, err := s.ReplaceCRLs(crl.Subject, v); err != nil || n != 1 {
+					return fmt.Errorf("ReplaceCRLs removed %d (%v), want 1", n, err)
+				}
+			}
+			return nil
+		})
+	}
+	for w := range 4 {
+		run(func() error { // readers
+			for i := w; ctx.Err() == nil; i++ {
+				if i%64 == 0 {
+					snapshots.Add(1)
+					if err := checkSnapshot(s, published.Load(), position, versions); err != nil {
+						return err
+					}
+					continue
+				}
+				l := &leaves[i%len(leaves)]
+				if got, _ := s.Issuer(l.Cert, c.At); got != l.Issuer {
+					return fmt.Errorf("Issuer(%v) = %v, want %v", l.Cert, got, l.Issuer)
+				}
+				lookups.Add(1)
+			}
+			return nil
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	t.Logf("%v: %d lookups and %d snapshots checked, %d certificates added under one name",
+		*stressFor, lookups.Load(), snapshots.Load(), published.Load())
+}
+
+// checkSnapshot checks BySubject and Objects against the adder's progress:
+// at least the published count, and always a prefix of its order.
+func checkSnapshot(s store.Store, published int64, position map[*store.Object]int,
+	versions map[store.Name][2]*store.Object) error {
+	var bucketName store.Name
+	for o := range position {
+		bucketName = o.Subject
+		break
+	}
+	by := s.BySubject(store.Cert, bucketName)
+	if int64(len(by)) < published {
+		return fmt.Errorf("BySubject shows %d bucket certificates after %d were added", len(by), published)
+	}
+	for i, o := range by {
+		if position[o] != i {
+			return fmt.Errorf("BySubject[%d] is bucket certificate %d: insertion order lost", i, position[o])
+		}
+	}
+	crls := make(map[store.Name]int)
+	seen := 0
+	for _, o := range s.Objects() {
+		if _, ok := position[o]; ok {
+			seen++
+		}
+		if _, ok := versions[o.Subject]; ok && o.Kind == store.CRL {
+			crls[o.Subject]++
+		}
+	}
+	if int64(seen) < published {
+		return fmt.Errorf("Objects shows %d bucket certificates after %d were added", seen, published)
+	}
+	for name := range versions {
+		if crls[name] != 1 {
+			return fmt.Errorf("an Objects snapshot holds %d CRLs of a replaced issuer, want 1", crls[name])
+		}
+	}
+	return nil
+}
