@@ -5,9 +5,10 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
-	"sync"
 	"sync/atomic"
 	"testing"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/perfrun/perfrun/store"
 	"github.com/perfrun/perfrun/workloads/corpus"
@@ -43,22 +44,9 @@ func testConcurrent(t *testing.T, newStore func() store.Store) {
 		t.Fatal(err)
 	}
 
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	g, ctx := errgroup.WithContext(context.Background())
 	var added atomic.Int64 // how many of later are known added
-	errs := make(chan error, 16)
-	var wg sync.WaitGroup
-	run := func(fn func() error) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if err := fn(); err != nil {
-				errs <- err
-				cancel()
-			}
-		}()
-	}
-	run(func() error { // the adder, in corpus order
+	g.Go(func() error {    // the adder, in corpus order
 		for i, o := range later {
 			if ctx.Err() != nil {
 				return nil
@@ -72,7 +60,7 @@ func testConcurrent(t *testing.T, newStore func() store.Store) {
 		return nil
 	})
 	for w := range 2 { // CRL replacers
-		run(func() error {
+		g.Go(func() error {
 			for i := 0; ctx.Err() == nil && i < 400; i++ {
 				crl := replaced[(i+w)%len(replaced)]
 				v := versions[crl.Subject][i%2]
@@ -84,7 +72,7 @@ func testConcurrent(t *testing.T, newStore func() store.Store) {
 		})
 	}
 	for w := range 3 { // readers
-		run(func() error {
+		g.Go(func() error {
 			for i := 0; ctx.Err() == nil && i < 2000; i++ {
 				if err := readOnce(s, c, later, &added, stable, versions, i+w); err != nil {
 					return err
@@ -93,9 +81,7 @@ func testConcurrent(t *testing.T, newStore func() store.Store) {
 			return nil
 		})
 	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
+	if err := g.Wait(); err != nil {
 		t.Fatal(err)
 	}
 	// Quiescent: the store holds the whole corpus in corpus order, so every

@@ -4,9 +4,10 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"sync"
 	"sync/atomic"
 	"testing"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/perfrun/perfrun/store"
 	"github.com/perfrun/perfrun/workloads/corpus"
@@ -47,23 +48,12 @@ func testStress(t *testing.T, newStore func() store.Store) {
 	}
 	leaves := append(append([]corpus.Leaf(nil), c.Hits...), c.Misses...)
 
-	ctx, cancel := context.WithTimeout(context.Background(), *stressFor)
+	timeout, cancel := context.WithTimeout(context.Background(), *stressFor)
 	defer cancel()
+	g, ctx := errgroup.WithContext(timeout)
 	var published atomic.Int64
 	var lookups, snapshots atomic.Int64
-	errs := make(chan error, 16)
-	var wg sync.WaitGroup
-	run := func(fn func() error) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if err := fn(); err != nil {
-				errs <- err
-				cancel()
-			}
-		}()
-	}
-	run(func() error { // the adder: bucket certificates in order, then duplicates
+	g.Go(func() error { // the adder: bucket certificates in order, then duplicates
 		for i := 0; ctx.Err() == nil; i++ {
 			o := bucket[i%len(bucket)]
 			n, err := s.Add(o)
@@ -80,7 +70,7 @@ func testStress(t *testing.T, newStore func() store.Store) {
 		return nil
 	})
 	for w := range 2 {
-		run(func() error { // CRL replacers
+		g.Go(func() error { // CRL replacers
 			for i := w; ctx.Err() == nil; i += 2 {
 				crl := replaced[i%len(replaced)]
 				v := versions[crl.Subject][(i/len(replaced))%2]
@@ -92,7 +82,7 @@ func testStress(t *testing.T, newStore func() store.Store) {
 		})
 	}
 	for w := range 4 {
-		run(func() error { // readers
+		g.Go(func() error { // readers
 			for i := w; ctx.Err() == nil; i++ {
 				if i%64 == 0 {
 					snapshots.Add(1)
@@ -110,9 +100,7 @@ func testStress(t *testing.T, newStore func() store.Store) {
 			return nil
 		})
 	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
+	if err := g.Wait(); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("%v: %d lookups and %d snapshots checked, %d certificates added under one name",
