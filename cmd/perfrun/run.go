@@ -65,6 +65,31 @@ func cmdRun(stdout, stderr io.Writer, args []string) int {
 		errorf(stderr, "run", "%v", err)
 		return exitUsage
 	}
+	printer, ok := printers[*format]
+	if !ok {
+		errorf(stderr, "run", "unknown format %q (have table, benchfmt, jmh, csv, json)", *format)
+		return exitUsage
+	}
+	if *rounds < 1 || *window <= 0 || *warmup < 0 {
+		errorf(stderr, "run", "-rounds and -window must be positive, -warmup not negative")
+		return exitUsage
+	}
+	if *out != "" {
+		if err := checkWritableDir(*out); err != nil {
+			errorf(stderr, "run", "%v", err)
+			return exitUsage
+		}
+	}
+	var kvs []harness.KV
+	for _, l := range labels {
+		k, v, ok := strings.Cut(l, "=")
+		if !ok || k == "" || strings.ContainsAny(k, " :\t") {
+			errorf(stderr, "run", "bad -label %q: want key=value", l)
+			return exitUsage
+		}
+		kvs = append(kvs, harness.KV{Key: k, Value: v})
+	}
+	// Flags are checked; now the corpus, which may take a while to load.
 	provider, loaded, err := corpusProvider(*corpusPath, *strict, *seed, stderr)
 	if err != nil {
 		errorf(stderr, "run", "%v", err)
@@ -87,21 +112,6 @@ func cmdRun(stdout, stderr io.Writer, args []string) int {
 		errorf(stderr, "run", "%v", err)
 		return exitUsage
 	}
-	printer, ok := printers[*format]
-	if !ok {
-		errorf(stderr, "run", "unknown format %q (have table, benchfmt, jmh, csv, json)", *format)
-		return exitUsage
-	}
-	if *rounds < 1 || *window <= 0 || *warmup < 0 {
-		errorf(stderr, "run", "-rounds and -window must be positive, -warmup not negative")
-		return exitUsage
-	}
-	if *out != "" {
-		if err := checkWritableDir(*out); err != nil {
-			errorf(stderr, "run", "%v", err)
-			return exitUsage
-		}
-	}
 	opts := harness.DefaultOptions
 	opts.Rounds, opts.Window, opts.Warmup, opts.Seed, opts.Corpus = *rounds, *window, *warmup, *seed, provider
 	opts.OrderSeed = *orderSeed
@@ -110,15 +120,6 @@ func cmdRun(stdout, stderr io.Writer, args []string) int {
 	}
 	ctx, stop := interruptible()
 	defer stop()
-	var kvs []harness.KV
-	for _, l := range labels {
-		k, v, ok := strings.Cut(l, "=")
-		if !ok || k == "" || strings.ContainsAny(k, " :\t") {
-			errorf(stderr, "run", "bad -label %q: want key=value", l)
-			return exitUsage
-		}
-		kvs = append(kvs, harness.KV{Key: k, Value: v})
-	}
 	res, err := harness.Run(ctx, cells, opts)
 	if res != nil {
 		res.Labels = kvs
