@@ -217,7 +217,7 @@ itself differs, the cell is INCONCLUSIVE. Both revisions must have
 			return exitFailure
 		}
 		second := compare.GatePaired(flagged, again, cores, th)
-		confirm(rep, second)
+		rep.Confirm(second)
 	}
 	rep.Old, rep.New = fs.Arg(0), fs.Arg(1)
 	if *reportDir != "" {
@@ -231,38 +231,6 @@ itself differs, the cell is INCONCLUSIVE. Both revisions must have
 		fmt.Fprintf(stderr, "perfrun: ab: %s in %s\n", rep.Verdict, time.Since(start).Round(time.Second))
 	}
 	return code
-}
-
-// confirm keeps a first-pass REGRESSION only where the re-run regresses
-// too.
-func confirm(rep, second *compare.Report) {
-	byName := make(map[string]compare.CellVerdict)
-	for _, c := range second.Cells {
-		byName[c.Name] = c
-	}
-	for i, c := range rep.Cells {
-		if c.Verdict != compare.Regression {
-			continue
-		}
-		if s := byName[c.Name]; s.Verdict != compare.Regression {
-			rep.Cells[i].Verdict = compare.Pass
-			rep.Cells[i].Reason = "flagged (" + c.Reason + "), not confirmed on re-run: " + s.Reason
-		} else {
-			rep.Cells[i].Reason += "; confirmed on re-run: " + s.Reason
-		}
-	}
-	verdict := compare.Pass
-	for _, c := range rep.Cells {
-		switch {
-		case c.Verdict == compare.Regression:
-			verdict = compare.Regression
-		case c.Verdict == compare.Inconclusive && verdict != compare.Regression:
-			verdict = compare.Inconclusive
-		case c.Verdict == compare.Improved && verdict == compare.Pass:
-			verdict = compare.Improved
-		}
-	}
-	rep.Verdict = verdict
 }
 
 func matchNames(names []string) string {

@@ -276,3 +276,20 @@ func TestReadSkipsNonFinite(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestConfirm(t *testing.T) {
+	first := &Report{Cells: []CellVerdict{
+		{Name: "A", Verdict: Regression, Reason: "slow"},
+		{Name: "B", Verdict: Regression, Reason: "slow"},
+		{Name: "C", Verdict: Improved},
+	}}
+	first.finish()
+	first.Confirm(&Report{Cells: []CellVerdict{{Name: "A", Verdict: Regression, Reason: "again"}, {Name: "B", Verdict: Pass, Reason: "fine"}}})
+	if first.Cells[0].Verdict != Regression || first.Cells[1].Verdict != Pass || first.Verdict != Regression {
+		t.Fatalf("%+v", first)
+	}
+	first.Confirm(&Report{Cells: []CellVerdict{{Name: "A", Verdict: Inconclusive}}})
+	if first.Cells[0].Verdict != Pass || first.Verdict != Improved {
+		t.Fatalf("after an unconfirmed re-run: %+v", first)
+	}
+}

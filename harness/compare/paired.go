@@ -120,3 +120,25 @@ func (r *Report) Flagged() []string {
 	}
 	return out
 }
+
+// Confirm keeps a REGRESSION only where the re-run's report (of the
+// flagged cells, with fresh rounds) regresses too; the others pass, with
+// both reasons kept. The overall verdict is recomputed.
+func (r *Report) Confirm(rerun *Report) {
+	byName := make(map[string]CellVerdict)
+	for _, c := range rerun.Cells {
+		byName[c.Name] = c
+	}
+	for i, c := range r.Cells {
+		if c.Verdict != Regression {
+			continue
+		}
+		if s := byName[c.Name]; s.Verdict != Regression {
+			r.Cells[i].Verdict = Pass
+			r.Cells[i].Reason = "flagged (" + c.Reason + "), not confirmed on re-run: " + s.Reason
+		} else {
+			r.Cells[i].Reason += "; confirmed on re-run: " + s.Reason
+		}
+	}
+	r.finish()
+}
