@@ -45,9 +45,13 @@ against threads per workload, and ns/add against n for load, as SVG and PNG.`, s
 	if out == "" {
 		out = plotsDir(fs.Arg(0))
 	}
-	files, err := drawPlots(merged, out)
+	_, files, err := drawPlots(merged, out)
 	if err != nil {
 		errorf(stderr, "plot", "%v", err)
+		return exitFailure
+	}
+	if len(files) == 0 {
+		errorf(stderr, "plot", "nothing to plot: need at least two thread counts, or two sizes n for load")
 		return exitFailure
 	}
 	fmt.Fprintf(stdout, "wrote %d files to %s\n", len(files), out)
@@ -103,19 +107,20 @@ func plotsDir(results string) string {
 	return strings.TrimSuffix(results, filepath.Ext(results)) + "-plots"
 }
 
-func drawPlots(s *compare.Set, dir string) ([]string, error) {
+// drawPlots draws every plot the results support into dir, as SVG and PNG,
+// and returns the plots and the files written. Results with nothing to
+// plot (one thread count, one size) give none, which is not an error.
+func drawPlots(s *compare.Set, dir string) ([]*report.Plot, []string, error) {
 	cores := s.Cores
 	if cores == 0 {
 		cores = harness.Cores()
 	}
 	plots, err := report.Plots(s, cores)
-	if err != nil {
-		return nil, err
+	if err != nil || len(plots) == 0 {
+		return nil, nil, err
 	}
-	if len(plots) == 0 {
-		return nil, fmt.Errorf("nothing to plot: need at least two thread counts, or two sizes n for load")
-	}
-	return report.SavePlots(dir, plots)
+	files, err := report.SavePlots(dir, plots)
+	return plots, files, err
 }
 
 // resultsSet turns fresh results into the same data a results file holds,

@@ -61,15 +61,11 @@ func writeDocument(doc *report.Document, dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	cores := doc.New.Cores
-	plots, err := report.Plots(doc.New, max(cores, 1))
+	plots, _, err := drawPlots(doc.New, filepath.Join(dir, "images"))
 	if err != nil {
 		return err
 	}
 	doc.Plots, doc.ImageDir = plots, "images"
-	if _, err := report.SavePlots(filepath.Join(dir, "images"), plots); err != nil {
-		return err
-	}
 	var md, page bytes.Buffer
 	doc.WriteMarkdown(&md)
 	if err := doc.WriteHTML(&page); err != nil {

@@ -185,12 +185,8 @@ func plotResults(res *harness.Results, dir string, stderr io.Writer, quiet bool)
 	if err != nil {
 		return err
 	}
-	plots, err := report.Plots(set, harness.Cores())
-	if err != nil || len(plots) == 0 {
-		return err
-	}
-	files, err := report.SavePlots(dir, plots)
-	if err == nil && !quiet {
+	_, files, err := drawPlots(set, dir)
+	if err == nil && len(files) > 0 && !quiet {
 		fmt.Fprintf(stderr, "perfrun: wrote %d plots to %s\n", len(files), dir)
 	}
 	return err
