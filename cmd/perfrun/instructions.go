@@ -14,11 +14,11 @@ import (
 
 // instructionBudget is how long the counted operations would take natively
 // (callgrind runs them some fifty times slower). Counting only inside
-// countedOps makes the count exact up to per-process hash seeds; counting
-// whole rotations of leaves keeps every leaf equally weighted. Measured for
-// hashmap at certs=32: 781.4 instructions/op at both 4096 and 8192
-// operations in one process pair, 778.2-781.7 across six runs (0.4%, the
-// per-process map hash seed); whole-process counts were 1-2% apart.
+// countedOps makes the count exact for a given process; counting whole
+// rotations of leaves keeps every leaf equally weighted. Measured at
+// certs=32, six processes each: sorted 1450.8 and sortoninsert 1306.9
+// instructions/op every time; hashmap 781.2-782.8 and rcu 809.7-825.0,
+// which hash with a per-process seed (Go's map, hash/maphash).
 const instructionBudget = 20 * time.Millisecond
 
 // cellOpsArgs are the corpus flags a cell-ops child needs to rebuild the
@@ -48,7 +48,7 @@ func countInstructions(ctx context.Context, res *harness.Results, periods map[st
 			n = (n + p - 1) / p * p // whole rotations
 		}
 		if !quiet {
-			fmt.Fprintf(stderr, "perfrun: counting instructions of %s (%d and %d ops under callgrind)\n", c.Name(), n, 2*n)
+			fmt.Fprintf(stderr, "perfrun: counting instructions of %s (%d ops under callgrind)\n", c.Name(), n)
 		}
 		command := func(ops int) []string {
 			args := append([]string{exe, "cell-ops", "-impl", c.Impl.Name, "-workload", c.Workload.Name, "-ops", strconv.Itoa(ops)}, corpusArgs...)
