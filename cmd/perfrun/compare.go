@@ -14,6 +14,7 @@ import (
 	"github.com/perfrun/perfrun/harness/ab"
 	"github.com/perfrun/perfrun/harness/compare"
 	"github.com/perfrun/perfrun/harness/report"
+	"github.com/perfrun/perfrun/impls"
 )
 
 // exitInconclusive is the gate's exit code when the data cannot decide.
@@ -243,7 +244,7 @@ func matchNames(names []string) string {
 
 func orDefault(impl string) string {
 	if impl == "" {
-		return "sorted,sortoninsert,hashmap,rcu"
+		return strings.Join(impls.Names(), ",")
 	}
 	return impl
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"text/tabwriter"
 
 	"golang.org/x/perf/benchmath"
@@ -74,7 +75,7 @@ func units(s *Set, name string) []string {
 			rest = append(rest, u)
 		}
 	}
-	sortStrings(rest)
+	slices.Sort(rest)
 	return append(out, rest...)
 }
 

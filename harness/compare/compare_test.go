@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -14,7 +15,7 @@ func build(label string, cores int, cells map[string]map[string][]float64) *Set 
 	for name := range cells {
 		s.Names = append(s.Names, name)
 	}
-	sortStrings(s.Names)
+	slices.Sort(s.Names)
 	for name, units := range cells {
 		s.Values[name] = units
 	}

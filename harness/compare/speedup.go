@@ -77,5 +77,3 @@ func WriteSpeedups(w io.Writer, label string, sp []Speedup) {
 	}
 	fmt.Fprintln(w)
 }
-
-func sortStrings(s []string) { sort.Strings(s) }

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/perfrun/perfrun/harness"
@@ -35,21 +36,12 @@ func groups(res *harness.Results) []*group {
 			g.cells[c.Impl.Name] = make(map[int]harness.Cell)
 			g.impls = append(g.impls, c.Impl.Name)
 		}
-		if !containsInt(g.threads, c.Threads) {
+		if !slices.Contains(g.threads, c.Threads) {
 			g.threads = append(g.threads, c.Threads)
 		}
 		g.cells[c.Impl.Name][c.Threads] = c
 	}
 	return out
-}
-
-func containsInt(list []int, n int) bool {
-	for _, x := range list {
-		if x == n {
-			return true
-		}
-	}
-	return false
 }
 
 // WriteSeedTables writes, per workload, the table the seed discussions use

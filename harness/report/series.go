@@ -1,11 +1,13 @@
 package report
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/perfrun/perfrun/harness/compare"
+	"github.com/perfrun/perfrun/impls"
 )
 
 // figure is the data of one plot: one line per implementation, values of
@@ -54,7 +56,7 @@ func figures(s *compare.Set, unit, xKey string, keep func(keys map[string]string
 			f.vals[im] = make(map[float64][]float64)
 			f.impls = append(f.impls, im)
 		}
-		if _, seen := f.vals[im][x]; !seen && !containsFloat(f.xs, x) {
+		if !slices.Contains(f.xs, x) {
 			f.xs = append(f.xs, x)
 		}
 		f.vals[im][x] = append(f.vals[im][x], v...)
@@ -66,28 +68,18 @@ func figures(s *compare.Set, unit, xKey string, keep func(keys map[string]string
 	return out
 }
 
-// implOrder is the registry's presentation order; unknown names go last.
-var implOrder = []string{"sorted", "sortoninsert", "hashmap", "rcu"}
-
-func sortImpls(impls []string) {
+// sortImpls puts lines in the registry's order (impl@machine by its impl);
+// names the registry does not know go last.
+func sortImpls(names []string) {
+	order := impls.Names()
 	rank := func(s string) int {
-		for i, n := range implOrder {
-			if n == s {
-				return i
-			}
+		base, _, _ := strings.Cut(s, "@")
+		if i := slices.Index(order, base); i >= 0 {
+			return i
 		}
-		return len(implOrder)
+		return len(order)
 	}
-	sort.SliceStable(impls, func(i, j int) bool { return rank(impls[i]) < rank(impls[j]) })
-}
-
-func containsFloat(list []float64, x float64) bool {
-	for _, v := range list {
-		if v == x {
-			return true
-		}
-	}
-	return false
+	sort.SliceStable(names, func(i, j int) bool { return rank(names[i]) < rank(names[j]) })
 }
 
 // fileName turns a group into a file-name stem.
