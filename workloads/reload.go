@@ -92,12 +92,8 @@ func reloadProbe(c *corpus.Corpus) (probe *store.Object, want [32]byte, err erro
 	if len(c.Hits) > 0 {
 		return c.Hits[0].Cert, c.Hits[0].Issuer.Fingerprint, nil
 	}
-	byName := make(map[store.Name][]*store.Object)
 	for _, ca := range c.CAs {
-		byName[ca.Subject] = append(byName[ca.Subject], ca)
-	}
-	for _, ca := range c.CAs {
-		if iss, ok := store.SelectIssuer(ca, c.At, byName[ca.Issuer]); ok {
+		if iss, ok := c.Expected(ca); ok {
 			return ca, iss.Fingerprint, nil
 		}
 	}

@@ -32,6 +32,10 @@ type Corpus struct {
 	Source string
 	// Digest identifies the corpus content (see ComputeDigest).
 	Digest string
+
+	// byName indexes CAs by subject, in insertion order; built once with
+	// the expectations and read-only after.
+	byName map[store.Name][]*store.Object
 }
 
 // Leaf is an end-entity certificate and the issuer a correct store returns
@@ -47,16 +51,22 @@ func (c *Corpus) Objects() []*store.Object {
 	return append(append(all, c.CAs...), c.CRLs...)
 }
 
-// expectIssuers fills the expected issuer of each leaf and splits leaves
-// into hits and misses.
+// Expected returns the issuer a correct store holding c.CAs returns for
+// cert at c.At, and false if none qualifies.
+func (c *Corpus) Expected(cert *store.Object) (*store.Object, bool) {
+	return store.SelectIssuer(cert, c.At, c.byName[cert.Issuer])
+}
+
+// expectIssuers indexes the CAs, fills the expected issuer of each leaf and
+// splits leaves into hits and misses.
 func (c *Corpus) expectIssuers(leaves []*store.Object) {
-	byName := make(map[store.Name][]*store.Object)
+	c.byName = make(map[store.Name][]*store.Object)
 	for _, ca := range c.CAs {
-		byName[ca.Subject] = append(byName[ca.Subject], ca)
+		c.byName[ca.Subject] = append(c.byName[ca.Subject], ca)
 	}
 	c.Hits, c.Misses = nil, nil
 	for _, l := range leaves {
-		iss, ok := store.SelectIssuer(l, c.At, byName[l.Issuer])
+		iss, ok := c.Expected(l)
 		if ok {
 			c.Hits = append(c.Hits, Leaf{l, iss})
 		} else {
