@@ -36,11 +36,12 @@ var Mixed = Workload{
 				return nil, err
 			}
 		}
-		next := 0
+		next := &padded[int]{}
 		write := func() error {
-			v := versions[next%len(versions)]
-			crl := v[(next/len(versions)+1)%2]
-			next++
+			k := next.v
+			v := versions[k%len(versions)]
+			crl := v[(k/len(versions)+1)%2]
+			next.v++
 			if n, err := s.ReplaceCRLs(crl.Subject, crl); err != nil || n != 1 {
 				return fmt.Errorf("%s: ReplaceCRLs(%v) removed %d (%v), want exactly 1", env.Impl.Name, crl, n, err)
 			}

@@ -37,22 +37,22 @@ var Reload = Workload{
 		cached := env.Params.Get("mode") == "cached"
 		ttl := env.Params.Duration("ttl")
 		return &Instance{Worker: func(int) Op {
-			var s store.Store
-			var built time.Time
+			cache := &padded[cachedStore]{}
 			return func(n int) error {
+				c := &cache.v
 				for range n {
-					if cached && s != nil && time.Since(built) < ttl {
-						if err := conn.lookup(s); err != nil {
+					if cached && c.s != nil && time.Since(c.built) < ttl {
+						if err := conn.lookup(c.s); err != nil {
 							return err
 						}
 						continue
 					}
 					var err error
-					if s, err = conn.build(); err != nil {
+					if c.s, err = conn.build(); err != nil {
 						return err
 					}
-					built = time.Now()
-					if err := conn.lookup(s); err != nil {
+					c.built = time.Now()
+					if err := conn.lookup(c.s); err != nil {
 						return err
 					}
 				}
@@ -60,6 +60,12 @@ var Reload = Workload{
 			}
 		}}, nil
 	},
+}
+
+// cachedStore is one worker's store of the cached arm and when it was built.
+type cachedStore struct {
+	s     store.Store
+	built time.Time
 }
 
 type connection struct {

@@ -72,9 +72,13 @@ func rotation(c *corpus.Corpus, hit float64, seed uint64) ([]corpus.Leaf, error)
 func start(w, n int) int { return (w * 389) % n }
 
 // lookups is the issuer-lookup loop shared by issuer and mixed: one Issuer
-// call per operation, each answer compared with the expected one.
-func lookups(impl string, s store.Store, at time.Time, rot []corpus.Leaf, i int) Op {
+// call per operation, each answer compared with the expected one. The
+// worker's place in the rotation lives in its own padded slot and on the
+// stack during a batch (see padded).
+func lookups(impl string, s store.Store, at time.Time, rot []corpus.Leaf, first int) Op {
+	pos := &padded[int]{v: first}
 	return func(n int) error {
+		i := pos.v
 		for range n {
 			l := &rot[i]
 			if got, _ := s.Issuer(l.Cert, at); got != l.Issuer {
@@ -84,6 +88,7 @@ func lookups(impl string, s store.Store, at time.Time, rot []corpus.Leaf, i int)
 				i = 0
 			}
 		}
+		pos.v = i
 		return nil
 	}
 }
