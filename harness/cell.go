@@ -6,14 +6,14 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/perfrun/perfrun/impls"
+	"github.com/perfrun/perfrun/store"
 	"github.com/perfrun/perfrun/workloads"
 )
 
 // Cell is one measured configuration: an implementation under a workload
 // with parameter values, on a number of threads.
 type Cell struct {
-	Impl     impls.Impl
+	Impl     store.Impl
 	Workload workloads.Workload
 	Params   workloads.Params
 	Threads  int

@@ -1,5 +1,7 @@
 // Package harness measures cells — an implementation under a workload, with
-// parameter values, on a number of threads — and summarizes the samples.
+// parameter values, on a number of threads — and emits the samples as
+// benchfmt records (Results.Set), the one results model every consumer
+// reads.
 //
 // Its opinions: a run is R rounds, and every round measures every cell once
 // in a freshly shuffled order, so slow drift of a noisy machine spreads over
@@ -7,10 +9,12 @@
 // Setup is never timed. Workers are goroutines locked to OS threads that
 // start together at a barrier, with GOMAXPROCS set to the cell's thread
 // count, and read the clock once per batch of operations, never per
-// operation. ns/op is the mean over workers of elapsed/ops, the number the
-// seed tables report; ops/s is the aggregate throughput.
+// operation. ns/op is wall time over all operations, as go test -bench
+// reports it; ns/call is the mean over workers of elapsed/ops, the time one
+// worker spends per call that the seed tables report; ops/s is the
+// aggregate throughput.
 //
-// lock-wait-ns/op counts only time blocked in the runtime on an exclusive
+// lock-wait-sec/op counts only time blocked in the runtime on an exclusive
 // lock held by another thread. A shared read lock costs cache-line traffic
 // instead, which shows in ops/s, not there: "0 lock wait" does not mean "no
 // contention".

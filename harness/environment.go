@@ -15,18 +15,27 @@ import (
 // KV is one file-level configuration line of a results file.
 type KV struct{ Key, Value string }
 
-// Environment returns the configuration lines that say where and on what
-// results were measured: goos, goarch, cpu, cores, go, perfrun revision,
-// corpus digests and date.
+// Environment returns the configuration lines that say where, on what and
+// how results were measured: goos, goarch, cpu (as go test writes it),
+// cores, go, perfrun's version, the command line, rounds, window and
+// warm-up, corpus digests, date, and the user's labels. GOMAXPROCS is the
+// threads key of each benchmark name.
 func (r *Results) Environment() []KV {
 	kv := []KV{
 		{"goos", runtime.GOOS},
 		{"goarch", runtime.GOARCH},
-		{"cpu", cpuModel()},
+		{"cpu", cpuName()},
 		{"cores", strconv.Itoa(Cores())},
 		{"go", runtime.Version()},
 		{"perfrun", Revision()},
 	}
+	if r.Command != "" {
+		kv = append(kv, KV{"command", r.Command})
+	}
+	kv = append(kv,
+		KV{"rounds", strconv.Itoa(r.Options.Rounds)},
+		KV{"window", r.Options.Window.String()},
+		KV{"warmup", r.Options.Warmup.String()})
 	var sources []string
 	for s := range r.Corpora {
 		sources = append(sources, s)
@@ -50,7 +59,13 @@ func suffix(i int) string {
 	return "-" + strconv.Itoa(i+1)
 }
 
-func cpuModel() string {
+// cpuName is the processor's name as go test writes it on its cpu: line:
+// the CPUID brand string where there is one, else /proc/cpuinfo's model
+// name, else the architecture.
+func cpuName() string {
+	if name := brandString(); name != "" {
+		return name
+	}
 	f, err := os.Open("/proc/cpuinfo")
 	if err != nil {
 		return runtime.GOARCH

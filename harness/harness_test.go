@@ -8,9 +8,10 @@ import (
 	"time"
 
 	"github.com/perfrun/perfrun/harness"
+	"github.com/perfrun/perfrun/harness/results"
 	"github.com/perfrun/perfrun/impls"
+	"github.com/perfrun/perfrun/store/corpus"
 	"github.com/perfrun/perfrun/workloads"
-	"github.com/perfrun/perfrun/workloads/corpus"
 )
 
 func TestParseThreads(t *testing.T) {
@@ -67,8 +68,8 @@ func TestRunMeasuresEveryCellEveryRound(t *testing.T) {
 		t.Fatalf("%d samples, incomplete %v; want %d", len(res.Samples), res.Incomplete, 3*len(cs))
 	}
 	for _, c := range cs {
-		ns := res.Values(c, harness.UnitNsPerOp)
-		ops := res.Values(c, harness.UnitOpsPerSec)
+		ns := res.Values(c, results.NsPerOp)
+		ops := res.Values(c, results.OpsPerSec)
 		if len(ns) != 3 || len(ops) != 3 {
 			t.Fatalf("%s: %d ns/op and %d ops/s values, want 3 each", c.Name(), len(ns), len(ops))
 		}
@@ -76,13 +77,39 @@ func TestRunMeasuresEveryCellEveryRound(t *testing.T) {
 			if ns[i] <= 0 || ops[i] <= 0 {
 				t.Fatalf("%s: round %d ns/op %v ops/s %v", c.Name(), i, ns[i], ops[i])
 			}
+			// ns/op is wall time over all operations, as go test -bench:
+			// the inverse of aggregate throughput.
+			if p := ns[i] * ops[i]; p < 0.999e9 || p > 1.001e9 {
+				t.Errorf("%s: round %d: ns/op × ops/s = %.6g, want 1e9", c.Name(), i, p)
+			}
 		}
-		if allocs := res.Values(c, harness.UnitAllocs); allocs[len(allocs)-1] > 0.01 {
+		// ns/call is one worker's time per call: at n threads about n ×
+		// ns/op, never less than ns/op.
+		if call := res.Values(c, results.NsPerCall); len(call) != 3 || call[0] < 0.99*ns[0] {
+			t.Errorf("%s: ns/call %v against ns/op %v", c.Name(), call, ns)
+		}
+		if allocs := res.Values(c, results.AllocsPerOp); allocs[len(allocs)-1] > 0.01 {
 			t.Errorf("%s: %.3f allocs/op on warm lookups", c.Name(), allocs[len(allocs)-1])
 		}
 	}
 	if got := cs[0].Name(); got != "Issuer/impl=sorted/certs=64/hit=1/threads=1" {
 		t.Errorf("cell name %q", got)
+	}
+	// The records come in the cells' planned order, then rounds, whatever
+	// order the rounds measured them in.
+	set := res.Set()
+	if len(set.Records) != len(res.Samples) {
+		t.Fatalf("%d records for %d samples", len(set.Records), len(res.Samples))
+	}
+	for i, r := range set.Records {
+		if got, want := string(r.Name.Full()), cs[i/3].Name(); got != want {
+			t.Fatalf("record %d is %s, want %s", i, got, want)
+		}
+	}
+	for _, key := range []string{"cpu", "cores", "rounds", "window", "warmup", "perfrun"} {
+		if set.Config(key) == "" {
+			t.Errorf("no %s: configuration line", key)
+		}
 	}
 	// Rounds are shuffled: some round differs from the first in order.
 	first := func(round int) []string {

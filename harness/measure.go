@@ -8,17 +8,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/perfrun/perfrun/harness/results"
 	"github.com/perfrun/perfrun/workloads"
-)
-
-// Metric units perfrun reports, as in the Go benchmark format.
-const (
-	UnitNsPerOp   = "ns/op"
-	UnitOpsPerSec = "ops/s"
-	UnitBPerOp    = "B/op"
-	UnitAllocs    = "allocs/op"
-	UnitLockWait  = "lock-wait-ns/op"
-	UnitGCs       = "gc-cycles"
 )
 
 // batchTarget is how long a batch of operations should take: long enough
@@ -69,7 +60,7 @@ func measure(inst *workloads.Instance, threads int, warmup, window time.Duration
 	var deadline time.Time // written before start is closed
 	start := make(chan struct{})
 	var warm, done sync.WaitGroup
-	results := make([]workerResult, threads)
+	workers := make([]workerResult, threads)
 	for w := range threads {
 		op := inst.Worker(w)
 		warm.Add(1)
@@ -81,7 +72,7 @@ func measure(inst *workloads.Instance, threads int, warmup, window time.Duration
 			batch, err := warmUp(op, warmup, window)
 			warm.Done()
 			<-start
-			r := &results[w]
+			r := &workers[w]
 			if err != nil {
 				r.err = err
 				stop.Store(true)
@@ -125,13 +116,13 @@ func measure(inst *workloads.Instance, threads int, warmup, window time.Duration
 	after := readRuntime()
 
 	var total int64
-	var nsPerOp float64
+	var nsPerCall float64
 	var errs []error
-	for _, r := range results {
+	for _, r := range workers {
 		errs = append(errs, r.err)
 		total += r.ops
 		if r.ops > 0 {
-			nsPerOp += float64(r.elapsed.Nanoseconds()) / float64(r.ops) / float64(threads)
+			nsPerCall += float64(r.elapsed.Nanoseconds()) / float64(r.ops) / float64(threads)
 		}
 	}
 	for _, p := range paced {
@@ -145,15 +136,17 @@ func measure(inst *workloads.Instance, threads int, warmup, window time.Duration
 	}
 	n := float64(total)
 	out := []workloads.Metric{
-		{Value: nsPerOp, Unit: UnitNsPerOp},
-		{Value: n / wall.Seconds(), Unit: UnitOpsPerSec},
-		{Value: (after[0] - before[0]) / n, Unit: UnitBPerOp},
-		{Value: (after[1] - before[1]) / n, Unit: UnitAllocs},
-		{Value: (after[2] - before[2]) * 1e9 / n, Unit: UnitLockWait},
-		{Value: after[3] - before[3], Unit: UnitGCs},
+		{Value: float64(wall.Nanoseconds()) / n, Unit: results.NsPerOp},
+		{Value: nsPerCall, Unit: results.NsPerCall},
+		{Value: n / wall.Seconds(), Unit: results.OpsPerSec},
+		{Value: (after[0] - before[0]) / n, Unit: results.BPerOp},
+		{Value: (after[1] - before[1]) / n, Unit: results.AllocsPerOp},
+		{Value: (after[2] - before[2]) / n, Unit: results.LockWait},
+		{Value: after[3] - before[3], Unit: results.GCCycles},
 	}
 	if inst.Unit != "" && inst.PerOp > 0 {
-		out = append(out, workloads.Metric{Value: nsPerOp / inst.PerOp, Unit: "ns/" + inst.Unit})
+		// The time one worker spends per unit of an operation (per add).
+		out = append(out, workloads.Metric{Value: nsPerCall / inst.PerOp, Unit: "ns/" + inst.Unit})
 	}
 	for i, p := range inst.Paced {
 		if paced[i].ops > 0 {

@@ -6,8 +6,8 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/perfrun/perfrun/store/corpus"
 	"github.com/perfrun/perfrun/workloads"
-	"github.com/perfrun/perfrun/workloads/corpus"
 )
 
 // Options control a run. Start from DefaultOptions.
@@ -25,8 +25,9 @@ type Options struct {
 	Progress func(p Progress)
 }
 
-// DefaultOptions are what `perfrun run` uses without flags.
-var DefaultOptions = Options{Rounds: 5, Window: 1 * time.Second, Warmup: 200 * time.Millisecond, Seed: 1}
+// DefaultOptions are what `perfrun run` uses without flags; the CLI takes
+// its defaults from here.
+var DefaultOptions = Options{Rounds: 5, Window: 500 * time.Millisecond, Warmup: 100 * time.Millisecond, Seed: 1}
 
 // Progress describes where a run is.
 type Progress struct {
@@ -62,6 +63,10 @@ type Results struct {
 	Wall       time.Duration
 	// Labels are extra configuration lines, such as machine=arm64-runner.
 	Labels []KV
+	// Command is the command line that made the results, for the record.
+	Command string
+	// Options are the options of the run (rounds, window, warm-up).
+	Options Options
 	// Periods holds each cell's Instance.Period, by cell name.
 	Periods map[string]int
 }
@@ -75,7 +80,7 @@ func Run(ctx context.Context, cells []Cell, opts Options) (*Results, error) {
 	if opts.Rounds < 1 || opts.Window <= 0 || opts.Warmup < 0 {
 		return nil, fmt.Errorf("rounds and window must be positive")
 	}
-	res := &Results{Cells: cells, Corpora: make(map[string]string), Started: time.Now(), Periods: make(map[string]int)}
+	res := &Results{Cells: cells, Corpora: make(map[string]string), Started: time.Now(), Periods: make(map[string]int), Options: opts}
 	corpusFor := func(cas int) (*corpus.Corpus, error) {
 		c, err := opts.Corpus(cas)
 		if err == nil {

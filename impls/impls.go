@@ -14,19 +14,12 @@ import (
 	"github.com/perfrun/perfrun/store"
 )
 
-// Impl is one registered implementation.
-type Impl struct {
-	Name        string
-	Description string
-	New         func() store.Store
-}
-
 // All lists every implementation in presentation order.
-var All = []Impl{
-	{"sorted", "OpenSSL 3.0: one lazily sorted slice, every access under one exclusive lock", sorted.New},
-	{"sortoninsert", "kept sorted on insert (binary search + memmove), lookups under a shared read lock", sortoninsert.New},
-	{"hashmap", "OpenSSL master: name -> short list map under a read/write lock", hashmap.New},
-	{"rcu", "lock-free readers on an atomic snapshot; copy-on-write writers over a persistent map", rcu.New},
+var All = []store.Impl{
+	{Name: "sorted", Description: "OpenSSL 3.0: one lazily sorted slice, every access under one exclusive lock", New: sorted.New},
+	{Name: "sortoninsert", Description: "kept sorted on insert (binary search + memmove), lookups under a shared read lock", New: sortoninsert.New},
+	{Name: "hashmap", Description: "OpenSSL master: name -> short list map under a read/write lock", New: hashmap.New},
+	{Name: "rcu", Description: "lock-free readers on an atomic snapshot; copy-on-write writers over a persistent map", New: rcu.New},
 }
 
 // Names returns the registered names in order.
@@ -39,11 +32,11 @@ func Names() []string {
 }
 
 // Lookup finds an implementation by name.
-func Lookup(name string) (Impl, error) {
+func Lookup(name string) (store.Impl, error) {
 	for _, im := range All {
 		if im.Name == name {
 			return im, nil
 		}
 	}
-	return Impl{}, fmt.Errorf("unknown implementation %q (have %s)", name, strings.Join(Names(), ", "))
+	return store.Impl{}, fmt.Errorf("unknown implementation %q (have %s)", name, strings.Join(Names(), ", "))
 }

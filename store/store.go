@@ -6,6 +6,15 @@ import (
 	"time"
 )
 
+// Impl is one implementation of Store: its name, a one-line description and
+// a constructor of empty stores. Workloads and the harness receive an Impl,
+// never the registry that lists them.
+type Impl struct {
+	Name        string
+	Description string
+	New         func() Store
+}
+
 // Store is a concurrent certificate store, the contract every
 // implementation obeys. See the package documentation for the concurrency
 // rules.

@@ -5,9 +5,8 @@ import (
 	"math/rand/v2"
 	"runtime"
 
-	"github.com/perfrun/perfrun/impls"
 	"github.com/perfrun/perfrun/store"
-	"github.com/perfrun/perfrun/workloads/corpus"
+	"github.com/perfrun/perfrun/store/corpus"
 )
 
 // Load answers "how much slower did insert get": one operation builds a
@@ -55,7 +54,7 @@ var Load = Workload{
 }
 
 // build is one load operation: a fresh store, one Add per object.
-func build(im impls.Impl, seq []*store.Object, want int) error {
+func build(im store.Impl, seq []*store.Object, want int) error {
 	s := im.New()
 	for _, o := range seq {
 		if _, err := s.Add(o); err != nil {
@@ -98,7 +97,7 @@ func withDuplicates(objs []*store.Object, dup float64, seed uint64) []*store.Obj
 
 // bytesPerObject measures the live heap a finished store holds per object,
 // beyond the objects themselves (which every implementation shares).
-func bytesPerObject(im impls.Impl, objs []*store.Object) (float64, error) {
+func bytesPerObject(im store.Impl, objs []*store.Object) (float64, error) {
 	// Right after a forced collection, HeapAlloc is exactly the live heap.
 	// Collect until it stops shrinking: garbage behind finalizers and
 	// sync.Pool victim caches survives the first collections.

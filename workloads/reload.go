@@ -4,9 +4,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/perfrun/perfrun/impls"
 	"github.com/perfrun/perfrun/store"
-	"github.com/perfrun/perfrun/workloads/corpus"
+	"github.com/perfrun/perfrun/store/corpus"
 )
 
 // Reload is one TLS connection's certificate-store work in a client such as
@@ -69,7 +68,7 @@ type cachedStore struct {
 }
 
 type connection struct {
-	im     impls.Impl
+	im     store.Impl
 	bundle []byte
 	at     time.Time
 	probe  *store.Object

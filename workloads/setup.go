@@ -5,9 +5,8 @@ import (
 	"math/rand/v2"
 	"time"
 
-	"github.com/perfrun/perfrun/impls"
 	"github.com/perfrun/perfrun/store"
-	"github.com/perfrun/perfrun/workloads/corpus"
+	"github.com/perfrun/perfrun/store/corpus"
 )
 
 // Parameters shared by several workloads.
@@ -17,7 +16,7 @@ var (
 )
 
 // fill builds a store of the implementation holding objs.
-func fill(im impls.Impl, objs []*store.Object) (store.Store, error) {
+func fill(im store.Impl, objs []*store.Object) (store.Store, error) {
 	s := im.New()
 	if _, err := s.Add(objs...); err != nil {
 		return nil, fmt.Errorf("%s: filling the store: %v", im.Name, err)

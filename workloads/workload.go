@@ -14,8 +14,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/perfrun/perfrun/impls"
-	"github.com/perfrun/perfrun/workloads/corpus"
+	"github.com/perfrun/perfrun/store"
+	"github.com/perfrun/perfrun/store/corpus"
 )
 
 // Workload is one kind of work, with its parameters.
@@ -43,7 +43,7 @@ type Param struct {
 // Env is what Setup gets: the implementation, the parameters, and access to
 // the corpus.
 type Env struct {
-	Impl   impls.Impl
+	Impl   store.Impl
 	Params Params
 	// Corpus returns the corpus for a cell that wants about cas CA
 	// certificates. A generated corpus has exactly that many; a loaded one

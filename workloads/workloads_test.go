@@ -7,15 +7,15 @@ import (
 
 	"github.com/perfrun/perfrun/impls"
 	"github.com/perfrun/perfrun/store"
+	"github.com/perfrun/perfrun/store/corpus"
 	"github.com/perfrun/perfrun/workloads"
-	"github.com/perfrun/perfrun/workloads/corpus"
 )
 
 func smallCorpus(cas int) (*corpus.Corpus, error) {
 	return corpus.Cached(corpus.Spec{Seed: 1, CAs: cas, Hits: cas, Misses: cas / 4})
 }
 
-func small(t *testing.T, w workloads.Workload, set map[string]string, im impls.Impl) *workloads.Instance {
+func small(t *testing.T, w workloads.Workload, set map[string]string, im store.Impl) *workloads.Instance {
 	t.Helper()
 	p, err := w.Resolve(set)
 	if err != nil {
@@ -80,7 +80,7 @@ func (l *liar) Issuer(c *store.Object, at time.Time) (*store.Object, bool) {
 }
 
 func TestWrongAnswerFailsNamingTheImplementation(t *testing.T) {
-	im := impls.Impl{Name: "liar", New: func() store.Store { return &liar{Store: impls.All[0].New()} }}
+	im := store.Impl{Name: "liar", New: func() store.Store { return &liar{Store: impls.All[0].New()} }}
 	inst := small(t, workloads.Issuer, map[string]string{"certs": "32"}, im)
 	err := inst.Worker(0)(100)
 	if err == nil || !strings.Contains(err.Error(), "liar: wrong issuer for cert") {

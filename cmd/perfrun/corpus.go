@@ -2,55 +2,56 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/hex"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 
 	"github.com/perfrun/perfrun/store"
-	"github.com/perfrun/perfrun/workloads/corpus"
+	"github.com/perfrun/perfrun/store/corpus"
 )
 
-const corpusDoc = `Corpus writes the generated corpus as PEM files, so the very same workload
+var cmdCorpus = &command{
+	name: "corpus", args: "[flags] -o DIR", short: "write the generated corpus as PEM files with a manifest",
+	long: `Corpus writes the generated corpus as PEM files, so the very same workload
 can be fed to OpenSSL or another stack:
 
 	DIR/cas.pem        the CA certificates, in insertion order
 	DIR/crls.pem       the CRLs
 	DIR/leaves/N.pem   one file per leaf
 	DIR/manifest.tsv   per leaf: file, expected issuer (sha256, subject) or "-" for a miss,
-	                   and the verification time (openssl verify -attime)`
+	                   and the verification time (openssl verify -attime)`,
+}
 
-func cmdCorpus(stdout, stderr io.Writer, args []string) int {
-	fs := newFlags("corpus", "[flags] -o DIR", corpusDoc, stderr)
+func init() { cmdCorpus.run = runCorpus }
+
+func runCorpus(_ context.Context, o *streams, args []string) error {
+	fs := cmdCorpus.flags(o)
 	dir := fs.String("o", "", "output directory (created; must not hold a corpus already)")
 	cas := fs.Int("cas", 1024, "CA certificates")
 	hits := fs.Int("hits", 256, "leaves whose issuer is present")
 	misses := fs.Int("misses", 32, "leaves whose issuer is absent")
 	seed := fs.Uint64("seed", 1, "seed")
-	if code := parseFlags(fs, args); code >= 0 {
-		return code
+	if err := parse(fs, args, 0); err != nil {
+		return err
 	}
 	if *dir == "" {
-		errorf(stderr, "corpus", "-o DIR is required")
-		return exitUsage
+		return usageError("-o DIR is required")
 	}
 	if *cas < 1 || *hits < 0 || *misses < 0 {
-		errorf(stderr, "corpus", "-cas must be positive, -hits and -misses not negative")
-		return exitUsage
+		return usageError("-cas must be positive, -hits and -misses not negative")
 	}
 	c, err := corpus.Generate(corpus.Spec{Seed: *seed, CAs: *cas, Hits: *hits, Misses: *misses})
 	if err != nil {
-		errorf(stderr, "corpus", "%v", err)
-		return exitFailure
+		return err
 	}
 	if err := writeCorpus(*dir, c); err != nil {
-		errorf(stderr, "corpus", "%v", err)
-		return exitFailure
+		return err
 	}
-	fmt.Fprintf(stdout, "wrote %s: %d CAs, %d CRLs, %d leaves (%d with issuer), digest %s, verify at %d (%s)\n",
+	fmt.Fprintf(o.stdout, "wrote %s: %d CAs, %d CRLs, %d leaves (%d with issuer), digest %s, verify at %d (%s)\n",
 		*dir, len(c.CAs), len(c.CRLs), len(c.Hits)+len(c.Misses), len(c.Hits), c.Digest, c.At.Unix(), c.At.Format("2006-01-02"))
-	return exitOK
+	return nil
 }
 
 func writeCorpus(dir string, c *corpus.Corpus) error {
@@ -74,7 +75,7 @@ func writeCorpus(dir string, c *corpus.Corpus) error {
 	}
 	files["manifest.tsv"] = manifest.Bytes()
 	for name, data := range files {
-		if err := writeFileAtomic(filepath.Join(dir, name), data); err != nil {
+		if err := writeFile(filepath.Join(dir, name), data); err != nil {
 			return err
 		}
 	}

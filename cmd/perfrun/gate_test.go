@@ -9,9 +9,9 @@ import (
 	"testing"
 )
 
-// results writes a results file whose cells have the given ns/op centers,
+// resultsFile writes a results file whose cells have the given ns/op centers,
 // each over n rounds with a little spread.
-func results(t *testing.T, dir, name string, n int, centers map[string]float64) string {
+func resultsFile(t *testing.T, dir, name string, n int, centers map[string]float64) string {
 	t.Helper()
 	var b strings.Builder
 	b.WriteString("goos: linux\ncores: 2\n")
@@ -30,12 +30,12 @@ func results(t *testing.T, dir, name string, n int, centers map[string]float64) 
 func TestGateExitCodes(t *testing.T) {
 	dir := t.TempDir()
 	base := map[string]float64{"Issuer/impl=a/threads=1": 100, "Issuer/impl=b/threads=1": 200}
-	old := results(t, dir, "old.txt", 8, base)
-	same := results(t, dir, "same.txt", 8, base)
-	slow := results(t, dir, "slow.txt", 8, map[string]float64{"Issuer/impl=a/threads=1": 130, "Issuer/impl=b/threads=1": 200})
-	fast := results(t, dir, "fast.txt", 8, map[string]float64{"Issuer/impl=a/threads=1": 70, "Issuer/impl=b/threads=1": 200})
-	few := results(t, dir, "few.txt", 2, base)
-	other := results(t, dir, "other.txt", 8, map[string]float64{"Load/impl=a/threads=1": 1})
+	old := resultsFile(t, dir, "old.txt", 8, base)
+	same := resultsFile(t, dir, "same.txt", 8, base)
+	slow := resultsFile(t, dir, "slow.txt", 8, map[string]float64{"Issuer/impl=a/threads=1": 130, "Issuer/impl=b/threads=1": 200})
+	fast := resultsFile(t, dir, "fast.txt", 8, map[string]float64{"Issuer/impl=a/threads=1": 70, "Issuer/impl=b/threads=1": 200})
+	few := resultsFile(t, dir, "few.txt", 2, base)
+	other := resultsFile(t, dir, "other.txt", 8, map[string]float64{"Load/impl=a/threads=1": 1})
 	foreign := filepath.Join(dir, "foreign.txt")
 	os.WriteFile(foreign, []byte("<html>not results</html>\n"), 0o644)
 	verdict := filepath.Join(dir, "verdict.json")

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/perfrun/perfrun/harness"
+	"github.com/perfrun/perfrun/harness/results"
 	"github.com/perfrun/perfrun/workloads"
 )
 
@@ -42,7 +43,7 @@ func countInstructions(ctx context.Context, res *harness.Results, periods map[st
 		if c.Threads != 1 {
 			continue
 		}
-		ns := harness.Summarize(res.Values(c, harness.UnitNsPerOp)).Median
+		ns := harness.Summarize(res.Values(c, results.NsPerOp)).Median
 		n := max(1, int(float64(instructionBudget.Nanoseconds())/max(ns, 1)))
 		if p := periods[c.Name()]; p > 1 {
 			n = (n + p - 1) / p * p // whole rotations
@@ -63,18 +64,24 @@ func countInstructions(ctx context.Context, res *harness.Results, periods map[st
 		}
 		for i := range res.Samples {
 			if res.Samples[i].Cell.Name() == c.Name() {
-				res.Samples[i].Metrics = append(res.Samples[i].Metrics, workloads.Metric{Value: perOp, Unit: "instructions/op"})
+				res.Samples[i].Metrics = append(res.Samples[i].Metrics, workloads.Metric{Value: perOp, Unit: results.Instructions})
 			}
 		}
 	}
 	return nil
 }
 
-// cmdCellOps performs exactly -ops operations of one cell on one thread
-// after its setup, and nothing else: what `run -instructions` counts under
-// callgrind. Not listed in help.
-func cmdCellOps(stdout, stderr io.Writer, args []string) int {
-	fs := newFlags("cell-ops", "[flags]", "Run N operations of one cell, untimed (used under callgrind).", stderr)
+var cmdCellOps = &command{
+	name: "cell-ops", args: "[flags]", short: "run N operations of one cell (for callgrind)",
+	long: `Cell-ops performs exactly -ops operations of one cell on one thread after
+its setup, and nothing else: what "run -instructions" counts under
+callgrind. Not listed in help.`,
+}
+
+func init() { cmdCellOps.run = runCellOps }
+
+func runCellOps(_ context.Context, o *streams, args []string) error {
+	fs := cmdCellOps.flags(o)
 	impl := fs.String("impl", "", "implementation")
 	workload := fs.String("workload", "", "workload")
 	ops := fs.Int("ops", 1000, "operations")
@@ -83,30 +90,23 @@ func cmdCellOps(stdout, stderr io.Writer, args []string) int {
 	seed := fs.Uint64("seed", 1, "corpus seed")
 	corpusPath := fs.String("corpus", "", "corpus path")
 	strict := fs.Bool("strict", false, "strict corpus loading")
-	if code := parseFlags(fs, args); code >= 0 {
-		return code
+	if err := parse(fs, args, 0); err != nil {
+		return err
 	}
 	cells, err := planCells(*impl, *workload, "1", params)
 	if err != nil || len(cells) != 1 || *ops < 1 {
-		errorf(stderr, "cell-ops", "want exactly one cell and -ops > 0 (%v)", err)
-		return exitUsage
+		return usageError("want exactly one cell and -ops > 0 (%v)", err)
 	}
 	provider, _, err := corpusProvider(*corpusPath, *strict, *seed, io.Discard)
 	if err != nil {
-		errorf(stderr, "cell-ops", "%v", err)
-		return exitFailure
+		return err
 	}
 	c := cells[0]
 	inst, err := c.Workload.Setup(workloads.Env{Impl: c.Impl, Params: c.Params, Corpus: provider, Seed: *seed})
 	if err != nil {
-		errorf(stderr, "cell-ops", "%v", err)
-		return exitFailure
+		return err
 	}
-	if err := countedOps(inst.Worker(0), *ops); err != nil {
-		errorf(stderr, "cell-ops", "%v", err)
-		return exitFailure
-	}
-	return exitOK
+	return countedOps(inst.Worker(0), *ops)
 }
 
 // countedFunction is the symbol callgrind collects inside (--toggle-collect):

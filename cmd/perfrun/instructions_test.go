@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/perfrun/perfrun/harness/compare"
+	"github.com/perfrun/perfrun/harness/results"
 )
 
 // TestInstructionsRepeatable builds perfrun, counts instructions/op of one
@@ -31,11 +31,15 @@ func TestInstructionsRepeatable(t *testing.T) {
 		if msg, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("perfrun run -instructions: %v\n%s", err, msg)
 		}
-		s, err := compare.ReadFile(out)
+		s, err := results.ReadFile(out)
 		if err != nil {
 			t.Fatal(err)
 		}
-		v := s.Values["Issuer/impl=hashmap/certs=32/hit=1/threads=1"]["instructions/op"]
+		c, _ := s.Cell("Issuer/impl=hashmap/certs=32/hit=1/threads=1")
+		var v []float64
+		if c != nil {
+			v = c.Values["instructions/op"]
+		}
 		if len(v) != 1 || v[0] < 50 {
 			t.Fatalf("instructions/op = %v", v)
 		}

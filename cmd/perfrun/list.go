@@ -1,20 +1,26 @@
 package main
 
 import (
+	"context"
 	"fmt"
-	"io"
 	"text/tabwriter"
 
 	"github.com/perfrun/perfrun/impls"
 	"github.com/perfrun/perfrun/workloads"
 )
 
-func cmdList(stdout, stderr io.Writer, args []string) int {
-	fs := newFlags("list", "", "List the implementations and the workloads with their parameters.", stderr)
-	if code := parseFlags(fs, args); code >= 0 {
-		return code
+var cmdList = &command{
+	name: "list", args: "", short: "list implementations, workloads and their parameters",
+	long: "List prints the implementations and the workloads with their parameters and defaults.",
+}
+
+func init() { cmdList.run = runList }
+
+func runList(_ context.Context, o *streams, args []string) error {
+	if err := parse(cmdList.flags(o), args, 0); err != nil {
+		return err
 	}
-	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	tw := tabwriter.NewWriter(o.stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "Implementations:")
 	for _, im := range impls.All {
 		fmt.Fprintf(tw, "  %s\t%s\n", im.Name, im.Description)
@@ -29,6 +35,5 @@ func cmdList(stdout, stderr io.Writer, args []string) int {
 			fmt.Fprintf(tw, "    %s=%s\t%s\n", p.Name, p.Default, p.Help)
 		}
 	}
-	tw.Flush()
-	return exitOK
+	return tw.Flush()
 }

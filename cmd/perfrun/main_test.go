@@ -42,8 +42,19 @@ func TestUsageErrors(t *testing.T) {
 }
 
 func TestHelpAndList(t *testing.T) {
-	if code, out, _ := perfrun("help"); code != 0 || !strings.Contains(out, "perfrun run") {
-		t.Errorf("help: exit %d\n%s", code, out)
+	for _, args := range [][]string{{"help"}, {"-h"}, {"--help"}} {
+		if code, out, _ := perfrun(args...); code != 0 || !strings.Contains(out, "run ") || !strings.Contains(out, "Exit codes") {
+			t.Errorf("perfrun %v: exit %d\n%s", args, code, out)
+		}
+	}
+	if code, out, _ := perfrun("help", "gate"); code != 0 || !strings.Contains(out, "-threshold") {
+		t.Errorf("help gate: exit %d\n%s", code, out)
+	}
+	if _, out, _ := perfrun("help", "compare"); strings.Contains(out, "Flags:") {
+		t.Errorf("help compare prints an empty Flags: section\n%s", out)
+	}
+	if code, out, _ := perfrun("version"); code != 0 || !strings.HasPrefix(out, "perfrun ") {
+		t.Errorf("version: exit %d, %q", code, out)
 	}
 	if code, _, errOut := perfrun("run", "-h"); code != 0 || !strings.Contains(errOut, "-threads") {
 		t.Errorf("run -h: exit %d\n%s", code, errOut)
@@ -64,7 +75,7 @@ func TestRunWritesResults(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if !strings.Contains(stdout, "| Threads |   mean/us |    var/us |") || !strings.Contains(stdout, "certs=64") {
+	if !strings.Contains(stdout, "| Threads |   mean/ns |   var/ns² |") || !strings.Contains(stdout, "certs=64") {
 		t.Fatalf("stdout:\n%s", stdout)
 	}
 	data, err := os.ReadFile(out)

@@ -2,57 +2,55 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 
 	"github.com/perfrun/perfrun/harness/compare"
 	"github.com/perfrun/perfrun/harness/report"
+	"github.com/perfrun/perfrun/harness/results"
 )
 
-func cmdReport(stdout, stderr io.Writer, args []string) int {
-	fs := newFlags("report", "[flags] FILE | OLD NEW", `Report writes a Markdown page for a pull-request comment and a
+var cmdReport = &command{
+	name: "report", args: "[flags] FILE | OLD NEW", short: "write a Markdown comment and a self-contained HTML page",
+	long: `Report writes a Markdown page for a pull-request comment and a
 self-contained HTML page (inline SVG, no network) of one run, or of a
-comparison with its gate verdict first. Plots go to DIR/images.`, stderr)
+comparison with its gate verdict first. Plots go to DIR/images.`,
+}
+
+func init() { cmdReport.run = runReport }
+
+func runReport(_ context.Context, o *streams, args []string) error {
+	fs := cmdReport.flags(o)
 	dir := fs.String("o", "perfrun-report", "output directory: report.md, report.html, images/")
 	title := fs.String("title", "perfrun report", "page title")
 	th := compare.DefaultThresholds
 	fs.Float64Var(&th.MinEffect, "threshold", th.MinEffect, "gate: minimum effect as a fraction")
-	if code := parseFlagsArgs(fs, args); code >= 0 {
-		return code
+	if err := parse(fs, args, 2); err != nil {
+		return err
 	}
-	doc := &report.Document{Title: *title}
-	switch fs.NArg() {
-	case 1:
-		s, err := compare.ReadFile(fs.Arg(0))
+	if fs.NArg() == 0 {
+		return usageError("want one results file, or two to compare")
+	}
+	sets, err := readSets("report", fs.Args(), o)
+	if err != nil {
+		return err
+	}
+	doc := &report.Document{Title: *title, New: sets[len(sets)-1]}
+	if len(sets) == 2 {
+		rep, err := compare.Gate(sets[0], sets[1], th)
 		if err != nil {
-			errorf(stderr, "report", "%v", err)
-			return exitUsage
+			return asUsage(err)
 		}
-		doc.New = s
-	case 2:
-		old, new, code := readPair("report", fs.Args(), stderr)
-		if code >= 0 {
-			return code
-		}
-		rep, err := compare.Gate(old, new, th)
-		if err != nil {
-			errorf(stderr, "report", "%v", err)
-			return exitUsage
-		}
-		doc.Old, doc.New, doc.Verdict = old, new, rep
-		doc.Rows, _ = compare.Compare(old, new)
-	default:
-		errorf(stderr, "report", "want one results file, or two to compare")
-		return exitUsage
+		doc.Old, doc.Verdict = sets[0], rep
+		doc.Rows, _ = compare.Compare(sets[0], sets[1])
 	}
 	if err := writeDocument(doc, *dir); err != nil {
-		errorf(stderr, "report", "%v", err)
-		return exitFailure
+		return err
 	}
-	fmt.Fprintf(stdout, "wrote %s and %s\n", filepath.Join(*dir, "report.md"), filepath.Join(*dir, "report.html"))
-	return exitOK
+	fmt.Fprintf(o.stdout, "wrote %s and %s\n", filepath.Join(*dir, "report.md"), filepath.Join(*dir, "report.html"))
+	return nil
 }
 
 // writeDocument draws the plots of doc.New and writes dir/report.md,
@@ -61,8 +59,12 @@ func writeDocument(doc *report.Document, dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	plots, _, err := drawPlots(doc.New, filepath.Join(dir, "images"))
+	sets := []*results.Set{doc.New}
+	plots, err := report.Plots(sets, plotOptions(sets))
 	if err != nil {
+		return err
+	}
+	if _, err := report.SavePlots(filepath.Join(dir, "images"), plots); err != nil {
 		return err
 	}
 	doc.Plots, doc.ImageDir = plots, "images"
@@ -71,8 +73,8 @@ func writeDocument(doc *report.Document, dir string) error {
 	if err := doc.WriteHTML(&page); err != nil {
 		return err
 	}
-	if err := writeFileAtomic(filepath.Join(dir, "report.md"), md.Bytes()); err != nil {
+	if err := writeFile(filepath.Join(dir, "report.md"), md.Bytes()); err != nil {
 		return err
 	}
-	return writeFileAtomic(filepath.Join(dir, "report.html"), page.Bytes())
+	return writeFile(filepath.Join(dir, "report.html"), page.Bytes())
 }

@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"github.com/perfrun/perfrun/harness/compare"
+	"github.com/perfrun/perfrun/harness/results"
 )
 
 // Build checks rev of the git repository at repo out into a worktree under
@@ -65,11 +66,11 @@ const (
 )
 
 // Run runs Rounds rounds; match, if not empty, restricts the cells (a
-// regular expression on benchmark names). It returns the cell names, the
+// regular expression on benchmark names). It returns the cells, the
 // per-cell arms and the machine's cores as the results recorded them.
-func (r *Runner) Run(ctx context.Context, match string) ([]string, map[string]compare.Arms, int, error) {
+func (r *Runner) Run(ctx context.Context, match string) ([]*results.Cell, map[string]compare.Arms, int, error) {
 	arms := make(map[string]compare.Arms)
-	var names []string
+	var cells []*results.Cell
 	cores := 0
 	rng := rand.New(rand.NewPCG(r.Seed, 0xab))
 	for round := range r.Rounds {
@@ -90,13 +91,13 @@ func (r *Runner) Run(ctx context.Context, match string) ([]string, map[string]co
 			if err != nil {
 				return nil, nil, 0, err
 			}
-			cores = max(cores, set.Cores)
-			for _, name := range set.Names {
-				a, seen := arms[name]
+			cores = max(cores, set.Cores())
+			for _, c := range set.Cells() {
+				a, seen := arms[c.Name]
 				if !seen {
-					names = append(names, name)
+					cells = append(cells, c)
 				}
-				v := compare.Median(set.Values[name][r.Metric])
+				v := compare.Median(c.Values[r.Metric])
 				switch arm {
 				case ArmBase:
 					a.Base = append(a.Base, v)
@@ -105,14 +106,14 @@ func (r *Runner) Run(ctx context.Context, match string) ([]string, map[string]co
 				default:
 					a.Base2 = append(a.Base2, v)
 				}
-				arms[name] = a
+				arms[c.Name] = a
 			}
 		}
 	}
-	return names, arms, cores, nil
+	return cells, arms, cores, nil
 }
 
-func (r *Runner) runArm(ctx context.Context, bin, arm string, round int, match string) (*compare.Set, error) {
+func (r *Runner) runArm(ctx context.Context, bin, arm string, round int, match string) (*results.Set, error) {
 	out := filepath.Join(r.Dir, fmt.Sprintf("round%03d-%s.txt", round, arm))
 	args := append([]string{"run", "-rounds", strconv.Itoa(max(r.Inner, 1)), "-q", "-format", "benchfmt", "-o", out,
 		"-order-seed", strconv.FormatUint(r.Seed*1000+uint64(round)+1, 10)}, r.RunArgs...)
@@ -125,7 +126,7 @@ func (r *Runner) runArm(ctx context.Context, bin, arm string, round int, match s
 	if err := cmd.Run(); err != nil {
 		return nil, fmt.Errorf("%s arm, round %d: %v: %s", arm, round+1, err, strings.TrimSpace(stderr.String()))
 	}
-	return compare.ReadFile(out)
+	return results.ReadFile(out)
 }
 
 // TempDir makes the scratch directory for a comparison.

@@ -28,7 +28,7 @@ func TestBuildAndRun(t *testing.T) {
 	if _, _, err := Build(ctx, repo, "no-such-revision", dir, "bad"); err == nil {
 		t.Fatal("built a revision that does not exist")
 	}
-	r := &Runner{Base: bin, Head: bin, Rounds: 3, Inner: 1, Seed: 1, Dir: dir, Metric: "ns/op",
+	r := &Runner{Base: bin, Head: bin, Rounds: 3, Inner: 1, Seed: 1, Dir: dir, Metric: "sec/op",
 		RunArgs: []string{"-impl", "rcu,hashmap", "-threads", "1", "-window", "20ms", "-warmup", "5ms", "-param", "certs=64"}}
 	var arms []string
 	r.Progress = func(round, rounds int, arm string) { arms = append(arms, arm) }
@@ -39,15 +39,19 @@ func TestBuildAndRun(t *testing.T) {
 	if len(names) != 2 || cores < 1 || len(arms) != 9 {
 		t.Fatalf("names %v, cores %d, arms run %v", names, cores, arms)
 	}
-	for _, n := range names {
+	for _, c := range names {
+		n := c.Name
 		a := got[n]
+		if len(a.Base) > 0 && (a.Base[0] <= 0 || a.Base[0] > 1e-3) {
+			t.Fatalf("%s: %g sec/op", n, a.Base[0])
+		}
 		if len(a.Base) != 3 || len(a.Head) != 3 || len(a.Base2) != 3 {
 			t.Fatalf("%s: %d/%d/%d rounds per arm, want 3 each", n, len(a.Base), len(a.Head), len(a.Base2))
 		}
 	}
 	// Re-running one cell by name measures only that cell.
-	only, _, _, err := r.Run(ctx, "^"+regexp.QuoteMeta(names[0])+"$")
-	if err != nil || len(only) != 1 || only[0] != names[0] {
+	only, _, _, err := r.Run(ctx, "^"+regexp.QuoteMeta(names[0].Name)+"$")
+	if err != nil || len(only) != 1 || only[0].Name != names[0].Name {
 		t.Fatalf("matched re-run gave %v, %v", only, err)
 	}
 }

@@ -3,11 +3,12 @@ package compare
 import (
 	"fmt"
 	"io"
-	"math"
-	"slices"
 	"text/tabwriter"
 
 	"golang.org/x/perf/benchmath"
+	"golang.org/x/perf/benchunit"
+
+	"github.com/perfrun/perfrun/harness/results"
 )
 
 // Row is one benchmark and unit compared between two sets, as benchstat
@@ -28,25 +29,28 @@ var Assumption = benchmath.AssumeNothing
 // Confidence of the reported intervals, as benchstat.
 const Confidence = 0.95
 
-// Compare compares every unit of every benchmark the sets share.
-func Compare(old, new *Set) ([]Row, error) {
-	names, err := Shared(old, new)
+// Compare compares every unit of every benchmark the sets share, in the
+// order OLD lists them.
+func Compare(old, new *results.Set) ([]Row, error) {
+	cells, err := Shared(old, new)
 	if err != nil {
 		return nil, err
 	}
 	thr := benchmath.DefaultThresholds
 	var rows []Row
-	for _, name := range names {
-		for _, unit := range units(old, name) {
-			nv, ok := new.Values[name][unit]
+	for _, oc := range cells {
+		nc, _ := new.Cell(oc.Name)
+		for _, unit := range oc.Units {
+			nv, ok := nc.Values[unit]
 			if !ok {
 				continue
 			}
-			s1 := benchmath.NewSample(clone(old.Values[name][unit]), &thr)
+			assume := old.Assumption(unit)
+			s1 := benchmath.NewSample(clone(oc.Values[unit]), &thr)
 			s2 := benchmath.NewSample(clone(nv), &thr)
-			r := Row{Name: name, Unit: unit,
-				Old: Assumption.Summary(s1, Confidence), New: Assumption.Summary(s2, Confidence),
-				Cmp: Assumption.Compare(s1, s2)}
+			r := Row{Name: oc.Name, Unit: unit,
+				Old: assume.Summary(s1, Confidence), New: assume.Summary(s2, Confidence),
+				Cmp: assume.Compare(s1, s2)}
 			r.Significant = r.Cmp.P < r.Cmp.Alpha
 			if r.Old.Center != 0 {
 				r.Delta = r.New.Center/r.Old.Center - 1
@@ -57,33 +61,11 @@ func Compare(old, new *Set) ([]Row, error) {
 	return rows, nil
 }
 
-// units lists a benchmark's units in a stable order: the file's order of
-// first appearance is lost in a map, so sort by a fixed preference.
-func units(s *Set, name string) []string {
-	pref := []string{"ns/op", "ops/s", "B/op", "allocs/op", "lock-wait-ns/op", "instructions/op"}
-	var out []string
-	seen := make(map[string]bool)
-	for _, u := range pref {
-		if _, ok := s.Values[name][u]; ok {
-			out = append(out, u)
-			seen[u] = true
-		}
-	}
-	var rest []string
-	for u := range s.Values[name] {
-		if !seen[u] {
-			rest = append(rest, u)
-		}
-	}
-	slices.Sort(rest)
-	return append(out, rest...)
-}
-
 func clone(v []float64) []float64 { return append([]float64(nil), v...) }
 
 // WriteCompare prints the rows grouped by unit, benchstat style: center ±
 // CI range for each side, then the delta or "~" and the p-value.
-func WriteCompare(w io.Writer, old, new *Set, rows []Row) {
+func WriteCompare(w io.Writer, old, new *results.Set, rows []Row) {
 	byUnit := make(map[string][]Row)
 	var order []string
 	for _, r := range rows {
@@ -101,7 +83,7 @@ func WriteCompare(w io.Writer, old, new *Set, rows []Row) {
 				delta = fmt.Sprintf("%+.2f%%", 100*r.Delta)
 			}
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Name,
-				FormatValue(r.Old.Center), r.Old.PctRangeString(), FormatValue(r.New.Center), r.New.PctRangeString(),
+				FormatValue(r.Old.Center, unit), r.Old.PctRangeString(), FormatValue(r.New.Center, unit), r.New.PctRangeString(),
 				delta, r.Cmp.String())
 		}
 		tw.Flush()
@@ -109,15 +91,8 @@ func WriteCompare(w io.Writer, old, new *Set, rows []Row) {
 	}
 }
 
-// FormatValue prints a value with an SI suffix and four significant digits.
-func FormatValue(v float64) string {
-	switch a := math.Abs(v); {
-	case a >= 1e9:
-		return fmt.Sprintf("%.3fG", v/1e9)
-	case a >= 1e6:
-		return fmt.Sprintf("%.3fM", v/1e6)
-	case a >= 1e3:
-		return fmt.Sprintf("%.3fk", v/1e3)
-	}
-	return fmt.Sprintf("%.4g", v)
+// FormatValue prints a value of a tidied unit with benchunit's scaling, as
+// benchstat prints it: 1.23µ for 1.23e-6 sec/op, 15.9M for ops/s.
+func FormatValue(v float64, unit string) string {
+	return benchunit.Scale(v, benchunit.ClassOf(unit))
 }

@@ -2,24 +2,55 @@ package compare
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+
+	"golang.org/x/perf/benchfmt"
+
+	"github.com/perfrun/perfrun/harness/results"
 )
 
-// build makes a Set from name -> unit -> values.
-func build(label string, cores int, cells map[string]map[string][]float64) *Set {
-	s := &Set{Label: label, File: label + ".txt", Values: make(map[string]map[string][]float64), Cores: cores}
-	for name := range cells {
-		s.Names = append(s.Names, name)
-	}
-	slices.Sort(s.Names)
-	for name, units := range cells {
-		s.Values[name] = units
+// build makes a set from name -> unit -> values (one record per value
+// index, as rounds), names in sorted order, on a machine of cores cores.
+func build(label string, cores int, cells map[string]map[string][]float64) *results.Set {
+	s := results.New(label, label+".txt")
+	config := []benchfmt.Config{{Key: "cores", Value: []byte(strconv.Itoa(cores)), File: true}}
+	for _, name := range slices.Sorted(maps.Keys(cells)) {
+		units := slices.Sorted(maps.Keys(cells[name]))
+		for i := 0; ; i++ {
+			rec := &benchfmt.Result{Config: config, Name: benchfmt.Name(name), Iters: 1}
+			for _, u := range units {
+				if i < len(cells[name][u]) {
+					rec.Values = append(rec.Values, results.Value(cells[name][u][i], u))
+				}
+			}
+			if len(rec.Values) == 0 {
+				break
+			}
+			s.Add(rec)
+		}
 	}
 	return s
+}
+
+// cellsOf returns the cells of the names, as a set indexes them.
+func cellsOf(names ...string) []*results.Cell {
+	m := make(map[string]map[string][]float64)
+	for _, n := range names {
+		m[n] = ns([]float64{1})
+	}
+	s := build("cells", 2, m)
+	var out []*results.Cell
+	for _, n := range names {
+		c, _ := s.Cell(n)
+		out = append(out, c)
+	}
+	return out
 }
 
 // noisy returns n values around center with relative noise rel.
@@ -35,6 +66,7 @@ func ns(v []float64) map[string][]float64 { return map[string][]float64{"ns/op":
 
 func verdictOf(t *testing.T, rep *Report, name, unit string) CellVerdict {
 	t.Helper()
+	unit = results.Tidy(unit)
 	for _, c := range rep.Cells {
 		if c.Name == name && c.Unit == unit {
 			return c
@@ -173,7 +205,7 @@ func TestGatePairedVerdicts(t *testing.T) {
 		"Few/threads=1":   arms(r, 2, 1.50, 1.00, 0.01),
 		"Over/threads=3":  arms(r, 12, 1.50, 1.00, 0.01),
 	}
-	names := []string{"Same/threads=1", "Slow/threads=1", "Fast/threads=1", "AAOff/threads=1", "Few/threads=1", "Over/threads=3"}
+	names := cellsOf("Same/threads=1", "Slow/threads=1", "Fast/threads=1", "AAOff/threads=1", "Few/threads=1", "Over/threads=3")
 	rep := GatePaired(names, cells, 2, DefaultThresholds)
 	for name, want := range map[string]Verdict{
 		"Same/threads=1": Pass, "Slow/threads=1": Regression, "Fast/threads=1": Improved,
@@ -204,13 +236,13 @@ func TestGatePairedNoiseFloor(t *testing.T) {
 	}
 	th := DefaultThresholds
 	th.Alpha = 1e-12 // keep the A/A t-test from calling it INCONCLUSIVE
-	rep := GatePaired([]string{"N/threads=1"}, map[string]Arms{"N/threads=1": a}, 2, th)
+	rep := GatePaired(cellsOf("N/threads=1"), map[string]Arms{"N/threads=1": a}, 2, th)
 	c := rep.Cells[0]
 	if c.Noise < 0.035 || c.Noise > 0.045 {
 		t.Fatalf("noise floor %.3f, want about 0.04", c.Noise)
 	}
 	th.Alpha = 0.05
-	rep = GatePaired([]string{"N/threads=1"}, map[string]Arms{"N/threads=1": a}, 2, th)
+	rep = GatePaired(cellsOf("N/threads=1"), map[string]Arms{"N/threads=1": a}, 2, th)
 	if c := rep.Cells[0]; c.Verdict == Regression {
 		t.Fatalf("10%% slowdown under a 12%% floor: %s (%s)", c.Verdict, c.Reason)
 	}
@@ -231,7 +263,7 @@ func TestSpeedups(t *testing.T) {
 		"Issuer/impl=fast/threads=1": ns([]float64{9, 10, 11}),
 		"Issuer/impl=slow/threads=1": ns([]float64{18, 20, 22}),
 	})
-	sp := Speedups(s, "ns/op")
+	sp := Speedups(s, results.Tidy("ns/op"))
 	if len(sp) != 1 || sp[0].Fast != "fast" || sp[0].Slow != "slow" || sp[0].Cell != "Issuer/threads=1" {
 		t.Fatalf("Speedups = %+v", sp)
 	}
@@ -241,40 +273,6 @@ func TestSpeedups(t *testing.T) {
 	}
 	if !strings.Contains(sp[0].String(), "fast ran 2.00 ± 0.28 times faster than slow") {
 		t.Fatalf("%s", sp[0])
-	}
-}
-
-func TestReadErrors(t *testing.T) {
-	for name, text := range map[string]string{
-		"empty":   "",
-		"foreign": "hello world\nthis is not a results file\n",
-		"config":  "goos: linux\n",
-	} {
-		if _, err := Read(strings.NewReader(text), name+".txt", name); err == nil {
-			t.Errorf("%s: no error", name)
-		}
-	}
-	s, err := Read(strings.NewReader("goos: linux\ncores: 2\nBenchmarkA/threads=1 1 100 ns/op\nBenchmarkA/threads=1 1 10"), "t.txt", "t")
-	if err != nil || len(s.Warnings) != 1 || s.Cores != 2 || len(s.Values["A/threads=1"]["ns/op"]) != 1 {
-		t.Fatalf("truncated file: %v, %d warnings, cores %d", err, len(s.Warnings), s.Cores)
-	}
-	if !strings.Contains(s.Warnings[0].Error(), "t.txt:4") {
-		t.Errorf("warning %q does not name the line", s.Warnings[0])
-	}
-}
-
-// TestReadSkipsNonFinite: benchmath never returns on NaN, so such values
-// are skipped with a warning (found by FuzzGate).
-func TestReadSkipsNonFinite(t *testing.T) {
-	s, err := Read(strings.NewReader("BenchmarkA 1 NaN ns/op 2 B/op\nBenchmarkA 1 +Inf ns/op\nBenchmarkA 1 5 ns/op\n"), "n.txt", "n")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if v := s.Values["A"]["ns/op"]; len(v) != 1 || v[0] != 5 || len(s.Warnings) != 2 {
-		t.Fatalf("ns/op %v, warnings %v", v, s.Warnings)
-	}
-	if _, err := Compare(s, s); err != nil {
-		t.Fatal(err)
 	}
 }
 

@@ -3,6 +3,8 @@ package compare
 import (
 	"bytes"
 	"testing"
+
+	"github.com/perfrun/perfrun/harness/results"
 )
 
 // FuzzGate feeds two arbitrary results files to compare and gate: no
@@ -13,13 +15,13 @@ func FuzzGate(f *testing.F) {
 	f.Add([]byte("BenchmarkA/impl=x/threads=3 1 1 ns/op 0 allocs/op\n"), []byte("BenchmarkA/impl=x/threads=3 1 NaN ns/op -1 allocs/op\n"))
 	f.Add([]byte("BenchmarkA 1 0 ns/op 5 instructions/op\n"), []byte("BenchmarkA 1 0 ns/op 0 instructions/op\nBenchmarkA 1 1e308 ns/op\n"))
 	f.Fuzz(func(t *testing.T, a, b []byte) {
-		old, err1 := Read(bytes.NewReader(a), "old.txt", "old")
-		new, err2 := Read(bytes.NewReader(b), "new.txt", "new")
+		old, err1 := results.Read(bytes.NewReader(a), "old.txt", "old")
+		new, err2 := results.Read(bytes.NewReader(b), "new.txt", "new")
 		if err1 != nil || err2 != nil {
 			return
 		}
 		Compare(old, new)
-		Speedups(new, "ns/op")
+		Speedups(new, "sec/op")
 		rep, err := Gate(old, new, DefaultThresholds)
 		if err != nil {
 			return

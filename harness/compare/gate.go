@@ -5,6 +5,8 @@ import (
 	"math"
 
 	"golang.org/x/perf/benchmath"
+
+	"github.com/perfrun/perfrun/harness/results"
 )
 
 // Thresholds configure the gate. Start from DefaultThresholds.
@@ -26,17 +28,17 @@ type Thresholds struct {
 
 // DefaultThresholds are the gate's defaults.
 var DefaultThresholds = Thresholds{
-	Alpha: 0.05, MinEffect: 0.05, Metric: "ns/op",
+	Alpha: 0.05, MinEffect: 0.05, Metric: results.Tidy(results.NsPerOp),
 	AllocsDelta: 0.5, InstructionsRatio: 0.01,
 }
 
 // exactMetrics gate on plain thresholds, without statistics.
-var exactMetrics = []string{"allocs/op", "instructions/op"}
+var exactMetrics = []string{results.AllocsPerOp, results.Instructions}
 
 // Gate decides between two results files measured separately. Cells whose
 // threads exceed the machine's cores are reported NOT-GATED. A cell with
 // too few rounds for the U-test to ever reach Alpha is INCONCLUSIVE.
-func Gate(old, new *Set, th Thresholds) (*Report, error) {
+func Gate(old, new *results.Set, th Thresholds) (*Report, error) {
 	if _, err := Shared(old, new); err != nil {
 		return nil, err
 	}
@@ -47,8 +49,10 @@ func Gate(old, new *Set, th Thresholds) (*Report, error) {
 		p   float64
 	}
 	var tested []pending
-	for _, name := range old.Names {
-		nv, ok := new.Values[name]
+	cores := max(old.Cores(), new.Cores())
+	for _, oc := range old.Cells() {
+		name := oc.Name
+		nc, ok := new.Cell(name)
 		if !ok {
 			v := Regression
 			if th.AllowMissing {
@@ -57,19 +61,19 @@ func Gate(old, new *Set, th Thresholds) (*Report, error) {
 			rep.Cells = append(rep.Cells, CellVerdict{Name: name, Unit: th.Metric, Verdict: v, Reason: "missing from " + new.Label})
 			continue
 		}
-		if cores := max(old.Cores, new.Cores); cores > 0 && Threads(name) > cores {
+		if cores > 0 && oc.Threads > cores {
 			rep.Cells = append(rep.Cells, CellVerdict{Name: name, Unit: th.Metric, Verdict: NotGated,
-				Reason: fmt.Sprintf("oversubscribed: %d threads on %d cores", Threads(name), cores)})
+				Reason: fmt.Sprintf("oversubscribed: %d threads on %d cores", oc.Threads, cores)})
 			continue
 		}
 		for _, unit := range exactMetrics {
-			a, b := old.Values[name][unit], nv[unit]
+			a, b := oc.Values[unit], nc.Values[unit]
 			if len(a) == 0 || len(b) == 0 {
 				continue
 			}
 			rep.Cells = append(rep.Cells, exactVerdict(name, unit, Median(a), Median(b), th))
 		}
-		a, b := old.Values[name][th.Metric], nv[th.Metric]
+		a, b := oc.Values[th.Metric], nc.Values[th.Metric]
 		if len(a) == 0 || len(b) == 0 {
 			continue
 		}
@@ -111,7 +115,7 @@ func Gate(old, new *Set, th Thresholds) (*Report, error) {
 func exactVerdict(name, unit string, old, new float64, th Thresholds) CellVerdict {
 	c := CellVerdict{Name: name, Unit: unit, Verdict: Pass, Ratio: ratio(new, old)}
 	var limit float64
-	if unit == "allocs/op" {
+	if unit == results.AllocsPerOp {
 		limit = old + th.AllocsDelta
 	} else {
 		limit = old * (1 + th.InstructionsRatio)
@@ -119,7 +123,7 @@ func exactVerdict(name, unit string, old, new float64, th Thresholds) CellVerdic
 	switch {
 	case new > limit:
 		c.Verdict, c.Reason = Regression, fmt.Sprintf("%.4g -> %.4g exceeds the limit %.4g", old, new, limit)
-	case unit == "allocs/op" && new < old-th.AllocsDelta, unit != "allocs/op" && new < old*(1-th.InstructionsRatio):
+	case unit == results.AllocsPerOp && new < old-th.AllocsDelta, unit != results.AllocsPerOp && new < old*(1-th.InstructionsRatio):
 		c.Verdict, c.Reason = Improved, fmt.Sprintf("%.4g -> %.4g", old, new)
 	default:
 		c.Reason = fmt.Sprintf("%.4g -> %.4g, within the limit", old, new)

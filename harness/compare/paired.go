@@ -6,6 +6,8 @@ import (
 
 	moremath "github.com/aclements/go-moremath/stats"
 	"github.com/montanaflynn/stats"
+
+	"github.com/perfrun/perfrun/harness/results"
 )
 
 // Arms are one cell's values from an interleaved A/B run: round i of each
@@ -54,7 +56,7 @@ func tTest(x []float64, alpha float64) (mean, se, p, tq float64) {
 // exceeds max(MinEffect, 3 × noise floor). If the A/A arm itself differs
 // significantly, the cell is INCONCLUSIVE: the machine cannot tell a
 // binary from itself, so no verdict can be trusted.
-func GatePaired(names []string, arms map[string]Arms, cores int, th Thresholds) *Report {
+func GatePaired(cells []*results.Cell, arms map[string]Arms, cores int, th Thresholds) *Report {
 	rep := &Report{Old: "base", New: "head"}
 	type pending struct {
 		idx          int
@@ -62,11 +64,11 @@ func GatePaired(names []string, arms map[string]Arms, cores int, th Thresholds) 
 		mean, se, tq float64
 	}
 	var tested []pending
-	for _, name := range names {
-		a := arms[name]
-		c := CellVerdict{Name: name, Unit: th.Metric}
-		if cores > 0 && Threads(name) > cores {
-			c.Verdict, c.Reason = NotGated, fmt.Sprintf("oversubscribed: %d threads on %d cores", Threads(name), cores)
+	for _, cell := range cells {
+		a := arms[cell.Name]
+		c := CellVerdict{Name: cell.Name, Unit: th.Metric}
+		if cores > 0 && cell.Threads > cores {
+			c.Verdict, c.Reason = NotGated, fmt.Sprintf("oversubscribed: %d threads on %d cores", cell.Threads, cores)
 			rep.Cells = append(rep.Cells, c)
 			continue
 		}

@@ -7,6 +7,8 @@ import (
 	"sort"
 
 	"github.com/montanaflynn/stats"
+
+	"github.com/perfrun/perfrun/harness/results"
 )
 
 // Speedup is hyperfine's statement "Fast ran Ratio ± Err times faster than
@@ -25,16 +27,17 @@ func (s Speedup) String() string {
 // implementation by mean ns/op with each other one. The error propagates
 // both standard deviations, as hyperfine does:
 // ratio·sqrt((σa/μa)² + (σb/μb)²).
-func Speedups(s *Set, unit string) []Speedup {
+func Speedups(s *results.Set, unit string) []Speedup {
 	type impl struct {
 		name      string
 		mean, std float64
 	}
 	cells := make(map[string][]impl)
 	var order []string
-	for _, name := range s.Names {
-		v := s.Values[name][unit]
-		cell, im := SplitImpl(name)
+	withoutImpl := results.GroupWithout("impl")
+	for _, c := range s.Cells() {
+		v := c.Values[unit]
+		cell, im := withoutImpl(c), c.Impl
 		if len(v) == 0 || im == "" {
 			continue
 		}

@@ -12,13 +12,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/perfrun/perfrun/harness/compare"
+	"github.com/perfrun/perfrun/harness/results"
 	"github.com/perfrun/perfrun/harness/report"
 )
 
 // syntheticRun is a results set with three thread counts on two cores, so
 // its plots have an oversubscribed region.
-func syntheticRun() *compare.Set {
+func syntheticRun() *results.Set {
 	var b strings.Builder
 	b.WriteString("cores: 2\n")
 	for round := range 5 {
@@ -33,7 +33,7 @@ func syntheticRun() *compare.Set {
 			}
 		}
 	}
-	s, err := compare.Read(strings.NewReader(b.String()), "synthetic.txt", "synthetic")
+	s, err := results.Read(strings.NewReader(b.String()), "synthetic.txt", "synthetic")
 	if err != nil {
 		panic(err)
 	}
@@ -61,7 +61,7 @@ func chromium(t *testing.T) string {
 func TestHTMLInBrowser(t *testing.T) {
 	bin := chromium(t)
 	set := syntheticRun()
-	plots, err := report.Plots(set, 2)
+	plots, err := report.Plots([]*results.Set{set}, report.PlotOptions{Cores: 2, Impls: []string{"sorted", "rcu"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,17 +100,17 @@ func TestHTMLInBrowser(t *testing.T) {
 	if b := img.Bounds(); b.Dx() != 1200 || b.Dy() != 1600 {
 		t.Fatalf("screenshot is %v", b)
 	}
-	inked, shaded, red := census(img)
+	inked, shaded, blue := census(img)
 	total := 1200 * 1600
-	t.Logf("screenshot: %.1f%% inked, %d shaded pixels, %d line-red pixels", 100*float64(inked)/float64(total), shaded, red)
+	t.Logf("screenshot: %.1f%% inked, %d shaded pixels, %d line-blue pixels", 100*float64(inked)/float64(total), shaded, blue)
 	if inked < total/50 {
 		t.Errorf("only %d of %d pixels are not white: the page looks blank", inked, total)
 	}
-	if shaded < 2000 {
+	if shaded < 20000 {
 		t.Errorf("%d pixels of the oversubscribed shading: the plots were not drawn", shaded)
 	}
-	if red < 50 {
-		t.Errorf("%d pixels of the first line's red: no data line on screen", red)
+	if blue < 50 {
+		t.Errorf("%d pixels of the first line's blue: no data line on screen", blue)
 	}
 	if out := os.Getenv("PERFRUN_SCREENSHOT"); out != "" {
 		data, _ := os.ReadFile(shot)
@@ -118,9 +118,9 @@ func TestHTMLInBrowser(t *testing.T) {
 	}
 }
 
-// census counts non-white pixels, pixels of the pale red shading, and
-// pixels of the saturated red of the first plotted line.
-func census(img image.Image) (inked, shaded, red int) {
+// census counts non-white pixels, pixels of the pale grey shading, and
+// pixels of the blue of the first implementation's line.
+func census(img image.Image) (inked, shaded, blue int) {
 	b := img.Bounds()
 	for y := b.Min.Y; y < b.Max.Y; y++ {
 		for x := b.Min.X; x < b.Max.X; x++ {
@@ -129,11 +129,11 @@ func census(img image.Image) (inked, shaded, red int) {
 			if r < 245 || g < 245 || bl < 245 {
 				inked++
 			}
-			if r > 240 && g > 220 && g < 240 && bl > 215 && bl < 238 && r-g > 10 {
+			if r >= 232 && r <= 243 && r == g && g == bl {
 				shaded++
 			}
-			if r > 200 && g < 120 && bl < 120 {
-				red++
+			if r < 60 && g > 80 && g < 150 && bl > 150 {
+				blue++
 			}
 		}
 	}

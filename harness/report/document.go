@@ -11,6 +11,7 @@ import (
 	"golang.org/x/perf/benchmath"
 
 	"github.com/perfrun/perfrun/harness/compare"
+	"github.com/perfrun/perfrun/harness/results"
 )
 
 // Document is a report of a run, or of a comparison with its gate verdict:
@@ -20,8 +21,8 @@ type Document struct {
 	Title   string
 	Verdict *compare.Report // nil for the report of a single run
 	Rows    []compare.Row   // comparison rows, nil for a single run
-	Old     *compare.Set    // nil for a single run
-	New     *compare.Set
+	Old     *results.Set    // nil for a single run
+	New     *results.Set
 	Plots   []*Plot
 	// ImageDir is where the Markdown's images are, relative to it; the
 	// caller saves the plots there.
@@ -38,31 +39,36 @@ type summary struct {
 	LockWait, AllocsPerOp string
 }
 
-func summaries(s *compare.Set) []summary {
+func summaries(s *results.Set) []summary {
 	var out []summary
-	for _, name := range s.Names {
-		v := s.Values[name]
-		sm := summary{Name: name}
-		if ns := v["ns/op"]; len(ns) > 0 {
-			sm.NsMedian, sm.NsRange = fmtMedian(ns)
-		}
-		if ops := v["ops/s"]; len(ops) > 0 {
-			sm.OpsMedian, sm.OpsRange = fmtMedian(ops)
-		}
-		if lw := v["lock-wait-ns/op"]; len(lw) > 0 {
-			sm.LockWait = fmt.Sprintf("%.3g", compare.Median(lw))
-		}
-		if a := v["allocs/op"]; len(a) > 0 {
-			sm.AllocsPerOp = fmt.Sprintf("%.3g", compare.Median(a))
-		}
+	for _, c := range s.Cells() {
+		sm := summary{Name: c.Name}
+		sm.NsMedian, sm.NsRange = fmtMedian(c.Values, results.Tidy(results.NsPerOp))
+		sm.OpsMedian, sm.OpsRange = fmtMedian(c.Values, results.OpsPerSec)
+		sm.LockWait, _ = fmtMedian(c.Values, results.Tidy(results.LockWait))
+		sm.AllocsPerOp, _ = fmtMedian(c.Values, results.AllocsPerOp)
 		out = append(out, sm)
 	}
 	return out
 }
 
-func fmtMedian(v []float64) (string, string) {
+// fmtMedian formats the median of a unit's values, scaled as benchstat
+// scales it, and its confidence interval; empty where there are none.
+func fmtMedian(values map[string][]float64, unit string) (string, string) {
+	v := values[unit]
+	if len(v) == 0 {
+		return "", ""
+	}
 	sum := compare.Assumption.Summary(benchmath.NewSample(append([]float64(nil), v...), &benchmath.DefaultThresholds), compare.Confidence)
-	return compare.FormatValue(sum.Center), sum.PctRangeString()
+	return compare.FormatValue(sum.Center, unit), sum.PctRangeString()
+}
+
+// ratio formats a verdict's new/old ratio; cells without one say so.
+func ratio(c compare.CellVerdict) string {
+	if c.Verdict == compare.NotGated || c.Ratio == 0 {
+		return "not gated"
+	}
+	return fmt.Sprintf("%.3f", c.Ratio)
 }
 
 // changed returns the verdict cells that are not PASS or NOT-GATED, worst
@@ -102,7 +108,7 @@ func (d *Document) WriteMarkdown(w io.Writer) {
 	if ch := d.changed(); len(ch) > 0 {
 		fmt.Fprintf(w, "| | cell | unit | new/old | why |\n|---|---|---|---|---|\n")
 		for _, c := range ch {
-			fmt.Fprintf(w, "| %s %s | `%s` | %s | %.3f | %s |\n", verdictMark[c.Verdict], c.Verdict, c.Name, c.Unit, c.Ratio, mdEscape(c.Reason))
+			fmt.Fprintf(w, "| %s %s | `%s` | %s | %s | %s |\n", verdictMark[c.Verdict], c.Verdict, c.Name, c.Unit, ratio(c), mdEscape(c.Reason))
 		}
 		fmt.Fprintln(w)
 	} else if d.Verdict != nil {
@@ -111,7 +117,7 @@ func (d *Document) WriteMarkdown(w io.Writer) {
 	if d.Verdict != nil {
 		fmt.Fprintf(w, "<details><summary>All %d gated results</summary>\n\n| | cell | unit | new/old | why |\n|---|---|---|---|---|\n", len(d.Verdict.Cells))
 		for _, c := range d.Verdict.Cells {
-			fmt.Fprintf(w, "| %s %s | `%s` | %s | %.3f | %s |\n", verdictMark[c.Verdict], c.Verdict, c.Name, c.Unit, c.Ratio, mdEscape(c.Reason))
+			fmt.Fprintf(w, "| %s %s | `%s` | %s | %s | %s |\n", verdictMark[c.Verdict], c.Verdict, c.Name, c.Unit, ratio(c), mdEscape(c.Reason))
 		}
 		fmt.Fprintf(w, "\n</details>\n\n")
 	}
@@ -123,7 +129,7 @@ func (d *Document) WriteMarkdown(w io.Writer) {
 				delta = fmt.Sprintf("%+.2f%%", 100*r.Delta)
 			}
 			fmt.Fprintf(w, "| `%s` | %s | %s %s | %s %s | %s | %s |\n", r.Name, r.Unit,
-				compare.FormatValue(r.Old.Center), r.Old.PctRangeString(), compare.FormatValue(r.New.Center), r.New.PctRangeString(), delta, r.Cmp.String())
+				compare.FormatValue(r.Old.Center, r.Unit), r.Old.PctRangeString(), compare.FormatValue(r.New.Center, r.Unit), r.New.PctRangeString(), delta, r.Cmp.String())
 		}
 		fmt.Fprintf(w, "\n</details>\n\n")
 	}
@@ -132,11 +138,11 @@ func (d *Document) WriteMarkdown(w io.Writer) {
 		if d.Verdict == nil {
 			open = " open"
 		}
-		fmt.Fprintf(w, "<details%s><summary>Results (median ± 95%% CI over rounds)</summary>\n\n| cell | ns/op | ops/s | lock-wait-ns/op | allocs/op |\n|---|---|---|---|---|\n", open)
+		fmt.Fprintf(w, "<details%s><summary>Results (median ± 95%% CI over rounds)</summary>\n\n| cell | time/op | ops/s | lock wait/op | allocs/op |\n|---|---|---|---|---|\n", open)
 		for _, s := range summaries(d.New) {
 			fmt.Fprintf(w, "| `%s` | %s %s | %s %s | %s | %s |\n", s.Name, s.NsMedian, s.NsRange, s.OpsMedian, s.OpsRange, s.LockWait, s.AllocsPerOp)
 		}
-		fmt.Fprintf(w, "\n`lock-wait-ns/op` counts only time blocked in the runtime; a shared read lock costs cache-line traffic, which shows in ops/s instead.\n\n</details>\n\n")
+		fmt.Fprintf(w, "\nLock wait counts only time blocked in the runtime; a shared read lock costs cache-line traffic, which shows in ops/s instead.\n\n</details>\n\n")
 	}
 	for _, p := range d.Plots {
 		fmt.Fprintf(w, "![%s](%s)\n", p.Caption, path.Join(d.ImageDir, p.Name+".png"))
@@ -179,7 +185,7 @@ func (d *Document) WriteHTML(w io.Writer) error {
 }
 
 var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
-	"pct": func(f float64) string { return fmt.Sprintf("%.3f", f) },
+	"ratio": ratio,
 	"delta": func(r compare.Row) string {
 		if !r.Significant {
 			return "~"
@@ -209,20 +215,20 @@ details { margin: 1em 0; } summary { cursor: pointer; font-weight: 600; }
 {{with .D.Verdict}}<p><span class="verdict {{lower .Verdict}}">{{.Verdict}}</span> {{.Old}} vs {{.New}}</p>{{end}}
 {{range .D.Notes}}<p>{{.}}</p>{{end}}
 {{if .Changed}}<h2>Changed cells</h2><table><tr><th>verdict</th><th>cell</th><th>unit</th><th>new/old</th><th>why</th></tr>
-{{range .Changed}}<tr class="{{lower .Verdict}}"><td>{{.Verdict}}</td><td><code>{{.Name}}</code></td><td>{{.Unit}}</td><td class="num">{{pct .Ratio}}</td><td>{{.Reason}}</td></tr>
+{{range .Changed}}<tr class="{{lower .Verdict}}"><td>{{.Verdict}}</td><td><code>{{.Name}}</code></td><td>{{.Unit}}</td><td class="num">{{ratio .}}</td><td>{{.Reason}}</td></tr>
 {{end}}</table>{{else if .D.Verdict}}<p>No cell changed beyond its noise floor and the minimum effect.</p>{{end}}
 {{if .All}}<details><summary>All {{len .All}} gated results</summary><table><tr><th>verdict</th><th>cell</th><th>unit</th><th>new/old</th><th>why</th></tr>
-{{range .All}}<tr class="{{lower .Verdict}}"><td>{{.Verdict}}</td><td><code>{{.Name}}</code></td><td>{{.Unit}}</td><td class="num">{{pct .Ratio}}</td><td>{{.Reason}}</td></tr>
+{{range .All}}<tr class="{{lower .Verdict}}"><td>{{.Verdict}}</td><td><code>{{.Name}}</code></td><td>{{.Unit}}</td><td class="num">{{ratio .}}</td><td>{{.Reason}}</td></tr>
 {{end}}</table></details>{{end}}
 {{if .D.Rows}}<details><summary>benchstat-style comparison</summary><table><tr><th>cell</th><th>unit</th><th>old</th><th>new</th><th>delta</th><th>p</th></tr>
-{{range .D.Rows}}<tr><td><code>{{.Name}}</code></td><td>{{.Unit}}</td><td class="num">{{val .Old.Center}} {{.Old.PctRangeString}}</td><td class="num">{{val .New.Center}} {{.New.PctRangeString}}</td><td>{{delta .}}</td><td>{{.Cmp.String}}</td></tr>
+{{range .D.Rows}}<tr><td><code>{{.Name}}</code></td><td>{{.Unit}}</td><td class="num">{{val .Old.Center .Unit}} {{.Old.PctRangeString}}</td><td class="num">{{val .New.Center .Unit}} {{.New.PctRangeString}}</td><td>{{delta .}}</td><td>{{.Cmp.String}}</td></tr>
 {{end}}</table></details>{{end}}
 {{range .Plots}}<figure>{{.SVG}}<figcaption>{{.Caption}}</figcaption></figure>
 {{end}}
 {{if .Summaries}}<details{{if not .D.Verdict}} open{{end}}><summary>Results (median ± 95% CI over rounds)</summary>
-<table><tr><th>cell</th><th>ns/op</th><th>ops/s</th><th>lock-wait-ns/op</th><th>allocs/op</th></tr>
+<table><tr><th>cell</th><th>time/op</th><th>ops/s</th><th>lock wait/op</th><th>allocs/op</th></tr>
 {{range .Summaries}}<tr><td><code>{{.Name}}</code></td><td class="num">{{.NsMedian}} {{.NsRange}}</td><td class="num">{{.OpsMedian}} {{.OpsRange}}</td><td class="num">{{.LockWait}}</td><td class="num">{{.AllocsPerOp}}</td></tr>
 {{end}}</table>
-<p>lock-wait-ns/op counts only time blocked in the runtime; a shared read lock costs cache-line traffic, which shows in ops/s instead. Cells with more threads than cores are never gated.</p></details>{{end}}
+<p>Lock wait counts only time blocked in the runtime; a shared read lock costs cache-line traffic, which shows in ops/s instead. Cells with more threads than cores are never gated.</p></details>{{end}}
 </body></html>
 `))

@@ -6,9 +6,10 @@ import (
 	"math"
 	"text/tabwriter"
 
-	"gonum.org/v1/gonum/stat/distuv"
+	moremath "github.com/aclements/go-moremath/stats"
 
 	"github.com/perfrun/perfrun/harness"
+	"github.com/perfrun/perfrun/harness/results"
 )
 
 // JMHConfidence is the level of JMH's "Error" column.
@@ -22,19 +23,24 @@ func ScoreError(values []float64) (score, err float64) {
 	if s.N < 2 {
 		return s.Mean, math.NaN()
 	}
-	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(s.N - 1)}.Quantile(1 - (1-JMHConfidence)/2)
+	t := moremath.InvCDF(moremath.TDist{V: float64(s.N - 1)})(1 - (1-JMHConfidence)/2)
 	return s.Mean, t * s.Std / math.Sqrt(float64(s.N))
 }
 
 // WriteJMH writes a JMH-style throughput table: one row per cell, Score ±
-// Error in ops/s at 99.9% confidence.
-func WriteJMH(w io.Writer, res *harness.Results) error {
+// Error in ops/s at 99.9% confidence ("n/a" where one round cannot give
+// an error).
+func WriteJMH(w io.Writer, s *results.Set, cores int) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "Benchmark\tMode\tCnt\tScore\t\tError\tUnits\t")
-	for _, c := range res.Cells {
-		v := res.Values(c, harness.UnitOpsPerSec)
+	for _, c := range s.Cells() {
+		v := c.Values[results.OpsPerSec]
 		score, e := ScoreError(v)
-		fmt.Fprintf(tw, "%s%s\tthrpt\t%d\t%.3f\t±\t%.3f\tops/s\t\n", c.Name(), overMark(c), len(v), score, e)
+		errText := "n/a"
+		if !math.IsNaN(e) {
+			errText = fmt.Sprintf("%.3f", e)
+		}
+		fmt.Fprintf(tw, "%s%s\tthrpt\t%d\t%.3f\t±\t%s\tops/s\t\n", c.Name, overMark(c.Threads, cores), len(v), score, errText)
 	}
 	return tw.Flush()
 }

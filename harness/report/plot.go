@@ -4,17 +4,19 @@ import (
 	"bytes"
 	"fmt"
 	"image/color"
+	"math"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 
 	"github.com/montanaflynn/stats"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
-	"github.com/perfrun/perfrun/harness/compare"
+	"github.com/perfrun/perfrun/harness/results"
 )
 
 // Plot is one picture, ready to save as SVG or PNG.
@@ -24,10 +26,11 @@ type Plot struct {
 	plot    *plot.Plot
 }
 
-// Size of every plot.
+// Size of every plot: wide enough for a legend of four designs on two
+// machines beside the data.
 const (
-	plotWidth  = 7 * vg.Inch
-	plotHeight = 4.5 * vg.Inch
+	plotWidth  = 9 * vg.Inch
+	plotHeight = 5.5 * vg.Inch
 )
 
 // Encode renders the plot in a format named by its extension: "svg" or "png".
@@ -43,50 +46,57 @@ func (p *Plot) Encode(format string) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// Plots draws every picture the results support: per workload and
-// parameters, latency, throughput and speedup against threads; and for
-// load, ns/add against n on log-log axes. cores marks the oversubscribed
-// region.
-func Plots(s *compare.Set, cores int) ([]*Plot, error) {
+// PlotOptions say how to draw.
+type PlotOptions struct {
+	// Cores marks where threads start to time-slice.
+	Cores int
+	// Impls fixes each implementation's colour by its place in this list
+	// (the registry's order), so a design has one colour in every plot;
+	// implementations not listed follow in order of appearance.
+	Impls []string
+}
+
+// Plots draws every picture the sets support: per workload and parameters,
+// latency, throughput and speedup against threads; and for load, ns/add
+// against n on log-log axes. Several sets (several machines) draw one line
+// per implementation and machine: colour by implementation, dashes by
+// machine.
+func Plots(sets []*results.Set, o PlotOptions) ([]*Plot, error) {
+	d := &drawing{PlotOptions: o}
 	var out []*Plot
-	for _, f := range figures(s, "ns/op", "threads", nil) {
-		if len(f.xs) < 2 && !isLoad(f) {
-			continue
-		}
-		if len(f.xs) >= 2 {
-			lat, err := linePlot(f, func(v float64) float64 { return v }, "latency per operation",
-				"ns/op (mean ± sd over rounds)", cores)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, &Plot{fileName(f.group) + "-latency",
-				f.group + ": ns/op against threads (lower is better)", lat})
-		}
-	}
-	for _, f := range figures(s, "ops/s", "threads", nil) {
+	for _, f := range figures(sets, results.Tidy(results.NsPerOp), "threads", nil) {
 		if len(f.xs) < 2 {
 			continue
 		}
-		thr, err := linePlot(f, func(v float64) float64 { return v / 1e6 }, "aggregate throughput",
-			"million ops/s (mean ± sd over rounds)", cores)
+		p, err := d.linePlot(f, 1e9, "wall time per operation", "ns/op (mean ± sd over rounds)")
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, &Plot{fileName(f.group) + "-latency", f.group + ": ns/op against threads (lower is better)", p})
+	}
+	for _, f := range figures(sets, results.OpsPerSec, "threads", nil) {
+		if len(f.xs) < 2 {
+			continue
+		}
+		thr, err := d.linePlot(f, 1e-6, "aggregate throughput", "million ops/s (mean ± sd over rounds)")
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, &Plot{fileName(f.group) + "-throughput",
 			f.group + ": aggregate throughput against threads (higher is better)", thr})
-		sp, err := speedupPlot(f, cores)
+		sp, err := d.speedupPlot(f)
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, &Plot{fileName(f.group) + "-speedup",
 			f.group + ": throughput relative to one thread, with the ideal line", sp})
 	}
-	oneThread := func(k map[string]string) bool { return k["threads"] == "1" }
-	for _, f := range figures(s, "ns/add", "n", oneThread) {
+	oneThread := func(c *results.Cell) bool { return c.Threads == 1 }
+	for _, f := range figures(sets, "sec/add", "n", oneThread) {
 		if len(f.xs) < 2 {
 			continue
 		}
-		lp, err := loadPlot(f)
+		lp, err := d.loadPlot(f)
 		if err != nil {
 			return nil, err
 		}
@@ -96,23 +106,49 @@ func Plots(s *compare.Set, cores int) ([]*Plot, error) {
 	return out, nil
 }
 
-func isLoad(f *figure) bool { return len(f.group) >= 4 && f.group[:4] == "Load" }
-
-// meanSD returns the mean and sample standard deviation of v (0 for one
-// value).
-func meanSD(v []float64) (float64, float64) {
-	m, _ := stats.Mean(v)
-	sd, err := stats.StandardDeviationSample(v)
-	if err != nil || sd != sd {
-		sd = 0
-	}
-	return m, sd
+// palette is Okabe and Ito's colour-blind-safe palette, darkest first
+// (its yellow left out: it vanishes on white).
+var palette = []color.Color{
+	color.RGBA{0x00, 0x72, 0xB2, 0xff}, // blue
+	color.RGBA{0xD5, 0x5E, 0x00, 0xff}, // vermillion
+	color.RGBA{0x00, 0x9E, 0x73, 0xff}, // bluish green
+	color.RGBA{0xCC, 0x79, 0xA7, 0xff}, // reddish purple
+	color.RGBA{0xE6, 0x9F, 0x00, 0xff}, // orange
+	color.RGBA{0x56, 0xB4, 0xE9, 0xff}, // sky blue
+	color.RGBA{0x00, 0x00, 0x00, 0xff}, // black
 }
 
-// errPoints are points with vertical error bars only.
-type errPoints struct {
-	plotter.XYs
-	plotter.YErrors
+// dashes tell machines apart: solid, dashed, dotted, dash-dot.
+var dashes = [][]vg.Length{nil, {vg.Points(6), vg.Points(3)}, {vg.Points(1.5), vg.Points(2.5)}, {vg.Points(6), vg.Points(2), vg.Points(1.5), vg.Points(2)}}
+
+// glyphs add a second cue besides colour.
+var glyphs = []draw.GlyphDrawer{draw.CircleGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{}, draw.PyramidGlyph{}, draw.RingGlyph{}, draw.BoxGlyph{}, draw.CrossGlyph{}}
+
+type drawing struct {
+	PlotOptions
+	seen     []string // implementations not in Impls, in order of appearance
+	machines []string
+}
+
+func (d *drawing) implIndex(impl string) int {
+	if i := slices.Index(d.Impls, impl); i >= 0 {
+		return i
+	}
+	i := slices.Index(d.seen, impl)
+	if i < 0 {
+		d.seen = append(d.seen, impl)
+		i = len(d.seen) - 1
+	}
+	return len(d.Impls) + i
+}
+
+func (d *drawing) machineIndex(m string) int {
+	i := slices.Index(d.machines, m)
+	if i < 0 {
+		d.machines = append(d.machines, m)
+		i = len(d.machines) - 1
+	}
+	return i
 }
 
 func newPlot(title, x, y string) *plot.Plot {
@@ -127,107 +163,187 @@ func newPlot(title, x, y string) *plot.Plot {
 	return p
 }
 
-// addLines adds one line with error bars per implementation; one call each
-// to AddLinePoints and AddErrorBars so the colours match.
-func addLines(p *plot.Plot, f *figure, value func(impl string, x float64) (float64, float64, bool)) error {
-	var lines, bars []any
-	for _, im := range f.impls {
-		var pts errPoints
+// point is one x with its centre and the lengths of its error bar below
+// and above.
+type point struct{ x, y, low, high float64 }
+
+// addSeries draws one line per series with points and vertical error bars,
+// in the series' own colour, glyph and dashes. Error bars at one x are
+// dodged sideways by dodge(i, k, x) so they do not hide each other.
+func (d *drawing) addSeries(p *plot.Plot, f *figure, value func(s series, x float64) (point, bool), dodge func(i, k int, x float64) float64) error {
+	for i, s := range f.series {
+		var pts []point
 		for _, x := range f.xs {
-			m, sd, ok := value(im, x)
-			if !ok {
-				continue
+			if pt, ok := value(s, x); ok {
+				pts = append(pts, pt)
 			}
-			pts.XYs = append(pts.XYs, plotter.XY{X: x, Y: m})
-			pts.YErrors = append(pts.YErrors, struct{ Low, High float64 }{sd, sd})
 		}
-		if len(pts.XYs) == 0 {
+		if len(pts) == 0 {
 			continue
 		}
-		lines = append(lines, im, pts.XYs)
-		bars = append(bars, pts)
+		xys := make(plotter.XYs, len(pts))
+		bars := errPoints{XYs: make(plotter.XYs, len(pts)), YErrors: make(plotter.YErrors, len(pts))}
+		for j, pt := range pts {
+			xys[j] = plotter.XY{X: pt.x, Y: pt.y}
+			bars.XYs[j] = plotter.XY{X: dodge(i, len(f.series), pt.x), Y: pt.y}
+			bars.YErrors[j] = struct{ Low, High float64 }{pt.low, pt.high}
+		}
+		ci, mi := d.implIndex(s.impl), d.machineIndex(s.machine)
+		col := palette[ci%len(palette)]
+		line, points, err := plotter.NewLinePoints(xys)
+		if err != nil {
+			return err
+		}
+		line.Color, line.Width, line.Dashes = col, vg.Points(1.6), dashes[mi%len(dashes)]
+		points.Color, points.Shape, points.Radius = col, glyphs[ci%len(glyphs)], vg.Points(3)
+		eb, err := plotter.NewYErrorBars(bars)
+		if err != nil {
+			return err
+		}
+		eb.Color, eb.Width = col, vg.Points(1)
+		p.Add(line, points, eb)
+		p.Legend.Add(s.String(), line, points)
 	}
-	if err := plotutil.AddLinePoints(p, lines...); err != nil {
-		return err
-	}
-	return plotutil.AddErrorBars(p, bars...)
+	return nil
 }
 
-func linePlot(f *figure, scale func(float64) float64, what, yLabel string, cores int) (*plot.Plot, error) {
-	p := newPlot(f.group+": "+what, threadsLabel(f.xs, cores), yLabel)
-	err := addLines(p, f, func(im string, x float64) (float64, float64, bool) {
-		v := f.vals[im][x]
+// errPoints are points with vertical error bars only.
+type errPoints struct {
+	plotter.XYs
+	plotter.YErrors
+}
+
+// meanSD returns the mean and sample standard deviation of v (0 for one
+// value).
+func meanSD(v []float64) (float64, float64) {
+	m, _ := stats.Mean(v)
+	sd, err := stats.StandardDeviationSample(v)
+	if err != nil || math.IsNaN(sd) {
+		sd = 0
+	}
+	return m, sd
+}
+
+// linearDodge spreads k series' bars over a fifth of a thread step.
+func linearDodge(i, k int, x float64) float64 {
+	if k < 2 {
+		return x
+	}
+	return x + 0.2*(float64(i)/float64(k-1)-0.5)
+}
+
+func (d *drawing) linePlot(f *figure, scale float64, what, yLabel string) (*plot.Plot, error) {
+	p := newPlot(f.group+": "+what, threadsLabel(f.xs, d.Cores), yLabel)
+	err := d.addSeries(p, f, func(s series, x float64) (point, bool) {
+		v := f.vals[s][x]
 		if len(v) == 0 {
-			return 0, 0, false
+			return point{}, false
 		}
 		m, sd := meanSD(v)
-		return scale(m), scale(sd), true
-	})
+		return point{x, m * scale, sd * scale, sd * scale}, true
+	}, linearDodge)
 	if err != nil {
 		return nil, err
 	}
-	p.Y.Min = 0
-	legendRoom(p)
-	shadeOversubscribed(p, f.xs, cores)
-	p.X.Tick.Marker = integerTicks{}
+	finishThreads(p, f.xs, d.Cores)
 	return p, nil
 }
 
-// legendRoom raises the top of a linear y axis so the legend, in the top
-// left corner, sits above the data instead of on it.
-func legendRoom(p *plot.Plot) {
-	p.Y.Max *= 1.45
-}
-
-func speedupPlot(f *figure, cores int) (*plot.Plot, error) {
-	p := newPlot(f.group+": speedup over one thread", threadsLabel(f.xs, cores), "throughput / 1-thread throughput")
-	err := addLines(p, f, func(im string, x float64) (float64, float64, bool) {
-		one, v := f.vals[im][1], f.vals[im][x]
+func (d *drawing) speedupPlot(f *figure) (*plot.Plot, error) {
+	p := newPlot(f.group+": speedup over one thread", threadsLabel(f.xs, d.Cores), "throughput / 1-thread throughput")
+	err := d.addSeries(p, f, func(s series, x float64) (point, bool) {
+		one, v := f.vals[s][1], f.vals[s][x]
 		if len(one) == 0 || len(v) == 0 {
-			return 0, 0, false
+			return point{}, false
 		}
 		m1, _ := meanSD(one)
 		m, sd := meanSD(v)
-		return m / m1, sd / m1, true
-	})
+		if m1 <= 0 {
+			return point{}, false
+		}
+		return point{x, m / m1, sd / m1, sd / m1}, true
+	}, linearDodge)
 	if err != nil {
 		return nil, err
 	}
 	// Ideal: linear up to the cores, flat beyond (threads only time-slice).
 	var ideal plotter.XYs
 	for _, x := range f.xs {
-		ideal = append(ideal, plotter.XY{X: x, Y: min(x, float64(max(cores, 1)))})
+		ideal = append(ideal, plotter.XY{X: x, Y: min(x, float64(max(d.Cores, 1)))})
 	}
 	l, err := plotter.NewLine(ideal)
 	if err != nil {
 		return nil, err
 	}
-	l.Color = color.Gray{Y: 90}
+	l.Color = color.Gray{Y: 110}
 	l.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
 	p.Add(l)
 	p.Legend.Add("ideal", l)
-	p.Y.Min = 0
-	legendRoom(p)
-	shadeOversubscribed(p, f.xs, cores)
-	p.X.Tick.Marker = integerTicks{}
+	finishThreads(p, f.xs, d.Cores)
 	return p, nil
 }
 
-func loadPlot(f *figure) (*plot.Plot, error) {
-	p := newPlot(f.group+": cost of one Add against store size", "objects in the store (n, log scale)", "ns/add (log scale, mean ± sd)")
-	err := addLines(p, f, func(im string, x float64) (float64, float64, bool) {
-		v := f.vals[im][x]
-		if len(v) == 0 {
-			return 0, 0, false
+// finishThreads sets the axes of a plot against threads: y from 0 with
+// room above the data for the legend, ticks on every thread count (or a
+// readable subset) and enough labelled y ticks, the oversubscribed part
+// shaded.
+func finishThreads(p *plot.Plot, xs []float64, cores int) {
+	p.Y.Min = 0
+	p.Y.Max *= 1.45
+	p.X.Min, p.X.Max = p.X.Min-0.3, p.X.Max+0.3
+	shadeOversubscribed(p, xs, cores)
+	p.X.Tick.Marker = integerTicks{}
+	p.Y.Tick.Marker = niceTicks{}
+}
+
+// geometric returns the geometric mean of positive values and its
+// geometric standard deviation factor (≥ 1), so that error bars on a log
+// axis, m/g to m·g, stay positive.
+func geometric(v []float64) (m, g float64, ok bool) {
+	var logs []float64
+	for _, x := range v {
+		if x > 0 && !math.IsInf(x, 0) {
+			logs = append(logs, math.Log(x))
 		}
-		m, sd := meanSD(v)
-		return m, min(sd, m*0.999), m > 0 // a log axis cannot show values <= 0
+	}
+	if len(logs) == 0 {
+		return 0, 0, false
+	}
+	lm, lsd := meanSD(logs)
+	return math.Exp(lm), math.Exp(lsd), true
+}
+
+func (d *drawing) loadPlot(f *figure) (*plot.Plot, error) {
+	p := newPlot(f.group+": cost of one Add against store size", "objects in the store (n, log scale)",
+		"ns/add (log scale; geometric mean ×/÷ geometric sd)")
+	err := d.addSeries(p, f, func(s series, x float64) (point, bool) {
+		m, g, ok := geometric(f.vals[s][x])
+		if !ok || x <= 0 {
+			return point{}, false // a log axis cannot show values <= 0
+		}
+		m *= 1e9
+		return point{x, m, m - m/g, m*g - m}, true
+	}, func(i, k int, x float64) float64 {
+		if k < 2 {
+			return x
+		}
+		return x * math.Pow(1.08, float64(i)-float64(k-1)/2)
 	})
 	if err != nil {
 		return nil, err
 	}
+	var xs []float64
+	for _, x := range f.xs {
+		if x > 0 {
+			xs = append(xs, x)
+		}
+	}
+	if len(xs) < 2 {
+		return nil, fmt.Errorf("%s: fewer than two positive sizes n to plot", f.group)
+	}
 	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
-	p.X.Tick.Marker, p.Y.Tick.Marker = valueTicks(f.xs), plot.LogTicks{Prec: -1}
+	p.X.Tick.Marker, p.Y.Tick.Marker = valueTicks(xs), plot.LogTicks{Prec: -1}
+	p.X.Min, p.X.Max = xs[0]/1.5, xs[len(xs)-1]*1.5
 	p.Y.Max *= 6 // legend room on a log axis
 	return p, nil
 }
@@ -239,32 +355,73 @@ func threadsLabel(xs []float64, cores int) string {
 	return fmt.Sprintf("threads (%d cores)", cores)
 }
 
+// plain formats a tick value without exponents or trailing zeros.
+func plain(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
+
 // valueTicks labels exactly the measured x values (store sizes).
 type valueTicks []float64
 
 func (v valueTicks) Ticks(min, max float64) []plot.Tick {
 	var t []plot.Tick
 	for _, x := range v {
-		t = append(t, plot.Tick{Value: x, Label: fmt.Sprint(x)})
+		t = append(t, plot.Tick{Value: x, Label: plain(x)})
 	}
 	return t
 }
 
-// integerTicks labels every integer x, for thread counts.
+// integerTicks labels integer x values, for thread counts: every one up to
+// 16 of them, else a step that keeps about ten labels.
 type integerTicks struct{}
 
 func (integerTicks) Ticks(min, max float64) []plot.Tick {
-	var t []plot.Tick
-	step := 1.0
-	if max-min > 20 {
-		step = 2
+	lo, hi := math.Ceil(min), math.Floor(max)
+	if !(hi >= lo) || math.IsInf(hi-lo, 0) {
+		return nil
 	}
-	for x := float64(int(min)); x <= max; x += step {
-		if x >= min {
-			t = append(t, plot.Tick{Value: x, Label: fmt.Sprint(x)})
+	step := 1.0
+	if n := hi - lo + 1; n > 16 {
+		step = niceStep((hi - lo) / 10)
+		lo = math.Ceil(lo/step) * step
+	}
+	var t []plot.Tick
+	for x := lo; x <= hi && len(t) < 64; x += step {
+		t = append(t, plot.Tick{Value: x, Label: plain(x)})
+	}
+	return t
+}
+
+// niceTicks labels a linear axis at 1, 2, 2.5 or 5 times a power of ten,
+// about six labels, with minor ticks between.
+type niceTicks struct{}
+
+func (niceTicks) Ticks(min, max float64) []plot.Tick {
+	if !(max > min) || math.IsInf(max-min, 0) {
+		return nil
+	}
+	step := niceStep((max - min) / 6)
+	var t []plot.Tick
+	for x := math.Ceil(min/step) * step; x <= max+step*1e-9 && len(t) < 64; x += step {
+		v := math.Round(x/step) * step
+		t = append(t, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'g', 6, 64)})
+		if minor := v + step/2; minor < max {
+			t = append(t, plot.Tick{Value: minor})
 		}
 	}
 	return t
+}
+
+// niceStep rounds a raw step up to 1, 2, 2.5 or 5 times a power of ten.
+func niceStep(raw float64) float64 {
+	if raw <= 0 {
+		return 1
+	}
+	p := math.Pow(10, math.Floor(math.Log10(raw)))
+	for _, m := range []float64{1, 2, 2.5, 5, 10} {
+		if m*p >= raw {
+			return m * p
+		}
+	}
+	return 10 * p
 }
 
 // shade fills the oversubscribed part of the plot.
@@ -278,7 +435,7 @@ func (s shade) Plot(c draw.Canvas, p *plot.Plot) {
 		return
 	}
 	poly := []vg.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}
-	c.FillPolygon(color.NRGBA{R: 220, G: 80, B: 60, A: 28}, c.ClipPolygonXY(poly))
+	c.FillPolygon(color.NRGBA{R: 120, G: 120, B: 120, A: 30}, c.ClipPolygonXY(poly))
 }
 
 func shadeOversubscribed(p *plot.Plot, xs []float64, cores int) {

@@ -3,6 +3,7 @@ package report_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"image/png"
 	"math"
@@ -11,13 +12,14 @@ import (
 	"time"
 
 	"golang.org/x/perf/benchfmt"
+	"golang.org/x/perf/benchmath"
 
 	"github.com/perfrun/perfrun/harness"
-	"github.com/perfrun/perfrun/harness/compare"
+	"github.com/perfrun/perfrun/harness/results"
 	"github.com/perfrun/perfrun/harness/report"
 	"github.com/perfrun/perfrun/impls"
+	"github.com/perfrun/perfrun/store/corpus"
 	"github.com/perfrun/perfrun/workloads"
-	"github.com/perfrun/perfrun/workloads/corpus"
 )
 
 func smallRun(t *testing.T) *harness.Results {
@@ -46,8 +48,9 @@ func smallRun(t *testing.T) *harness.Results {
 // value round-trips.
 func TestBenchfmtReadable(t *testing.T) {
 	res := smallRun(t)
+	set := res.Set()
 	var buf bytes.Buffer
-	if err := report.WriteBenchfmt(&buf, res); err != nil {
+	if err := set.Write(&buf); err != nil {
 		t.Fatal(err)
 	}
 	r := benchfmt.NewReader(&buf, "results.txt")
@@ -57,11 +60,16 @@ func TestBenchfmtReadable(t *testing.T) {
 		case *benchfmt.SyntaxError:
 			t.Fatalf("benchfmt: %v", rec)
 		case *benchfmt.Result:
-			s := res.Samples[n]
-			if string(rec.Name) != s.Cell.Name() || len(rec.Values) != len(s.Metrics) {
-				t.Fatalf("result %d: %s with %d values, want %s with %d", n, rec.Name, len(rec.Values), s.Cell.Name(), len(s.Metrics))
+			want := set.Records[n]
+			if string(rec.Name) != string(want.Name) || len(rec.Values) != len(want.Values) {
+				t.Fatalf("result %d: %s with %d values, want %s with %d", n, rec.Name, len(rec.Values), want.Name, len(want.Values))
 			}
-			for _, key := range []string{"goos", "goarch", "cpu", "cores", "go", "perfrun", "corpus", "date"} {
+			for i, v := range rec.Values {
+				if v != want.Values[i] {
+					t.Fatalf("result %d: value %+v read back as %+v", n, want.Values[i], v)
+				}
+			}
+			for _, key := range []string{"goos", "goarch", "cpu", "cores", "go", "perfrun", "corpus", "date", "rounds", "window", "warmup"} {
 				if rec.GetConfig(key) == "" {
 					t.Fatalf("config %q missing", key)
 				}
@@ -72,17 +80,57 @@ func TestBenchfmtReadable(t *testing.T) {
 	if err := r.Err(); err != nil || n != len(res.Samples) {
 		t.Fatalf("read %d results (%v), want %d", n, err, len(res.Samples))
 	}
+	if r.Units().GetAssumption("allocs/op") != benchmath.AssumeExact {
+		t.Error("allocs/op is not marked exact for benchstat")
+	}
 }
 
 func TestSeedTables(t *testing.T) {
 	res := smallRun(t)
 	var buf bytes.Buffer
-	report.WriteSeedTables(&buf, res)
+	report.WriteSeedTables(&buf, res.Set(), harness.Cores())
 	out := buf.String()
-	for _, want := range []string{"| Threads |   mean/us |    var/us |", "sorted", "rcu", "side by side", " *\n"} {
+	for _, want := range []string{"| Threads |   mean/ns |   var/ns² |", "sorted", "rcu", "side by side", " *\n", "* more threads than the"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("seed tables lack %q:\n%s", want, out)
 		}
+	}
+	// Without an oversubscribed row there is no footnote for one.
+	buf.Reset()
+	report.WriteSeedTables(&buf, res.Set(), 1000)
+	if strings.Contains(buf.String(), "*") {
+		t.Errorf("footnote without a marked row:\n%s", buf.String())
+	}
+}
+
+// TestTabularNoInfinity: two rounds give the median no finite confidence
+// interval; CSV and JSON carry no infinity, and say why.
+func TestTabularNoInfinity(t *testing.T) {
+	set := smallRun(t).Set()
+	var js, cs bytes.Buffer
+	if err := report.WriteJSON(&js, set, 2); err != nil {
+		t.Fatal(err)
+	}
+	if err := report.WriteCSV(&cs, set, 2); err != nil {
+		t.Fatal(err)
+	}
+	for name, out := range map[string]string{"json": js.String(), "csv": cs.String()} {
+		if strings.Contains(out, "Inf") || strings.Contains(out, "NaN") {
+			t.Errorf("%s holds a non-finite number", name)
+		}
+		if !strings.Contains(out, "too few rounds") {
+			t.Errorf("%s does not say why the interval is missing", name)
+		}
+	}
+	var doc struct {
+		Schema string
+		Rows   []map[string]any
+	}
+	if err := json.Unmarshal(js.Bytes(), &doc); err != nil || doc.Schema != report.Schema || len(doc.Rows) == 0 {
+		t.Fatalf("JSON: %v, schema %q, %d rows", err, doc.Schema, len(doc.Rows))
+	}
+	if _, ok := doc.Rows[0]["median_lo"]; !ok {
+		t.Errorf("JSON row without median_lo: %v", doc.Rows[0])
 	}
 }
 
@@ -94,7 +142,7 @@ func TestScoreError(t *testing.T) {
 		t.Fatalf("ScoreError = %v ± %v, want 11 ± %.4f", score, e, want)
 	}
 	var buf bytes.Buffer
-	report.WriteJMH(&buf, smallRun(t))
+	report.WriteJMH(&buf, smallRun(t).Set(), 2)
 	if !strings.Contains(buf.String(), "thrpt") || !strings.Contains(buf.String(), "±") {
 		t.Fatalf("JMH table:\n%s", buf.String())
 	}
@@ -113,11 +161,11 @@ func TestPlotsFromResults(t *testing.T) {
 			}
 		}
 	}
-	set, err := compare.Read(strings.NewReader(b.String()), "p.txt", "p")
+	set, err := results.Read(strings.NewReader(b.String()), "p.txt", "p")
 	if err != nil {
 		t.Fatal(err)
 	}
-	plots, err := report.Plots(set, 2)
+	plots, err := report.Plots([]*results.Set{set}, report.PlotOptions{Cores: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

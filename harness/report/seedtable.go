@@ -1,115 +1,197 @@
+// Package report turns results into what people and other tools read: the
+// seed tables, JMH-style throughput tables, CSV and JSON, plots, and
+// Markdown and HTML reports. It reads results.Set, the one results model,
+// and is the only importer of gonum.
 package report
 
 import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/perf/benchunit"
 
 	"github.com/perfrun/perfrun/harness"
+	"github.com/perfrun/perfrun/harness/results"
 )
 
-// group is the cells of one workload and parameter set, across
+// table is the cells of one group (a workload and its parameters), across
 // implementations and threads: one seed table per implementation.
-type group struct {
-	title   string
+type table struct {
+	group   string
 	impls   []string
 	threads []int
-	cells   map[string]map[int]harness.Cell // impl -> threads -> cell
+	cells   map[string]map[int]*results.Cell // impl -> threads -> cell
+	unit    string                           // the timed unit shown: sec/call, or sec/add for load
 }
 
-func groups(res *harness.Results) []*group {
-	var out []*group
-	byKey := make(map[string]*group)
-	for _, c := range res.Cells {
-		key := c.Workload.Title
-		if len(c.Params) > 0 {
-			key += "/" + c.Params.String()
-		}
-		g, ok := byKey[key]
+func tables(s *results.Set) []*table {
+	var out []*table
+	byGroup := make(map[string]*table)
+	for _, c := range s.Cells() {
+		t, ok := byGroup[c.Group]
 		if !ok {
-			g = &group{title: key, cells: make(map[string]map[int]harness.Cell)}
-			byKey[key] = g
-			out = append(out, g)
+			t = &table{group: c.Group, cells: make(map[string]map[int]*results.Cell), unit: results.Tidy(results.NsPerCall)}
+			byGroup[c.Group] = t
+			out = append(out, t)
 		}
-		if g.cells[c.Impl.Name] == nil {
-			g.cells[c.Impl.Name] = make(map[int]harness.Cell)
-			g.impls = append(g.impls, c.Impl.Name)
+		if t.cells[c.Impl] == nil {
+			t.cells[c.Impl] = make(map[int]*results.Cell)
+			t.impls = append(t.impls, c.Impl)
 		}
-		if !slices.Contains(g.threads, c.Threads) {
-			g.threads = append(g.threads, c.Threads)
+		if !slices.Contains(t.threads, c.Threads) {
+			t.threads = append(t.threads, c.Threads)
 		}
-		g.cells[c.Impl.Name][c.Threads] = c
+		t.cells[c.Impl][c.Threads] = c
+		if _, ok := c.Values["sec/add"]; ok {
+			t.unit = "sec/add"
+		}
+	}
+	for _, t := range out {
+		slices.Sort(t.threads)
 	}
 	return out
 }
 
-// WriteSeedTables writes, per workload, the table the seed discussions use
-// for each implementation — | Threads | mean/us | var/us | of ns/op across
-// rounds — then one side-by-side table of the means with throughput
-// scaling. Oversubscribed rows (more threads than cores) are marked.
-func WriteSeedTables(w io.Writer, res *harness.Results) {
-	for _, g := range groups(res) {
-		fmt.Fprintf(w, "## %s\n\n", g.title)
-		for _, im := range g.impls {
-			fmt.Fprintf(w, "%s\n\n| Threads |   mean/us |    var/us |\n|---------+-----------+-----------|\n", im)
-			for _, t := range g.threads {
-				c, ok := g.cells[im][t]
+// scale is a common scale for the means of a table's timed unit, so every
+// row of it reads in one unit that fits (ns, µs, ms).
+func (t *table) scale() benchunit.Scaler {
+	var means []float64
+	for _, byThreads := range t.cells {
+		for _, c := range byThreads {
+			means = append(means, harness.Summarize(c.Values[t.unit]).Mean)
+		}
+	}
+	return benchunit.CommonScale(means, benchunit.Decimal)
+}
+
+// what names the table's unit for headings: "call" or "add".
+func (t *table) what() string {
+	_, per, _ := strings.Cut(t.unit, "/")
+	return per
+}
+
+// WriteSeedTables writes, per workload and parameters, the table the seed
+// discussions use for each implementation — | Threads | mean | var | of the
+// time one worker spends per call (per add for load) across rounds — then
+// one side-by-side table of the means with throughput scaling. Rows with
+// more threads than cores are marked, and explained only when present.
+func WriteSeedTables(w io.Writer, s *results.Set, cores int) {
+	over := false
+	for _, t := range tables(s) {
+		sc := t.scale()
+		u := sc.Prefix + "s"
+		perObject := false
+		fmt.Fprintf(w, "## %s\n\n", t.group)
+		for _, im := range t.impls {
+			_, perObject = t.cells[im][t.threads[0]].Values[results.BPerObject]
+			fmt.Fprintf(w, "%s\n\n", im)
+			rows := [][]string{{"Threads", "mean/" + u, "var/" + u + "²"}}
+			if perObject {
+				rows[0] = append(rows[0], "B/object")
+			}
+			var marks []string
+			for _, th := range t.threads {
+				c, ok := t.cells[im][th]
 				if !ok {
 					continue
 				}
-				s := harness.Summarize(us(res.Values(c, harness.UnitNsPerOp)))
-				fmt.Fprintf(w, "| %7d | %9.6f | %9.6f |%s\n", t, s.Mean, s.Variance, overMark(c))
+				sum := harness.Summarize(c.Values[t.unit])
+				row := []string{strconv.Itoa(th),
+					strconv.FormatFloat(sum.Mean/sc.Factor, 'f', sc.Prec+3, 64),
+					strconv.FormatFloat(sum.Variance/(sc.Factor*sc.Factor), 'f', sc.Prec+3, 64)}
+				if perObject {
+					row = append(row, strconv.FormatFloat(harness.Summarize(c.Values[results.BPerObject]).Mean, 'f', 0, 64))
+				}
+				rows = append(rows, row)
+				mark := overMark(th, cores)
+				over = over || mark != ""
+				marks = append(marks, mark)
 			}
+			writeTable(w, rows, marks)
 			fmt.Fprintln(w)
 		}
-		writeSideBySide(w, res, g)
+		writeSideBySide(w, t, sc, cores)
+		fmt.Fprintf(w, "mean and var: time one worker spends per %s (%s), over rounds, as in the seed tables.\n\n", t.what(), strings.Replace(t.unit, "sec", "ns", 1))
 	}
-	fmt.Fprintf(w, "* more threads than the %d cores: threads time-slice; shown, never gated.\n", harness.Cores())
-	fmt.Fprintln(w, "mean/us and var/us are ns/op across rounds in microseconds (variance in us^2), as in the seed tables.")
+	if over {
+		fmt.Fprintf(w, "* more threads than the %d cores: threads time-slice; shown, never gated.\n", cores)
+	}
 }
 
-func writeSideBySide(w io.Writer, res *harness.Results, g *group) {
-	fmt.Fprintf(w, "side by side: mean us/op ± std (throughput vs 1 thread)\n\n| Threads |")
-	for _, im := range g.impls {
+// writeTable writes rows as a Markdown-style table with right-aligned
+// columns as wide as their widest entry, the first row as the header;
+// marks[i] follows data row i.
+func writeTable(w io.Writer, rows [][]string, marks []string) {
+	width := make([]int, len(rows[0]))
+	for _, r := range rows {
+		for i, cell := range r {
+			width[i] = max(width[i], utf8.RuneCountInString(cell))
+		}
+	}
+	line := func(r []string) string {
+		var b strings.Builder
+		b.WriteString("|")
+		for i, cell := range r {
+			fmt.Fprintf(&b, " %*s |", width[i], cell)
+		}
+		return b.String()
+	}
+	fmt.Fprintln(w, line(rows[0]))
+	var rule strings.Builder
+	for i, wd := range width {
+		sep := "+"
+		if i == len(width)-1 {
+			sep = "|"
+		}
+		if i == 0 {
+			rule.WriteString("|")
+		}
+		rule.WriteString(strings.Repeat("-", wd+2) + sep)
+	}
+	fmt.Fprintln(w, rule.String())
+	for i, r := range rows[1:] {
+		fmt.Fprintf(w, "%s%s\n", line(r), marks[i])
+	}
+}
+
+func writeSideBySide(w io.Writer, t *table, sc benchunit.Scaler, cores int) {
+	fmt.Fprintf(w, "side by side: mean %ss/%s ± std (throughput vs 1 thread)\n\n| Threads |", sc.Prefix, t.what())
+	for _, im := range t.impls {
 		fmt.Fprintf(w, " %-24s |", im)
 	}
-	fmt.Fprintf(w, "\n|---------|%s\n", strings.Repeat("--------------------------|", len(g.impls)))
-	for _, t := range g.threads {
-		fmt.Fprintf(w, "| %7d |", t)
-		for _, im := range g.impls {
-			c, ok := g.cells[im][t]
+	fmt.Fprintf(w, "\n|---------|%s\n", strings.Repeat("--------------------------|", len(t.impls)))
+	ops := results.Tidy(results.OpsPerSec)
+	for _, th := range t.threads {
+		fmt.Fprintf(w, "| %7d |", th)
+		for _, im := range t.impls {
+			c, ok := t.cells[im][th]
 			if !ok {
 				fmt.Fprintf(w, " %-24s |", "")
 				continue
 			}
-			s := harness.Summarize(us(res.Values(c, harness.UnitNsPerOp)))
-			cell := fmt.Sprintf("%.3f ± %.3f", s.Mean, s.Std)
-			if base, ok := g.cells[im][1]; ok && t != 1 {
-				one := harness.Summarize(res.Values(base, harness.UnitOpsPerSec)).Mean
-				now := harness.Summarize(res.Values(c, harness.UnitOpsPerSec)).Mean
+			s := harness.Summarize(c.Values[t.unit])
+			cell := fmt.Sprintf("%.*f ± %.*f", sc.Prec, s.Mean/sc.Factor, sc.Prec, s.Std/sc.Factor)
+			if base, ok := t.cells[im][1]; ok && th != 1 {
+				one := harness.Summarize(base.Values[ops]).Mean
+				now := harness.Summarize(c.Values[ops]).Mean
 				if one > 0 {
 					cell += fmt.Sprintf(" (%.2fx)", now/one)
 				}
 			}
 			fmt.Fprintf(w, " %-24s |", cell)
 		}
-		fmt.Fprintf(w, "%s\n", overMark(g.cells[g.impls[0]][t]))
+		fmt.Fprintf(w, "%s\n", overMark(th, cores))
 	}
 	fmt.Fprintln(w)
 }
 
-func overMark(c harness.Cell) string {
-	if c.Threads > harness.Cores() {
+func overMark(threads, cores int) string {
+	if cores > 0 && threads > cores {
 		return " *"
 	}
 	return ""
-}
-
-func us(ns []float64) []float64 {
-	out := make([]float64, len(ns))
-	for i, v := range ns {
-		out[i] = v / 1000
-	}
-	return out
 }

@@ -2,84 +2,85 @@ package report
 
 import (
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
-	"github.com/perfrun/perfrun/harness/compare"
-	"github.com/perfrun/perfrun/impls"
+	"github.com/perfrun/perfrun/harness/results"
 )
 
-// figure is the data of one plot: one line per implementation, values of
-// a unit at each x (threads, or n for load), over rounds.
+// figure is the data of one plot: one series per implementation (per
+// implementation and machine when the sets come from several machines),
+// the values of a unit at each x (threads, or n for load), over rounds.
 type figure struct {
-	group string // workload and fixed parameters, e.g. Issuer/certs=1024/hit=1
-	impls []string
-	xs    []float64
-	vals  map[string]map[float64][]float64 // impl -> x -> values
+	group  string // workload and fixed parameters, e.g. Issuer/certs=1024/hit=1
+	series []series
+	xs     []float64
+	vals   map[series]map[float64][]float64
 }
 
-// figures groups a set's benchmarks by everything but impl and xKey, keeping
-// only those where fixed holds (e.g. threads=1 for load plots).
-func figures(s *compare.Set, unit, xKey string, keep func(keys map[string]string) bool) []*figure {
+// series is one line: an implementation, on a machine ("" when one).
+type series struct{ impl, machine string }
+
+func (s series) String() string {
+	if s.machine == "" {
+		return s.impl
+	}
+	return s.impl + " @ " + s.machine
+}
+
+// machineOf names the machine a set was measured on: its "machine"
+// configuration (run -label machine=X), else its cpu and cores.
+func machineOf(s *results.Set) string {
+	if m := s.Config("machine"); m != "" {
+		return m
+	}
+	return s.Config("cpu") + " ×" + s.Config("cores")
+}
+
+// figures groups the sets' cells by everything but impl and xKey, keeping
+// only those keep accepts (e.g. one thread for load plots). Series are
+// named by machine only when the sets come from more than one.
+func figures(sets []*results.Set, unit, xKey string, keep func(*results.Cell) bool) []*figure {
+	machines := make(map[string]bool)
+	for _, s := range sets {
+		machines[machineOf(s)] = true
+	}
+	groupOf, xOf := results.GroupWithout("impl", xKey), results.KeyOf(xKey)
 	var out []*figure
 	byGroup := make(map[string]*figure)
-	for _, name := range s.Names {
-		v := s.Values[name][unit]
-		if len(v) == 0 {
-			continue
+	for _, s := range sets {
+		machine := ""
+		if len(machines) > 1 {
+			machine = machineOf(s)
 		}
-		parts := strings.Split(name, "/")
-		keys := make(map[string]string)
-		var groupParts []string
-		groupParts = append(groupParts, parts[0])
-		for _, p := range parts[1:] {
-			k, val, _ := strings.Cut(p, "=")
-			keys[k] = val
-			if k != "impl" && k != xKey {
-				groupParts = append(groupParts, p)
+		for _, c := range s.Cells() {
+			v := c.Values[unit]
+			x, err := strconv.ParseFloat(xOf(c), 64)
+			if len(v) == 0 || err != nil || c.Impl == "" || (keep != nil && !keep(c)) {
+				continue
 			}
+			group := groupOf(c)
+			f, ok := byGroup[group]
+			if !ok {
+				f = &figure{group: group, vals: make(map[series]map[float64][]float64)}
+				byGroup[group] = f
+				out = append(out, f)
+			}
+			sr := series{c.Impl, machine}
+			if f.vals[sr] == nil {
+				f.vals[sr] = make(map[float64][]float64)
+				f.series = append(f.series, sr)
+			}
+			if !slices.Contains(f.xs, x) {
+				f.xs = append(f.xs, x)
+			}
+			f.vals[sr][x] = append(f.vals[sr][x], v...)
 		}
-		x, err := strconv.ParseFloat(keys[xKey], 64)
-		if err != nil || keys["impl"] == "" || (keep != nil && !keep(keys)) {
-			continue
-		}
-		group := strings.Join(groupParts, "/")
-		f, ok := byGroup[group]
-		if !ok {
-			f = &figure{group: group, vals: make(map[string]map[float64][]float64)}
-			byGroup[group] = f
-			out = append(out, f)
-		}
-		im := keys["impl"]
-		if f.vals[im] == nil {
-			f.vals[im] = make(map[float64][]float64)
-			f.impls = append(f.impls, im)
-		}
-		if !slices.Contains(f.xs, x) {
-			f.xs = append(f.xs, x)
-		}
-		f.vals[im][x] = append(f.vals[im][x], v...)
 	}
 	for _, f := range out {
-		sort.Float64s(f.xs)
-		sortImpls(f.impls)
+		slices.Sort(f.xs)
 	}
 	return out
-}
-
-// sortImpls puts lines in the registry's order (impl@machine by its impl);
-// names the registry does not know go last.
-func sortImpls(names []string) {
-	order := impls.Names()
-	rank := func(s string) int {
-		base, _, _ := strings.Cut(s, "@")
-		if i := slices.Index(order, base); i >= 0 {
-			return i
-		}
-		return len(order)
-	}
-	sort.SliceStable(names, func(i, j int) bool { return rank(names[i]) < rank(names[j]) })
 }
 
 // fileName turns a group into a file-name stem.

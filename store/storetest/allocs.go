@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/perfrun/perfrun/store"
-	"github.com/perfrun/perfrun/workloads/corpus"
+	"github.com/perfrun/perfrun/store/corpus"
 )
 
 // testIssuerAllocs checks that a warm Issuer lookup, hit or miss, allocates

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/perfrun/perfrun/store"
-	"github.com/perfrun/perfrun/workloads/corpus"
+	"github.com/perfrun/perfrun/store/corpus"
 )
 
 // BenchmarkIssuer measures parallel issuer lookups on a full store of about

@@ -9,7 +9,7 @@ import (
 
 	"github.com/perfrun/perfrun/store"
 	"github.com/perfrun/perfrun/store/certgen"
-	"github.com/perfrun/perfrun/workloads/corpus"
+	"github.com/perfrun/perfrun/store/corpus"
 )
 
 // pool is what random operations draw from: a small generated corpus (with

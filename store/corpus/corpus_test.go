@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/perfrun/perfrun/store"
-	"github.com/perfrun/perfrun/workloads/corpus"
+	"github.com/perfrun/perfrun/store/corpus"
 )
 
 // goldenDigest pins the generated corpus for goldenSpec: any change to the

@@ -1,0 +1,174 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/perfrun/perfrun/harness"
+	"github.com/perfrun/perfrun/harness/ab"
+	"github.com/perfrun/perfrun/harness/compare"
+	"github.com/perfrun/perfrun/harness/report"
+	"github.com/perfrun/perfrun/harness/results"
+	"github.com/perfrun/perfrun/impls"
+)
+
+var cmdAB = &command{
+	name: "ab", args: "[flags] BASE HEAD", short: "build two git revisions and gate them, interleaved, with an A/A noise arm",
+	long: `AB builds perfrun at two git revisions and runs them interleaved round by
+round on the same corpus and cells, with an A/A arm (BASE twice) that
+measures each cell's noise floor. Per cell it tests the per-round log ratio
+HEAD/BASE (t-test, Holm across cells) and fails only when the lower bound of
+the slowdown exceeds max(threshold, 3 x noise floor); flagged cells are run
+again with fresh rounds and fail only if they fail again. If the A/A arm
+itself differs, the cell is INCONCLUSIVE. Both revisions must have
+"run -order-seed" and "-match". Exit codes as gate; a revision that does
+not build exits 4.`,
+}
+
+func init() { cmdAB.run = runAB }
+
+func runAB(ctx context.Context, o *streams, args []string) error {
+	fs := cmdAB.flags(o)
+	th := compare.DefaultThresholds
+	fs.Float64Var(&th.MinEffect, "threshold", th.MinEffect, "minimum effect as a fraction (0.05 = 5%)")
+	fs.Float64Var(&th.Alpha, "alpha", th.Alpha, "family-wise false-alarm rate")
+	rounds := fs.Int("rounds", 8, "interleaved rounds (each runs all three arms)")
+	inner := fs.Int("inner", 3, "rounds each arm process measures; their median is the arm's value")
+	repo := fs.String("repo", ".", "git repository")
+	implFlag := fs.String("impl", "", "implementations (default: all)")
+	workload := fs.String("workload", "issuer", "workloads")
+	threads := fs.String("threads", fmt.Sprintf("1-%d", harness.Cores()), "thread counts (oversubscribed ones are never gated)")
+	var params listFlag
+	fs.Var(&params, "param", "workload parameter name=v1,v2 (repeatable)")
+	window := fs.Duration("window", 300*time.Millisecond, "measured time per cell and round")
+	seed := fs.Uint64("seed", 1, "corpus seed, and seed of the arm order")
+	jsonOut := fs.String("json", "", "also write the verdict as JSON to this file")
+	reportDir := fs.String("report", "", "also write report.md, report.html and images/ of the comparison here")
+	keep := fs.Bool("keep", false, "keep the scratch directory with every arm's results")
+	quiet := fs.Bool("q", false, "no progress on stderr")
+	if err := parse(fs, args, -1); err != nil {
+		return err
+	}
+	if fs.NArg() != 2 {
+		return usageError("want two revisions: BASE HEAD")
+	}
+	if *rounds < 3 || *inner < 1 {
+		return usageError("-rounds must be at least 3 for paired statistics, -inner at least 1")
+	}
+	if !(th.MinEffect >= 0) || !(th.Alpha > 0 && th.Alpha < 1) {
+		return usageError("-threshold must be >= 0 and -alpha in (0, 1)")
+	}
+	runArgs := []string{"-workload", *workload, "-threads", *threads, "-window", window.String(),
+		"-seed", fmt.Sprint(*seed)}
+	if *implFlag != "" {
+		runArgs = append(runArgs, "-impl", *implFlag)
+	}
+	for _, p := range params {
+		runArgs = append(runArgs, "-param", p)
+	}
+	if _, err := planCells(orDefault(*implFlag), *workload, *threads, params); err != nil {
+		return asUsage(err)
+	}
+	ctx, stop := interruptible(ctx)
+	defer stop()
+	dir, err := ab.TempDir()
+	if err != nil {
+		return err
+	}
+	if *keep {
+		fmt.Fprintf(o.stderr, "perfrun: ab: keeping %s\n", dir)
+	} else {
+		defer os.RemoveAll(dir)
+	}
+	base, cleanBase, err := ab.Build(ctx, *repo, fs.Arg(0), dir, "base")
+	if err != nil {
+		return err
+	}
+	defer cleanBase()
+	head, cleanHead, err := ab.Build(ctx, *repo, fs.Arg(1), dir, "head")
+	if err != nil {
+		return err
+	}
+	defer cleanHead()
+	r := &ab.Runner{Base: base, Head: head, RunArgs: runArgs, Rounds: *rounds, Inner: *inner, Seed: *seed, Dir: dir, Metric: th.Metric}
+	if !*quiet {
+		r.Progress = func(round, rounds int, arm string) {
+			fmt.Fprintf(o.stderr, "perfrun: ab: round %d/%d, %s\n", round, rounds, arm)
+		}
+	}
+	start := time.Now()
+	cells, arms, cores, err := r.Run(ctx, "")
+	if err != nil {
+		return err
+	}
+	rep := compare.GatePaired(cells, arms, cores, th)
+	if flagged := rep.Flagged(); len(flagged) > 0 {
+		if !*quiet {
+			fmt.Fprintf(o.stderr, "perfrun: ab: %d cells flagged; running them again with fresh rounds\n", len(flagged))
+		}
+		r.Seed += 7919
+		again, againArms, _, err := r.Run(ctx, matchNames(flagged))
+		if err != nil {
+			return fmt.Errorf("re-run: %v", err)
+		}
+		rep.Confirm(compare.GatePaired(again, againArms, cores, th))
+	}
+	rep.Old, rep.New = fs.Arg(0), fs.Arg(1)
+	if *reportDir != "" {
+		if err := abReport(rep, dir, *reportDir, r); err != nil {
+			return fmt.Errorf("report: %v", err)
+		}
+	}
+	verdict := finishGate(rep, *jsonOut, o)
+	if !*quiet {
+		fmt.Fprintf(o.stderr, "perfrun: ab: %s in %s\n", rep.Verdict, time.Since(start).Round(time.Second))
+	}
+	return verdict
+}
+
+func matchNames(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = regexp.QuoteMeta(n)
+	}
+	return "^(" + strings.Join(q, "|") + ")$"
+}
+
+func orDefault(impl string) string {
+	if impl == "" {
+		return strings.Join(impls.Names(), ",")
+	}
+	return impl
+}
+
+// abReport writes the report of an A/B run: the paired verdict, and plots
+// of the head arm's results.
+func abReport(rep *compare.Report, scratch, dir string, r *ab.Runner) error {
+	files, _ := filepath.Glob(filepath.Join(scratch, "round*-"+ab.ArmHead+".txt"))
+	head := results.New(rep.New, "")
+	for _, f := range files {
+		s, err := results.ReadFile(f)
+		if err != nil {
+			return err
+		}
+		for _, rec := range s.Records {
+			head.Add(rec)
+		}
+		for _, u := range s.Units {
+			head.AddUnit(u)
+		}
+	}
+	doc := &report.Document{
+		Title:   "perfrun: " + rep.New + " against " + rep.Old,
+		Verdict: rep,
+		New:     head,
+		Notes: []string{fmt.Sprintf("Interleaved A/B on one machine: %d rounds of base, head and base again (the A/A arm) in shuffled order; "+
+			"a cell fails only when the lower bound of its slowdown exceeds max(threshold, 3 × the A/A noise floor), twice.", r.Rounds)},
+	}
+	return writeDocument(doc, dir)
+}

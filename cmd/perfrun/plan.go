@@ -1,0 +1,171 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"regexp"
+	"strings"
+
+	"github.com/perfrun/perfrun/harness"
+	"github.com/perfrun/perfrun/impls"
+	"github.com/perfrun/perfrun/store"
+	"github.com/perfrun/perfrun/store/corpus"
+	"github.com/perfrun/perfrun/workloads"
+)
+
+// planCells expands the flags into cells, in the order results are
+// written: workloads, then implementations (registry order as listed),
+// then parameter sweeps, then threads.
+func planCells(implList, workloadList, threadList string, params []string) ([]harness.Cell, error) {
+	var ims []store.Impl
+	for _, name := range splitList(implList) {
+		im, err := impls.Lookup(name)
+		if err != nil {
+			return nil, err
+		}
+		ims = append(ims, im)
+	}
+	var wls []workloads.Workload
+	for _, name := range splitList(workloadList) {
+		w, err := workloads.Lookup(name)
+		if err != nil {
+			return nil, err
+		}
+		wls = append(wls, w)
+	}
+	threads, err := harness.ParseThreads(threadList)
+	if err != nil {
+		return nil, err
+	}
+	sweep := make(map[string][]string)
+	var order []string
+	for _, p := range params {
+		name, values, ok := strings.Cut(p, "=")
+		if !ok || values == "" {
+			return nil, fmt.Errorf("bad -param %q: want name=value[,value...]", p)
+		}
+		if !workloads.Known(name) {
+			return nil, fmt.Errorf("unknown parameter %q (see perfrun list)", name)
+		}
+		if _, dup := sweep[name]; !dup {
+			order = append(order, name)
+		}
+		sweep[name] = append(sweep[name], splitList(values)...)
+	}
+	if len(ims) == 0 || len(wls) == 0 {
+		return nil, fmt.Errorf("no implementation or no workload selected")
+	}
+	var cells []harness.Cell
+	for _, w := range wls {
+		var sets []workloads.Params
+		for _, set := range combinations(w, sweep, order) {
+			p, err := w.Resolve(set)
+			if err != nil {
+				return nil, err
+			}
+			sets = append(sets, p)
+		}
+		for _, im := range ims {
+			for _, p := range sets {
+				for _, t := range threads {
+					cells = append(cells, harness.Cell{Impl: im, Workload: w, Params: p, Threads: t})
+				}
+			}
+		}
+	}
+	return cells, nil
+}
+
+// combinations returns every assignment of the swept values that the
+// workload declares (others are ignored for it).
+func combinations(w workloads.Workload, sweep map[string][]string, order []string) []map[string]string {
+	sets := []map[string]string{{}}
+	for _, name := range order {
+		declared := false
+		for _, p := range w.Params {
+			declared = declared || p.Name == name
+		}
+		if !declared {
+			continue
+		}
+		var next []map[string]string
+		for _, s := range sets {
+			for _, v := range sweep[name] {
+				m := make(map[string]string, len(s)+1)
+				for k, x := range s {
+					m[k] = x
+				}
+				m[name] = v
+				next = append(next, m)
+			}
+		}
+		sets = next
+	}
+	return sets
+}
+
+// filterCells keeps the cells whose name matches the expression.
+func filterCells(cells []harness.Cell, expr string) ([]harness.Cell, error) {
+	if expr == "" {
+		return cells, nil
+	}
+	re, err := regexp.Compile(expr)
+	if err != nil {
+		return nil, fmt.Errorf("bad -match: %v", err)
+	}
+	var out []harness.Cell
+	for _, c := range cells {
+		if re.MatchString(c.Name()) {
+			out = append(out, c)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("-match %q selects no cell", expr)
+	}
+	return out, nil
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// withoutParam drops the -param values for name.
+func withoutParam(params []string, name string) []string {
+	var out []string
+	for _, p := range params {
+		if !strings.HasPrefix(p, name+"=") {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// corpusProvider returns where cells get their corpus: generated per size
+// from the seed, or one loaded corpus for every cell (then loaded is its
+// number of CAs).
+func corpusProvider(path string, strict bool, seed uint64, stderr io.Writer) (provider func(int) (*corpus.Corpus, error), loaded int, err error) {
+	if path == "" {
+		return func(cas int) (*corpus.Corpus, error) {
+			leaves := min(cas, 4096)
+			return corpus.Cached(corpus.Spec{Seed: seed, CAs: cas, Hits: leaves, Misses: max(leaves/4, 1)})
+		}, 0, nil
+	}
+	c, problems, err := corpus.Load(path, strict)
+	for _, p := range problems {
+		if !strict {
+			fmt.Fprintf(stderr, "perfrun: run: skipped %v\n", p)
+		}
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	fmt.Fprintf(stderr, "perfrun: corpus %s: %d CAs, %d CRLs, %d leaves with issuer, %d without\n",
+		path, len(c.CAs), len(c.CRLs), len(c.Hits), len(c.Misses))
+	return func(int) (*corpus.Corpus, error) { return c, nil }, max(len(c.CAs), 1), nil
+}

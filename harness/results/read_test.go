@@ -1,0 +1,104 @@
+package results
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"golang.org/x/perf/benchmath"
+)
+
+func TestReadErrors(t *testing.T) {
+	for name, text := range map[string]string{
+		"empty":   "",
+		"foreign": "hello world\nthis is not a results file\n",
+		"config":  "goos: linux\n",
+	} {
+		if _, err := Read(strings.NewReader(text), name+".txt", name); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+	s, err := Read(strings.NewReader("goos: linux\ncores: 2\nBenchmarkA/threads=1 1 100 ns/op\nBenchmarkA/threads=1 1 10"), "t.txt", "t")
+	if err != nil || len(s.Warnings) != 1 || s.Cores() != 2 {
+		t.Fatalf("truncated file: %v, %d warnings, cores %d", err, len(s.Warnings), s.Cores())
+	}
+	if c, ok := s.Cell("A/threads=1"); !ok || len(c.Values["sec/op"]) != 1 || c.Threads != 1 {
+		t.Fatalf("cell %+v", c)
+	}
+	if !strings.Contains(s.Warnings[0].Error(), "t.txt:4") {
+		t.Errorf("warning %q does not name the line", s.Warnings[0])
+	}
+}
+
+// TestReadSkipsNonFinite: benchmath never returns on NaN, so such values
+// are skipped with a warning (found by FuzzGate).
+func TestReadSkipsNonFinite(t *testing.T) {
+	s, err := Read(strings.NewReader("BenchmarkA 1 NaN ns/op 2 B/op\nBenchmarkA 1 +Inf ns/op\nBenchmarkA 1 5 ns/op\n"), "n.txt", "n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := s.Cell("A")
+	if v := c.Values["sec/op"]; len(v) != 1 || v[0] != 5e-9 || len(s.Warnings) != 2 {
+		t.Fatalf("sec/op %v, warnings %v", v, s.Warnings)
+	}
+}
+
+// TestIndex: impl, threads and group come from benchproc projections;
+// units are tidied, so a file in sec/op reads as the same unit as ns/op.
+func TestIndex(t *testing.T) {
+	s, err := Read(strings.NewReader(`cores: 2
+BenchmarkIssuer/impl=rcu/certs=1024/hit=1/threads=2 1 100 ns/op 7 ops/s
+BenchmarkLoad/impl=sorted/n=128/threads=1 1 0.5e-6 sec/op
+`), "x.txt", "x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cells := s.Cells()
+	if len(cells) != 2 {
+		t.Fatalf("%d cells", len(cells))
+	}
+	c := cells[0]
+	if c.Impl != "rcu" || c.Threads != 2 || c.Group != "Issuer/certs=1024/hit=1" {
+		t.Errorf("cell %q: impl %q threads %d group %q", c.Name, c.Impl, c.Threads, c.Group)
+	}
+	if v := cells[1].Values["sec/op"]; len(v) != 1 || v[0] != 0.5e-6 {
+		t.Errorf("sec/op read as %v", v)
+	}
+	if got := KeyOf("n")(cells[1]); got != "128" {
+		t.Errorf("n = %q", got)
+	}
+	if got := GroupWithout("impl", "n")(cells[1]); got != "Load/threads=1" {
+		t.Errorf("group without impl and n: %q", got)
+	}
+}
+
+// TestRoundTrip: a set written and read back writes the same bytes, unit
+// metadata included.
+func TestRoundTrip(t *testing.T) {
+	in := "Unit instructions/op assume=exact\nUnit ops/s better=higher\n\ncores: 2\ngo: go1.26\n\n" +
+		"BenchmarkIssuer/impl=rcu/threads=1 1 100.0 ns/op 1.0e+07 ops/s 812.0 instructions/op\n" +
+		"BenchmarkIssuer/impl=rcu/threads=1 1 101.0 ns/op 9.9e+06 ops/s 812.0 instructions/op\n"
+	s, err := Read(strings.NewReader(in), "in.txt", "in")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var first bytes.Buffer
+	if err := s.Write(&first); err != nil {
+		t.Fatal(err)
+	}
+	again, err := Read(bytes.NewReader(first.Bytes()), "again.txt", "again")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var second bytes.Buffer
+	again.Write(&second)
+	if first.String() != second.String() {
+		t.Fatalf("round trip changed the file:\n%s\n---\n%s", first.String(), second.String())
+	}
+	if !strings.Contains(first.String(), "Unit instructions/op assume=exact") {
+		t.Errorf("unit metadata lost:\n%s", first.String())
+	}
+	if again.Assumption("instructions/op") != benchmath.AssumeExact || again.Assumption("sec/op") != benchmath.AssumeNothing {
+		t.Error("instructions/op should read as exact, sec/op as not")
+	}
+}

@@ -1,0 +1,141 @@
+package results
+
+import (
+	"strconv"
+
+	"golang.org/x/perf/benchfmt"
+	"golang.org/x/perf/benchmath"
+	"golang.org/x/perf/benchproc"
+)
+
+// Set is the records of one results file (or of one run), in order, with
+// an index by cell.
+type Set struct {
+	Label string // what reports call it: a label=path label, or the path
+	File  string
+	// Records are the results in file order.
+	Records []*benchfmt.Result
+	// Units holds the unit metadata, by tidied unit.
+	Units benchfmt.UnitMetadataMap
+	// Warnings are lines that did not parse and values that were skipped;
+	// the reader carries on past them.
+	Warnings []error
+
+	cells  []*Cell
+	byName map[string]*Cell
+	proj   projections
+}
+
+// Cell is every record of one benchmark name: one value per unit and
+// record (round), in file order.
+type Cell struct {
+	Name    string // the full name without "Benchmark": Issuer/impl=rcu/certs=1024/hit=1/threads=2
+	Group   string // Name without its impl and threads keys: Issuer/certs=1024/hit=1
+	Impl    string // the /impl key, "" if none
+	Threads int    // the /threads key, 0 if none
+	// Units lists the units in the order they first appear.
+	Units []string
+	// Values maps a tidied unit to its values, in file order.
+	Values map[string][]float64
+	// First is the cell's first record: its configuration and name keys.
+	First *benchfmt.Result
+}
+
+// projections are the benchproc projections that index a set: the group
+// is .fullname with /impl and /threads projected away.
+type projections struct {
+	group, impl, threads *benchproc.Projection
+}
+
+func newProjections() projections {
+	var pp benchproc.ProjectionParser
+	var p projections
+	// These expressions are constants; they cannot fail to parse.
+	p.group, _ = pp.Parse(".fullname", nil)
+	p.impl, _ = pp.Parse("/impl", nil)
+	p.threads, _ = pp.Parse("/threads", nil)
+	return p
+}
+
+// New returns an empty set.
+func New(label, file string) *Set {
+	return &Set{Label: label, File: file, Units: make(benchfmt.UnitMetadataMap),
+		byName: make(map[string]*Cell), proj: newProjections()}
+}
+
+// Add appends a record and indexes it.
+func (s *Set) Add(r *benchfmt.Result) {
+	s.Records = append(s.Records, r)
+	name := string(r.Name.Full())
+	c, ok := s.byName[name]
+	if !ok {
+		threads, _ := strconv.Atoi(s.proj.threads.Project(r).StringValues())
+		c = &Cell{Name: name, Group: s.proj.group.Project(r).StringValues(),
+			Impl: s.proj.impl.Project(r).StringValues(), Threads: threads,
+			Values: make(map[string][]float64), First: r}
+		s.byName[name] = c
+		s.cells = append(s.cells, c)
+	}
+	for _, v := range r.Values {
+		if _, seen := c.Values[v.Unit]; !seen {
+			c.Units = append(c.Units, v.Unit)
+		}
+		c.Values[v.Unit] = append(c.Values[v.Unit], v.Value)
+	}
+}
+
+// AddUnit records unit metadata.
+func (s *Set) AddUnit(u *benchfmt.UnitMetadata) {
+	s.Units[u.UnitMetadataKey] = u
+}
+
+// Cells returns the cells in the order their names first appear.
+func (s *Set) Cells() []*Cell { return s.cells }
+
+// Cell returns the cell of a full benchmark name.
+func (s *Set) Cell(name string) (*Cell, bool) {
+	c, ok := s.byName[name]
+	return c, ok
+}
+
+// Config returns a file configuration value of the set's first record.
+func (s *Set) Config(key string) string {
+	if len(s.Records) == 0 {
+		return ""
+	}
+	return s.Records[0].GetConfig(key)
+}
+
+// Cores is the "cores" configuration, 0 if absent.
+func (s *Set) Cores() int {
+	n, _ := strconv.Atoi(s.Config("cores"))
+	return n
+}
+
+// Assumption is the statistical assumption for a unit: exact where the
+// file's unit metadata says so, else benchstat's default of none.
+func (s *Set) Assumption(unit string) benchmath.Assumption {
+	return s.Units.GetAssumption(unit)
+}
+
+// KeyOf returns a function giving a name key (such as "n") of a cell, ""
+// where the name has none.
+func KeyOf(key string) func(*Cell) string {
+	var pp benchproc.ProjectionParser
+	p, err := pp.Parse("/"+key, nil)
+	if err != nil {
+		return func(*Cell) string { return "" }
+	}
+	return func(c *Cell) string { return p.Project(c.First).StringValues() }
+}
+
+// GroupWithout returns a function giving a cell's full name without the
+// given name keys: the cells that differ only in those keys share it.
+func GroupWithout(keys ...string) func(*Cell) string {
+	var pp benchproc.ProjectionParser
+	full, _ := pp.Parse(".fullname", nil)
+	for _, k := range keys {
+		pp.Parse("/"+k, nil)
+	}
+	return func(c *Cell) string { return full.Project(c.First).StringValues() }
+}
