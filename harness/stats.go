@@ -2,8 +2,8 @@ package harness
 
 import (
 	"github.com/montanaflynn/stats"
-	"golang.org/x/perf/benchmath"
 	"golang.org/x/perf/benchfmt"
+	"golang.org/x/perf/benchmath"
 
 	"github.com/perfrun/perfrun/harness/results"
 )

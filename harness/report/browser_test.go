@@ -12,8 +12,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/perfrun/perfrun/harness/results"
 	"github.com/perfrun/perfrun/harness/report"
+	"github.com/perfrun/perfrun/harness/results"
 )
 
 // syntheticRun is a results set with three thread counts on two cores, so

@@ -15,8 +15,8 @@ import (
 	"golang.org/x/perf/benchmath"
 
 	"github.com/perfrun/perfrun/harness"
-	"github.com/perfrun/perfrun/harness/results"
 	"github.com/perfrun/perfrun/harness/report"
+	"github.com/perfrun/perfrun/harness/results"
 	"github.com/perfrun/perfrun/impls"
 	"github.com/perfrun/perfrun/store/corpus"
 	"github.com/perfrun/perfrun/workloads"
