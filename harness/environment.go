@@ -10,44 +10,43 @@ import (
 	"strconv"
 	"strings"
 	"time"
-)
 
-// KV is one file-level configuration line of a results file.
-type KV struct{ Key, Value string }
+	"github.com/perfrun/perfrun/workloads"
+)
 
 // Environment returns the configuration lines that say where, on what and
 // how results were measured: goos, goarch, cpu (as go test writes it),
 // cores, go, perfrun's version, the command line, rounds, window and
 // warm-up, corpus digests, date, and the user's labels. GOMAXPROCS is the
 // threads key of each benchmark name.
-func (r *Results) Environment() []KV {
-	kv := []KV{
-		{"goos", runtime.GOOS},
-		{"goarch", runtime.GOARCH},
-		{"cpu", cpuName()},
-		{"cores", strconv.Itoa(Cores())},
-		{"go", runtime.Version()},
-		{"perfrun", Revision()},
+func (r *Results) Environment() []workloads.KV {
+	kv := []workloads.KV{
+		{Key: "goos", Value: runtime.GOOS},
+		{Key: "goarch", Value: runtime.GOARCH},
+		{Key: "cpu", Value: cpuName()},
+		{Key: "cores", Value: strconv.Itoa(Cores())},
+		{Key: "go", Value: runtime.Version()},
+		{Key: "perfrun", Value: Revision()},
 	}
 	if r.Command != "" {
-		kv = append(kv, KV{"command", r.Command})
+		kv = append(kv, workloads.KV{Key: "command", Value: r.Command})
 	}
 	kv = append(kv,
-		KV{"rounds", strconv.Itoa(r.Options.Rounds)},
-		KV{"window", r.Options.Window.String()},
-		KV{"warmup", r.Options.Warmup.String()})
+		workloads.KV{Key: "rounds", Value: strconv.Itoa(r.Options.Rounds)},
+		workloads.KV{Key: "window", Value: r.Options.Window.String()},
+		workloads.KV{Key: "warmup", Value: r.Options.Warmup.String()})
 	var sources []string
 	for s := range r.Corpora {
 		sources = append(sources, s)
 	}
 	sort.Strings(sources)
 	for i, s := range sources {
-		kv = append(kv, KV{"corpus" + suffix(i), s + " digest " + r.Corpora[s]})
+		kv = append(kv, workloads.KV{Key: "corpus" + suffix(i), Value: s + " digest " + r.Corpora[s]})
 	}
-	kv = append(kv, KV{"date", r.Started.UTC().Format(time.RFC3339)})
+	kv = append(kv, workloads.KV{Key: "date", Value: r.Started.UTC().Format(time.RFC3339)})
 	kv = append(kv, r.Labels...)
 	if r.Incomplete {
-		kv = append(kv, KV{"incomplete", "interrupted; only completed rounds are included"})
+		kv = append(kv, workloads.KV{Key: "incomplete", Value: "interrupted; only completed rounds are included"})
 	}
 	return kv
 }

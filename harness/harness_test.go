@@ -181,7 +181,7 @@ type errorString string
 func (e errorString) Error() string { return string(e) }
 
 func TestSummarize(t *testing.T) {
-	s := harness.Summarize([]float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
+	s := results.Summarize([]float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
 	if s.N != 10 || s.Mean != 5.5 || s.Median != 5.5 {
 		t.Fatalf("Summarize = %+v", s)
 	}

@@ -62,7 +62,7 @@ type Results struct {
 	Started    time.Time
 	Wall       time.Duration
 	// Labels are extra configuration lines, such as machine=arm64-runner.
-	Labels []KV
+	Labels []workloads.KV
 	// Command is the command line that made the results, for the record.
 	Command string
 	// Options are the options of the run (rounds, window, warm-up).

@@ -1,45 +1,10 @@
 package harness
 
 import (
-	"github.com/montanaflynn/stats"
 	"golang.org/x/perf/benchfmt"
-	"golang.org/x/perf/benchmath"
 
 	"github.com/perfrun/perfrun/harness/results"
 )
-
-// Confidence is the level of the median's confidence interval, as benchstat.
-const Confidence = 0.95
-
-// Summary describes one metric of one cell across rounds.
-type Summary struct {
-	N                   int
-	Mean, Variance, Std float64 // sample variance and standard deviation
-	CV                  float64 // Std / Mean
-	Median, Lo, Hi      float64 // median and its confidence interval
-}
-
-// Summarize computes the moments with montanaflynn/stats and the median
-// with its distribution-free confidence interval with benchmath, the same
-// as benchstat reports.
-func Summarize(values []float64) Summary {
-	s := Summary{N: len(values)}
-	if s.N == 0 {
-		return s
-	}
-	data := stats.Float64Data(append([]float64(nil), values...))
-	s.Mean, _ = data.Mean()
-	if s.N > 1 {
-		s.Variance, _ = data.SampleVariance()
-		s.Std, _ = data.StandardDeviationSample()
-	}
-	if s.Mean != 0 {
-		s.CV = s.Std / s.Mean
-	}
-	sum := benchmath.AssumeNothing.Summary(benchmath.NewSample(append([]float64(nil), values...), &benchmath.DefaultThresholds), Confidence)
-	s.Median, s.Lo, s.Hi = sum.Center, sum.Lo, sum.Hi
-	return s
-}
 
 // Set returns the results as benchfmt records with the run's configuration
 // and unit metadata, in a stable order — the cells in the order they were

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 
+	"github.com/perfrun/perfrun/harness/results"
 	"github.com/perfrun/perfrun/store"
 	"github.com/perfrun/perfrun/store/corpus"
 )
@@ -48,7 +49,7 @@ var Load = Workload{
 			},
 			Unit:  "add",
 			PerOp: float64(len(seq)),
-			Extra: []Metric{{perObject, "B/object"}},
+			Extra: []Metric{{Value: perObject, Unit: results.BPerObject}},
 		}, nil
 	},
 }

@@ -43,7 +43,7 @@ func countInstructions(ctx context.Context, res *harness.Results, periods map[st
 		if c.Threads != 1 {
 			continue
 		}
-		ns := harness.Summarize(res.Values(c, results.NsPerOp)).Median
+		ns := results.Summarize(res.Values(c, results.NsPerOp)).Median
 		n := max(1, int(float64(instructionBudget.Nanoseconds())/max(ns, 1)))
 		if p := periods[c.Name()]; p > 1 {
 			n = (n + p - 1) / p * p // whole rotations

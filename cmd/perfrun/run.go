@@ -13,6 +13,7 @@ import (
 	"github.com/perfrun/perfrun/harness/report"
 	"github.com/perfrun/perfrun/harness/results"
 	"github.com/perfrun/perfrun/impls"
+	"github.com/perfrun/perfrun/workloads"
 )
 
 var cmdRun = &command{
@@ -81,13 +82,13 @@ func runRun(ctx context.Context, o *streams, args []string) error {
 			return asUsage(err)
 		}
 	}
-	var kvs []harness.KV
+	var kvs []workloads.KV
 	for _, l := range labels {
 		k, v, ok := strings.Cut(l, "=")
 		if !ok || k == "" || strings.ContainsAny(k, " :\t") {
 			return usageError("bad -label %q: want key=value", l)
 		}
-		kvs = append(kvs, harness.KV{Key: k, Value: v})
+		kvs = append(kvs, workloads.KV{Key: k, Value: v})
 	}
 	// Flags are checked; now the corpus, which may take a while to load.
 	provider, loaded, err := corpusProvider(*corpusPath, *strict, *seed, o.stderr)

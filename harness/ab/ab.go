@@ -4,7 +4,8 @@
 // each arm a fresh process measuring every cell once. Slow drift of the
 // machine then hits all arms alike, which back-to-back runs cannot promise:
 // on this kind of machine back-to-back benchstat runs of one binary called
-// 13 of 40 comparisons significant, interleaved ones 2 of 40 (DESIGN.md).
+// 13 of 40 comparisons significant, interleaved ones 2 of 40 (20 pairs of
+// runs at 1 and 2 threads, 10 samples each, on a shared 2-core VM).
 package ab
 
 import (

@@ -27,7 +27,7 @@ type Row struct {
 var Assumption = benchmath.AssumeNothing
 
 // Confidence of the reported intervals, as benchstat.
-const Confidence = 0.95
+const Confidence = results.Confidence
 
 // Compare compares every unit of every benchmark the sets share, in the
 // order OLD lists them.

@@ -142,10 +142,7 @@ func ratio(a, b float64) float64 {
 }
 
 // Median is the center benchstat reports for a sample.
-func Median(v []float64) float64 {
-	s := benchmath.NewSample(clone(v), &benchmath.DefaultThresholds)
-	return Assumption.Summary(s, Confidence).Center
-}
+func Median(v []float64) float64 { return results.Summarize(v).Median }
 
 // minSamples is the smallest equal sample size at which a two-sided
 // Mann-Whitney U test can reach alpha: with n each, the smallest p-value

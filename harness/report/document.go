@@ -8,8 +8,6 @@ import (
 	"sort"
 	"strings"
 
-	"golang.org/x/perf/benchmath"
-
 	"github.com/perfrun/perfrun/harness/compare"
 	"github.com/perfrun/perfrun/harness/results"
 )
@@ -59,8 +57,8 @@ func fmtMedian(values map[string][]float64, unit string) (string, string) {
 	if len(v) == 0 {
 		return "", ""
 	}
-	sum := compare.Assumption.Summary(benchmath.NewSample(append([]float64(nil), v...), &benchmath.DefaultThresholds), compare.Confidence)
-	return compare.FormatValue(sum.Center, unit), sum.PctRangeString()
+	sum := results.Summarize(v)
+	return compare.FormatValue(sum.Median, unit), sum.PctRange()
 }
 
 // ratio formats a verdict's new/old ratio; cells without one say so.

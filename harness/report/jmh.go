@@ -8,7 +8,6 @@ import (
 
 	moremath "github.com/aclements/go-moremath/stats"
 
-	"github.com/perfrun/perfrun/harness"
 	"github.com/perfrun/perfrun/harness/results"
 )
 
@@ -19,7 +18,7 @@ const JMHConfidence = 0.999
 // Student-t confidence interval at JMHConfidence, as JMH reports
 // throughput: Score ± Error. With one value the error is NaN.
 func ScoreError(values []float64) (score, err float64) {
-	s := harness.Summarize(values)
+	s := results.Summarize(values)
 	if s.N < 2 {
 		return s.Mean, math.NaN()
 	}

@@ -92,7 +92,7 @@ func Plots(sets []*results.Set, o PlotOptions) ([]*Plot, error) {
 			f.group + ": throughput relative to one thread, with the ideal line", sp})
 	}
 	oneThread := func(c *results.Cell) bool { return c.Threads == 1 }
-	for _, f := range figures(sets, "sec/add", "n", oneThread) {
+	for _, f := range figures(sets, results.Tidy(results.NsPerAdd), "n", oneThread) {
 		if len(f.xs) < 2 {
 			continue
 		}

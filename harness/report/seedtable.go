@@ -14,7 +14,6 @@ import (
 
 	"golang.org/x/perf/benchunit"
 
-	"github.com/perfrun/perfrun/harness"
 	"github.com/perfrun/perfrun/harness/results"
 )
 
@@ -46,8 +45,8 @@ func tables(s *results.Set) []*table {
 			t.threads = append(t.threads, c.Threads)
 		}
 		t.cells[c.Impl][c.Threads] = c
-		if _, ok := c.Values["sec/add"]; ok {
-			t.unit = "sec/add"
+		if _, ok := c.Values[results.Tidy(results.NsPerAdd)]; ok {
+			t.unit = results.Tidy(results.NsPerAdd)
 		}
 	}
 	for _, t := range out {
@@ -62,7 +61,7 @@ func (t *table) scale() benchunit.Scaler {
 	var means []float64
 	for _, byThreads := range t.cells {
 		for _, c := range byThreads {
-			means = append(means, harness.Summarize(c.Values[t.unit]).Mean)
+			means = append(means, results.Summarize(c.Values[t.unit]).Mean)
 		}
 	}
 	return benchunit.CommonScale(means, benchunit.Decimal)
@@ -91,7 +90,7 @@ func WriteSeedTables(w io.Writer, s *results.Set, cores int) {
 			fmt.Fprintf(w, "%s\n\n", im)
 			rows := [][]string{{"Threads", "mean/" + u, "var/" + u + "²"}}
 			if perObject {
-				rows[0] = append(rows[0], "B/object")
+				rows[0] = append(rows[0], results.BPerObject)
 			}
 			var marks []string
 			for _, th := range t.threads {
@@ -99,12 +98,12 @@ func WriteSeedTables(w io.Writer, s *results.Set, cores int) {
 				if !ok {
 					continue
 				}
-				sum := harness.Summarize(c.Values[t.unit])
+				sum := results.Summarize(c.Values[t.unit])
 				row := []string{strconv.Itoa(th),
 					strconv.FormatFloat(sum.Mean/sc.Factor, 'f', sc.Prec+3, 64),
 					strconv.FormatFloat(sum.Variance/(sc.Factor*sc.Factor), 'f', sc.Prec+3, 64)}
 				if perObject {
-					row = append(row, strconv.FormatFloat(harness.Summarize(c.Values[results.BPerObject]).Mean, 'f', 0, 64))
+					row = append(row, strconv.FormatFloat(results.Summarize(c.Values[results.BPerObject]).Mean, 'f', 0, 64))
 				}
 				rows = append(rows, row)
 				mark := overMark(th, cores)
@@ -173,11 +172,11 @@ func writeSideBySide(w io.Writer, t *table, sc benchunit.Scaler, cores int) {
 				fmt.Fprintf(w, " %-24s |", "")
 				continue
 			}
-			s := harness.Summarize(c.Values[t.unit])
+			s := results.Summarize(c.Values[t.unit])
 			cell := fmt.Sprintf("%.*f ± %.*f", sc.Prec, s.Mean/sc.Factor, sc.Prec, s.Std/sc.Factor)
 			if base, ok := t.cells[im][1]; ok && th != 1 {
-				one := harness.Summarize(base.Values[ops]).Mean
-				now := harness.Summarize(c.Values[ops]).Mean
+				one := results.Summarize(base.Values[ops]).Mean
+				now := results.Summarize(c.Values[ops]).Mean
 				if one > 0 {
 					cell += fmt.Sprintf(" (%.2fx)", now/one)
 				}

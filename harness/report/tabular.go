@@ -7,7 +7,6 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/perfrun/perfrun/harness"
 	"github.com/perfrun/perfrun/harness/results"
 )
 
@@ -53,7 +52,7 @@ func Rows(s *results.Set, cores int) []Row {
 	for _, c := range s.Cells() {
 		for _, unit := range c.Units {
 			v := c.Values[unit]
-			sum := harness.Summarize(v)
+			sum := results.Summarize(v)
 			r := Row{
 				Name: c.Name, Group: c.Group, Impl: c.Impl, Threads: c.Threads,
 				Oversubscribed: cores > 0 && c.Threads > cores, Unit: unit, N: sum.N,

@@ -27,7 +27,10 @@ const (
 	LockWait     = "lock-wait-sec/op"
 	GCCycles     = "gc-cycles"
 	Instructions = "instructions/op"
-	BPerObject   = "B/object"
+	// NsPerAdd is the load workload's time one worker spends per Add.
+	NsPerAdd = "ns/add"
+	// BPerObject is the live heap of a loaded store over its objects.
+	BPerObject = "B/object"
 )
 
 // Tidy returns the unit as a Set holds it: benchunit's tidied form

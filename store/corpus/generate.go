@@ -8,8 +8,9 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"strings"
-	"sync"
 	"time"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/perfrun/perfrun/store"
 	"github.com/perfrun/perfrun/store/certgen"
@@ -276,26 +277,10 @@ func build(der func() ([]byte, error), parse func([]byte) (*store.Object, error)
 
 // parallel runs fn(0..n-1) on every core and returns the first error.
 func parallel(n int, fn func(i int) error) error {
-	workers := min(runtime.GOMAXPROCS(0), max(n, 1))
-	var wg sync.WaitGroup
-	errs := make([]error, workers)
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := w; i < n; i += workers {
-				if err := fn(i); err != nil {
-					errs[w] = err
-					return
-				}
-			}
-		}()
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for i := range n {
+		g.Go(func() error { return fn(i) })
 	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	return g.Wait()
 }

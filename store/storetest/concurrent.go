@@ -118,16 +118,23 @@ func readOnce(s store.Store, c *corpus.Corpus, later []*store.Object, added *ato
 			break
 		}
 	case 3:
-		count := make(map[store.Name]int)
-		for _, o := range s.Objects() {
-			if _, ok := versions[o.Subject]; ok && o.Kind == store.CRL {
-				count[o.Subject]++
-			}
+		return oneCRLEach(s.Objects(), versions)
+	}
+	return nil
+}
+
+// oneCRLEach checks that a snapshot holds exactly one CRL of each issuer
+// whose CRLs are being replaced: a replacement is atomic.
+func oneCRLEach(snapshot []*store.Object, versions map[store.Name][2]*store.Object) error {
+	count := make(map[store.Name]int)
+	for _, o := range snapshot {
+		if _, ok := versions[o.Subject]; ok && o.Kind == store.CRL {
+			count[o.Subject]++
 		}
-		for name := range versions {
-			if count[name] != 1 {
-				return fmt.Errorf("an Objects snapshot holds %d CRLs of a replaced issuer, want 1", count[name])
-			}
+	}
+	for name := range versions {
+		if count[name] != 1 {
+			return fmt.Errorf("an Objects snapshot holds %d CRLs of a replaced issuer, want 1", count[name])
 		}
 	}
 	return nil
