@@ -154,6 +154,7 @@ func (d *drawing) machineIndex(m string) int {
 func newPlot(title, x, y string) *plot.Plot {
 	p := plot.New()
 	p.Title.Text = title
+	p.Title.Padding = vg.Points(8)
 	p.X.Label.Text = x
 	p.Y.Label.Text = y
 	p.Legend.Top = true
@@ -327,7 +328,7 @@ func (d *drawing) loadPlot(f *figure) (*plot.Plot, error) {
 		if k < 2 {
 			return x
 		}
-		return x * math.Pow(1.08, float64(i)-float64(k-1)/2)
+		return x * math.Pow(1.04, float64(i)-float64(k-1)/2)
 	})
 	if err != nil {
 		return nil, err
@@ -391,14 +392,14 @@ func (integerTicks) Ticks(min, max float64) []plot.Tick {
 }
 
 // niceTicks labels a linear axis at 1, 2, 2.5 or 5 times a power of ten,
-// about six labels, with minor ticks between.
+// about eight labels, with minor ticks between.
 type niceTicks struct{}
 
 func (niceTicks) Ticks(min, max float64) []plot.Tick {
 	if !(max > min) || math.IsInf(max-min, 0) {
 		return nil
 	}
-	step := niceStep((max - min) / 6)
+	step := niceStep((max - min) / 8)
 	var t []plot.Tick
 	for x := math.Ceil(min/step) * step; x <= max+step*1e-9 && len(t) < 64; x += step {
 		v := math.Round(x/step) * step
