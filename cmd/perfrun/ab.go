@@ -34,9 +34,7 @@ func init() { cmdAB.run = runAB }
 
 func runAB(ctx context.Context, o *streams, args []string) error {
 	fs := cmdAB.flags(o)
-	th := compare.DefaultThresholds
-	fs.Float64Var(&th.MinEffect, "threshold", th.MinEffect, "minimum effect as a fraction (0.05 = 5%)")
-	fs.Float64Var(&th.Alpha, "alpha", th.Alpha, "family-wise false-alarm rate")
+	th := thresholdFlags(fs)
 	rounds := fs.Int("rounds", 8, "interleaved rounds (each runs all three arms)")
 	inner := fs.Int("inner", 3, "rounds each arm process measures; their median is the arm's value")
 	repo := fs.String("repo", ".", "git repository")
@@ -60,8 +58,8 @@ func runAB(ctx context.Context, o *streams, args []string) error {
 	if *rounds < 3 || *inner < 1 {
 		return usageError("-rounds must be at least 3 for paired statistics, -inner at least 1")
 	}
-	if !(th.MinEffect >= 0) || !(th.Alpha > 0 && th.Alpha < 1) {
-		return usageError("-threshold must be >= 0 and -alpha in (0, 1)")
+	if err := checkThresholds(th); err != nil {
+		return err
 	}
 	runArgs := []string{"-workload", *workload, "-threads", *threads, "-window", window.String(),
 		"-seed", fmt.Sprint(*seed)}
@@ -106,7 +104,7 @@ func runAB(ctx context.Context, o *streams, args []string) error {
 	if err != nil {
 		return err
 	}
-	rep := compare.GatePaired(cells, arms, cores, th)
+	rep := compare.GatePaired(cells, arms, cores, *th)
 	if flagged := rep.Flagged(); len(flagged) > 0 {
 		if !*quiet {
 			fmt.Fprintf(o.stderr, "perfrun: ab: %d cells flagged; running them again with fresh rounds\n", len(flagged))
@@ -116,7 +114,7 @@ func runAB(ctx context.Context, o *streams, args []string) error {
 		if err != nil {
 			return fmt.Errorf("re-run: %v", err)
 		}
-		rep.Confirm(compare.GatePaired(again, againArms, cores, th))
+		rep.Confirm(compare.GatePaired(again, againArms, cores, *th))
 	}
 	rep.Old, rep.New = fs.Arg(0), fs.Arg(1)
 	if *reportDir != "" {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"flag"
 
 	"github.com/perfrun/perfrun/harness/compare"
 )
@@ -22,9 +23,7 @@ func init() { cmdGate.run = runGate }
 
 func runGate(_ context.Context, o *streams, args []string) error {
 	fs := cmdGate.flags(o)
-	th := compare.DefaultThresholds
-	fs.Float64Var(&th.MinEffect, "threshold", th.MinEffect, "minimum effect as a fraction (0.05 = 5%)")
-	fs.Float64Var(&th.Alpha, "alpha", th.Alpha, "family-wise false-alarm rate")
+	th := thresholdFlags(fs)
 	fs.Float64Var(&th.AllocsDelta, "allocs-delta", th.AllocsDelta, "allocs/op increase that fails")
 	fs.Float64Var(&th.InstructionsRatio, "instructions-ratio", th.InstructionsRatio, "instructions/op increase that fails, as a fraction")
 	fs.BoolVar(&th.AllowMissing, "allow-missing", false, "do not fail benchmarks missing from NEW")
@@ -32,18 +31,33 @@ func runGate(_ context.Context, o *streams, args []string) error {
 	if err := parse(fs, args, -1); err != nil {
 		return err
 	}
-	if !(th.MinEffect >= 0) || !(th.Alpha > 0 && th.Alpha < 1) {
-		return usageError("-threshold must be >= 0 and -alpha in (0, 1)")
+	if err := checkThresholds(th); err != nil {
+		return err
 	}
 	old, new, err := readPair("gate", fs.Args(), o)
 	if err != nil {
 		return err
 	}
-	rep, err := compare.Gate(old, new, th)
+	rep, err := compare.Gate(old, new, *th)
 	if err != nil {
 		return asUsage(err)
 	}
 	return finishGate(rep, *jsonOut, o)
+}
+
+// thresholdFlags defines the flags gate and ab share, over the defaults.
+func thresholdFlags(fs *flag.FlagSet) *compare.Thresholds {
+	th := compare.DefaultThresholds
+	fs.Float64Var(&th.MinEffect, "threshold", th.MinEffect, "minimum effect as a fraction (0.05 = 5%)")
+	fs.Float64Var(&th.Alpha, "alpha", th.Alpha, "family-wise false-alarm rate")
+	return &th
+}
+
+func checkThresholds(th *compare.Thresholds) error {
+	if !(th.MinEffect >= 0) || !(th.Alpha > 0 && th.Alpha < 1) {
+		return usageError("-threshold must be >= 0 and -alpha in (0, 1)")
+	}
+	return nil
 }
 
 // finishGate prints the verdict, writes it as JSON if asked, and returns

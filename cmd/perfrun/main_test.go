@@ -76,7 +76,7 @@ func TestRunWritesResults(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if !regexp.MustCompile(`\| Threads \| +mean/ns \| +var/ns² \|`).MatchString(stdout) || !strings.Contains(stdout, "certs=64") {
+	if !regexp.MustCompile(`\| Threads \| +mean/(n|µ|m)?s \| +var/(n|µ|m)?s² \|`).MatchString(stdout) || !strings.Contains(stdout, "certs=64") {
 		t.Fatalf("stdout:\n%s", stdout)
 	}
 	data, err := os.ReadFile(out)

@@ -25,9 +25,11 @@ func runReport(_ context.Context, o *streams, args []string) error {
 	fs := cmdReport.flags(o)
 	dir := fs.String("o", "perfrun-report", "output directory: report.md, report.html, images/")
 	title := fs.String("title", "perfrun report", "page title")
-	th := compare.DefaultThresholds
-	fs.Float64Var(&th.MinEffect, "threshold", th.MinEffect, "gate: minimum effect as a fraction")
+	th := thresholdFlags(fs)
 	if err := parse(fs, args, 2); err != nil {
+		return err
+	}
+	if err := checkThresholds(th); err != nil {
 		return err
 	}
 	if fs.NArg() == 0 {
@@ -39,7 +41,7 @@ func runReport(_ context.Context, o *streams, args []string) error {
 	}
 	doc := &report.Document{Title: *title, New: sets[len(sets)-1]}
 	if len(sets) == 2 {
-		rep, err := compare.Gate(sets[0], sets[1], th)
+		rep, err := compare.Gate(sets[0], sets[1], *th)
 		if err != nil {
 			return asUsage(err)
 		}
