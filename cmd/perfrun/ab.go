@@ -20,14 +20,17 @@ import (
 var cmdAB = &command{
 	name: "ab", args: "[flags] BASE HEAD", short: "build two git revisions and gate them, interleaved, with an A/A noise arm",
 	long: `AB builds perfrun at two git revisions and runs them interleaved round by
-round on the same corpus and cells, with an A/A arm (BASE twice) that
-measures each cell's noise floor. Per cell it tests the per-round log ratio
-HEAD/BASE (t-test, Holm across cells) and fails only when the lower bound of
-the slowdown exceeds max(threshold, 3 x noise floor); flagged cells are run
-again with fresh rounds and fail only if they fail again. If the A/A arm
-itself differs, the cell is INCONCLUSIVE. Both revisions must have
-"run -order-seed" and "-match". Exit codes as gate; a revision that does
-not build exits 4.`,
+round on the same corpus and cells: base, head and base again (the A/A arm),
+each a fresh process, in orders balanced over all six permutations. Per cell
+the statistic is the per-round log ratio of head to the mean of both base
+arms, paired by round id (t interval). PASS means the upper bound of the
+slowdown is below the threshold, REGRESSION that its lower bound is above
+it, Holm across cells; anything else is INCONCLUSIVE. Cells the first
+-rounds rounds leave undecided get as many fresh rounds and are decided on
+all of them, each look at Pocock's level so the error rate holds over both.
+An A/A interval wholly outside ±threshold/2 makes a cell INCONCLUSIVE.
+Both revisions must have "run -order-seed" and "-match". Exit codes as gate;
+a revision that does not build exits 4.`,
 }
 
 func init() { cmdAB.run = runAB }
@@ -35,8 +38,8 @@ func init() { cmdAB.run = runAB }
 func runAB(ctx context.Context, o *streams, args []string) error {
 	fs := cmdAB.flags(o)
 	th := thresholdFlags(fs)
-	rounds := fs.Int("rounds", 8, "interleaved rounds (each runs all three arms)")
-	inner := fs.Int("inner", 3, "rounds each arm process measures; their median is the arm's value")
+	rounds := fs.Int("rounds", 10, "interleaved rounds of the first look (each runs all three arms); undecided cells get as many again")
+	inner := fs.Int("inner", 1, "rounds each arm process measures; their median is the arm's value")
 	repo := fs.String("repo", ".", "git repository")
 	implFlag := fs.String("impl", "", "implementations (default: all)")
 	workload := fs.String("workload", "issuer", "workloads")
@@ -99,22 +102,31 @@ func runAB(ctx context.Context, o *streams, args []string) error {
 			fmt.Fprintf(o.stderr, "perfrun: ab: round %d/%d, %s\n", round, rounds, arm)
 		}
 	}
+	// Two looks (Pocock): decide after R rounds where the data already
+	// can; run R fresh rounds of the undecided cells only, and decide
+	// them on all 2R.
+	look := *th
+	look.Alpha = compare.PocockLevel(th.Alpha, 2)
 	start := time.Now()
-	cells, arms, cores, err := r.Run(ctx, "")
+	cells, arms, cores, err := r.Run(ctx, "", 0)
 	if err != nil {
 		return err
 	}
-	rep := compare.GatePaired(cells, arms, cores, *th)
-	if flagged := rep.Flagged(); len(flagged) > 0 {
+	rep := compare.GatePaired(cells, arms, cores, look)
+	if undecided := rep.Undecided(); len(undecided) > 0 {
 		if !*quiet {
-			fmt.Fprintf(o.stderr, "perfrun: ab: %d cells flagged; running them again with fresh rounds\n", len(flagged))
+			fmt.Fprintf(o.stderr, "perfrun: ab: %d cells undecided after %d rounds; measuring %d more rounds of them\n", len(undecided), *rounds, *rounds)
 		}
-		r.Seed += 7919
-		again, againArms, _, err := r.Run(ctx, matchNames(flagged))
+		more, moreArms, _, err := r.Run(ctx, matchNames(undecided), *rounds)
 		if err != nil {
-			return fmt.Errorf("re-run: %v", err)
+			return fmt.Errorf("second look: %v", err)
 		}
-		rep.Confirm(compare.GatePaired(again, againArms, cores, *th))
+		for _, c := range more {
+			a := arms[c.Name]
+			a.Merge(moreArms[c.Name])
+			arms[c.Name] = a
+		}
+		rep.Replace(compare.GatePaired(more, arms, cores, look))
 	}
 	rep.Old, rep.New = fs.Arg(0), fs.Arg(1)
 	if *reportDir != "" {
@@ -165,8 +177,9 @@ func abReport(rep *compare.Report, scratch, dir string, r *ab.Runner) error {
 		Title:   "perfrun: " + rep.New + " against " + rep.Old,
 		Verdict: rep,
 		New:     head,
-		Notes: []string{fmt.Sprintf("Interleaved A/B on one machine: %d rounds of base, head and base again (the A/A arm) in shuffled order; "+
-			"a cell fails only when the lower bound of its slowdown exceeds max(threshold, 3 × the A/A noise floor), twice.", r.Rounds)},
+		Notes: []string{fmt.Sprintf("Interleaved A/B on one machine: %d rounds of base, head and base again (the A/A arm) in balanced orders, "+
+			"%d more for cells the first look left undecided. PASS: the upper bound of the slowdown is below %.0f%%; "+
+			"REGRESSION: its lower bound is above it (Holm across cells, Pocock across the two looks).", r.Rounds, r.Rounds, 100*rep.Threshold)},
 	}
 	return writeDocument(doc, dir)
 }

@@ -4,19 +4,29 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"math"
+	"strings"
 
 	"github.com/perfrun/perfrun/harness/compare"
 )
 
 var cmdGate = &command{
 	name: "gate", args: "[flags] OLD NEW", short: "decide PASS / IMPROVED / REGRESSION / INCONCLUSIVE between two results files",
-	long: `Gate decides whether NEW regressed against OLD: PASS, IMPROVED, REGRESSION
-or INCONCLUSIVE, per cell and overall. Mann-Whitney U per cell, Holm
-correction across the gated cells, a minimum effect, plain thresholds for
-allocs/op and instructions/op; cells with more threads than cores are not
-gated. Exit 0 PASS/IMPROVED, 1 REGRESSION, 3 INCONCLUSIVE, 2 usage, 4 the
-tool failed. For two revisions on one machine prefer "perfrun ab", which
-interleaves them and measures the noise floor.`,
+	long: `Gate decides whether NEW regressed against OLD, per cell and overall. Per
+cell it estimates the change of time/op as the ratio of geometric means
+with a t interval (Welch), and promises: PASS — the upper bound of the
+slowdown is below -threshold, so no regression that large was missed;
+REGRESSION — its lower bound is above it; IMPROVED — the speedup's bound is
+beyond it; INCONCLUSIVE — the interval spans the threshold or the rounds
+are too few (each side needs 3), with how many rounds would decide. Holm
+controls each kind of claim across the gated cells. allocs/op and
+instructions/op gate on plain limits; cells with more threads than cores
+are not gated; cells or units missing from NEW fail unless -allow-missing;
+files of different setups (machine, cpu, cores, Go, corpus) are refused
+unless -ignore-config names the key. Exit 0 PASS/IMPROVED, 1 REGRESSION,
+3 INCONCLUSIVE, 2 usage, 4 the tool failed. Two files hold two processes:
+their difference includes the process's own luck, which gate cannot see.
+For two revisions on one machine prefer "perfrun ab".`,
 }
 
 func init() { cmdGate.run = runGate }
@@ -26,7 +36,8 @@ func runGate(_ context.Context, o *streams, args []string) error {
 	th := thresholdFlags(fs)
 	fs.Float64Var(&th.AllocsDelta, "allocs-delta", th.AllocsDelta, "allocs/op increase that fails")
 	fs.Float64Var(&th.InstructionsRatio, "instructions-ratio", th.InstructionsRatio, "instructions/op increase that fails, as a fraction")
-	fs.BoolVar(&th.AllowMissing, "allow-missing", false, "do not fail benchmarks missing from NEW")
+	fs.BoolVar(&th.AllowMissing, "allow-missing", false, "do not fail cells or units missing from NEW")
+	ignore := fs.String("ignore-config", "", "configuration `keys` (comma-separated) whose differences to accept: "+strings.Join(compare.MeaningKeys, ", "))
 	jsonOut := fs.String("json", "", "also write the verdict as JSON to this file")
 	if err := parse(fs, args, -1); err != nil {
 		return err
@@ -34,6 +45,10 @@ func runGate(_ context.Context, o *streams, args []string) error {
 	if err := checkThresholds(th); err != nil {
 		return err
 	}
+	if !(th.AllocsDelta >= 0) || !(th.InstructionsRatio >= 0) || math.IsInf(th.AllocsDelta+th.InstructionsRatio, 0) {
+		return usageError("-allocs-delta and -instructions-ratio must be finite and >= 0")
+	}
+	th.IgnoreConfig = splitList(*ignore)
 	old, new, err := readPair("gate", fs.Args(), o)
 	if err != nil {
 		return err
@@ -54,8 +69,8 @@ func thresholdFlags(fs *flag.FlagSet) *compare.Thresholds {
 }
 
 func checkThresholds(th *compare.Thresholds) error {
-	if !(th.MinEffect >= 0) || !(th.Alpha > 0 && th.Alpha < 1) {
-		return usageError("-threshold must be >= 0 and -alpha in (0, 1)")
+	if !(th.MinEffect >= 0 && th.MinEffect < 10) || !(th.Alpha > 0 && th.Alpha < 1) {
+		return usageError("-threshold must be in [0, 10) and -alpha in (0, 1)")
 	}
 	return nil
 }

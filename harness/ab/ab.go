@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -66,23 +67,39 @@ const (
 	ArmBase2 = "base-again"
 )
 
-// Run runs Rounds rounds; match, if not empty, restricts the cells (a
-// regular expression on benchmark names). It returns the cells, the
-// per-cell arms and the machine's cores as the results recorded them.
-func (r *Runner) Run(ctx context.Context, match string) ([]*results.Cell, map[string]compare.Arms, int, error) {
+// orders are the six orders of the three arms. Every block of six rounds
+// runs each once, in a shuffled sequence, so no arm is favoured by its
+// place (first after a build, last before the next round).
+var orders = [][3]string{
+	{ArmBase, ArmHead, ArmBase2}, {ArmBase, ArmBase2, ArmHead},
+	{ArmHead, ArmBase, ArmBase2}, {ArmHead, ArmBase2, ArmBase},
+	{ArmBase2, ArmBase, ArmHead}, {ArmBase2, ArmHead, ArmBase},
+}
+
+// Run runs Rounds rounds with ids from first on; match, if not empty,
+// restricts the cells (a regular expression on benchmark names). It
+// returns the cells, the per-cell arms by round id, and the machine's
+// cores as the results recorded them. A round whose arm lacks a cell
+// leaves that round out for that cell only.
+func (r *Runner) Run(ctx context.Context, match string, first int) ([]*results.Cell, map[string]compare.Arms, int, error) {
 	arms := make(map[string]compare.Arms)
 	var cells []*results.Cell
 	cores := 0
-	rng := rand.New(rand.NewPCG(r.Seed, 0xab))
-	for round := range r.Rounds {
-		order := []string{ArmBase, ArmHead, ArmBase2}
-		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+	rng := rand.New(rand.NewPCG(r.Seed, uint64(first)+0xab))
+	var block [][3]string
+	for round := first; round < first+r.Rounds; round++ {
+		if len(block) == 0 {
+			block = slices.Clone(orders)
+			rng.Shuffle(len(block), func(i, j int) { block[i], block[j] = block[j], block[i] })
+		}
+		order := block[0]
+		block = block[1:]
 		for _, arm := range order {
 			if err := ctx.Err(); err != nil {
 				return nil, nil, 0, err
 			}
 			if r.Progress != nil {
-				r.Progress(round+1, r.Rounds, arm)
+				r.Progress(round-first+1, r.Rounds, arm)
 			}
 			bin := r.Base
 			if arm == ArmHead {
@@ -98,15 +115,7 @@ func (r *Runner) Run(ctx context.Context, match string) ([]*results.Cell, map[st
 				if !seen {
 					cells = append(cells, c)
 				}
-				v := compare.Median(c.Values[r.Metric])
-				switch arm {
-				case ArmBase:
-					a.Base = append(a.Base, v)
-				case ArmHead:
-					a.Head = append(a.Head, v)
-				default:
-					a.Base2 = append(a.Base2, v)
-				}
+				a.Add(arm, round, compare.Median(c.Values[r.Metric]))
 				arms[c.Name] = a
 			}
 		}

@@ -32,7 +32,7 @@ func TestBuildAndRun(t *testing.T) {
 		RunArgs: []string{"-impl", "rcu,hashmap", "-threads", "1", "-window", "20ms", "-warmup", "5ms", "-param", "certs=64"}}
 	var arms []string
 	r.Progress = func(round, rounds int, arm string) { arms = append(arms, arm) }
-	names, got, cores, err := r.Run(ctx, "")
+	names, got, cores, err := r.Run(ctx, "", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,8 +50,23 @@ func TestBuildAndRun(t *testing.T) {
 		}
 	}
 	// Re-running one cell by name measures only that cell.
-	only, _, _, err := r.Run(ctx, "^"+regexp.QuoteMeta(names[0].Name)+"$")
+	only, more, _, err := r.Run(ctx, "^"+regexp.QuoteMeta(names[0].Name)+"$", 3)
 	if err != nil || len(only) != 1 || only[0].Name != names[0].Name {
 		t.Fatalf("matched re-run gave %v, %v", only, err)
+	}
+	// Its rounds are numbered after the first look's, so they merge.
+	a := got[names[0].Name]
+	a.Merge(more[names[0].Name])
+	if len(a.Head) != 6 || len(a.Base) != 6 || len(a.Base2) != 6 {
+		t.Fatalf("after merging: %d/%d/%d rounds, want 6 each", len(a.Base), len(a.Head), len(a.Base2))
+	}
+	// Three rounds run three different arm orders, and the six orders of a
+	// block are all different.
+	seen := make(map[[3]string]bool)
+	for i := 0; i+3 <= len(arms); i += 3 {
+		seen[[3]string{arms[i], arms[i+1], arms[i+2]}] = true
+	}
+	if len(seen) != 3 {
+		t.Fatalf("arm orders %v: want three different orders in three rounds", arms)
 	}
 }

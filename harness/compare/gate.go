@@ -3,27 +3,34 @@ package compare
 import (
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 
-	"golang.org/x/perf/benchmath"
+	"github.com/montanaflynn/stats"
 
 	"github.com/perfrun/perfrun/harness/results"
 )
 
 // Thresholds configure the gate. Start from DefaultThresholds.
 type Thresholds struct {
-	// Alpha is the family-wise false-alarm rate across gated cells.
+	// Alpha is the family-wise error rate of each kind of claim
+	// (REGRESSION, IMPROVED, PASS) across the gated cells.
 	Alpha float64
-	// MinEffect is the smallest slowdown (or speedup) worth a verdict, as a
-	// fraction: 0.05 is 5%.
+	// MinEffect is the threshold: the smallest slowdown (or speedup) that
+	// matters, as a fraction: 0.05 is 5%.
 	MinEffect float64
-	// Metric is the timed unit the statistics gate on (lower is better).
+	// Metric is the timed unit the statistics gate on (lower is better),
+	// tidied as benchstat tidies it.
 	Metric string
 	// AllocsDelta is how many more allocs/op fail the gate.
 	AllocsDelta float64
 	// InstructionsRatio is how much more instructions/op fail, as a fraction.
 	InstructionsRatio float64
-	// AllowMissing accepts benchmarks that OLD has and NEW lacks.
+	// AllowMissing accepts cells and units that OLD has and NEW lacks.
 	AllowMissing bool
+	// IgnoreConfig names configuration keys whose differences between the
+	// files (or within one) are accepted (see MeaningKeys).
+	IgnoreConfig []string
 }
 
 // DefaultThresholds are the gate's defaults.
@@ -32,33 +39,91 @@ var DefaultThresholds = Thresholds{
 	AllocsDelta: 0.5, InstructionsRatio: 0.01,
 }
 
+// MeaningKeys are the configuration keys whose values change what a
+// measurement means: results that differ in one of them are not compared
+// (the thread count, GOMAXPROCS, is in every cell's name). "corpus" covers
+// corpus-2 and so on.
+var MeaningKeys = []string{"goos", "goarch", "cpu", "cores", "go", "machine", "corpus"}
+
+// MinRounds is the fewest rounds a side needs for gate to give a cell a
+// verdict: two would estimate a spread from a single difference.
+const MinRounds = 3
+
 // exactMetrics gate on plain thresholds, without statistics.
 var exactMetrics = []string{results.AllocsPerOp, results.Instructions}
 
-// Gate decides between two results files measured separately. Cells whose
-// threads exceed the machine's cores are reported NOT-GATED. A cell with
-// too few rounds for the U-test to ever reach Alpha is INCONCLUSIVE.
+// CheckConfig refuses to compare sets whose configuration differs in a
+// key of MeaningKeys — between the two files, or within one (concatenated
+// runs of different machines or corpora) — unless the key is ignored. It
+// returns warnings for what it accepts: a file that pools several runs.
+func CheckConfig(old, new *results.Set, ignore []string) (warnings []string, err error) {
+	values := func(s *results.Set, key string) []string {
+		var out []string
+		for _, r := range s.Records {
+			for _, c := range r.Config {
+				if c.File && (c.Key == key || strings.HasPrefix(c.Key, key+"-")) && !slices.Contains(out, string(c.Value)) {
+					out = append(out, string(c.Value))
+				}
+			}
+		}
+		return out
+	}
+	for _, key := range MeaningKeys {
+		if slices.Contains(ignore, key) {
+			continue
+		}
+		for _, s := range []*results.Set{old, new} {
+			if v := values(s, key); len(v) > 1 {
+				return nil, fmt.Errorf("%s mixes results with different %s (%s): runs of different setups do not pool; -ignore-config %s to use them anyway",
+					s.File, key, strings.Join(v, " | "), key)
+			}
+		}
+		a, b := values(old, key), values(new, key)
+		if len(a) == 1 && len(b) == 1 && a[0] != b[0] {
+			return nil, fmt.Errorf("%s and %s differ in %s (%q vs %q): results of different setups do not compare; -ignore-config %s to compare anyway",
+				old.File, new.File, key, a[0], b[0], key)
+		}
+	}
+	for _, s := range []*results.Set{old, new} {
+		if d := values(s, "date"); len(d) > 1 {
+			warnings = append(warnings, fmt.Sprintf("%s pools %d runs (dates %s … %s)", s.File, len(d), d[0], d[len(d)-1]))
+		}
+	}
+	return warnings, nil
+}
+
+// Gate decides between two results files measured separately. Per cell it
+// estimates the change of the timed metric as the difference of mean log
+// values (Welch's t), and decides with the rule every perfrun gate shares:
+// PASS only when the upper bound of the slowdown is below the threshold,
+// REGRESSION when the lower bound is above it, Holm across cells;
+// otherwise INCONCLUSIVE, saying why. Cells with more threads than cores
+// are NOT-GATED; cells or units missing from NEW fail unless AllowMissing;
+// cells only NEW has are reported as new, not gated.
 func Gate(old, new *results.Set, th Thresholds) (*Report, error) {
 	if _, err := Shared(old, new); err != nil {
 		return nil, err
 	}
-	rep := &Report{Old: old.Label, New: new.Label}
-	thr := benchmath.DefaultThresholds
-	type pending struct {
-		idx int
-		p   float64
+	warnings, err := CheckConfig(old, new, th.IgnoreConfig)
+	if err != nil {
+		return nil, err
 	}
-	var tested []pending
-	cores := max(old.Cores(), new.Cores())
+	rep := &Report{Old: old.Label, New: new.Label, Threshold: th.MinEffect, Warnings: warnings}
+	cores := min(nonZero(old.Cores()), nonZero(new.Cores()))
+	missing := func(name, unit, why string) {
+		v := Regression
+		if th.AllowMissing {
+			v = NotGated
+		}
+		rep.Cells = append(rep.Cells, CellVerdict{Name: name, Unit: unit, Verdict: v, Reason: why})
+	}
+	var tested []int
+	var ests []estimate
 	for _, oc := range old.Cells() {
 		name := oc.Name
 		nc, ok := new.Cell(name)
 		if !ok {
-			v := Regression
-			if th.AllowMissing {
-				v = NotGated
-			}
-			rep.Cells = append(rep.Cells, CellVerdict{Name: name, Unit: th.Metric, Verdict: v, Reason: "missing from " + new.Label})
+			missing(name, th.Metric, "missing from "+new.Label)
 			continue
 		}
 		if cores > 0 && oc.Threads > cores {
@@ -68,48 +133,94 @@ func Gate(old, new *results.Set, th Thresholds) (*Report, error) {
 		}
 		for _, unit := range exactMetrics {
 			a, b := oc.Values[unit], nc.Values[unit]
-			if len(a) == 0 || len(b) == 0 {
-				continue
+			switch {
+			case len(a) == 0:
+			case len(b) == 0:
+				missing(name, unit, fmt.Sprintf("%s has no %s for it", new.Label, unit))
+			default:
+				rep.Cells = append(rep.Cells, exactVerdict(name, unit, Median(a), Median(b), th))
 			}
-			rep.Cells = append(rep.Cells, exactVerdict(name, unit, Median(a), Median(b), th))
 		}
 		a, b := oc.Values[th.Metric], nc.Values[th.Metric]
-		if len(a) == 0 || len(b) == 0 {
+		c := CellVerdict{Name: name, Unit: th.Metric, Verdict: Inconclusive}
+		switch {
+		case len(a) == 0:
+			c.Reason = fmt.Sprintf("%s has no %s for it: nothing to gate", old.Label, th.Metric)
+		case len(b) == 0:
+			missing(name, th.Metric, fmt.Sprintf("%s has no %s for it (it has %s)", new.Label, th.Metric, strings.Join(nc.Units, ", ")))
 			continue
-		}
-		s1, s2 := benchmath.NewSample(clone(a), &thr), benchmath.NewSample(clone(b), &thr)
-		cmp := Assumption.Compare(s1, s2)
-		c := CellVerdict{Name: name, Unit: th.Metric, Ratio: Median(b) / Median(a), P: cmp.P}
-		if minN := minSamples(th.Alpha); len(a) < minN || len(b) < minN {
-			c.Verdict = Inconclusive
-			c.Reason = fmt.Sprintf("%d and %d rounds: a U-test needs %d each to reach alpha %.2f", len(a), len(b), minN, th.Alpha)
+		case len(a) < MinRounds || len(b) < MinRounds:
+			c.Reason = fmt.Sprintf("%d and %d rounds: needs at least %d on each side", len(a), len(b), MinRounds)
+		default:
+			e, ok := welch(a, b)
+			if !ok {
+				c.Reason = "a value is not positive: no ratio"
+				break
+			}
 			rep.Cells = append(rep.Cells, c)
+			tested = append(tested, len(rep.Cells)-1)
+			ests = append(ests, e)
 			continue
 		}
 		rep.Cells = append(rep.Cells, c)
-		tested = append(tested, pending{len(rep.Cells) - 1, cmp.P})
 	}
-	ps := make([]float64, len(tested))
-	for i, t := range tested {
-		ps[i] = t.p
+	for _, nc := range new.Cells() {
+		if _, ok := old.Cell(nc.Name); !ok {
+			rep.Cells = append(rep.Cells, CellVerdict{Name: nc.Name, Unit: th.Metric, Verdict: NotGated, Reason: "new in " + new.Label + ": nothing to compare with"})
+		}
 	}
-	for i, adj := range holm(ps) {
-		c := &rep.Cells[tested[i].idx]
-		c.PAdj = adj
-		significant := adj < th.Alpha
-		switch {
-		case significant && c.Ratio > 1+th.MinEffect:
-			c.Verdict, c.Reason = Regression, fmt.Sprintf("%.1f%% slower, p=%.3g after Holm over %d cells", 100*(c.Ratio-1), adj, len(ps))
-		case significant && c.Ratio < 1/(1+th.MinEffect):
-			c.Verdict, c.Reason = Improved, fmt.Sprintf("%.1f%% faster, p=%.3g after Holm", 100*(1-c.Ratio), adj)
-		case significant:
-			c.Verdict, c.Reason = Pass, fmt.Sprintf("changed %.1f%%, below the %.0f%% minimum effect", 100*(c.Ratio-1), 100*th.MinEffect)
-		default:
-			c.Verdict, c.Reason = Pass, fmt.Sprintf("no significant change (p=%.3g after Holm)", adj)
+	cells := make([]*CellVerdict, len(tested))
+	for i, idx := range tested {
+		cells[i] = &rep.Cells[idx]
+	}
+	for i, v := range decide(cells, ests, th.MinEffect, th.Alpha) {
+		if v != "" {
+			cells[i].Verdict = v
 		}
 	}
 	rep.finish()
 	return rep, nil
+}
+
+func nonZero(n int) int {
+	if n <= 0 {
+		return math.MaxInt
+	}
+	return n
+}
+
+// welch estimates log(new/old) from two independent samples: the
+// difference of mean log values, with Welch's standard error and
+// degrees of freedom.
+func welch(old, new []float64) (estimate, bool) {
+	la, ok1 := logs(old)
+	lb, ok2 := logs(new)
+	if !ok1 || !ok2 {
+		return estimate{}, false
+	}
+	ma, _ := stats.Mean(la)
+	mb, _ := stats.Mean(lb)
+	va, _ := stats.SampleVariance(la)
+	vb, _ := stats.SampleVariance(lb)
+	na, nb := float64(len(la)), float64(len(lb))
+	qa, qb := va/na, vb/nb
+	e := estimate{mean: mb - ma, se: math.Sqrt(qa + qb), n: min(len(la), len(lb))}
+	e.df = na + nb - 2
+	if qa+qb > 0 {
+		e.df = (qa + qb) * (qa + qb) / (qa*qa/(na-1) + qb*qb/(nb-1))
+	}
+	return e, true
+}
+
+func logs(v []float64) ([]float64, bool) {
+	out := make([]float64, len(v))
+	for i, x := range v {
+		if !(x > 0) {
+			return nil, false
+		}
+		out[i] = math.Log(x)
+	}
+	return out, true
 }
 
 func exactVerdict(name, unit string, old, new float64, th Thresholds) CellVerdict {
@@ -131,35 +242,17 @@ func exactVerdict(name, unit string, old, new float64, th Thresholds) CellVerdic
 	return c
 }
 
+// ratio is a/b, with 0/0 = 1 and x/0 = +Inf reported as such only in text:
+// JSON cannot hold an infinity, so callers keep Ratio finite.
 func ratio(a, b float64) float64 {
 	if b == 0 {
 		if a == 0 {
 			return 1
 		}
-		return math.Inf(1)
+		return math.MaxFloat64
 	}
 	return a / b
 }
 
 // Median is the center benchstat reports for a sample.
 func Median(v []float64) float64 { return results.Summarize(v).Median }
-
-// minSamples is the smallest equal sample size at which a two-sided
-// Mann-Whitney U test can reach alpha: with n each, the smallest p-value
-// is 2/C(2n, n).
-func minSamples(alpha float64) int {
-	for n := 1; n < 50; n++ {
-		if 2/binomial(2*n, n) < alpha {
-			return n
-		}
-	}
-	return 50
-}
-
-func binomial(n, k int) float64 {
-	r := 1.0
-	for i := 1; i <= k; i++ {
-		r = r * float64(n-k+i) / float64(i)
-	}
-	return r
-}

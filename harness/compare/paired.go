@@ -3,144 +3,204 @@ package compare
 import (
 	"fmt"
 	"math"
+	"slices"
 
-	moremath "github.com/aclements/go-moremath/stats"
 	"github.com/montanaflynn/stats"
 
 	"github.com/perfrun/perfrun/harness/results"
 )
 
-// Arms are one cell's values from an interleaved A/B run: round i of each
-// arm ran in the same round, on the same machine, back to back (in a
-// shuffled order). Base2 is the A/A arm, base measured a second time.
+// Arms are one cell's values from an interleaved A/B run, by round id:
+// in round i, base, head and base again (the A/A arm) ran back to back on
+// the same machine, in an order the runner balanced.
 type Arms struct {
-	Base, Head, Base2 []float64
+	Base, Head, Base2 map[int]float64
 }
 
-// logRatios returns ln(b[i]/a[i]) for the rounds both have.
-func logRatios(a, b []float64) []float64 {
-	var out []float64
-	for i := range min(len(a), len(b)) {
-		if a[i] > 0 && b[i] > 0 {
-			out = append(out, math.Log(b[i]/a[i]))
+// Add records an arm's value in a round.
+func (a *Arms) Add(arm string, round int, v float64) {
+	if a.Base == nil {
+		a.Base, a.Head, a.Base2 = make(map[int]float64), make(map[int]float64), make(map[int]float64)
+	}
+	switch arm {
+	case "base":
+		a.Base[round] = v
+	case "head":
+		a.Head[round] = v
+	default:
+		a.Base2[round] = v
+	}
+}
+
+// paired returns, for the rounds where all three arms have a positive
+// value, the log ratio of head to the mean of both base arms (the A/A arm
+// halves the base's noise) and the log ratio of the A/A arm to base.
+func (a Arms) paired() (d, aa []float64) {
+	var ids []int
+	for id := range a.Head {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		b, h, b2 := a.Base[id], a.Head[id], a.Base2[id]
+		if b > 0 && h > 0 && b2 > 0 {
+			d = append(d, math.Log(h)-(math.Log(b)+math.Log(b2))/2)
+			aa = append(aa, math.Log(b2)-math.Log(b))
 		}
 	}
-	return out
+	return d, aa
 }
 
-// tTest is a one-sample t-test of mean(x) = 0: mean, standard error,
-// two-sided p, and the t quantile for a one-sided bound at 1-alpha.
-func tTest(x []float64, alpha float64) (mean, se, p, tq float64) {
-	n := float64(len(x))
-	mean, _ = stats.Mean(x)
+// oneSample estimates the mean of x with its standard error.
+func oneSample(x []float64) estimate {
+	m, _ := stats.Mean(x)
 	sd, _ := stats.StandardDeviationSample(x)
-	se = sd / math.Sqrt(n)
-	t := moremath.TDist{V: n - 1}
-	tq = moremath.InvCDF(t)(1 - alpha)
-	if se == 0 {
-		if mean == 0 {
-			return mean, se, 1, tq
-		}
-		return mean, se, 0, tq
-	}
-	p = 2 * (1 - t.CDF(math.Abs(mean/se)))
-	return mean, se, p, tq
+	return estimate{mean: m, se: sd / math.Sqrt(float64(len(x))), df: float64(len(x) - 1), n: len(x)}
 }
 
-// GatePaired decides an interleaved A/B run with an A/A arm. Per cell the
-// statistic is the per-round log ratio head/base. Its noise floor is what
-// the A/A arm (base against itself, interleaved the same way) measured:
-// |mean A/A log ratio|, the difference this machine shows between two
-// identical binaries. A cell regresses only when the
-// Holm-corrected t-test is significant and the lower bound of the slowdown
-// exceeds max(MinEffect, 3 × noise floor). If the A/A arm itself differs
-// significantly, the cell is INCONCLUSIVE: the machine cannot tell a
-// binary from itself, so no verdict can be trusted.
+// MinPairedRounds is the fewest complete rounds a cell needs for a paired
+// verdict.
+const MinPairedRounds = 3
+
+// GatePaired decides one look at an interleaved A/B run. Per cell the
+// statistic is the per-round log ratio of head to the mean of both base
+// arms, paired by round id; the verdict follows the rule every perfrun
+// gate shares (see decide) at level th.Alpha, which a sequential caller
+// sets to its per-look level (PocockLevel). The A/A arm is a sanity check:
+// only when its interval lies wholly outside ±threshold/2 — base cannot
+// reproduce itself on this machine — is the cell INCONCLUSIVE whatever
+// head did. Cells with more threads than cores are NOT-GATED.
 func GatePaired(cells []*results.Cell, arms map[string]Arms, cores int, th Thresholds) *Report {
-	rep := &Report{Old: "base", New: "head"}
-	type pending struct {
-		idx          int
-		p, pAA       float64
-		mean, se, tq float64
-	}
-	var tested []pending
+	rep := &Report{Old: "base", New: "head", Threshold: th.MinEffect}
+	var tested []int
+	var ests, aas []estimate
 	for _, cell := range cells {
-		a := arms[cell.Name]
-		c := CellVerdict{Name: cell.Name, Unit: th.Metric}
+		c := CellVerdict{Name: cell.Name, Unit: th.Metric, Verdict: Inconclusive}
 		if cores > 0 && cell.Threads > cores {
 			c.Verdict, c.Reason = NotGated, fmt.Sprintf("oversubscribed: %d threads on %d cores", cell.Threads, cores)
 			rep.Cells = append(rep.Cells, c)
 			continue
 		}
-		x, aa := logRatios(a.Base, a.Head), logRatios(a.Base, a.Base2)
-		if len(x) < 3 || len(aa) < 3 {
-			c.Verdict, c.Reason = Inconclusive, fmt.Sprintf("%d paired rounds: need at least 3", min(len(x), len(aa)))
+		d, aa := arms[cell.Name].paired()
+		if len(d) < MinPairedRounds {
+			c.Reason = fmt.Sprintf("%d complete rounds: needs at least %d", len(d), MinPairedRounds)
+			c.undecided = true
 			rep.Cells = append(rep.Cells, c)
 			continue
 		}
-		mean, se, p, tq := tTest(x, th.Alpha)
-		meanAA, _, pAA, _ := tTest(aa, th.Alpha)
-		c.Ratio = math.Exp(mean)
-		c.Lo, c.Hi = math.Exp(mean-tq*se), math.Exp(mean+tq*se)
-		c.Noise = math.Exp(math.Abs(meanAA)) - 1
-		c.P = p
 		rep.Cells = append(rep.Cells, c)
-		tested = append(tested, pending{len(rep.Cells) - 1, p, pAA, mean, se, tq})
+		tested = append(tested, len(rep.Cells)-1)
+		ests, aas = append(ests, oneSample(d)), append(aas, oneSample(aa))
 	}
-	ps, psAA := make([]float64, len(tested)), make([]float64, len(tested))
-	for i, t := range tested {
-		ps[i], psAA[i] = t.p, t.pAA
+	verdicts := make([]*CellVerdict, len(tested))
+	for i, idx := range tested {
+		verdicts[i] = &rep.Cells[idx]
 	}
-	adj, adjAA := holm(ps), holm(psAA)
-	for i, t := range tested {
-		c := &rep.Cells[t.idx]
-		c.PAdj = adj[i]
-		floor := max(th.MinEffect, 3*c.Noise)
-		slowLo, fastLo := c.Lo-1, 1-c.Hi
-		switch {
-		case adjAA[i] < th.Alpha:
-			c.Verdict, c.Reason = Inconclusive, fmt.Sprintf("A/A differs (p=%.3g after Holm): base against itself moved %.1f%%", adjAA[i], 100*c.Noise)
-		case adj[i] < th.Alpha && slowLo > floor:
-			c.Verdict, c.Reason = Regression, fmt.Sprintf("at least %.1f%% slower (p=%.3g after Holm); floor %.1f%%", 100*slowLo, adj[i], 100*floor)
-		case adj[i] < th.Alpha && fastLo > floor:
-			c.Verdict, c.Reason = Improved, fmt.Sprintf("at least %.1f%% faster (p=%.3g after Holm)", 100*fastLo, adj[i])
-		default:
-			c.Verdict, c.Reason = Pass, fmt.Sprintf("%+.1f%% [%+.1f%%, %+.1f%%], floor %.1f%%", 100*(c.Ratio-1), 100*(c.Lo-1), 100*(c.Hi-1), 100*floor)
+	half := math.Log1p(th.MinEffect / 2)
+	for i, v := range decide(verdicts, ests, th.MinEffect, th.Alpha) {
+		c := verdicts[i]
+		if v != "" {
+			c.Verdict = v
+		} else {
+			c.undecided = true
+		}
+		lo, hi := aas[i].bounds(th.Alpha)
+		c.Noise = math.Expm1(aas[i].mean)
+		if lo > half || hi < -half {
+			c.Verdict, c.undecided = Inconclusive, false
+			c.Reason = fmt.Sprintf("base against itself moved %+.1f%% [%+.1f%%, %+.1f%%], outside ±%.1f%%: the machine did not hold still (head: %s)",
+				100*c.Noise, 100*math.Expm1(lo), 100*math.Expm1(hi), 50*th.MinEffect, c.Reason)
 		}
 	}
 	rep.finish()
 	return rep
 }
 
-// Flagged returns the names of cells whose verdict is REGRESSION.
-func (r *Report) Flagged() []string {
+// Undecided returns the cells a second look with more rounds may decide:
+// INCONCLUSIVE because their interval spans the threshold or their rounds
+// were too few, not because the A/A arm failed.
+func (r *Report) Undecided() []string {
 	var out []string
 	for _, c := range r.Cells {
-		if c.Verdict == Regression {
+		if c.undecided {
 			out = append(out, c.Name)
 		}
 	}
 	return out
 }
 
-// Confirm keeps a REGRESSION only where the re-run's report (of the
-// flagged cells, with fresh rounds) regresses too; the others pass, with
-// both reasons kept. The overall verdict is recomputed.
-func (r *Report) Confirm(rerun *Report) {
+// Replace takes the second look's verdicts for the cells it decided on,
+// keeps the first look's for the others, and recomputes the overall
+// verdict. A second look never turns a first look's verdict around: only
+// cells the first left undecided are in it.
+func (r *Report) Replace(second *Report) {
 	byName := make(map[string]CellVerdict)
-	for _, c := range rerun.Cells {
+	for _, c := range second.Cells {
 		byName[c.Name] = c
 	}
 	for i, c := range r.Cells {
-		if c.Verdict != Regression {
-			continue
-		}
-		if s := byName[c.Name]; s.Verdict != Regression {
-			r.Cells[i].Verdict = Pass
-			r.Cells[i].Reason = "flagged (" + c.Reason + "), not confirmed on re-run: " + s.Reason
-		} else {
-			r.Cells[i].Reason += "; confirmed on re-run: " + s.Reason
+		if s, ok := byName[c.Name]; ok {
+			s.Reason += " (second look)"
+			r.Cells[i] = s
 		}
 	}
 	r.finish()
+}
+
+// PocockLevel is the one-sided level each of looks equally spaced looks
+// tests at so that the chance of any false claim over all looks stays
+// alpha (Pocock's boundary): with two looks at alpha 0.05, about 0.0304.
+// The looks' statistics are those of one Brownian motion seen at times
+// 1..looks, so the boundary c solves P(max_k Z_k > c) = alpha; it is
+// computed here by integrating over the first look (looks ≤ 2).
+func PocockLevel(alpha float64, looks int) float64 {
+	if looks <= 1 {
+		return alpha
+	}
+	rho := math.Sqrt(0.5) // corr(Z1, Z2) for equal increments
+	exceed := func(c float64) float64 {
+		// P(Z1 ≤ c, Z2 ≤ c) by Simpson's rule over z1 in [-10, c].
+		const n = 4000
+		a, b := -10.0, c
+		h := (b - a) / n
+		f := func(z float64) float64 {
+			return normPDF(z) * normCDF((c-rho*z)/math.Sqrt(1-rho*rho))
+		}
+		sum := f(a) + f(b)
+		for i := 1; i < n; i++ {
+			w := 2.0
+			if i%2 == 1 {
+				w = 4
+			}
+			sum += w * f(a+float64(i)*h)
+		}
+		return 1 - sum*h/3
+	}
+	lo, hi := 0.0, 6.0
+	for range 60 {
+		mid := (lo + hi) / 2
+		if exceed(mid) > alpha {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return 1 - normCDF((lo+hi)/2)
+}
+
+func normPDF(z float64) float64 { return math.Exp(-z*z/2) / math.Sqrt(2*math.Pi) }
+func normCDF(z float64) float64 { return 0.5 * math.Erfc(-z/math.Sqrt2) }
+
+// Merge adds b's rounds to a's (round ids do not collide: a later look
+// numbers its rounds after the earlier ones).
+func (a *Arms) Merge(b Arms) {
+	for id, v := range b.Base {
+		a.Add("base", id, v)
+	}
+	for id, v := range b.Head {
+		a.Add("head", id, v)
+	}
+	for id, v := range b.Base2 {
+		a.Add("base-again", id, v)
+	}
 }

@@ -44,17 +44,24 @@ type CellVerdict struct {
 	Hi    float64 `json:"hi,omitempty"`
 	P     float64 `json:"p,omitempty"`
 	PAdj  float64 `json:"p_holm,omitempty"`
-	// Noise is the A/A noise floor as a fraction, when measured.
+	// Noise is what the A/A arm (base against itself) moved, as a
+	// fraction, where one was measured.
 	Noise  float64 `json:"noise,omitempty"`
 	Reason string  `json:"reason"`
+
+	undecided bool // more rounds may decide it (ab's second look)
 }
 
 // Report is a whole gate decision.
 type Report struct {
-	Verdict Verdict       `json:"verdict"`
-	Old     string        `json:"old"`
-	New     string        `json:"new"`
-	Cells   []CellVerdict `json:"cells"`
+	Verdict Verdict `json:"verdict"`
+	Old     string  `json:"old"`
+	New     string  `json:"new"`
+	// Threshold is the smallest change that matters, as a fraction.
+	Threshold float64       `json:"threshold"`
+	Cells     []CellVerdict `json:"cells"`
+	// Warnings are what the data made the gate accept, such as pooled runs.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // finish sets the overall verdict: any regression, else any inconclusive
@@ -88,7 +95,11 @@ func holm(p []float64) []float64 {
 // WriteText prints the verdict first, then the cells that are not PASS,
 // then the rest.
 func (r *Report) WriteText(w io.Writer) {
-	fmt.Fprintf(w, "verdict: %s (%s vs %s)\n\n", r.Verdict, r.Old, r.New)
+	fmt.Fprintf(w, "verdict: %s (%s vs %s, threshold %.0f%%)\n", r.Verdict, r.Old, r.New, 100*r.Threshold)
+	for _, warn := range r.Warnings {
+		fmt.Fprintf(w, "note: %s\n", warn)
+	}
+	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "verdict\tbenchmark\tunit\tnew/old\treason")
 	for _, changed := range []bool{true, false} {
@@ -96,10 +107,18 @@ func (r *Report) WriteText(w io.Writer) {
 			if (c.Verdict != Pass && c.Verdict != NotGated) != changed {
 				continue
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%.3f\t%s\n", c.Verdict, c.Name, c.Unit, c.Ratio, c.Reason)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", c.Verdict, c.Name, c.Unit, c.RatioText(), c.Reason)
 		}
 	}
 	tw.Flush()
+}
+
+// RatioText is new/old for people: "not gated" where the cell has none.
+func (c CellVerdict) RatioText() string {
+	if c.Verdict == NotGated || c.Ratio == 0 {
+		return "not gated"
+	}
+	return fmt.Sprintf("%.3f", c.Ratio)
 }
 
 // WriteJSON writes the report as the verdict file CI jobs read.

@@ -61,14 +61,6 @@ func fmtMedian(values map[string][]float64, unit string) (string, string) {
 	return compare.FormatValue(sum.Median, unit), sum.PctRange()
 }
 
-// ratio formats a verdict's new/old ratio; cells without one say so.
-func ratio(c compare.CellVerdict) string {
-	if c.Verdict == compare.NotGated || c.Ratio == 0 {
-		return "not gated"
-	}
-	return fmt.Sprintf("%.3f", c.Ratio)
-}
-
 // changed returns the verdict cells that are not PASS or NOT-GATED, worst
 // first.
 func (d *Document) changed() []compare.CellVerdict {
@@ -106,7 +98,7 @@ func (d *Document) WriteMarkdown(w io.Writer) {
 	if ch := d.changed(); len(ch) > 0 {
 		fmt.Fprintf(w, "| | cell | unit | new/old | why |\n|---|---|---|---|---|\n")
 		for _, c := range ch {
-			fmt.Fprintf(w, "| %s %s | `%s` | %s | %s | %s |\n", verdictMark[c.Verdict], c.Verdict, c.Name, c.Unit, ratio(c), mdEscape(c.Reason))
+			fmt.Fprintf(w, "| %s %s | `%s` | %s | %s | %s |\n", verdictMark[c.Verdict], c.Verdict, c.Name, c.Unit, c.RatioText(), mdEscape(c.Reason))
 		}
 		fmt.Fprintln(w)
 	} else if d.Verdict != nil {
@@ -115,7 +107,7 @@ func (d *Document) WriteMarkdown(w io.Writer) {
 	if d.Verdict != nil {
 		fmt.Fprintf(w, "<details><summary>All %d gated results</summary>\n\n| | cell | unit | new/old | why |\n|---|---|---|---|---|\n", len(d.Verdict.Cells))
 		for _, c := range d.Verdict.Cells {
-			fmt.Fprintf(w, "| %s %s | `%s` | %s | %s | %s |\n", verdictMark[c.Verdict], c.Verdict, c.Name, c.Unit, ratio(c), mdEscape(c.Reason))
+			fmt.Fprintf(w, "| %s %s | `%s` | %s | %s | %s |\n", verdictMark[c.Verdict], c.Verdict, c.Name, c.Unit, c.RatioText(), mdEscape(c.Reason))
 		}
 		fmt.Fprintf(w, "\n</details>\n\n")
 	}
@@ -183,7 +175,7 @@ func (d *Document) WriteHTML(w io.Writer) error {
 }
 
 var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
-	"ratio": ratio,
+	"ratio": compare.CellVerdict.RatioText,
 	"delta": func(r compare.Row) string {
 		if !r.Significant {
 			return "~"
