@@ -39,14 +39,15 @@ func runAB(ctx context.Context, o *streams, args []string) error {
 	fs := cmdAB.flags(o)
 	th := thresholdFlags(fs)
 	rounds := fs.Int("rounds", 10, "interleaved rounds of the first look (each runs all three arms); undecided cells get as many again")
-	inner := fs.Int("inner", 1, "rounds each arm process measures; their median is the arm's value")
+	inner := fs.Int("inner", 3, "windows each arm process measures; their median is the arm's value (damps a window the host slowed)")
 	repo := fs.String("repo", ".", "git repository")
 	implFlag := fs.String("impl", "", "implementations (default: all)")
 	workload := fs.String("workload", "issuer", "workloads")
 	threads := fs.String("threads", fmt.Sprintf("1-%d", harness.Cores()), "thread counts (oversubscribed ones are never gated)")
 	var params listFlag
 	fs.Var(&params, "param", "workload parameter name=v1,v2 (repeatable)")
-	window := fs.Duration("window", 300*time.Millisecond, "measured time per cell and round")
+	window := fs.Duration("window", 150*time.Millisecond, "measured time per cell and window")
+	warmup := fs.Duration("warmup", 50*time.Millisecond, "unmeasured warm-up before each window")
 	seed := fs.Uint64("seed", 1, "corpus seed, and seed of the arm order")
 	jsonOut := fs.String("json", "", "also write the verdict as JSON to this file")
 	reportDir := fs.String("report", "", "also write report.md, report.html and images/ of the comparison here")
@@ -65,7 +66,7 @@ func runAB(ctx context.Context, o *streams, args []string) error {
 		return err
 	}
 	runArgs := []string{"-workload", *workload, "-threads", *threads, "-window", window.String(),
-		"-seed", fmt.Sprint(*seed)}
+		"-warmup", warmup.String(), "-seed", fmt.Sprint(*seed), "-plots", "none"}
 	if *implFlag != "" {
 		runArgs = append(runArgs, "-impl", *implFlag)
 	}
@@ -102,31 +103,19 @@ func runAB(ctx context.Context, o *streams, args []string) error {
 			fmt.Fprintf(o.stderr, "perfrun: ab: round %d/%d, %s\n", round, rounds, arm)
 		}
 	}
-	// Two looks (Pocock): decide after R rounds where the data already
-	// can; run R fresh rounds of the undecided cells only, and decide
-	// them on all 2R.
-	look := *th
-	look.Alpha = compare.PocockLevel(th.Alpha, 2)
 	start := time.Now()
-	cells, arms, cores, err := r.Run(ctx, "", 0)
+	rep, err := compare.Sequential(*th, *rounds, func(names []string, first int) ([]*results.Cell, map[string]compare.Arms, int, error) {
+		match := ""
+		if names != nil {
+			match = matchNames(names)
+			if !*quiet {
+				fmt.Fprintf(o.stderr, "perfrun: ab: %d cells undecided after %d rounds; measuring %d more rounds of them\n", len(names), first, *rounds)
+			}
+		}
+		return r.Run(ctx, match, first)
+	})
 	if err != nil {
 		return err
-	}
-	rep := compare.GatePaired(cells, arms, cores, look)
-	if undecided := rep.Undecided(); len(undecided) > 0 {
-		if !*quiet {
-			fmt.Fprintf(o.stderr, "perfrun: ab: %d cells undecided after %d rounds; measuring %d more rounds of them\n", len(undecided), *rounds, *rounds)
-		}
-		more, moreArms, _, err := r.Run(ctx, matchNames(undecided), *rounds)
-		if err != nil {
-			return fmt.Errorf("second look: %v", err)
-		}
-		for _, c := range more {
-			a := arms[c.Name]
-			a.Merge(moreArms[c.Name])
-			arms[c.Name] = a
-		}
-		rep.Replace(compare.GatePaired(more, arms, cores, look))
 	}
 	rep.Old, rep.New = fs.Arg(0), fs.Arg(1)
 	if *reportDir != "" {

@@ -179,7 +179,7 @@ func TestGateDefaultRoundsSeeRegression(t *testing.T) {
 // not, and that cell is INCONCLUSIVE, not PASS.
 func TestDecideHolm(t *testing.T) {
 	tau := math.Log(1.05)
-	suspect := estimate{mean: tau + 2.6*0.01, se: 0.01, df: 18, n: 10} // one-sided p about 0.009
+	suspect := tEstimate{mean: tau + 2.6*0.01, se: 0.01, df: 18, n: 10} // one-sided p about 0.009
 	if p := suspect.pAbove(tau); p > 0.01 || p < 0.005 {
 		t.Fatalf("test setup: p = %v", p)
 	}
@@ -190,7 +190,7 @@ func TestDecideHolm(t *testing.T) {
 	ests := []estimate{suspect}
 	cells := []*CellVerdict{{}}
 	for range 19 {
-		ests = append(ests, estimate{mean: 0, se: 0.01, df: 18, n: 10})
+		ests = append(ests, tEstimate{mean: 0, se: 0.01, df: 18, n: 10})
 		cells = append(cells, &CellVerdict{})
 	}
 	got := decide(cells, ests, 0.05, 0.05)

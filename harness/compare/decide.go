@@ -7,16 +7,33 @@ import (
 	moremath "github.com/aclements/go-moremath/stats"
 )
 
-// estimate is one cell's change on the log scale: the mean of log(new/old)
-// with its standard error and degrees of freedom. gate makes it from two
-// independent files (Welch), ab from rounds paired by id.
-type estimate struct {
-	mean, se, df float64
-	n            int // rounds behind it (the smaller side for Welch)
+// estimate is one cell's change θ on the log scale, log(new/old), with
+// the tests and confidence bounds decide needs. gate makes one from two
+// independent files (tEstimate, Yuen's trimmed means), ab from rounds
+// paired by id (signedRank).
+type estimate interface {
+	center() float64
+	rounds() int // rounds behind it (the smaller side of two samples)
+	// pAbove is the one-sided p-value of H0: θ ≤ x against θ > x;
+	// pBelow of H0: θ ≥ x against θ < x.
+	pAbove(x float64) float64
+	pBelow(x float64) float64
+	// bounds is the interval [lo, hi] whose each side holds at level
+	// 1-alpha; infinite where the rounds are too few for that level.
+	bounds(alpha float64) (lo, hi float64)
 }
 
-// pAbove is the one-sided p-value of H0: θ ≤ x against θ > x.
-func (e estimate) pAbove(x float64) float64 {
+// tEstimate is an estimate with a t distribution: a location difference,
+// its standard error and degrees of freedom.
+type tEstimate struct {
+	mean, se, df float64
+	n            int
+}
+
+func (e tEstimate) center() float64 { return e.mean }
+func (e tEstimate) rounds() int      { return e.n }
+
+func (e tEstimate) pAbove(x float64) float64 {
 	if e.se == 0 {
 		if e.mean > x {
 			return 0
@@ -26,8 +43,7 @@ func (e estimate) pAbove(x float64) float64 {
 	return 1 - moremath.TDist{V: e.df}.CDF((e.mean-x)/e.se)
 }
 
-// pBelow is the one-sided p-value of H0: θ ≥ x against θ < x.
-func (e estimate) pBelow(x float64) float64 {
+func (e tEstimate) pBelow(x float64) float64 {
 	if e.se == 0 {
 		if e.mean < x {
 			return 0
@@ -37,9 +53,7 @@ func (e estimate) pBelow(x float64) float64 {
 	return moremath.TDist{V: e.df}.CDF((e.mean - x) / e.se)
 }
 
-// bounds is the interval [lo, hi] whose each side holds at level 1-alpha:
-// lo is a one-sided lower bound, hi an upper bound.
-func (e estimate) bounds(alpha float64) (lo, hi float64) {
+func (e tEstimate) bounds(alpha float64) (lo, hi float64) {
 	if e.se == 0 {
 		return e.mean, e.mean
 	}
@@ -69,27 +83,49 @@ func decide(cells []*CellVerdict, ests []estimate, threshold, alpha float64) []V
 	for i, e := range ests {
 		c := cells[i]
 		lo, hi := e.bounds(alpha)
-		c.Ratio, c.Lo, c.Hi = math.Exp(e.mean), math.Exp(lo), math.Exp(hi)
+		c.Ratio, c.Lo, c.Hi = math.Exp(e.center()), finiteOrZero(math.Exp(lo)), finiteOrZero(math.Exp(hi))
 		c.P, c.PAdj = e.pAbove(tau), reg[i]
+		interval := fmt.Sprintf("%+.1f%% [%s, %s]", pct(c.Ratio), bound(lo), bound(hi))
 		switch {
 		case reg[i] < alpha:
 			out[i] = Regression
-			c.Reason = fmt.Sprintf("%+.1f%% [%+.1f%%, %+.1f%%]: at least %.1f%% slower, above the %.0f%% threshold (p=%.2g after Holm over %d cells)",
-				pct(c.Ratio), pct(c.Lo), pct(c.Hi), pct(c.Lo), 100*threshold, reg[i], len(ests))
+			c.Reason = fmt.Sprintf("%s: at least %.1f%% slower, above the %.0f%% threshold (p=%.2g after Holm over %d cells)",
+				interval, pct(c.Lo), 100*threshold, reg[i], len(ests))
 		case imp[i] < alpha:
 			out[i] = Improved
-			c.Reason = fmt.Sprintf("%+.1f%% [%+.1f%%, %+.1f%%]: at least %.1f%% faster than the %.0f%% threshold asks", pct(c.Ratio), pct(c.Lo), pct(c.Hi), -pct(c.Hi), 100*threshold)
+			c.Reason = fmt.Sprintf("%s: at least %.1f%% faster, beyond the %.0f%% threshold", interval, -pct(c.Hi), 100*threshold)
 		case pass[i] < alpha:
 			out[i] = Pass
-			c.Reason = fmt.Sprintf("%+.1f%% [%+.1f%%, %+.1f%%]: any slowdown is below the %.0f%% threshold", pct(c.Ratio), pct(c.Lo), pct(c.Hi), 100*threshold)
+			c.Reason = fmt.Sprintf("%s: any slowdown is below the %.0f%% threshold", interval, 100*threshold)
+		case math.IsInf(lo, 0) || math.IsInf(hi, 0):
+			c.Reason = fmt.Sprintf("%s: %d rounds are too few for an interval at this level", interval, e.rounds())
 		default:
-			c.Reason = fmt.Sprintf("%+.1f%% [%+.1f%%, %+.1f%%]: the interval spans the %.0f%% threshold", pct(c.Ratio), pct(c.Lo), pct(c.Hi), 100*threshold)
-			if n := roundsToDecide(e, tau, alpha); n > e.n {
+			c.Reason = fmt.Sprintf("%s: the interval spans the %.0f%% threshold", interval, 100*threshold)
+			if n := roundsToDecide(e, tau, alpha); n > e.rounds() {
 				c.Reason += fmt.Sprintf("; at this spread about %d rounds would decide", n)
 			}
 		}
 	}
 	return out
+}
+
+// bound formats a bound on the log scale as a percent change.
+func bound(x float64) string {
+	switch {
+	case math.IsInf(x, -1):
+		return "-100%"
+	case math.IsInf(x, 1):
+		return "+∞"
+	}
+	return fmt.Sprintf("%+.1f%%", 100*math.Expm1(x))
+}
+
+// finiteOrZero keeps infinities out of JSON: 0 means "no bound".
+func finiteOrZero(x float64) float64 {
+	if math.IsInf(x, 0) || math.IsNaN(x) {
+		return 0
+	}
+	return x
 }
 
 func pct(ratio float64) float64 { return 100 * (ratio - 1) }
@@ -98,16 +134,14 @@ func pct(ratio float64) float64 { return 100 * (ratio - 1) }
 // enough to clear the nearer edge (±threshold) at the present spread; 0 if
 // the estimate sits on an edge.
 func roundsToDecide(e estimate, tau, alpha float64) int {
-	gap := min(math.Abs(e.mean-tau), math.Abs(e.mean+tau))
-	if e.mean > -tau && e.mean < tau {
-		gap = tau - math.Abs(e.mean)
-	}
+	m := e.center()
+	gap := min(math.Abs(m-tau), math.Abs(m+tau))
 	lo, hi := e.bounds(alpha)
 	half := (hi - lo) / 2
-	if gap <= 0 || half <= 0 || e.n < 1 {
+	if gap <= 0 || !(half > 0) || math.IsInf(half, 0) || e.rounds() < 1 {
 		return 0
 	}
-	n := float64(e.n) * (half / gap) * (half / gap)
+	n := float64(e.rounds()) * (half / gap) * (half / gap)
 	if n > 1e6 {
 		return 0
 	}

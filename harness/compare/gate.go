@@ -6,8 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/montanaflynn/stats"
-
 	"github.com/perfrun/perfrun/harness/results"
 )
 
@@ -93,8 +91,8 @@ func CheckConfig(old, new *results.Set, ignore []string) (warnings []string, err
 }
 
 // Gate decides between two results files measured separately. Per cell it
-// estimates the change of the timed metric as the difference of mean log
-// values (Welch's t), and decides with the rule every perfrun gate shares:
+// estimates the change of the timed metric as the difference of 20%
+// trimmed means of log values (Yuen's t), and decides with the rule every perfrun gate shares:
 // PASS only when the upper bound of the slowdown is below the threshold,
 // REGRESSION when the lower bound is above it, Holm across cells;
 // otherwise INCONCLUSIVE, saying why. Cells with more threads than cores
@@ -152,7 +150,7 @@ func Gate(old, new *results.Set, th Thresholds) (*Report, error) {
 		case len(a) < MinRounds || len(b) < MinRounds:
 			c.Reason = fmt.Sprintf("%d and %d rounds: needs at least %d on each side", len(a), len(b), MinRounds)
 		default:
-			e, ok := welch(a, b)
+			e, ok := logRatio(a, b)
 			if !ok {
 				c.Reason = "a value is not positive: no ratio"
 				break
@@ -189,27 +187,15 @@ func nonZero(n int) int {
 	return n
 }
 
-// welch estimates log(new/old) from two independent samples: the
-// difference of mean log values, with Welch's standard error and
-// degrees of freedom.
-func welch(old, new []float64) (estimate, bool) {
+// logRatio estimates log(new/old) from two independent samples of
+// positive values (twoSample on their logs).
+func logRatio(old, new []float64) (estimate, bool) {
 	la, ok1 := logs(old)
 	lb, ok2 := logs(new)
 	if !ok1 || !ok2 {
-		return estimate{}, false
+		return nil, false
 	}
-	ma, _ := stats.Mean(la)
-	mb, _ := stats.Mean(lb)
-	va, _ := stats.SampleVariance(la)
-	vb, _ := stats.SampleVariance(lb)
-	na, nb := float64(len(la)), float64(len(lb))
-	qa, qb := va/na, vb/nb
-	e := estimate{mean: mb - ma, se: math.Sqrt(qa + qb), n: min(len(la), len(lb))}
-	e.df = na + nb - 2
-	if qa+qb > 0 {
-		e.df = (qa + qb) * (qa + qb) / (qa*qa/(na-1) + qb*qb/(nb-1))
-	}
-	return e, true
+	return twoSample(la, lb), true
 }
 
 func logs(v []float64) ([]float64, bool) {

@@ -4,8 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
-
-	"github.com/montanaflynn/stats"
+	"sync"
 
 	"github.com/perfrun/perfrun/harness/results"
 )
@@ -51,16 +50,10 @@ func (a Arms) paired() (d, aa []float64) {
 	return d, aa
 }
 
-// oneSample estimates the mean of x with its standard error.
-func oneSample(x []float64) estimate {
-	m, _ := stats.Mean(x)
-	sd, _ := stats.StandardDeviationSample(x)
-	return estimate{mean: m, se: sd / math.Sqrt(float64(len(x))), df: float64(len(x) - 1), n: len(x)}
-}
-
 // MinPairedRounds is the fewest complete rounds a cell needs for a paired
-// verdict.
-const MinPairedRounds = 3
+// verdict: with fewer, even all signs alike leave p = 2^-n above any
+// useful level.
+const MinPairedRounds = 5
 
 // GatePaired decides one look at an interleaved A/B run. Per cell the
 // statistic is the per-round log ratio of head to the mean of both base
@@ -73,7 +66,8 @@ const MinPairedRounds = 3
 func GatePaired(cells []*results.Cell, arms map[string]Arms, cores int, th Thresholds) *Report {
 	rep := &Report{Old: "base", New: "head", Threshold: th.MinEffect}
 	var tested []int
-	var ests, aas []estimate
+	var ests []estimate
+	var aas []*signedRank
 	for _, cell := range cells {
 		c := CellVerdict{Name: cell.Name, Unit: th.Metric, Verdict: Inconclusive}
 		if cores > 0 && cell.Threads > cores {
@@ -90,7 +84,7 @@ func GatePaired(cells []*results.Cell, arms map[string]Arms, cores int, th Thres
 		}
 		rep.Cells = append(rep.Cells, c)
 		tested = append(tested, len(rep.Cells)-1)
-		ests, aas = append(ests, oneSample(d)), append(aas, oneSample(aa))
+		ests, aas = append(ests, newSignedRank(d)), append(aas, newSignedRank(aa))
 	}
 	verdicts := make([]*CellVerdict, len(tested))
 	for i, idx := range tested {
@@ -105,7 +99,7 @@ func GatePaired(cells []*results.Cell, arms map[string]Arms, cores int, th Thres
 			c.undecided = true
 		}
 		lo, hi := aas[i].bounds(th.Alpha)
-		c.Noise = math.Expm1(aas[i].mean)
+		c.Noise = math.Expm1(aas[i].center())
 		if lo > half || hi < -half {
 			c.Verdict, c.undecided = Inconclusive, false
 			c.Reason = fmt.Sprintf("base against itself moved %+.1f%% [%+.1f%%, %+.1f%%], outside ±%.1f%%: the machine did not hold still (head: %s)",
@@ -147,6 +141,8 @@ func (r *Report) Replace(second *Report) {
 	r.finish()
 }
 
+var pocockCache sync.Map // [2]float64{alpha, looks} -> level
+
 // PocockLevel is the one-sided level each of looks equally spaced looks
 // tests at so that the chance of any false claim over all looks stays
 // alpha (Pocock's boundary): with two looks at alpha 0.05, about 0.0304.
@@ -156,6 +152,10 @@ func (r *Report) Replace(second *Report) {
 func PocockLevel(alpha float64, looks int) float64 {
 	if looks <= 1 {
 		return alpha
+	}
+	key := [2]float64{alpha, float64(looks)}
+	if v, ok := pocockCache.Load(key); ok {
+		return v.(float64)
 	}
 	rho := math.Sqrt(0.5) // corr(Z1, Z2) for equal increments
 	exceed := func(c float64) float64 {
@@ -185,7 +185,9 @@ func PocockLevel(alpha float64, looks int) float64 {
 			hi = mid
 		}
 	}
-	return 1 - normCDF((lo+hi)/2)
+	level := 1 - normCDF((lo+hi)/2)
+	pocockCache.Store(key, level)
+	return level
 }
 
 func normPDF(z float64) float64 { return math.Exp(-z*z/2) / math.Sqrt(2*math.Pi) }
