@@ -146,25 +146,37 @@ func orDefault(impl string) string {
 }
 
 // abReport writes the report of an A/B run: the paired verdict, and plots
-// of the head arm's results.
+// of the base and head arms' results side by side.
 func abReport(rep *compare.Report, scratch, dir string, r *ab.Runner) error {
-	files, _ := filepath.Glob(filepath.Join(scratch, "round*-"+ab.ArmHead+".txt"))
-	head := results.New(rep.New, "")
-	for _, f := range files {
-		s, err := results.ReadFile(f)
-		if err != nil {
-			return err
+	arm := func(name, label string) (*results.Set, error) {
+		files, _ := filepath.Glob(filepath.Join(scratch, "round*-"+name+".txt"))
+		set := results.New(label, "")
+		for _, f := range files {
+			s, err := results.ReadFile(f)
+			if err != nil {
+				return nil, err
+			}
+			for _, rec := range s.Records {
+				set.Add(rec)
+			}
+			for _, u := range s.Units {
+				set.AddUnit(u)
+			}
 		}
-		for _, rec := range s.Records {
-			head.Add(rec)
-		}
-		for _, u := range s.Units {
-			head.AddUnit(u)
-		}
+		return set, nil
+	}
+	base, err := arm(ab.ArmBase, rep.Old)
+	if err != nil {
+		return err
+	}
+	head, err := arm(ab.ArmHead, rep.New)
+	if err != nil {
+		return err
 	}
 	doc := &report.Document{
 		Title:   "perfrun: " + rep.New + " against " + rep.Old,
 		Verdict: rep,
+		Old:     base,
 		New:     head,
 		Notes: []string{fmt.Sprintf("Interleaved A/B on one machine: %d rounds of base, head and base again (the A/A arm) in balanced orders, "+
 			"%d more for cells the first look left undecided. PASS: the upper bound of the slowdown is below %.0f%%; "+

@@ -73,3 +73,44 @@ func TestGateExitCodes(t *testing.T) {
 		t.Fatalf("verdict file: %v %s", err, data)
 	}
 }
+
+// TestReportComparison: a comparison's report starts with the forest plot,
+// keeps report.md short with the full tables beside it, draws old and new
+// side by side, and a later report into the same folder leaves none of the
+// earlier one's files behind.
+func TestReportComparison(t *testing.T) {
+	dir := t.TempDir()
+	base := map[string]float64{"Issuer/impl=a/threads=1": 100, "Issuer/impl=a/threads=2": 60, "Issuer/impl=b/threads=1": 200, "Issuer/impl=b/threads=2": 110}
+	old := resultsFile(t, dir, "old.txt", 8, base)
+	slow := map[string]float64{"Issuer/impl=a/threads=1": 130, "Issuer/impl=a/threads=2": 60, "Issuer/impl=b/threads=1": 200, "Issuer/impl=b/threads=2": 110}
+	new := resultsFile(t, dir, "new.txt", 8, slow)
+	out := filepath.Join(dir, "rep")
+	if code, _, stderr := perfrun("report", "-o", out, old, new); code != 0 {
+		t.Fatalf("report: exit %d: %s", code, stderr)
+	}
+	md, _ := os.ReadFile(filepath.Join(out, "report.md"))
+	first := strings.Index(string(md), "![")
+	if first < 0 || !strings.Contains(string(md)[first:], "images/verdict-forest.png") || strings.Index(string(md), "images/verdict-forest.png") != strings.Index(string(md)[first:], "images/verdict-forest.png")+first {
+		t.Fatalf("report.md does not show the forest plot first:\n%s", md)
+	}
+	if !strings.Contains(string(md), "REGRESSION") || !strings.Contains(string(md), "report-full.md") {
+		t.Fatalf("report.md:\n%s", md)
+	}
+	for _, f := range []string{"report-full.md", "report.html", "images/verdict-forest.png", "images/issuer-latency.svg"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Errorf("missing %s: %v", f, err)
+		}
+	}
+	svg, _ := os.ReadFile(filepath.Join(out, "images/issuer-latency.svg"))
+	if !strings.Contains(string(svg), "a @ "+old) || !strings.Contains(string(svg), "a @ "+new) {
+		t.Errorf("latency plot does not draw old and new side by side")
+	}
+	if code, _, stderr := perfrun("report", "-o", out, new); code != 0 {
+		t.Fatalf("second report: exit %d: %s", code, stderr)
+	}
+	for _, f := range []string{"report-full.md", "images/verdict-forest.png"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err == nil {
+			t.Errorf("%s of the earlier report is still there", f)
+		}
+	}
+}

@@ -55,28 +55,59 @@ func runReport(_ context.Context, o *streams, args []string) error {
 	return nil
 }
 
-// writeDocument draws the plots of doc.New and writes dir/report.md,
-// dir/report.html and dir/images.
+// writeDocument draws the plots of doc — for a comparison the verdict's
+// forest plot first, then old and new side by side — and writes
+// dir/report.md, dir/report-full.md (comparisons), dir/report.html and
+// dir/images, after removing what an earlier report wrote there.
 func writeDocument(doc *report.Document, dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
+	images := filepath.Join(dir, "images")
+	for _, pattern := range []string{"report.md", report.FullMarkdown, "report.html", filepath.Join("images", "*.svg"), filepath.Join("images", "*.png")} {
+		old, _ := filepath.Glob(filepath.Join(dir, pattern))
+		for _, f := range old {
+			if err := os.Remove(f); err != nil {
+				return err
+			}
+		}
+	}
 	sets := []*results.Set{doc.New}
-	plots, err := report.Plots(sets, plotOptions(sets))
+	if doc.Old != nil {
+		sets = []*results.Set{doc.Old, doc.New}
+	}
+	opts := plotOptions(sets)
+	opts.ByLabel = doc.Old != nil
+	plots, err := report.Plots(sets, opts)
 	if err != nil {
 		return err
 	}
-	if _, err := report.SavePlots(filepath.Join(dir, "images"), plots); err != nil {
+	if doc.Verdict != nil {
+		forest, err := report.ForestPlot(doc.Verdict)
+		if err != nil {
+			return err
+		}
+		if forest != nil {
+			plots = append([]*report.Plot{forest}, plots...)
+		}
+	}
+	if _, err := report.SavePlots(images, plots); err != nil {
 		return err
 	}
 	doc.Plots, doc.ImageDir = plots, "images"
-	var md, page bytes.Buffer
+	var md, full, page bytes.Buffer
 	doc.WriteMarkdown(&md)
 	if err := doc.WriteHTML(&page); err != nil {
 		return err
 	}
 	if err := writeFile(filepath.Join(dir, "report.md"), md.Bytes()); err != nil {
 		return err
+	}
+	if doc.Verdict != nil {
+		doc.WriteMarkdownFull(&full)
+		if err := writeFile(filepath.Join(dir, report.FullMarkdown), full.Bytes()); err != nil {
+			return err
+		}
 	}
 	return writeFile(filepath.Join(dir, "report.html"), page.Bytes())
 }

@@ -95,19 +95,46 @@ func (d *Document) WriteMarkdown(w io.Writer) {
 	if len(d.Notes) > 0 {
 		fmt.Fprintln(w)
 	}
+	if d.Verdict != nil && len(d.Plots) > 0 {
+		p := d.Plots[0] // the forest plot: the verdict at a glance
+		fmt.Fprintf(w, "![%s](%s)\n\n", p.Caption, path.Join(d.ImageDir, p.Name+".png"))
+	}
 	if ch := d.changed(); len(ch) > 0 {
 		fmt.Fprintf(w, "| | cell | unit | new/old | why |\n|---|---|---|---|---|\n")
-		for _, c := range ch {
-			fmt.Fprintf(w, "| %s %s | `%s` | %s | %s | %s |\n", verdictMark[c.Verdict], c.Verdict, c.Name, c.Unit, c.RatioText(), mdEscape(c.Reason))
+		for i, c := range ch {
+			if i == maxCommentRows {
+				fmt.Fprintf(w, "| | … and %d more | | | |\n", len(ch)-i)
+				break
+			}
+			fmt.Fprintf(w, "| %s %s | `%s` | %s | %s | %s |\n", verdictMark[c.Verdict], c.Verdict, mdEscape(c.Name), c.Unit, c.RatioText(), mdEscape(c.Reason))
 		}
 		fmt.Fprintln(w)
 	} else if d.Verdict != nil {
-		fmt.Fprintf(w, "No cell changed beyond its noise floor and the minimum effect.\n\n")
+		fmt.Fprintf(w, "Every gated cell passed: no slowdown as large as the threshold can have been missed.\n\n")
 	}
 	if d.Verdict != nil {
-		fmt.Fprintf(w, "<details><summary>All %d gated results</summary>\n\n| | cell | unit | new/old | why |\n|---|---|---|---|---|\n", len(d.Verdict.Cells))
+		fmt.Fprintf(w, "All %d results, the benchstat-style comparison and the plots: `%s` and `report.html` beside this page.\n", len(d.Verdict.Cells), FullMarkdown)
+		return
+	}
+	d.WriteMarkdownFull(w)
+}
+
+// FullMarkdown is the file with a comparison's full tables: report.md stays
+// short enough for a pull-request comment.
+const FullMarkdown = "report-full.md"
+
+// maxCommentRows caps the changed cells listed in report.md.
+const maxCommentRows = 20
+
+// WriteMarkdownFull writes every table: all gated results, the
+// benchstat-style comparison, the results with their intervals, and the
+// plots.
+func (d *Document) WriteMarkdownFull(w io.Writer) {
+	if d.Verdict != nil {
+		fmt.Fprintf(w, "## %s: all results\n\n", d.Title)
+		fmt.Fprintf(w, "<details open><summary>All %d gated results</summary>\n\n| | cell | unit | new/old | why |\n|---|---|---|---|---|\n", len(d.Verdict.Cells))
 		for _, c := range d.Verdict.Cells {
-			fmt.Fprintf(w, "| %s %s | `%s` | %s | %s | %s |\n", verdictMark[c.Verdict], c.Verdict, c.Name, c.Unit, c.RatioText(), mdEscape(c.Reason))
+			fmt.Fprintf(w, "| %s %s | `%s` | %s | %s | %s |\n", verdictMark[c.Verdict], c.Verdict, mdEscape(c.Name), c.Unit, c.RatioText(), mdEscape(c.Reason))
 		}
 		fmt.Fprintf(w, "\n</details>\n\n")
 	}
@@ -118,7 +145,7 @@ func (d *Document) WriteMarkdown(w io.Writer) {
 			if r.Significant {
 				delta = fmt.Sprintf("%+.2f%%", 100*r.Delta)
 			}
-			fmt.Fprintf(w, "| `%s` | %s | %s %s | %s %s | %s | %s |\n", r.Name, r.Unit,
+			fmt.Fprintf(w, "| `%s` | %s | %s %s | %s %s | %s | %s |\n", mdEscape(r.Name), r.Unit,
 				compare.FormatValue(r.Old.Center, r.Unit), r.Old.PctRangeString(), compare.FormatValue(r.New.Center, r.Unit), r.New.PctRangeString(), delta, r.Cmp.String())
 		}
 		fmt.Fprintf(w, "\n</details>\n\n")
@@ -130,7 +157,7 @@ func (d *Document) WriteMarkdown(w io.Writer) {
 		}
 		fmt.Fprintf(w, "<details%s><summary>Results (median ± 95%% CI over rounds)</summary>\n\n| cell | time/op | ops/s | lock wait/op | allocs/op |\n|---|---|---|---|---|\n", open)
 		for _, s := range summaries(d.New) {
-			fmt.Fprintf(w, "| `%s` | %s %s | %s %s | %s | %s |\n", s.Name, s.NsMedian, s.NsRange, s.OpsMedian, s.OpsRange, s.LockWait, s.AllocsPerOp)
+			fmt.Fprintf(w, "| `%s` | %s %s | %s %s | %s | %s |\n", mdEscape(s.Name), s.NsMedian, s.NsRange, s.OpsMedian, s.OpsRange, s.LockWait, s.AllocsPerOp)
 		}
 		fmt.Fprintf(w, "\nLock wait counts only time blocked in the runtime; a shared read lock costs cache-line traffic, which shows in ops/s instead.\n\n</details>\n\n")
 	}
@@ -206,7 +233,7 @@ details { margin: 1em 0; } summary { cursor: pointer; font-weight: 600; }
 {{range .D.Notes}}<p>{{.}}</p>{{end}}
 {{if .Changed}}<h2>Changed cells</h2><table><tr><th>verdict</th><th>cell</th><th>unit</th><th>new/old</th><th>why</th></tr>
 {{range .Changed}}<tr class="{{lower .Verdict}}"><td>{{.Verdict}}</td><td><code>{{.Name}}</code></td><td>{{.Unit}}</td><td class="num">{{ratio .}}</td><td>{{.Reason}}</td></tr>
-{{end}}</table>{{else if .D.Verdict}}<p>No cell changed beyond its noise floor and the minimum effect.</p>{{end}}
+{{end}}</table>{{else if .D.Verdict}}<p>Every gated cell passed: no slowdown as large as the threshold can have been missed.</p>{{end}}
 {{if .All}}<details><summary>All {{len .All}} gated results</summary><table><tr><th>verdict</th><th>cell</th><th>unit</th><th>new/old</th><th>why</th></tr>
 {{range .All}}<tr class="{{lower .Verdict}}"><td>{{.Verdict}}</td><td><code>{{.Name}}</code></td><td>{{.Unit}}</td><td class="num">{{ratio .}}</td><td>{{.Reason}}</td></tr>
 {{end}}</table></details>{{end}}

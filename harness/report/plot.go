@@ -54,6 +54,9 @@ type PlotOptions struct {
 	// (the registry's order), so a design has one colour in every plot;
 	// implementations not listed follow in order of appearance.
 	Impls []string
+	// ByLabel names lines by each set's label instead of its machine: old
+	// and new of a comparison, side by side.
+	ByLabel bool
 }
 
 // Plots draws every picture the sets support: per workload and parameters,
@@ -64,7 +67,7 @@ type PlotOptions struct {
 func Plots(sets []*results.Set, o PlotOptions) ([]*Plot, error) {
 	d := &drawing{PlotOptions: o}
 	var out []*Plot
-	for _, f := range figures(sets, results.Tidy(results.NsPerOp), "threads", nil) {
+	for _, f := range figures(sets, results.Tidy(results.NsPerOp), "threads", o.ByLabel, nil) {
 		if len(f.xs) < 2 {
 			continue
 		}
@@ -74,7 +77,7 @@ func Plots(sets []*results.Set, o PlotOptions) ([]*Plot, error) {
 		}
 		out = append(out, &Plot{fileName(f.group) + "-latency", f.group + ": ns/op against threads (lower is better)", p})
 	}
-	for _, f := range figures(sets, results.OpsPerSec, "threads", nil) {
+	for _, f := range figures(sets, results.OpsPerSec, "threads", o.ByLabel, nil) {
 		if len(f.xs) < 2 {
 			continue
 		}
@@ -92,7 +95,7 @@ func Plots(sets []*results.Set, o PlotOptions) ([]*Plot, error) {
 			f.group + ": throughput relative to one thread, with the ideal line", sp})
 	}
 	oneThread := func(c *results.Cell) bool { return c.Threads == 1 }
-	for _, f := range figures(sets, results.Tidy(results.NsPerAdd), "n", oneThread) {
+	for _, f := range figures(sets, results.Tidy(results.NsPerAdd), "n", o.ByLabel, oneThread) {
 		if len(f.xs) < 2 {
 			continue
 		}

@@ -39,11 +39,16 @@ func machineOf(s *results.Set) string {
 
 // figures groups the sets' cells by everything but impl and xKey, keeping
 // only those keep accepts (e.g. one thread for load plots). Series are
-// named by machine only when the sets come from more than one.
-func figures(sets []*results.Set, unit, xKey string, keep func(*results.Cell) bool) []*figure {
+// named by source — the set's label when byLabel (old and new of a
+// comparison), else its machine — only when there is more than one.
+func figures(sets []*results.Set, unit, xKey string, byLabel bool, keep func(*results.Cell) bool) []*figure {
+	source := machineOf
+	if byLabel {
+		source = func(s *results.Set) string { return s.Label }
+	}
 	machines := make(map[string]bool)
 	for _, s := range sets {
-		machines[machineOf(s)] = true
+		machines[source(s)] = true
 	}
 	groupOf, xOf := results.GroupWithout("impl", xKey), results.KeyOf(xKey)
 	var out []*figure
@@ -51,7 +56,7 @@ func figures(sets []*results.Set, unit, xKey string, keep func(*results.Cell) bo
 	for _, s := range sets {
 		machine := ""
 		if len(machines) > 1 {
-			machine = machineOf(s)
+			machine = source(s)
 		}
 		for _, c := range s.Cells() {
 			v := c.Values[unit]
