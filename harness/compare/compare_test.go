@@ -388,4 +388,3 @@ func TestSpeedups(t *testing.T) {
 		t.Fatalf("%s", sp[0])
 	}
 }
-

@@ -31,7 +31,7 @@ type tEstimate struct {
 }
 
 func (e tEstimate) center() float64 { return e.mean }
-func (e tEstimate) rounds() int      { return e.n }
+func (e tEstimate) rounds() int     { return e.n }
 
 func (e tEstimate) pAbove(x float64) float64 {
 	if e.se == 0 {

@@ -50,7 +50,7 @@ func signedRankDist(n int) []float64 {
 	return c
 }
 
-func (s *signedRank) rounds() int      { return len(s.x) }
+func (s *signedRank) rounds() int     { return len(s.x) }
 func (s *signedRank) center() float64 { return median(s.walsh) }
 
 // wPlus is the signed-rank statistic of x - shift: the sum of the ranks of
