@@ -52,7 +52,7 @@ type workerResult struct {
 // measure runs one cell once: threads workers locked to OS threads warm up,
 // meet at a barrier, then each runs batches of operations until the shared
 // deadline, reading the clock once per batch.
-func measure(inst *workloads.Instance, threads int, warmup, window time.Duration) ([]workloads.Metric, error) {
+func measure(inst *workloads.Instance, threads int, warmup, window time.Duration, mem memory) ([]workloads.Metric, error) {
 	prev := runtime.GOMAXPROCS(threads)
 	defer runtime.GOMAXPROCS(prev)
 
@@ -139,8 +139,8 @@ func measure(inst *workloads.Instance, threads int, warmup, window time.Duration
 		{Value: float64(wall.Nanoseconds()) / n, Unit: results.NsPerOp},
 		{Value: nsPerCall, Unit: results.NsPerCall},
 		{Value: n / wall.Seconds(), Unit: results.OpsPerSec},
-		{Value: (after[0] - before[0]) / n, Unit: results.BPerOp},
-		{Value: (after[1] - before[1]) / n, Unit: results.AllocsPerOp},
+		{Value: mem.bytes, Unit: results.BPerOp},
+		{Value: mem.allocs, Unit: results.AllocsPerOp},
 		{Value: (after[2] - before[2]) / n, Unit: results.LockWait},
 		{Value: after[3] - before[3], Unit: results.GCCycles},
 	}
@@ -156,6 +156,38 @@ func measure(inst *workloads.Instance, threads int, warmup, window time.Duration
 		}
 	}
 	return append(out, inst.Extra...), nil
+}
+
+// memory is what one worker's operation allocates.
+type memory struct{ bytes, allocs float64 }
+
+// alone counts what one worker's operations allocate with nothing else
+// running (GOMAXPROCS 1, no paced worker): B/op and allocs/op of the
+// workload itself, the same in every process and round. Counted across a
+// whole window instead, they were process-wide: in mixed they moved with
+// the readers' throughput, because the writer's allocations were divided
+// by the readers' operations.
+func alone(inst *workloads.Instance) (memory, error) {
+	prev := runtime.GOMAXPROCS(1)
+	defer runtime.GOMAXPROCS(prev)
+	op := inst.Worker(0)
+	if err := op(1); err != nil { // first calls may fill caches
+		return memory{}, err
+	}
+	// As testing.AllocsPerRun: runtime.ReadMemStats is exact and allocates
+	// nothing of its own.
+	var before, after runtime.MemStats
+	n := 0
+	runtime.ReadMemStats(&before)
+	start := time.Now()
+	for n == 0 || n < 1000 && time.Since(start) < 20*time.Millisecond {
+		if err := op(1); err != nil {
+			return memory{}, err
+		}
+		n++
+	}
+	runtime.ReadMemStats(&after)
+	return memory{bytes: float64(after.TotalAlloc-before.TotalAlloc) / float64(n), allocs: float64(after.Mallocs-before.Mallocs) / float64(n)}, nil
 }
 
 // warmUp runs op for the warm-up time, growing the batch until one batch

@@ -89,6 +89,7 @@ func Run(ctx context.Context, cells []Cell, opts Options) (*Results, error) {
 		return c, err
 	}
 	instances := make(map[string]*workloads.Instance)
+	mem := make(map[string]memory)
 	orderSeed := opts.OrderSeed
 	if orderSeed == 0 {
 		orderSeed = opts.Seed
@@ -120,9 +121,12 @@ func Run(ctx context.Context, cells []Cell, opts Options) (*Results, error) {
 					return nil, fmt.Errorf("cell %s: setup: %w", c.Name(), err)
 				}
 				instances[c.setupKey()] = inst
+				if mem[c.setupKey()], err = alone(inst); err != nil {
+					return nil, fmt.Errorf("cell %s: %w", c.Name(), err)
+				}
 			}
 			res.Periods[c.Name()] = inst.Period
-			m, err := measure(inst, c.Threads, opts.Warmup, opts.Window)
+			m, err := measure(inst, c.Threads, opts.Warmup, opts.Window, mem[c.setupKey()])
 			if err != nil {
 				return nil, fmt.Errorf("cell %s: %w", c.Name(), err)
 			}

@@ -38,6 +38,7 @@ func init() { cmdAB.run = runAB }
 func runAB(ctx context.Context, o *streams, args []string) error {
 	fs := cmdAB.flags(o)
 	th := thresholdFlags(fs)
+	fs.BoolVar(&th.AllowMissing, "allow-missing", false, "do not fail cells that BASE measures and HEAD does not")
 	rounds := fs.Int("rounds", 10, "interleaved rounds of the first look (each runs all three arms); undecided cells get as many again")
 	inner := fs.Int("inner", 3, "windows each arm process measures; their median is the arm's value (damps a window the host slowed)")
 	repo := fs.String("repo", ".", "git repository")
@@ -59,8 +60,8 @@ func runAB(ctx context.Context, o *streams, args []string) error {
 	if fs.NArg() != 2 {
 		return usageError("want two revisions: BASE HEAD")
 	}
-	if *rounds < 3 || *inner < 1 {
-		return usageError("-rounds must be at least 3 for paired statistics, -inner at least 1")
+	if *rounds < compare.MinPairedRounds || *inner < 1 {
+		return usageError("-rounds must be at least %d for paired statistics, -inner at least 1", compare.MinPairedRounds)
 	}
 	if err := checkThresholds(th); err != nil {
 		return err

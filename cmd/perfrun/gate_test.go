@@ -57,7 +57,10 @@ func TestGateExitCodes(t *testing.T) {
 		{[]string{"compare", "before=" + old, "after=" + slow}, 0, "+30.00%"},
 		{[]string{"compare", old, slow}, 0, "a ran 2.00 ± 0.0"},
 		{[]string{"ab", "HEAD"}, 2, "want two revisions"},
-		{[]string{"ab", "-rounds", "2", "HEAD", "HEAD"}, 2, "-rounds must be at least 3"},
+		{[]string{"ab", "-rounds", "4", "HEAD", "HEAD"}, 2, "-rounds must be at least 5"},
+		{[]string{"gate", old, same, "-json", dir}, 4, "is a directory"},
+		{[]string{"gate", "-threshold", "NaN", old, slow}, 2, "-threshold must be"},
+		{[]string{"gate", "-allocs-delta", "NaN", old, slow}, 2, "-allocs-delta"},
 	} {
 		code, stdout, stderr := perfrun(tc.args...)
 		if code != tc.code || !strings.Contains(stdout+stderr, tc.out) {

@@ -33,7 +33,7 @@ func cellOpsArgs(corpusPath string, strict bool, seed uint64) []string {
 }
 
 // countInstructions adds instructions/op to every sample of each
-// single-threaded cell.
+// single-threaded cell, each process's count to its own round.
 func countInstructions(ctx context.Context, res *harness.Results, periods map[string]int, corpusArgs []string, stderr io.Writer, quiet bool) error {
 	exe, err := os.Executable()
 	if err != nil {
@@ -58,13 +58,18 @@ func countInstructions(ctx context.Context, res *harness.Results, periods map[st
 			}
 			return args
 		}
-		perOp, err := harness.Instructions(ctx, command, countedFunction, n)
+		per, err := harness.Instructions(ctx, command, countedFunction, n)
 		if err != nil {
 			return fmt.Errorf("cell %s: %v", c.Name(), err)
 		}
+		// One process's count per round's record: the records then hold
+		// the per-process sample a gate tests (rounds beyond the processes
+		// reuse them in turn).
+		k := 0
 		for i := range res.Samples {
 			if res.Samples[i].Cell.Name() == c.Name() {
-				res.Samples[i].Metrics = append(res.Samples[i].Metrics, workloads.Metric{Value: perOp, Unit: results.Instructions})
+				res.Samples[i].Metrics = append(res.Samples[i].Metrics, workloads.Metric{Value: per[k%len(per)], Unit: results.Instructions})
+				k++
 			}
 		}
 	}

@@ -351,6 +351,56 @@ func TestGatePairedNeverPassesWhatItCannotRuleOut(t *testing.T) {
 	}
 }
 
+// TestGateInstructionsAsSample: counts that vary between processes are
+// a sample: five a side are gated by the shared rule at the instructions
+// threshold, fewer are INCONCLUSIVE; constant counts stay exact.
+func TestGateInstructionsAsSample(t *testing.T) {
+	flat := []float64{100, 100, 100, 100, 100}
+	seeded := []float64{810, 812, 811, 809, 813}
+	old := build("old", 2, map[string]map[string][]float64{
+		"Same/threads=1": {"ns/op": flat, "instructions/op": seeded},
+		"More/threads=1": {"ns/op": flat, "instructions/op": seeded},
+		"Few/threads=1":  {"ns/op": flat[:3], "instructions/op": seeded[:3]},
+	})
+	up := make([]float64, 5)
+	for i, v := range seeded {
+		up[i] = v * 1.03
+	}
+	new := build("new", 2, map[string]map[string][]float64{
+		"Same/threads=1": {"ns/op": flat, "instructions/op": {811, 810, 813, 812, 809}},
+		"More/threads=1": {"ns/op": flat, "instructions/op": up},
+		"Few/threads=1":  {"ns/op": flat[:3], "instructions/op": up[:3]},
+	})
+	rep, _ := Gate(old, new, DefaultThresholds)
+	for name, want := range map[string]Verdict{"Same/threads=1": Pass, "More/threads=1": Regression, "Few/threads=1": Inconclusive} {
+		if c := verdictOf(t, rep, name, "instructions/op"); c.Verdict != want {
+			t.Errorf("%s: %s (%s), want %s", name, c.Verdict, c.Reason, want)
+		}
+	}
+}
+
+// TestGatePairedMissingFailsClosed: a cell head no longer measures is a
+// failure, one only head measures is new and not gated.
+func TestGatePairedMissingFailsClosed(t *testing.T) {
+	var gone, added Arms
+	for id := range 6 {
+		gone.Add("base", id, 100)
+		gone.Add("base-again", id, 100)
+		added.Add("head", id, 100)
+	}
+	cells := cellsOf("Gone/threads=1", "Added/threads=1")
+	rep := GatePaired(cells, map[string]Arms{"Gone/threads=1": gone, "Added/threads=1": added}, 2, DefaultThresholds)
+	if c := verdictOf(t, rep, "Gone/threads=1", "ns/op"); c.Verdict != Regression {
+		t.Errorf("removed cell: %s (%s)", c.Verdict, c.Reason)
+	}
+	if c := verdictOf(t, rep, "Added/threads=1", "ns/op"); c.Verdict != NotGated {
+		t.Errorf("added cell: %s (%s)", c.Verdict, c.Reason)
+	}
+	if rep.Verdict != Regression {
+		t.Errorf("overall %s", rep.Verdict)
+	}
+}
+
 func TestPocockLevel(t *testing.T) {
 	// Pocock's two-look one-sided boundary at 0.05 is z = 1.875.
 	if got, want := PocockLevel(0.05, 2), 1-normCDF(1.875); math.Abs(got-want) > 3e-4 {

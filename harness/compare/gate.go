@@ -48,7 +48,15 @@ var MeaningKeys = []string{"goos", "goarch", "cpu", "cores", "go", "machine", "c
 const MinRounds = 3
 
 // exactMetrics gate on plain thresholds, without statistics.
+// instructions/op is one only while every value of a side is the same;
+// counts that vary between processes (designs hashing with a per-process
+// seed) are a sample, gated by the shared rule when each side has
+// instructionSample of them.
 var exactMetrics = []string{results.AllocsPerOp, results.Instructions}
+
+// instructionSample is how many per-process counts a side needs for
+// instructions/op to be gated as a sample.
+const instructionSample = 5
 
 // CheckConfig refuses to compare sets whose configuration differs in a
 // key of MeaningKeys — between the two files, or within one (concatenated
@@ -135,6 +143,22 @@ func Gate(old, new *results.Set, th Thresholds) (*Report, error) {
 			case len(a) == 0:
 			case len(b) == 0:
 				missing(name, unit, fmt.Sprintf("%s has no %s for it", new.Label, unit))
+			case unit == results.Instructions && !(constant(a) && constant(b)):
+				c := CellVerdict{Name: name, Unit: unit, Verdict: Inconclusive}
+				e, ok := logRatio(a, b)
+				switch {
+				case len(a) < instructionSample || len(b) < instructionSample:
+					c.Reason = fmt.Sprintf("counts vary between processes: %d and %d processes, needs %d a side", len(a), len(b), instructionSample)
+				case !ok:
+					c.Reason = "a count is not positive"
+				default:
+					// Its own family: one claim per cell, at the
+					// instructions threshold.
+					if v := decide([]*CellVerdict{&c}, []estimate{e}, th.InstructionsRatio, th.Alpha)[0]; v != "" {
+						c.Verdict = v
+					}
+				}
+				rep.Cells = append(rep.Cells, c)
 			default:
 				rep.Cells = append(rep.Cells, exactVerdict(name, unit, Median(a), Median(b), th))
 			}
@@ -178,6 +202,16 @@ func Gate(old, new *results.Set, th Thresholds) (*Report, error) {
 	}
 	rep.finish()
 	return rep, nil
+}
+
+// constant reports whether every value is the same: an exact count.
+func constant(v []float64) bool {
+	for _, x := range v {
+		if x != v[0] {
+			return false
+		}
+	}
+	return true
 }
 
 func nonZero(n int) int {

@@ -75,7 +75,22 @@ func GatePaired(cells []*results.Cell, arms map[string]Arms, cores int, th Thres
 			rep.Cells = append(rep.Cells, c)
 			continue
 		}
-		d, aa := arms[cell.Name].paired()
+		a := arms[cell.Name]
+		switch {
+		case len(a.Head) == 0 && len(a.Base)+len(a.Base2) > 0:
+			// Fail closed: a cell base measures and head does not.
+			c.Verdict, c.Reason = Regression, "missing from head: base measures it, head does not"
+			if th.AllowMissing {
+				c.Verdict = NotGated
+			}
+			rep.Cells = append(rep.Cells, c)
+			continue
+		case len(a.Head) > 0 && len(a.Base)+len(a.Base2) == 0:
+			c.Verdict, c.Reason = NotGated, "new in head: nothing to compare with"
+			rep.Cells = append(rep.Cells, c)
+			continue
+		}
+		d, aa := a.paired()
 		if len(d) < MinPairedRounds {
 			c.Reason = fmt.Sprintf("%d complete rounds: needs at least %d", len(d), MinPairedRounds)
 			c.undecided = true

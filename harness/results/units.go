@@ -60,7 +60,8 @@ func Metadata(units []string) []*benchfmt.UnitMetadata {
 	}
 	for _, u := range units {
 		switch {
-		case u == Instructions || u == AllocsPerOp:
+		case u == AllocsPerOp:
+			// Counted for one worker alone: the same in every process.
 			add(u, "assume", "exact")
 		case u == OpsPerSec || len(u) > 6 && u[len(u)-6:] == "-ops/s":
 			add(u, "better", "higher")
