@@ -77,6 +77,32 @@ func verdictOf(t *testing.T, rep *Report, name, unit string) CellVerdict {
 	return CellVerdict{}
 }
 
+// consistent checks that every verdict agrees with the interval it shows:
+// PASS below the threshold, REGRESSION above it, INCONCLUSIVE across it.
+func consistent(t *testing.T, rep *Report) {
+	t.Helper()
+	edge := 1 + rep.Threshold
+	for _, c := range rep.Cells {
+		if c.Lo == 0 || c.Hi == 0 || c.Unit != DefaultThresholds.Metric {
+			continue
+		}
+		switch c.Verdict {
+		case Pass:
+			if c.Hi >= edge {
+				t.Errorf("%s: PASS with upper bound %.4f", c.Name, c.Hi)
+			}
+		case Regression:
+			if c.Lo <= edge {
+				t.Errorf("%s: REGRESSION with lower bound %.4f", c.Name, c.Lo)
+			}
+		case Inconclusive:
+			if !(c.Lo <= edge && c.Hi >= edge) && !(c.Lo <= 1/edge && c.Hi >= 1/edge) && !strings.Contains(c.Reason, "base against itself") {
+				t.Errorf("%s: INCONCLUSIVE showing [%.4f, %.4f], which spans no threshold", c.Name, c.Lo, c.Hi)
+			}
+		}
+	}
+}
+
 func TestGateVerdicts(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	const n = 10
@@ -109,6 +135,7 @@ func TestGateVerdicts(t *testing.T) {
 	if rep.Verdict != Regression {
 		t.Errorf("overall %s, want REGRESSION", rep.Verdict)
 	}
+	consistent(t, rep)
 	if tiny := verdictOf(t, rep, "Tiny/threads=1", "ns/op"); !strings.Contains(tiny.Reason, "any slowdown is below the 5% threshold") || tiny.Hi > 1.05 {
 		t.Errorf("a sure 2%% change should pass as below the threshold: %s", tiny.Reason)
 	}
@@ -325,6 +352,7 @@ func TestGatePairedVerdicts(t *testing.T) {
 			t.Errorf("%s: %s (%s), want %s", name, got.Verdict, got.Reason, want)
 		}
 	}
+	consistent(t, rep)
 	if got := rep.Undecided(); !slices.Equal(got, []string{"Edge/threads=1", "Few/threads=1"}) {
 		t.Errorf("Undecided = %v; the A/A failure must not be re-run", got)
 	}

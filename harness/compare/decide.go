@@ -78,11 +78,24 @@ func decide(cells []*CellVerdict, ests []estimate, threshold, alpha float64) []V
 	for i, e := range ests {
 		reg[i], pass[i], imp[i] = e.pAbove(tau), e.pBelow(tau), e.pBelow(-tau)
 	}
+	// The interval shown is the one the verdict rests on: at the Holm
+	// step level of the claim made, or — undecided — at alpha/m, where
+	// it must span the threshold (any p below alpha/m is rejected).
+	regLevel, passLevel, impLevel := holmLevels(reg, alpha), holmLevels(pass, alpha), holmLevels(imp, alpha)
 	reg, pass, imp = holm(reg), holm(pass), holm(imp)
 	out := make([]Verdict, len(ests))
 	for i, e := range ests {
 		c := cells[i]
-		lo, hi := e.bounds(alpha)
+		level := alpha / float64(len(ests))
+		switch {
+		case reg[i] < alpha:
+			level = regLevel[i]
+		case imp[i] < alpha:
+			level = impLevel[i]
+		case pass[i] < alpha:
+			level = passLevel[i]
+		}
+		lo, hi := e.bounds(level)
 		c.Ratio, c.Lo, c.Hi = math.Exp(e.center()), finiteOrZero(math.Exp(lo)), finiteOrZero(math.Exp(hi))
 		c.P, c.PAdj = e.pAbove(tau), reg[i]
 		interval := fmt.Sprintf("%+.1f%% [%s, %s]", pct(c.Ratio), bound(lo), bound(hi))
@@ -101,8 +114,11 @@ func decide(cells []*CellVerdict, ests []estimate, threshold, alpha float64) []V
 			c.Reason = fmt.Sprintf("%s: %d rounds are too few for an interval at this level", interval, e.rounds())
 		default:
 			c.Reason = fmt.Sprintf("%s: the interval spans the %.0f%% threshold", interval, 100*threshold)
-			if n := roundsToDecide(e, tau, alpha); n > e.rounds() {
+			if n := roundsToDecide(e, tau, level); n > e.rounds() && n <= 500 {
 				c.Reason += fmt.Sprintf("; at this spread about %d rounds would decide", n)
+			}
+			if len(ests) > 1 {
+				c.Reason += fmt.Sprintf(" (interval at %.2g: Holm over %d cells)", level, len(ests))
 			}
 		}
 	}

@@ -75,6 +75,22 @@ func (r *Report) finish() {
 	}
 }
 
+// holmLevels returns the level each hypothesis is tested at in Holm's
+// step-down: alpha/m for the smallest p-value, alpha/(m-1) for the next,
+// and so on, in the input order.
+func holmLevels(p []float64, alpha float64) []float64 {
+	idx := make([]int, len(p))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return p[idx[a]] < p[idx[b]] })
+	out := make([]float64, len(p))
+	for rank, i := range idx {
+		out[i] = alpha / float64(len(p)-rank)
+	}
+	return out
+}
+
 // holm returns Holm-Bonferroni adjusted p-values, in the input order.
 func holm(p []float64) []float64 {
 	idx := make([]int, len(p))
