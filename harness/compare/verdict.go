@@ -129,10 +129,14 @@ func (r *Report) WriteText(w io.Writer) {
 	tw.Flush()
 }
 
-// RatioText is new/old for people: "not gated" where the cell has none.
+// RatioText is new/old for people: "not gated" or "—" where the cell has
+// none.
 func (c CellVerdict) RatioText() string {
-	if c.Verdict == NotGated || c.Ratio == 0 {
+	switch {
+	case c.Verdict == NotGated:
 		return "not gated"
+	case c.Ratio == 0:
+		return "—"
 	}
 	return fmt.Sprintf("%.3f", c.Ratio)
 }
