@@ -42,8 +42,14 @@ func Cores() int { return runtime.NumCPU() }
 // threads only time-slice, so it is shown but never gated.
 func (c Cell) Oversubscribed() bool { return c.Threads > Cores() }
 
+// MaxThreads is the largest thread count a cell may ask for: far past
+// any machine perfrun has run on, well short of what the operating system
+// refuses (each worker is an OS thread).
+const MaxThreads = 1024
+
 // ParseThreads parses a thread list such as "1,2,4,8" or "1-18/2" (1 to 18
-// in steps of 2, plus 18 itself), or a mix of both.
+// in steps of 2, plus 18 itself), or a mix of both; every count must be
+// between 1 and MaxThreads.
 func ParseThreads(s string) ([]int, error) {
 	var out []int
 	seen := make(map[int]bool)
@@ -52,6 +58,9 @@ func ParseThreads(s string) ([]int, error) {
 			seen[n] = true
 			out = append(out, n)
 		}
+	}
+	bad := func() ([]int, error) {
+		return nil, fmt.Errorf("bad thread list %q: want counts from 1 to %d like 1,2,4 or ranges like 1-18/2", s, MaxThreads)
 	}
 	for _, part := range strings.Split(s, ",") {
 		part = strings.TrimSpace(part)
@@ -67,9 +76,10 @@ func ParseThreads(s string) ([]int, error) {
 		if hasStep {
 			st, err3 = strconv.Atoi(step)
 		}
-		if err1 != nil || err2 != nil || err3 != nil || a < 1 || b < a || st < 1 || (hasStep && !isRange) {
-			return nil, fmt.Errorf("bad thread list %q: want positive counts like 1,2,4 or ranges like 1-18/2", s)
+		if err1 != nil || err2 != nil || err3 != nil || a < 1 || b < a || b > MaxThreads || st < 1 || (hasStep && !isRange) {
+			return bad()
 		}
+		// b ≤ MaxThreads and st ≥ 1: the loop cannot overflow.
 		for n := a; n <= b; n += st {
 			add(n)
 		}

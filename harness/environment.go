@@ -2,6 +2,7 @@ package harness
 
 import (
 	"bufio"
+	"fmt"
 	"os"
 	"os/exec"
 	"runtime"
@@ -10,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/perfrun/perfrun/workloads"
 )
@@ -49,6 +51,31 @@ func (r *Results) Environment() []workloads.KV {
 		kv = append(kv, workloads.KV{Key: "incomplete", Value: "interrupted; only completed rounds are included"})
 	}
 	return kv
+}
+
+// reserved are the configuration keys perfrun writes itself; a label may
+// not set them.
+var reserved = []string{"goos", "goarch", "cpu", "cores", "go", "perfrun", "command", "rounds", "window", "warmup", "corpus", "date", "incomplete", "pkg"}
+
+// ParseLabel checks a user's key=value configuration line: a key of
+// letters, digits, '-', '_' and '.', not one perfrun writes, and a value
+// on one line (a newline would let it write a benchmark line of its own).
+func ParseLabel(s string) (workloads.KV, error) {
+	k, v, ok := strings.Cut(s, "=")
+	if !ok || k == "" || strings.IndexFunc(k, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.')
+	}) >= 0 {
+		return workloads.KV{}, fmt.Errorf("bad -label %q: want key=value, the key of letters, digits, '-', '_' or '.'", s)
+	}
+	if strings.ContainsAny(v, "\n\r") || !utf8.ValidString(v) {
+		return workloads.KV{}, fmt.Errorf("bad -label %q: the value must be one line of UTF-8", s)
+	}
+	for _, r := range reserved {
+		if k == r || strings.HasPrefix(k, r+"-") {
+			return workloads.KV{}, fmt.Errorf("bad -label %q: %s is written by perfrun itself", s, k)
+		}
+	}
+	return workloads.KV{Key: k, Value: v}, nil
 }
 
 func suffix(i int) string {

@@ -27,7 +27,8 @@ func TestParseThreads(t *testing.T) {
 			t.Errorf("ParseThreads(%q) = %v, %v; want %v", in, got, err, want)
 		}
 	}
-	for _, bad := range []string{"", "0", "-1", "4-2", "1-4/0", "x", "2/2", "1,,2"} {
+	for _, bad := range []string{"", "0", "-1", "4-2", "1-4/0", "x", "2/2", "1,,2", "1-100000", "1025",
+		"9223372036854775806-9223372036854775807", "1-99999999999999999999"} {
 		if got, err := harness.ParseThreads(bad); err == nil {
 			t.Errorf("ParseThreads(%q) = %v, want an error", bad, got)
 		}

@@ -17,6 +17,10 @@ import (
 // enough that a worker stops close to the end of the window.
 const batchTarget = 100 * time.Microsecond
 
+// MinWindow is the shortest measured window: ten batches, so that the
+// clock read at the end of the last batch lands near the deadline.
+const MinWindow = 10 * batchTarget
+
 // runtimeSamples are the process-wide counters read around a measurement.
 var runtimeMetrics = []string{
 	"/gc/heap/allocs:bytes",

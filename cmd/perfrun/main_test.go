@@ -34,6 +34,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"run", "-o", filepath.Join(dir, "missing", "r.txt")}, "does not exist"},
 		{[]string{"run", "extra"}, `unexpected argument "extra"`},
 		{[]string{"corpus"}, "-o DIR is required"},
+		{[]string{"run", "-label", "machine=x\nBenchmarkIssuer/impl=rcu/threads=1 1 99999 ns/op"}, "the value must be one line"},
 	} {
 		code, _, stderr := perfrun(tc.args...)
 		if code != exitUsage || !strings.Contains(stderr, tc.msg) {

@@ -77,6 +77,9 @@ func runRun(ctx context.Context, o *streams, args []string) error {
 	if *rounds < 1 || *window <= 0 || *warmup < 0 {
 		return usageError("-rounds and -window must be positive, -warmup not negative")
 	}
+	if *window < harness.MinWindow {
+		return usageError("-window %v is shorter than %v: a worker reads the clock once per batch of about 100µs, so a shorter window measures a batch, not a rate", *window, harness.MinWindow)
+	}
 	if *out != "" {
 		if err := checkOutput(*out); err != nil {
 			return asUsage(err)
@@ -84,11 +87,11 @@ func runRun(ctx context.Context, o *streams, args []string) error {
 	}
 	var kvs []workloads.KV
 	for _, l := range labels {
-		k, v, ok := strings.Cut(l, "=")
-		if !ok || k == "" || strings.ContainsAny(k, " :\t") {
-			return usageError("bad -label %q: want key=value", l)
+		kv, err := harness.ParseLabel(l)
+		if err != nil {
+			return asUsage(err)
 		}
-		kvs = append(kvs, workloads.KV{Key: k, Value: v})
+		kvs = append(kvs, kv)
 	}
 	// Flags are checked; now the corpus, which may take a while to load.
 	provider, loaded, err := corpusProvider(*corpusPath, *strict, *seed, o.stderr)
