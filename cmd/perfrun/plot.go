@@ -87,5 +87,5 @@ func drawPlots(sets []*results.Set, dir string) ([]string, error) {
 	if err != nil || len(plots) == 0 {
 		return nil, err
 	}
-	return report.SavePlots(dir, plots)
+	return report.SavePlots(dir, plots, writeOwned)
 }

@@ -91,7 +91,7 @@ func writeDocument(doc *report.Document, dir string) error {
 			plots = append([]*report.Plot{forest}, plots...)
 		}
 	}
-	if _, err := report.SavePlots(images, plots); err != nil {
+	if _, err := report.SavePlots(images, plots, writeOwned); err != nil {
 		return err
 	}
 	doc.Plots, doc.ImageDir = plots, "images"
@@ -100,14 +100,14 @@ func writeDocument(doc *report.Document, dir string) error {
 	if err := doc.WriteHTML(&page); err != nil {
 		return err
 	}
-	if err := writeFile(filepath.Join(dir, "report.md"), md.Bytes()); err != nil {
+	if err := writeOwned(filepath.Join(dir, "report.md"), md.Bytes()); err != nil {
 		return err
 	}
 	if doc.Verdict != nil {
 		doc.WriteMarkdownFull(&full)
-		if err := writeFile(filepath.Join(dir, report.FullMarkdown), full.Bytes()); err != nil {
+		if err := writeOwned(filepath.Join(dir, report.FullMarkdown), full.Bytes()); err != nil {
 			return err
 		}
 	}
-	return writeFile(filepath.Join(dir, "report.html"), page.Bytes())
+	return writeOwned(filepath.Join(dir, "report.html"), page.Bytes())
 }

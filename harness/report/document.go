@@ -85,7 +85,7 @@ var verdictMark = map[compare.Verdict]string{
 // WriteMarkdown writes the pull-request comment: the verdict first, then
 // the changed cells, then everything else collapsed, then the images.
 func (d *Document) WriteMarkdown(w io.Writer) {
-	fmt.Fprintf(w, "## %s\n\n", d.Title)
+	fmt.Fprintf(w, "## %s\n\n", mdEscape(d.Title))
 	if d.Verdict != nil {
 		fmt.Fprintf(w, "**%s %s** — %s vs %s\n\n", verdictMark[d.Verdict.Verdict], d.Verdict.Verdict, d.Verdict.Old, d.Verdict.New)
 	}
@@ -106,7 +106,7 @@ func (d *Document) WriteMarkdown(w io.Writer) {
 				fmt.Fprintf(w, "| | … and %d more | | | |\n", len(ch)-i)
 				break
 			}
-			fmt.Fprintf(w, "| %s %s | `%s` | %s | %s | %s |\n", verdictMark[c.Verdict], c.Verdict, mdEscape(c.Name), c.Unit, c.RatioText(), mdEscape(c.Reason))
+			fmt.Fprintf(w, "| %s %s | %s | %s | %s | %s |\n", verdictMark[c.Verdict], c.Verdict, mdEscape(c.Name), c.Unit, c.RatioText(), mdEscape(c.Reason))
 		}
 		fmt.Fprintln(w)
 	} else if d.Verdict != nil {
@@ -131,10 +131,10 @@ const maxCommentRows = 20
 // plots.
 func (d *Document) WriteMarkdownFull(w io.Writer) {
 	if d.Verdict != nil {
-		fmt.Fprintf(w, "## %s: all results\n\n", d.Title)
+		fmt.Fprintf(w, "## %s: all results\n\n", mdEscape(d.Title))
 		fmt.Fprintf(w, "<details open><summary>All %d gated results</summary>\n\n| | cell | unit | new/old | why |\n|---|---|---|---|---|\n", len(d.Verdict.Cells))
 		for _, c := range d.Verdict.Cells {
-			fmt.Fprintf(w, "| %s %s | `%s` | %s | %s | %s |\n", verdictMark[c.Verdict], c.Verdict, mdEscape(c.Name), c.Unit, c.RatioText(), mdEscape(c.Reason))
+			fmt.Fprintf(w, "| %s %s | %s | %s | %s | %s |\n", verdictMark[c.Verdict], c.Verdict, mdEscape(c.Name), c.Unit, c.RatioText(), mdEscape(c.Reason))
 		}
 		fmt.Fprintf(w, "\n</details>\n\n")
 	}
@@ -145,7 +145,7 @@ func (d *Document) WriteMarkdownFull(w io.Writer) {
 			if r.Significant {
 				delta = fmt.Sprintf("%+.2f%%", 100*r.Delta)
 			}
-			fmt.Fprintf(w, "| `%s` | %s | %s %s | %s %s | %s | %s |\n", mdEscape(r.Name), r.Unit,
+			fmt.Fprintf(w, "| %s | %s | %s %s | %s %s | %s | %s |\n", mdEscape(r.Name), r.Unit,
 				compare.FormatValue(r.Old.Center, r.Unit), r.Old.PctRangeString(), compare.FormatValue(r.New.Center, r.Unit), r.New.PctRangeString(), delta, r.Cmp.String())
 		}
 		fmt.Fprintf(w, "\n</details>\n\n")
@@ -157,7 +157,7 @@ func (d *Document) WriteMarkdownFull(w io.Writer) {
 		}
 		fmt.Fprintf(w, "<details%s><summary>Results (median ± 95%% CI over rounds)</summary>\n\n| cell | time/op | ops/s | lock wait/op | allocs/op |\n|---|---|---|---|---|\n", open)
 		for _, s := range summaries(d.New) {
-			fmt.Fprintf(w, "| `%s` | %s %s | %s %s | %s | %s |\n", mdEscape(s.Name), s.NsMedian, s.NsRange, s.OpsMedian, s.OpsRange, s.LockWait, s.AllocsPerOp)
+			fmt.Fprintf(w, "| %s | %s %s | %s %s | %s | %s |\n", mdEscape(s.Name), s.NsMedian, s.NsRange, s.OpsMedian, s.OpsRange, s.LockWait, s.AllocsPerOp)
 		}
 		fmt.Fprintf(w, "\nLock wait counts only time blocked in the runtime; a shared read lock costs cache-line traffic, which shows in ops/s instead.\n\n</details>\n\n")
 	}
@@ -166,7 +166,15 @@ func (d *Document) WriteMarkdownFull(w io.Writer) {
 	}
 }
 
-func mdEscape(s string) string { return strings.ReplaceAll(s, "|", "\\|") }
+// mdEscape makes text safe in Markdown (a GitHub comment) outside code
+// spans: HTML is shown, not interpreted, and no character can end a table
+// cell, a link or a span. Names are shown as escaped text rather than in a
+// code span, which a backtick in the name would end.
+var mdEscaper = strings.NewReplacer(
+	"&", "&amp;", "<", "&lt;", ">", "&gt;", "|", "\\|", "`", "\\`", "*", "\\*", "_", "\\_",
+	"[", "\\[", "]", "\\]", "\\", "\\\\", "\n", " ", "\r", " ")
+
+func mdEscape(s string) string { return mdEscaper.Replace(s) }
 
 // WriteHTML writes one self-contained page: styles and plots (SVG) inline,
 // nothing fetched from the network, readable offline.

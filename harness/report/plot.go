@@ -448,25 +448,34 @@ func shadeOversubscribed(p *plot.Plot, xs []float64, cores int) {
 	}
 }
 
-// SavePlots writes every plot as SVG and PNG into dir and returns the
-// file names written.
-func SavePlots(dir string, plots []*Plot) ([]string, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
+// SavePlots renders every plot as SVG and PNG and hands each file to
+// write (the caller's safe writer) as dir/NAME.svg and dir/NAME.png; it
+// returns the file names written. All are rendered before any is written,
+// so a plot that fails to render leaves the folder as it was.
+func SavePlots(dir string, plots []*Plot, write func(path string, data []byte) error) ([]string, error) {
+	type file struct {
+		name string
+		data []byte
 	}
-	var files []string
+	var files []file
 	for _, p := range plots {
 		for _, ext := range []string{"svg", "png"} {
 			data, err := p.Encode(ext)
 			if err != nil {
 				return nil, fmt.Errorf("plot %s: %v", p.Name, err)
 			}
-			name := filepath.Join(dir, p.Name+"."+ext)
-			if err := os.WriteFile(name, data, 0o644); err != nil {
-				return nil, err
-			}
-			files = append(files, name)
+			files = append(files, file{filepath.Join(dir, p.Name+"."+ext), data})
 		}
 	}
-	return files, nil
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, f := range files {
+		if err := write(f.name, f.data); err != nil {
+			return names, err
+		}
+		names = append(names, f.name)
+	}
+	return names, nil
 }
