@@ -79,6 +79,12 @@ func runAB(ctx context.Context, o *streams, args []string) error {
 	}
 	ctx, stop := interruptible(ctx)
 	defer stop()
+	for _, d := range ab.PruneStale(*repo) {
+		fmt.Fprintf(o.stderr, "perfrun: ab: removed %s, left by a comparison that was killed\n", d)
+	}
+	if ab.Dirty(*repo) {
+		fmt.Fprintf(o.stderr, "perfrun: ab: %s has uncommitted changes; ab measures the commits %s and %s, not them\n", *repo, fs.Arg(0), fs.Arg(1))
+	}
 	dir, err := ab.TempDir()
 	if err != nil {
 		return err

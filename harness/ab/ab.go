@@ -18,6 +18,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/perfrun/perfrun/harness/compare"
 	"github.com/perfrun/perfrun/harness/results"
@@ -139,5 +140,52 @@ func (r *Runner) runArm(ctx context.Context, bin, arm string, round int, match s
 	return results.ReadFile(out)
 }
 
-// TempDir makes the scratch directory for a comparison.
-func TempDir() (string, error) { return os.MkdirTemp("", "perfrun-ab-") }
+// TempDir makes the scratch directory for a comparison and records this
+// process in it, so a later run can tell a live comparison's directory
+// from one a killed run left behind.
+func TempDir() (string, error) {
+	dir, err := os.MkdirTemp("", tempPrefix)
+	if err != nil {
+		return "", err
+	}
+	return dir, os.WriteFile(filepath.Join(dir, "pid"), []byte(strconv.Itoa(os.Getpid())), 0o644)
+}
+
+const tempPrefix = "perfrun-ab-"
+
+// PruneStale removes what comparisons killed before they could clean up
+// left behind: scratch directories whose process is gone (a directory
+// without a pid file is older than this and left alone), then the git
+// worktrees registered in them. It returns the directories removed.
+func PruneStale(repo string) []string {
+	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), tempPrefix+"*"))
+	var removed []string
+	for _, d := range dirs {
+		data, err := os.ReadFile(filepath.Join(d, "pid"))
+		if err != nil {
+			continue
+		}
+		pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
+		if err != nil || pid == os.Getpid() || alive(pid) {
+			continue
+		}
+		if os.RemoveAll(d) == nil {
+			removed = append(removed, d)
+		}
+	}
+	exec.Command("git", "-C", repo, "worktree", "prune").Run()
+	return removed
+}
+
+// alive reports whether a process with this pid exists.
+func alive(pid int) bool {
+	p, err := os.FindProcess(pid)
+	return err == nil && p.Signal(syscall.Signal(0)) == nil
+}
+
+// Dirty reports whether the repository's work tree has uncommitted
+// changes: ab measures the commits it is given, never them.
+func Dirty(repo string) bool {
+	out, err := exec.Command("git", "-C", repo, "status", "--porcelain", "--untracked-files=no").Output()
+	return err == nil && len(strings.TrimSpace(string(out))) > 0
+}

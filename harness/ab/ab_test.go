@@ -2,7 +2,9 @@ package ab
 
 import (
 	"context"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -68,5 +70,28 @@ func TestBuildAndRun(t *testing.T) {
 	}
 	if len(seen) != 3 {
 		t.Fatalf("arm orders %v: want three different orders in three rounds", arms)
+	}
+}
+
+// TestPruneStale: the scratch directory of a killed comparison goes, that
+// of a live one stays.
+func TestPruneStale(t *testing.T) {
+	live, err := TempDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(live)
+	dead, err := TempDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A pid no process has: past the kernel's limit.
+	os.WriteFile(filepath.Join(dead, "pid"), []byte("2147483646"), 0o644)
+	removed := PruneStale(".")
+	if _, err := os.Stat(dead); err == nil {
+		t.Errorf("a killed comparison's directory is still there (removed %v)", removed)
+	}
+	if _, err := os.Stat(live); err != nil {
+		t.Errorf("a live comparison's directory was removed")
 	}
 }
