@@ -77,8 +77,9 @@ func checkThresholds(th *compare.Thresholds) error {
 
 // finishGate prints the verdict, writes it as JSON if asked, and returns
 // the verdict's exit.
+// The JSON file is written first: a reader of the text that goes away
+// (gate … | head -1) must not cost CI its verdict file.
 func finishGate(rep *compare.Report, jsonOut string, o *streams) error {
-	rep.WriteText(o.stdout)
 	if jsonOut != "" {
 		var buf bytes.Buffer
 		if err := rep.WriteJSON(&buf); err != nil {
@@ -88,5 +89,6 @@ func finishGate(rep *compare.Report, jsonOut string, o *streams) error {
 			return err
 		}
 	}
+	rep.WriteText(o.stdout)
 	return verdictError(rep.Verdict)
 }

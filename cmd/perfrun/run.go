@@ -31,6 +31,9 @@ threads than cores are marked oversubscribed.`,
 
 func init() { cmdRun.run = runRun }
 
+// longRun is how long a run may take before run says so up front.
+const longRun = 10 * time.Minute
+
 // printers are run's -format choices; each prints a results set.
 var printers = map[string]func(io.Writer, *results.Set, int) error{
 	"table":    func(w io.Writer, s *results.Set, cores int) error { report.WriteSeedTables(w, s, cores); return nil },
@@ -112,6 +115,10 @@ func runRun(ctx context.Context, o *streams, args []string) error {
 	}
 	if cells, err = filterCells(cells, *match); err != nil {
 		return asUsage(err)
+	}
+	if est := time.Duration(*rounds) * time.Duration(len(cells)) * (*window + *warmup); est > longRun && !*quiet {
+		fmt.Fprintf(o.stderr, "perfrun: run: %d cells × %d rounds × %v will take at least %v; Ctrl-C keeps the rounds completed by then\n",
+			len(cells), *rounds, *window+*warmup, est.Round(time.Minute))
 	}
 	opts := def
 	opts.Rounds, opts.Window, opts.Warmup, opts.Seed, opts.Corpus = *rounds, *window, *warmup, *seed, provider
