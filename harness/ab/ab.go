@@ -63,9 +63,9 @@ type Runner struct {
 
 // Arm names.
 const (
-	ArmBase  = "base"
-	ArmHead  = "head"
-	ArmBase2 = "base-again"
+	ArmBase  = compare.ArmBase
+	ArmHead  = compare.ArmHead
+	ArmBase2 = compare.ArmBase2
 )
 
 // orders are the six orders of the three arms. Every block of six rounds

@@ -324,9 +324,9 @@ func arms(r *rand.Rand, n int, head, base2, rel float64) Arms {
 	for id := range n {
 		drift := 1 + 0.2*(r.Float64()*2-1) // the machine drifts; pairs share it
 		b := 100 * drift
-		a.Add("base", id, b*(1+rel*(r.Float64()*2-1)))
-		a.Add("head", id, b*head*(1+rel*(r.Float64()*2-1)))
-		a.Add("base-again", id, b*base2*(1+rel*(r.Float64()*2-1)))
+		a.Add(ArmBase, id, b*(1+rel*(r.Float64()*2-1)))
+		a.Add(ArmHead, id, b*head*(1+rel*(r.Float64()*2-1)))
+		a.Add(ArmBase2, id, b*base2*(1+rel*(r.Float64()*2-1)))
 	}
 	return a
 }
@@ -369,9 +369,9 @@ func TestGatePairedVerdicts(t *testing.T) {
 func TestGatePairedNeverPassesWhatItCannotRuleOut(t *testing.T) {
 	var a Arms
 	for id, f := range []float64{1.40, 2.3, 1.9} {
-		a.Add("base", id, 100)
-		a.Add("head", id, 100*f)
-		a.Add("base-again", id, []float64{90, 112, 100}[id])
+		a.Add(ArmBase, id, 100)
+		a.Add(ArmHead, id, 100*f)
+		a.Add(ArmBase2, id, []float64{90, 112, 100}[id])
 	}
 	rep := GatePaired(cellsOf("S/threads=1"), map[string]Arms{"S/threads=1": a}, 2, DefaultThresholds)
 	if v := rep.Cells[0].Verdict; v == Pass {
@@ -412,9 +412,9 @@ func TestGateInstructionsAsSample(t *testing.T) {
 func TestGatePairedMissingFailsClosed(t *testing.T) {
 	var gone, added Arms
 	for id := range 6 {
-		gone.Add("base", id, 100)
-		gone.Add("base-again", id, 100)
-		added.Add("head", id, 100)
+		gone.Add(ArmBase, id, 100)
+		gone.Add(ArmBase2, id, 100)
+		added.Add(ArmHead, id, 100)
 	}
 	cells := cellsOf("Gone/threads=1", "Added/threads=1")
 	rep := GatePaired(cells, map[string]Arms{"Gone/threads=1": gone, "Added/threads=1": added}, 2, DefaultThresholds)

@@ -9,6 +9,13 @@ import (
 	"github.com/perfrun/perfrun/harness/results"
 )
 
+// The arms of an A/B run: base, head, and base again (the A/A arm).
+const (
+	ArmBase  = "base"
+	ArmHead  = "head"
+	ArmBase2 = "base-again"
+)
+
 // Arms are one cell's values from an interleaved A/B run, by round id:
 // in round i, base, head and base again (the A/A arm) ran back to back on
 // the same machine, in an order the runner balanced.
@@ -22,9 +29,9 @@ func (a *Arms) Add(arm string, round int, v float64) {
 		a.Base, a.Head, a.Base2 = make(map[int]float64), make(map[int]float64), make(map[int]float64)
 	}
 	switch arm {
-	case "base":
+	case ArmBase:
 		a.Base[round] = v
-	case "head":
+	case ArmHead:
 		a.Head[round] = v
 	default:
 		a.Base2[round] = v
@@ -64,7 +71,7 @@ const MinPairedRounds = 5
 // reproduce itself on this machine — is the cell INCONCLUSIVE whatever
 // head did. Cells with more threads than cores are NOT-GATED.
 func GatePaired(cells []*results.Cell, arms map[string]Arms, cores int, th Thresholds) *Report {
-	rep := &Report{Old: "base", New: "head", Threshold: th.MinEffect}
+	rep := &Report{Old: ArmBase, New: ArmHead, Threshold: th.MinEffect}
 	var tested []int
 	var ests []estimate
 	var aas []*signedRank
@@ -212,12 +219,12 @@ func normCDF(z float64) float64 { return 0.5 * math.Erfc(-z/math.Sqrt2) }
 // numbers its rounds after the earlier ones).
 func (a *Arms) Merge(b Arms) {
 	for id, v := range b.Base {
-		a.Add("base", id, v)
+		a.Add(ArmBase, id, v)
 	}
 	for id, v := range b.Head {
-		a.Add("head", id, v)
+		a.Add(ArmHead, id, v)
 	}
 	for id, v := range b.Base2 {
-		a.Add("base-again", id, v)
+		a.Add(ArmBase2, id, v)
 	}
 }

@@ -10,8 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"golang.org/x/perf/benchfmt"
-
 	"github.com/perfrun/perfrun/harness/results"
 )
 
@@ -69,7 +67,7 @@ func simulate(r *rand.Rand, m noise, ratio float64, cells, rounds int, th Thresh
 		arms := make(map[string]Arms)
 		var out []*results.Cell
 		for _, c := range all {
-			if only != nil && !contains(only, c.Name) {
+			if only != nil && !slices.Contains(only, c.Name) {
 				continue
 			}
 			out = append(out, c)
@@ -78,9 +76,9 @@ func simulate(r *rand.Rand, m noise, ratio float64, cells, rounds int, th Thresh
 			drift := math.Exp(r.NormFloat64() * m.drift)
 			for _, c := range out {
 				a := arms[c.Name]
-				a.Add("base", id, m.value(r, 100*drift))
-				a.Add("head", id, m.value(r, 100*drift*ratio))
-				a.Add("base-again", id, m.value(r, 100*drift))
+				a.Add(ArmBase, id, m.value(r, 100*drift))
+				a.Add(ArmHead, id, m.value(r, 100*drift*ratio))
+				a.Add(ArmBase2, id, m.value(r, 100*drift))
 				arms[c.Name] = a
 			}
 		}
@@ -88,15 +86,6 @@ func simulate(r *rand.Rand, m noise, ratio float64, cells, rounds int, th Thresh
 	}
 	rep, _ := Sequential(th, rounds, measure)
 	return rep.Cells[0].Verdict
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 type ocRow struct {
@@ -204,5 +193,3 @@ func TestOperatingCharacteristic(t *testing.T) {
 		}
 	}
 }
-
-var _ = benchfmt.Result{}

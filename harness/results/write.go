@@ -1,8 +1,10 @@
 package results
 
 import (
+	"cmp"
 	"io"
 	"slices"
+	"strings"
 
 	"golang.org/x/perf/benchfmt"
 )
@@ -17,19 +19,7 @@ func (s *Set) Write(w io.Writer) error {
 		keys = append(keys, k)
 	}
 	slices.SortFunc(keys, func(a, b benchfmt.UnitMetadataKey) int {
-		if a.Unit != b.Unit {
-			if a.Unit < b.Unit {
-				return -1
-			}
-			return 1
-		}
-		if a.Key < b.Key {
-			return -1
-		}
-		if a.Key > b.Key {
-			return 1
-		}
-		return 0
+		return cmp.Or(strings.Compare(a.Unit, b.Unit), strings.Compare(a.Key, b.Key))
 	})
 	for _, k := range keys {
 		if err := bw.Write(s.Units[k]); err != nil {
