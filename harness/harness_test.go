@@ -162,6 +162,27 @@ func TestRunInterruptedKeepsCompletedRounds(t *testing.T) {
 	}
 }
 
+// TestRunInterruptInsideWindow: a cancel during an hour-long window stops
+// the run within a second, keeping the completed rounds only.
+func TestRunInterruptInsideWindow(t *testing.T) {
+	cs := cells(t, workloads.Empty, nil, 1)[:1]
+	opts := options(3)
+	opts.Window = time.Hour
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	res, err := harness.Run(ctx, cs, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took > 5*time.Second { // generous for -race; the old code waited out the hour
+		t.Fatalf("the run stopped %v after the start, want within a second of the cancel", took)
+	}
+	if !res.Incomplete || len(res.Samples) != 0 {
+		t.Fatalf("incomplete %v, %d samples: an interrupted window is not a sample", res.Incomplete, len(res.Samples))
+	}
+}
+
 func TestRunWrongAnswerNamesTheCell(t *testing.T) {
 	bad := workloads.Workload{Name: "bad", Title: "Bad", Setup: func(workloads.Env) (*workloads.Instance, error) {
 		return &workloads.Instance{Worker: func(int) workloads.Op {

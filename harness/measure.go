@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"context"
 	"errors"
 	"runtime"
 	"runtime/metrics"
@@ -56,7 +57,7 @@ type workerResult struct {
 // measure runs one cell once: threads workers locked to OS threads warm up,
 // meet at a barrier, then each runs batches of operations until the shared
 // deadline, reading the clock once per batch.
-func measure(inst *workloads.Instance, threads int, warmup, window time.Duration, mem memory) ([]workloads.Metric, error) {
+func measure(ctx context.Context, inst *workloads.Instance, threads int, warmup, window time.Duration, mem memory) ([]workloads.Metric, error) {
 	prev := runtime.GOMAXPROCS(threads)
 	defer runtime.GOMAXPROCS(prev)
 
@@ -115,9 +116,23 @@ func measure(inst *workloads.Instance, threads int, warmup, window time.Duration
 	wallStart := time.Now()
 	deadline = wallStart.Add(window)
 	close(start)
+	// An interrupt stops the workers at their next batch, not at the end
+	// of a window that may be hours long; the window is then not a sample.
+	finished := make(chan struct{})
+	go func() {
+		select {
+		case <-ctx.Done():
+			stop.Store(true)
+		case <-finished:
+		}
+	}()
 	done.Wait()
+	close(finished)
 	wall := time.Since(wallStart)
 	after := readRuntime()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 
 	var total int64
 	var nsPerCall float64

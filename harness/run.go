@@ -126,7 +126,13 @@ func Run(ctx context.Context, cells []Cell, opts Options) (*Results, error) {
 				}
 			}
 			res.Periods[c.Name()] = inst.Period
-			m, err := measure(inst, c.Threads, opts.Warmup, opts.Window, mem[c.setupKey()])
+			m, err := measure(ctx, inst, c.Threads, opts.Warmup, opts.Window, mem[c.setupKey()])
+			if ctx.Err() != nil {
+				// Interrupted inside the window: keep the completed rounds.
+				res.Incomplete = true
+				res.Wall = time.Since(res.Started)
+				return res, nil
+			}
 			if err != nil {
 				return nil, fmt.Errorf("cell %s: %w", c.Name(), err)
 			}
