@@ -37,26 +37,28 @@ func (e *BlockError) Unwrap() error { return e.Err }
 // Trailing bytes that look like a broken PEM block are reported too.
 func ParsePEM(data []byte, file string) (objs []*store.Object, problems []error) {
 	rest := data
+	line := 1 // the line rest starts on: counted as it goes, so loading is linear
 	for {
-		line := 1 + bytes.Count(data[:len(data)-len(rest)], []byte("\n"))
 		var block *pem.Block
 		block, next := pem.Decode(rest)
 		if block == nil {
 			if i := bytes.Index(rest, []byte("-----BEGIN")); i >= 0 {
-				line += bytes.Count(rest[:i], []byte("\n"))
-				problems = append(problems, &BlockError{file, line, errors.New("malformed or truncated PEM block")})
+				problems = append(problems, &BlockError{file, line + bytes.Count(rest[:i], []byte("\n")), errors.New("malformed or truncated PEM block")})
 			}
 			return objs, problems
 		}
-		// pem.Decode skips text before the block; count lines up to BEGIN.
+		// pem.Decode skips text before the block; the block's line is its
+		// BEGIN line.
 		consumed := rest[:len(rest)-len(next)]
+		at := line
 		if i := bytes.Index(consumed, []byte("-----BEGIN")); i >= 0 {
-			line += bytes.Count(consumed[:i], []byte("\n"))
+			at += bytes.Count(consumed[:i], []byte("\n"))
 		}
+		line += bytes.Count(consumed, []byte("\n"))
 		rest = next
 		o, err := parseBlock(block.Type, block.Bytes)
 		if err != nil {
-			problems = append(problems, &BlockError{file, line, err})
+			problems = append(problems, &BlockError{file, at, err})
 			continue
 		}
 		objs = append(objs, o)
