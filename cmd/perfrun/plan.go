@@ -165,7 +165,11 @@ func corpusProvider(path string, strict bool, seed uint64, stderr io.Writer) (pr
 	if err != nil {
 		return nil, 0, err
 	}
-	fmt.Fprintf(stderr, "perfrun: corpus %s: %d CAs, %d CRLs, %d leaves with issuer, %d without\n",
-		path, len(c.CAs), len(c.CRLs), len(c.Hits), len(c.Misses))
+	dups := ""
+	if c.Duplicates > 0 {
+		dups = fmt.Sprintf(" (%d duplicates listed again, kept once)", c.Duplicates)
+	}
+	fmt.Fprintf(stderr, "perfrun: corpus %s: %d CAs, %d CRLs, %d leaves with issuer, %d without%s\n",
+		path, len(c.CAs), len(c.CRLs), len(c.Hits), len(c.Misses), dups)
 	return func(int) (*corpus.Corpus, error) { return c, nil }, max(len(c.CAs), 1), nil
 }

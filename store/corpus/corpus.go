@@ -30,6 +30,9 @@ type Corpus struct {
 	Misses []Leaf
 	// Source says where the corpus came from (a spec or a path).
 	Source string
+	// Duplicates counts objects a loaded corpus listed again (same
+	// fingerprint) and kept once.
+	Duplicates int
 	// Digest identifies the corpus content (see ComputeDigest).
 	Digest string
 

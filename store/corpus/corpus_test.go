@@ -192,3 +192,43 @@ func TestLoadSystemBundle(t *testing.T) {
 	}
 	t.Logf("%s: %d CAs, %d CRLs, %d leaves, %d problems", path, len(c.CAs), len(c.CRLs), len(c.Hits)+len(c.Misses), len(problems))
 }
+
+// TestLoadKeepsDuplicatesOnce: a bundle that lists one CA three times holds
+// it once, as a store would, and says how many it skipped; a CA bundle's
+// size in cell names is then what the store holds.
+func TestLoadKeepsDuplicatesOnce(t *testing.T) {
+	g, err := corpus.Generate(corpus.Spec{Seed: 3, CAs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	one := corpus.EncodePEM(g.CAs[:1])
+	path := filepath.Join(t.TempDir(), "dup.pem")
+	os.WriteFile(path, append(append(append([]byte(nil), one...), one...), append(one, corpus.EncodePEM(g.CAs[1:2])...)...), 0o644)
+	c, _, err := corpus.Load(path, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.CAs) != 2 || c.Duplicates != 2 {
+		t.Fatalf("%d CAs, %d duplicates; want 2 and 2", len(c.CAs), c.Duplicates)
+	}
+}
+
+// TestLoadHashedDirectory: /etc/ssl/certs holds each CA as a file and as
+// hash-named links to it; loaded, each CA counts once.
+func TestLoadHashedDirectory(t *testing.T) {
+	const dir, bundle = "/etc/ssl/certs", "/etc/ssl/certs/ca-certificates.crt"
+	if _, err := os.Stat(bundle); err != nil {
+		t.Skip("no system CA directory")
+	}
+	b, _, err := corpus.Load(bundle, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, _, err := corpus.Load(dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.CAs) != len(b.CAs) {
+		t.Fatalf("%s: %d CAs, the bundle %d (duplicates skipped: %d)", dir, len(d.CAs), len(b.CAs), d.Duplicates)
+	}
+}

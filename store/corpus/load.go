@@ -125,7 +125,16 @@ func Load(path string, strict bool) (c *Corpus, problems []error, err error) {
 	}
 	c = &Corpus{At: time.Now().UTC().Truncate(time.Second), Source: path}
 	var leaves []*store.Object
+	seen := make(map[[32]byte]bool, len(objs))
 	for _, o := range objs {
+		// A store keeps one of each object (by fingerprint), so the corpus
+		// does too: a bundle listing a CA twice, or a hashed directory whose
+		// hash-named links point at files also listed, holds it once.
+		if seen[o.Fingerprint] {
+			c.Duplicates++
+			continue
+		}
+		seen[o.Fingerprint] = true
 		switch {
 		case o.Kind == store.CRL:
 			c.CRLs = append(c.CRLs, o)
