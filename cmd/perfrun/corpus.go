@@ -55,7 +55,7 @@ func runCorpus(_ context.Context, o *streams, args []string) error {
 }
 
 func writeCorpus(dir string, c *corpus.Corpus) error {
-	if _, err := os.Stat(filepath.Join(dir, "manifest.tsv")); err == nil {
+	if _, err := os.Stat(filepath.Join(dir, corpus.ManifestName)); err == nil {
 		return fmt.Errorf("%s already holds a corpus", dir)
 	}
 	if err := os.MkdirAll(filepath.Join(dir, "leaves"), 0o755); err != nil {
@@ -73,7 +73,7 @@ func writeCorpus(dir string, c *corpus.Corpus) error {
 		}
 		fmt.Fprintf(&manifest, "%s\t%s\t%s\t%d\n", name, fp, subject, c.At.Unix())
 	}
-	files["manifest.tsv"] = manifest.Bytes()
+	files[corpus.ManifestName] = manifest.Bytes()
 	for name, data := range files {
 		if err := writeFile(filepath.Join(dir, name), data); err != nil {
 			return err
