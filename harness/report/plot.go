@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/montanaflynn/stats"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -220,12 +219,8 @@ type errPoints struct {
 // meanSD returns the mean and sample standard deviation of v (0 for one
 // value).
 func meanSD(v []float64) (float64, float64) {
-	m, _ := stats.Mean(v)
-	sd, err := stats.StandardDeviationSample(v)
-	if err != nil || math.IsNaN(sd) {
-		sd = 0
-	}
-	return m, sd
+	s := results.Summarize(v)
+	return s.Mean, s.Std
 }
 
 // linearDodge spreads k series' bars over a fifth of a thread step.

@@ -41,20 +41,14 @@ type Cell struct {
 	First *benchfmt.Result
 }
 
-// projections are the benchproc projections that index a set: the group
-// is .fullname with /impl and /threads projected away.
+// projections index a set: the group is the full name without /impl and
+// /threads (GroupWithout), the implementation and threads their keys.
 type projections struct {
-	group, impl, threads *benchproc.Projection
+	group, impl, threads func(*Cell) string
 }
 
 func newProjections() projections {
-	var pp benchproc.ProjectionParser
-	var p projections
-	// These expressions are constants; they cannot fail to parse.
-	p.group, _ = pp.Parse(".fullname", nil)
-	p.impl, _ = pp.Parse("/impl", nil)
-	p.threads, _ = pp.Parse("/threads", nil)
-	return p
+	return projections{group: GroupWithout("impl", "threads"), impl: KeyOf("impl"), threads: KeyOf("threads")}
 }
 
 // New returns an empty set.
@@ -69,10 +63,9 @@ func (s *Set) Add(r *benchfmt.Result) {
 	name := string(r.Name.Full())
 	c, ok := s.byName[name]
 	if !ok {
-		threads, _ := strconv.Atoi(s.proj.threads.Project(r).StringValues())
-		c = &Cell{Name: name, Group: s.proj.group.Project(r).StringValues(),
-			Impl: s.proj.impl.Project(r).StringValues(), Threads: threads,
-			Values: make(map[string][]float64), First: r}
+		c = &Cell{Name: name, Values: make(map[string][]float64), First: r}
+		c.Group, c.Impl = s.proj.group(c), s.proj.impl(c)
+		c.Threads, _ = strconv.Atoi(s.proj.threads(c))
 		s.byName[name] = c
 		s.cells = append(s.cells, c)
 	}
