@@ -84,10 +84,21 @@ func TestRunMeasuresEveryCellEveryRound(t *testing.T) {
 				t.Errorf("%s: round %d: ns/op × ops/s = %.6g, want 1e9", c.Name(), i, p)
 			}
 		}
-		// ns/call is one worker's time per call: at n threads about n ×
-		// ns/op, never less than ns/op.
-		if call := res.Values(c, results.NsPerCall); len(call) != 3 || call[0] < 0.99*ns[0] {
-			t.Errorf("%s: ns/call %v against ns/op %v", c.Name(), call, ns)
+		// ns/call is the mean over workers of each one's time per call. A
+		// worker's clock starts after it wakes at the barrier, the wall
+		// clock before: at one thread ns/call is at most ns/op (up to 5%
+		// below it in a 20 ms window). At n threads it is at least about
+		// n × ns/op, and far more when a lock starves one worker (sorted at
+		// 2 threads: up to 12×), which is why it is not the gated unit.
+		call := res.Values(c, results.NsPerCall)
+		if len(call) != 3 {
+			t.Fatalf("%s: %d ns/call values", c.Name(), len(call))
+		}
+		for i := range call {
+			n := float64(c.Threads)
+			if call[i] < 0.5*n*ns[i] || c.Threads == 1 && call[i] > ns[i]*1.0001 {
+				t.Errorf("%s: round %d: ns/call %.4g against %d × ns/op %.4g", c.Name(), i, call[i], c.Threads, ns[i])
+			}
 		}
 		if allocs := res.Values(c, results.AllocsPerOp); allocs[len(allocs)-1] > 0.01 {
 			t.Errorf("%s: %.3f allocs/op on warm lookups", c.Name(), allocs[len(allocs)-1])
