@@ -38,10 +38,6 @@ func (c Cell) setupKey() string {
 // Cores is the number of CPUs perfrun may use.
 func Cores() int { return runtime.NumCPU() }
 
-// Oversubscribed reports whether the cell has more threads than cores: its
-// threads only time-slice, so it is shown but never gated.
-func (c Cell) Oversubscribed() bool { return c.Threads > Cores() }
-
 // MaxThreads is the largest thread count a cell may ask for: far past
 // any machine perfrun has run on, well short of what the operating system
 // refuses (each worker is an OS thread).
