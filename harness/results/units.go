@@ -1,6 +1,8 @@
 package results
 
 import (
+	"strings"
+
 	"golang.org/x/perf/benchfmt"
 	"golang.org/x/perf/benchunit"
 )
@@ -63,7 +65,7 @@ func Metadata(units []string) []*benchfmt.UnitMetadata {
 		case u == AllocsPerOp:
 			// Counted for one worker alone: the same in every process.
 			add(u, "assume", "exact")
-		case u == OpsPerSec || len(u) > 6 && u[len(u)-6:] == "-ops/s":
+		case u == OpsPerSec || strings.HasSuffix(u, "-ops/s"):
 			add(u, "better", "higher")
 		}
 	}
