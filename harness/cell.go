@@ -23,7 +23,10 @@ type Cell struct {
 // as Issuer/impl=rcu/certs=1024/hit=1/threads=2; benchstat reads each k=v
 // as a key to group by.
 func (c Cell) Name() string {
-	parts := []string{c.Workload.Title, "impl=" + c.Impl.Name}
+	parts := []string{c.Workload.Title}
+	if c.Impl.Name != "" { // the control measures the machine, no store
+		parts = append(parts, "impl="+c.Impl.Name)
+	}
 	if len(c.Params) > 0 {
 		parts = append(parts, c.Params.String())
 	}

@@ -52,14 +52,24 @@ type workerResult struct {
 	ops     int64
 	elapsed time.Duration
 	err     error
+	// cpu is the CPU time the worker's thread got in the window, delay the
+	// time it was runnable but waiting for a CPU; probed says both were read.
+	cpu, delay time.Duration
+	probed     bool
 }
 
-// measure runs one cell once: threads workers locked to OS threads warm up,
-// meet at a barrier, then each runs batches of operations until the shared
-// deadline, reading the clock once per batch.
-func measure(ctx context.Context, inst *workloads.Instance, threads int, warmup, window time.Duration, mem memory) ([]workloads.Metric, error) {
+// measure runs one cell once: threads workers locked to OS threads (and
+// pinned to distinct CPUs when cpus lists enough) warm up, meet at a
+// barrier, then each runs batches of operations until the shared deadline,
+// reading the clock once per batch. The heap is collected first, so no
+// earlier cell's garbage is collected inside this window.
+func measure(ctx context.Context, inst *workloads.Instance, threads int, warmup, window time.Duration, mem memory, cpus []int) ([]workloads.Metric, error) {
+	runtime.GC()
 	prev := runtime.GOMAXPROCS(threads)
 	defer runtime.GOMAXPROCS(prev)
+	if len(cpus) < threads {
+		cpus = nil
+	}
 
 	var stop atomic.Bool
 	var deadline time.Time // written before start is closed
@@ -74,6 +84,10 @@ func measure(ctx context.Context, inst *workloads.Instance, threads int, warmup,
 			defer done.Done()
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()
+			if cpus != nil {
+				undo, _ := pinThread(cpus[w])
+				defer undo()
+			}
 			batch, err := warmUp(op, warmup, window)
 			warm.Done()
 			<-start
@@ -83,6 +97,8 @@ func measure(ctx context.Context, inst *workloads.Instance, threads int, warmup,
 				stop.Store(true)
 				return
 			}
+			cpu0, ok1 := threadCPU()
+			delay0, ok2 := runDelay()
 			t0 := time.Now()
 			for {
 				if err := op(batch); err != nil {
@@ -96,6 +112,9 @@ func measure(ctx context.Context, inst *workloads.Instance, threads int, warmup,
 					break
 				}
 			}
+			cpu1, ok3 := threadCPU()
+			delay1, ok4 := runDelay()
+			r.cpu, r.delay, r.probed = cpu1-cpu0, delay1-delay0, ok1 && ok2 && ok3 && ok4
 		}()
 	}
 	// Paced workers wait at the same barrier, so they cannot miss a short
@@ -112,6 +131,7 @@ func measure(ctx context.Context, inst *workloads.Instance, threads int, warmup,
 		}()
 	}
 	warm.Wait()
+	steal0, stealOK := stealTime()
 	before := readRuntime()
 	wallStart := time.Now()
 	deadline = wallStart.Add(window)
@@ -130,6 +150,7 @@ func measure(ctx context.Context, inst *workloads.Instance, threads int, warmup,
 	close(finished)
 	wall := time.Since(wallStart)
 	after := readRuntime()
+	steal1, _ := stealTime()
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -163,6 +184,7 @@ func measure(ctx context.Context, inst *workloads.Instance, threads int, warmup,
 		{Value: (after[2] - before[2]) / n, Unit: results.LockWait},
 		{Value: after[3] - before[3], Unit: results.GCCycles},
 	}
+	out = append(out, machineMetrics(workers, wall, n, steal1-steal0, stealOK)...)
 	if inst.Unit != "" && inst.PerOp > 0 {
 		// The time one worker spends per unit of an operation (per add).
 		out = append(out, workloads.Metric{Value: nsPerCall / inst.PerOp, Unit: "ns/" + inst.Unit})
@@ -175,6 +197,36 @@ func measure(ctx context.Context, inst *workloads.Instance, threads int, warmup,
 		}
 	}
 	return append(out, inst.Extra...), nil
+}
+
+// machineMetrics are what the kernel saw of the workers in the window:
+// CPU time per operation, the largest fraction of the window any worker
+// spent waiting for a CPU, the fairness between workers (the fewest operations any
+// worker completed over the most), and the fraction of the machine's CPU
+// time the hypervisor stole. Each is left out where it cannot be read.
+func machineMetrics(workers []workerResult, wall time.Duration, ops float64, steal time.Duration, stealOK bool) []workloads.Metric {
+	var out []workloads.Metric
+	probed := true
+	var cpu, delay time.Duration
+	lo, hi := workers[0].ops, workers[0].ops
+	for _, r := range workers {
+		probed = probed && r.probed
+		cpu += r.cpu
+		delay = max(delay, r.delay)
+		lo, hi = min(lo, r.ops), max(hi, r.ops)
+	}
+	if probed {
+		out = append(out,
+			workloads.Metric{Value: float64(cpu.Nanoseconds()) / ops, Unit: results.CPUPerOp},
+			workloads.Metric{Value: delay.Seconds() / wall.Seconds(), Unit: results.RunQueue})
+	}
+	if len(workers) > 1 && hi > 0 {
+		out = append(out, workloads.Metric{Value: float64(lo) / float64(hi), Unit: results.Fairness})
+	}
+	if stealOK {
+		out = append(out, workloads.Metric{Value: steal.Seconds() / (wall.Seconds() * float64(Cores())), Unit: results.Steal})
+	}
+	return out
 }
 
 // memory is what one worker's operation allocates.

@@ -73,7 +73,7 @@ func TestRunWritesResults(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "r.txt")
 	code, stdout, stderr := perfrun("run", "-threads", "1,2", "-rounds", "2", "-window", "10ms", "-warmup", "1ms",
-		"-param", "certs=32,64", "-q", "-o", out)
+		"-param", "certs=32,64", "-q", "-quarantine=false", "-o", out)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}

@@ -32,13 +32,17 @@ func progressPrinter(w io.Writer) func(harness.Progress) {
 		if d := p.ETA(); d > 0 {
 			eta = " ETA " + d.String()
 		}
+		round := fmt.Sprintf("round %d/%d", p.Round, p.Rounds)
+		if p.Extra != "" {
+			round = fmt.Sprintf("added round %d, %s", p.Round-p.Rounds, p.Extra)
+		}
 		if tty {
-			fmt.Fprintf(w, "\r\033[K[round %d/%d] %d/%d%s  %s", p.Round, p.Rounds, p.Done+1, p.Total, eta, p.Cell.Name())
+			fmt.Fprintf(w, "\r\033[K[%s] %d/%d%s  %s", round, p.Done+1, p.Total, eta, p.Cell.Name())
 			return
 		}
 		if p.Round != lastRound {
 			lastRound = p.Round
-			fmt.Fprintf(w, "perfrun: round %d/%d (%d cells done of %d)%s\n", p.Round, p.Rounds, p.Done, p.Total, eta)
+			fmt.Fprintf(w, "perfrun: %s (%d cells done of %d)%s\n", round, p.Done, p.Total, eta)
 		}
 	}
 }

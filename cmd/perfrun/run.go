@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -26,7 +27,16 @@ benchstat -col /impl -row /threads FILE).
 With no flags it runs the default suite: all implementations, the issuer
 workload on 1024 generated CAs, threads 1 to 2x the cores, in about a minute,
 and writes perfrun-out/results.txt with its plots beside it. Cells with more
-threads than cores are marked oversubscribed.`,
+threads than cores are marked oversubscribed.
+
+Every round also measures a control cell per thread count (Control/threads=N):
+perfectly parallel private work whose throughput over one thread, p(N), is the
+parallelism the machine delivered. The tables give each design's efficiency,
+its speedup over p(N). A round in which the control got less than 85% of N
+cores, or a worker waited for a CPU a quarter of its window, or the
+hypervisor stole 5% of the machine, is set aside (kept in the file under a
+"quarantined:" line, left out of tables, plots and verdicts) and measured
+again at the end (-quarantine=false to keep every round).`,
 }
 
 func init() { cmdRun.run = runRun }
@@ -66,6 +76,13 @@ func runRun(ctx context.Context, o *streams, args []string) error {
 	var labels listFlag
 	fs.Var(&labels, "label", "extra configuration line `key=value` for the results, e.g. machine=arm64 (repeatable)")
 	plotDir := fs.String("plots", "", "directory for plots (default: beside -o, as NAME-plots; \"none\" for none)")
+	pin := fs.Bool("pin", def.Pin, "pin each worker to a CPU of its own when the threads fit the CPUs")
+	quarantine := fs.Bool("quarantine", true, "set aside and re-measure rounds the machine disturbed (see above)")
+	precision := fs.String("precision", "", "add rounds until every gated cell's median is known to within this, e.g. 2%")
+	maxTime := fs.Duration("max-time", def.MaxTime, "with -precision: stop adding rounds when the run has taken this long")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of each cell into `DIR` (an extra window after round 1)")
+	mutexProfile := fs.String("mutexprofile", "", "write a mutex contention profile of each cell into `DIR`")
+	blockProfile := fs.String("blockprofile", "", "write a blocking profile of each cell into `DIR`")
 	if err := parse(fs, args, 0); err != nil {
 		return err
 	}
@@ -86,6 +103,22 @@ func runRun(ctx context.Context, o *streams, args []string) error {
 	if *out != "" {
 		if err := checkOutput(*out); err != nil {
 			return asUsage(err)
+		}
+	}
+	prec, err := parsePercent(*precision)
+	if err != nil {
+		return usageError("bad -precision %q: want a percentage above 0 and below 100, e.g. 2%%", *precision)
+	}
+	if *maxTime <= 0 {
+		return usageError("-max-time must be positive")
+	}
+	profiles := harness.Profiles{CPU: *cpuProfile, Mutex: *mutexProfile, Block: *blockProfile, Write: writeOwned}
+	for _, dir := range []string{*cpuProfile, *mutexProfile, *blockProfile} {
+		if dir == "" {
+			continue
+		}
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
 		}
 	}
 	var kvs []workloads.KV
@@ -123,6 +156,10 @@ func runRun(ctx context.Context, o *streams, args []string) error {
 	opts := def
 	opts.Rounds, opts.Window, opts.Warmup, opts.Seed, opts.Corpus = *rounds, *window, *warmup, *seed, provider
 	opts.OrderSeed = *orderSeed
+	opts.Pin, opts.Precision, opts.MaxTime, opts.Profiles = *pin, prec, *maxTime, profiles
+	if !*quarantine {
+		opts.Quarantine = harness.Quarantine{}
+	}
 	if !*quiet {
 		opts.Progress = progressPrinter(o.stderr)
 	}
@@ -167,12 +204,46 @@ func runRun(ctx context.Context, o *streams, args []string) error {
 	if err := printer(o.stdout, set, harness.Cores()); err != nil {
 		return err
 	}
+	if !*quiet {
+		summarize(o.stderr, res)
+	}
 	if *out != "" && !*quiet {
 		fmt.Fprintf(o.stderr, "perfrun: wrote %s (%d samples, %s); read it with: benchstat -col /impl -row /threads %s\n",
 			*out, len(res.Samples), res.Wall.Round(time.Second), *out)
 	}
 	if res.Incomplete {
-		return fmt.Errorf("interrupted: kept the %d completed rounds", len(res.Samples)/max(len(cells), 1))
+		return fmt.Errorf("interrupted: kept the %d completed rounds", res.CompletedRounds())
 	}
 	return nil
+}
+
+// parsePercent reads "2%" or "0.02" as a fraction strictly between 0 and
+// 1; "" is 0 (not asked for).
+func parsePercent(s string) (float64, error) {
+	if s == "" {
+		return 0, nil
+	}
+	scale := 1.0
+	if t, ok := strings.CutSuffix(s, "%"); ok {
+		s, scale = t, 0.01
+	}
+	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	v *= scale
+	if err != nil || !(v > 0 && v < 1) {
+		return 0, fmt.Errorf("not a fraction between 0 and 1")
+	}
+	return v, nil
+}
+
+// summarize says what the run set aside, added and could not reach.
+func summarize(w io.Writer, res *harness.Results) {
+	if n, why := res.SetAside(); n > 0 {
+		fmt.Fprintf(w, "perfrun: set aside %d samples the machine disturbed (%s); %d rounds added to measure them again\n",
+			n, strings.Join(why, "; "), res.ExtraRounds)
+	} else if res.ExtraRounds > 0 {
+		fmt.Fprintf(w, "perfrun: %d rounds added for -precision\n", res.ExtraRounds)
+	}
+	for _, name := range res.Imprecise {
+		fmt.Fprintf(w, "perfrun: %s: not within -precision by -max-time\n", name)
+	}
 }

@@ -74,7 +74,7 @@ func Plots(sets []*results.Set, o PlotOptions) ([]*Plot, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, &Plot{fileName(f.group) + "-latency", f.group + ": ns/op against threads (lower is better)", p})
+		out = append(out, &Plot{results.FileStem(f.group) + "-latency", f.group + ": ns/op against threads (lower is better)", p})
 	}
 	for _, f := range figures(sets, results.OpsPerSec, "threads", o.ByLabel, nil) {
 		if len(f.xs) < 2 {
@@ -84,13 +84,13 @@ func Plots(sets []*results.Set, o PlotOptions) ([]*Plot, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, &Plot{fileName(f.group) + "-throughput",
+		out = append(out, &Plot{results.FileStem(f.group) + "-throughput",
 			f.group + ": aggregate throughput against threads (higher is better)", thr})
 		sp, err := d.speedupPlot(f)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, &Plot{fileName(f.group) + "-speedup",
+		out = append(out, &Plot{results.FileStem(f.group) + "-speedup",
 			f.group + ": throughput relative to one thread, with the ideal line", sp})
 	}
 	oneThread := func(c *results.Cell) bool { return c.Threads == 1 }
@@ -102,7 +102,7 @@ func Plots(sets []*results.Set, o PlotOptions) ([]*Plot, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, &Plot{fileName(f.group) + "-nsperadd",
+		out = append(out, &Plot{results.FileStem(f.group) + "-nsperadd",
 			f.group + ": ns/add against store size, log-log (lower is better)", lp})
 	}
 	return out, nil

@@ -35,8 +35,13 @@ type Cell struct {
 	Threads int    // the /threads key, 0 if none
 	// Units lists the units in the order they first appear.
 	Units []string
-	// Values maps a tidied unit to its values, in file order.
+	// Values maps a tidied unit to its values, in file order, from the
+	// records not set aside.
 	Values map[string][]float64
+	// Aside counts the records set aside (quarantined), and Why holds the
+	// first one's reason.
+	Aside int
+	Why   string
 	// First is the cell's first record: its configuration and name keys.
 	First *benchfmt.Result
 }
@@ -50,6 +55,18 @@ type projections struct {
 func newProjections() projections {
 	return projections{group: GroupWithout("impl", "threads"), impl: KeyOf("impl"), threads: KeyOf("threads")}
 }
+
+// QuarantineKey is the configuration key of a record the machine
+// disturbed; its value says how. Such records are kept in a file, and left
+// out of a Set's values.
+const QuarantineKey = "quarantined"
+
+// ControlGroup is the group of the control cells, which measure the
+// machine rather than a store: Control/threads=N.
+const ControlGroup = "Control"
+
+// IsControl reports whether a cell is a control cell.
+func (c *Cell) IsControl() bool { return c.Group == ControlGroup && c.Impl == "" }
 
 // New returns an empty set.
 func New(label, file string) *Set {
@@ -68,6 +85,13 @@ func (s *Set) Add(r *benchfmt.Result) {
 		c.Threads, _ = strconv.Atoi(s.proj.threads(c))
 		s.byName[name] = c
 		s.cells = append(s.cells, c)
+	}
+	if why := r.GetConfig(QuarantineKey); why != "" {
+		if c.Aside == 0 {
+			c.Why = why
+		}
+		c.Aside++
+		return
 	}
 	for _, v := range r.Values {
 		if _, seen := c.Values[v.Unit]; !seen {

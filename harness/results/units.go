@@ -33,6 +33,24 @@ const (
 	NsPerAdd = "ns/add"
 	// BPerObject is the live heap of a loaded store over its objects.
 	BPerObject = "B/object"
+
+	// What the kernel saw of the workers in a window (Linux).
+
+	// CPUPerOp is the CPU time the workers' threads got over all their
+	// operations; below ns/call × threads when workers slept on a lock.
+	CPUPerOp = "cpu-ns/op"
+	// RunQueue is the largest fraction of the window any worker spent
+	// runnable but waiting for a CPU: near 0 when each had a core of its
+	// own, about 0.5 when a worker shared its core with a busy process. A
+	// worker woken from a lock waits a little too (sorted at 2 threads:
+	// 0.06–0.11 on a quiet 2-core VM).
+	RunQueue = "runq-frac"
+	// Fairness is the fewest operations any worker completed over the
+	// most: 1 when the workers shared the work evenly.
+	Fairness = "worker-min/max"
+	// Steal is the fraction of the machine's CPU time the hypervisor gave
+	// to others during the window.
+	Steal = "steal-frac"
 )
 
 // Tidy returns the unit as a Set holds it: benchunit's tidied form
@@ -65,7 +83,7 @@ func Metadata(units []string) []*benchfmt.UnitMetadata {
 		case u == AllocsPerOp:
 			// Counted for one worker alone: the same in every process.
 			add(u, "assume", "exact")
-		case u == OpsPerSec || strings.HasSuffix(u, "-ops/s"):
+		case u == OpsPerSec || strings.HasSuffix(u, "-ops/s") || u == Fairness:
 			add(u, "better", "higher")
 		}
 	}

@@ -1,0 +1,96 @@
+package harness
+
+import (
+	"bytes"
+	"os"
+	"strconv"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// threadCPU is the CPU time the calling OS thread has used. Workers are
+// locked to their threads, so the difference across a window is what the
+// kernel gave that worker.
+func threadCPU() (time.Duration, bool) {
+	var ts unix.Timespec
+	if err := unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts); err != nil {
+		return 0, false
+	}
+	return time.Duration(ts.Nano()), true
+}
+
+// runDelay is how long the calling thread has been runnable but waiting
+// for a CPU (the second field of its schedstat). A worker blocked on a
+// lock sleeps and does not count; a worker whose core the host or another
+// process took does. Absent without CONFIG_SCHEDSTATS.
+func runDelay() (time.Duration, bool) {
+	b, err := os.ReadFile("/proc/thread-self/schedstat")
+	if err != nil {
+		return 0, false
+	}
+	f := bytes.Fields(b)
+	if len(f) < 2 {
+		return 0, false
+	}
+	ns, err := strconv.ParseInt(string(f[1]), 10, 64)
+	return time.Duration(ns), err == nil
+}
+
+// userHz is the unit of /proc/stat's counters on every Linux perfrun runs
+// on (USER_HZ is 100 on x86 and arm64 ABIs).
+const userHz = 100
+
+// stealTime is the time the hypervisor ran something else while this
+// guest's CPUs wanted to run, summed over CPUs (/proc/stat's eighth
+// column), in USER_HZ ticks: coarse, so read across whole windows.
+func stealTime() (time.Duration, bool) {
+	f, err := os.Open("/proc/stat")
+	if err != nil {
+		return 0, false
+	}
+	defer f.Close()
+	buf := make([]byte, 512)
+	n, _ := f.Read(buf)
+	line, _, _ := bytes.Cut(buf[:n], []byte("\n"))
+	fields := bytes.Fields(line)
+	if len(fields) < 9 || string(fields[0]) != "cpu" {
+		return 0, false
+	}
+	ticks, err := strconv.ParseInt(string(fields[8]), 10, 64)
+	if err != nil {
+		return 0, false
+	}
+	return time.Duration(ticks) * time.Second / userHz, true
+}
+
+// pinThread binds the calling OS thread to one CPU and returns what undoes
+// it, so that a thread going back to the runtime's pool is not left bound.
+// It does nothing (and says so) where the process may not use that CPU.
+func pinThread(cpu int) (undo func(), ok bool) {
+	var old unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &old); err != nil || !old.IsSet(cpu) {
+		return func() {}, false
+	}
+	var set unix.CPUSet
+	set.Set(cpu)
+	if err := unix.SchedSetaffinity(0, &set); err != nil {
+		return func() {}, false
+	}
+	return func() { unix.SchedSetaffinity(0, &old) }, true
+}
+
+// allowedCPUs lists the CPUs the process may run on, in order.
+func allowedCPUs() []int {
+	var set unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &set); err != nil {
+		return nil
+	}
+	var out []int
+	for cpu := 0; cpu < 1024 && len(out) < set.Count(); cpu++ {
+		if set.IsSet(cpu) {
+			out = append(out, cpu)
+		}
+	}
+	return out
+}
