@@ -112,11 +112,22 @@ func (r *Runner) Run(ctx context.Context, match string, first int) ([]*results.C
 			}
 			cores = max(cores, set.Cores())
 			for _, c := range set.Cells() {
+				if c.IsControl() {
+					continue
+				}
 				a, seen := arms[c.Name]
 				if !seen {
 					cells = append(cells, c)
 				}
-				a.Add(arm, round, compare.Median(c.Values[r.Metric]))
+				if c.Aside > 0 {
+					a.Aside += c.Aside
+					a.Why = c.Why
+				}
+				// A process whose every sample of the cell was set aside
+				// leaves this round out for the cell.
+				if v := c.Values[r.Metric]; len(v) > 0 {
+					a.Add(arm, round, compare.Median(v))
+				}
 				arms[c.Name] = a
 			}
 		}

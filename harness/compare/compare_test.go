@@ -466,3 +466,34 @@ func TestSpeedups(t *testing.T) {
 		t.Fatalf("%s", sp[0])
 	}
 }
+
+// TestGateQuarantinedIsNoVerdict: a cell whose rounds the machine
+// disturbed is INCONCLUSIVE with the reason, never a verdict on the store,
+// and the control cells are not gated.
+func TestGateQuarantinedIsNoVerdict(t *testing.T) {
+	old := build("old", 2, map[string]map[string][]float64{
+		"Issuer/impl=rcu/threads=2": ns([]float64{100, 101, 99, 100, 100}),
+		"Control/threads=1":         ns([]float64{40, 40, 40, 40, 40}),
+		"Control/threads=2":         ns([]float64{20, 20, 20, 20, 20}),
+	})
+	new := build("new", 2, map[string]map[string][]float64{
+		"Issuer/impl=rcu/threads=2": ns([]float64{180, 182}),
+		"Control/threads=1":         ns([]float64{40, 40, 40, 40, 40}),
+		"Control/threads=2":         ns([]float64{33, 33, 33, 33, 33}),
+	})
+	nc, _ := new.Cell("Issuer/impl=rcu/threads=2")
+	nc.Aside, nc.Why = 3, "the machine delivered 1.21 of 2 cores to the control"
+	rep, err := Gate(old, new, DefaultThresholds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range rep.Cells {
+		if strings.HasPrefix(c.Name, "Control/") {
+			t.Errorf("control cell gated: %+v", c)
+		}
+	}
+	c := verdictOf(t, rep, "Issuer/impl=rcu/threads=2", "sec/op")
+	if c.Verdict != Inconclusive || !strings.Contains(c.Reason, "did not deliver the cores") {
+		t.Fatalf("verdict %s (%s), want INCONCLUSIVE because the machine did not deliver", c.Verdict, c.Reason)
+	}
+}

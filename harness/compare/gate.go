@@ -125,7 +125,11 @@ func Gate(old, new *results.Set, th Thresholds) (*Report, error) {
 	}
 	var tested []int
 	var ests []estimate
+	rep.Warnings = append(rep.Warnings, machineWarnings(old, new)...)
 	for _, oc := range old.Cells() {
+		if oc.IsControl() {
+			continue // the machine, not a store: see machineWarnings
+		}
 		name := oc.Name
 		nc, ok := new.Cell(name)
 		if !ok {
@@ -173,6 +177,9 @@ func Gate(old, new *results.Set, th Thresholds) (*Report, error) {
 			continue
 		case len(a) < MinRounds || len(b) < MinRounds:
 			c.Reason = fmt.Sprintf("%d and %d rounds: needs at least %d on each side", len(a), len(b), MinRounds)
+			if why := asideReason(oc, nc); why != "" {
+				c.Reason += "; " + why
+			}
 		default:
 			e, ok := logRatio(a, b)
 			if !ok {
@@ -187,7 +194,7 @@ func Gate(old, new *results.Set, th Thresholds) (*Report, error) {
 		rep.Cells = append(rep.Cells, c)
 	}
 	for _, nc := range new.Cells() {
-		if _, ok := old.Cell(nc.Name); !ok {
+		if _, ok := old.Cell(nc.Name); !ok && !nc.IsControl() {
 			rep.Cells = append(rep.Cells, CellVerdict{Name: nc.Name, Unit: th.Metric, Verdict: NotGated, Reason: "new in " + new.Label + ": nothing to compare with"})
 		}
 	}
@@ -276,3 +283,34 @@ func ratio(a, b float64) float64 {
 
 // Median is the center benchstat reports for a sample.
 func Median(v []float64) float64 { return results.Summarize(v).Median }
+
+// asideReason says, for a cell left with too few rounds, how many the
+// machine disturbed: then the gate has no verdict on the store.
+func asideReason(cells ...*results.Cell) string {
+	n, why := 0, ""
+	for _, c := range cells {
+		if c.Aside > 0 {
+			n += c.Aside
+			why = c.Why
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d rounds set aside because the machine did not deliver the cores (%s): no verdict on the store", n, why)
+}
+
+// machineWarnings compares the parallelism the two runs' machines
+// delivered (their control cells): a gap of a tenth or more means the
+// scaling of every multi-thread cell moved with the machine.
+func machineWarnings(old, new *results.Set) []string {
+	po, pn := old.Parallelism(), new.Parallelism()
+	var out []string
+	for n, a := range po {
+		if b, ok := pn[n]; ok && n > 1 && math.Abs(b-a) >= 0.1*float64(n) {
+			out = append(out, fmt.Sprintf("the machines differ: the control delivered p(%d) = %.2f in %s and %.2f in %s", n, a, old.Label, b, new.Label))
+		}
+	}
+	slices.Sort(out)
+	return out
+}

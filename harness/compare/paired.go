@@ -21,6 +21,10 @@ const (
 // the same machine, in an order the runner balanced.
 type Arms struct {
 	Base, Head, Base2 map[int]float64
+	// Aside counts the arm processes' samples of the cell the machine
+	// disturbed (quarantined), and Why holds one's reason.
+	Aside int
+	Why   string
 }
 
 // Add records an arm's value in a round.
@@ -100,6 +104,9 @@ func GatePaired(cells []*results.Cell, arms map[string]Arms, cores int, th Thres
 		d, aa := a.paired()
 		if len(d) < MinPairedRounds {
 			c.Reason = fmt.Sprintf("%d complete rounds: needs at least %d", len(d), MinPairedRounds)
+			if a.Aside > 0 {
+				c.Reason += fmt.Sprintf("; %d samples set aside because the machine did not deliver the cores (%s): no verdict on the store", a.Aside, a.Why)
+			}
 			c.undecided = true
 			rep.Cells = append(rep.Cells, c)
 			continue

@@ -278,8 +278,49 @@ func (d *drawing) speedupPlot(f *figure) (*plot.Plot, error) {
 	l.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
 	p.Add(l)
 	p.Legend.Add("ideal", l)
+	if err := d.machineLines(p, f); err != nil {
+		return nil, err
+	}
 	finishThreads(p, f.xs, d.Cores)
 	return p, nil
+}
+
+// machineLines draw what the machine delivered, p(n) from the control
+// cells, beside the ideal: one line per machine, dashed as its series.
+func (d *drawing) machineLines(p *plot.Plot, f *figure) error {
+	var machines []string
+	for m := range f.par {
+		machines = append(machines, m)
+	}
+	slices.Sort(machines)
+	for _, m := range machines {
+		var xy plotter.XYs
+		for _, x := range f.xs {
+			if v, ok := f.par[m][int(x)]; ok {
+				xy = append(xy, plotter.XY{X: x, Y: v})
+			}
+		}
+		if len(xy) < 2 {
+			continue
+		}
+		l, err := plotter.NewLine(xy)
+		if err != nil {
+			return err
+		}
+		l.Color = color.Black
+		l.Width = vg.Points(1.5)
+		l.Dashes = []vg.Length{vg.Points(1), vg.Points(2)}
+		if m != "" {
+			l.Dashes = dashes[d.machineIndex(m)%len(dashes)]
+		}
+		p.Add(l)
+		label := "machine (control)"
+		if m != "" {
+			label += " @ " + m
+		}
+		p.Legend.Add(label, l)
+	}
+	return nil
 }
 
 // finishThreads sets the axes of a plot against threads: y from 0 with

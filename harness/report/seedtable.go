@@ -31,6 +31,9 @@ func tables(s *results.Set) []*table {
 	var out []*table
 	byGroup := make(map[string]*table)
 	for _, c := range s.Cells() {
+		if c.IsControl() {
+			continue // the machine's, not a design's: see writeMachine
+		}
 		t, ok := byGroup[c.Group]
 		if !ok {
 			t = &table{group: c.Group, cells: make(map[string]map[int]*results.Cell), unit: results.Tidy(results.NsPerCall)}
@@ -80,6 +83,7 @@ func (t *table) what() string {
 // more threads than cores are marked, and explained only when present.
 func WriteSeedTables(w io.Writer, s *results.Set, cores int) {
 	over := false
+	par := s.Parallelism()
 	for _, t := range tables(s) {
 		sc := t.scale()
 		u := sc.Prefix + "s"
@@ -113,11 +117,39 @@ func WriteSeedTables(w io.Writer, s *results.Set, cores int) {
 			writeTable(w, rows, marks)
 			fmt.Fprintln(w)
 		}
-		writeSideBySide(w, t, sc, cores)
+		writeSideBySide(w, t, sc, cores, par)
 		fmt.Fprintf(w, "mean and var: time one worker spends per %s (%s), over rounds, as in the seed tables.\n\n", t.what(), strings.Replace(t.unit, "sec", "ns", 1))
 	}
 	if over {
 		fmt.Fprintf(w, "* more threads than the %d cores: threads time-slice; shown, never gated.\n", cores)
+	}
+	writeMachine(w, s, par)
+}
+
+// writeMachine says what the machine delivered: p(n) per thread count from
+// the control cells, and how many samples were set aside.
+func writeMachine(w io.Writer, s *results.Set, par map[int]float64) {
+	var threads []int
+	for n := range par {
+		threads = append(threads, n)
+	}
+	slices.Sort(threads)
+	if len(threads) > 1 {
+		var parts []string
+		for _, n := range threads[1:] {
+			parts = append(parts, fmt.Sprintf("p(%d) = %.2f", n, par[n]))
+		}
+		fmt.Fprintf(w, "machine: the control delivered %s; efficiency is a design's speedup ÷ p(n).\n", strings.Join(parts, ", "))
+	}
+	aside, cells := 0, 0
+	for _, c := range s.Cells() {
+		if c.Aside > 0 {
+			aside += c.Aside
+			cells++
+		}
+	}
+	if aside > 0 {
+		fmt.Fprintf(w, "set aside: %d samples of %d cells the machine disturbed (quarantined: lines in the file), not in these tables.\n", aside, cells)
 	}
 }
 
@@ -157,19 +189,27 @@ func writeTable(w io.Writer, rows [][]string, marks []string) {
 	}
 }
 
-func writeSideBySide(w io.Writer, t *table, sc benchunit.Scaler, cores int) {
-	fmt.Fprintf(w, "side by side: mean %ss/%s ± std (throughput vs 1 thread)\n\n| Threads |", sc.Prefix, t.what())
-	for _, im := range t.impls {
-		fmt.Fprintf(w, " %-24s |", im)
+func writeSideBySide(w io.Writer, t *table, sc benchunit.Scaler, cores int, par map[int]float64) {
+	scaling := "throughput vs 1 thread"
+	if len(par) > 1 {
+		scaling += ", efficiency"
 	}
-	fmt.Fprintf(w, "\n|---------|%s\n", strings.Repeat("--------------------------|", len(t.impls)))
+	fmt.Fprintf(w, "side by side: mean %ss/%s ± std (%s)\n\n| Threads |", sc.Prefix, t.what(), scaling)
+	width := 24
+	if len(par) > 1 {
+		width = 30
+	}
+	for _, im := range t.impls {
+		fmt.Fprintf(w, " %-*s |", width, im)
+	}
+	fmt.Fprintf(w, "\n|---------|%s\n", strings.Repeat(strings.Repeat("-", width+2)+"|", len(t.impls)))
 	ops := results.Tidy(results.OpsPerSec)
 	for _, th := range t.threads {
 		fmt.Fprintf(w, "| %7d |", th)
 		for _, im := range t.impls {
 			c, ok := t.cells[im][th]
 			if !ok {
-				fmt.Fprintf(w, " %-24s |", "")
+				fmt.Fprintf(w, " %-*s |", width, "")
 				continue
 			}
 			s := results.Summarize(c.Values[t.unit])
@@ -177,11 +217,14 @@ func writeSideBySide(w io.Writer, t *table, sc benchunit.Scaler, cores int) {
 			if base, ok := t.cells[im][1]; ok && th != 1 {
 				one := results.Summarize(base.Values[ops]).Mean
 				now := results.Summarize(c.Values[ops]).Mean
-				if one > 0 {
+				switch p := par[th]; {
+				case one > 0 && p > 0:
+					cell += fmt.Sprintf(" (%.2fx, %.0f%%)", now/one, 100*now/one/p)
+				case one > 0:
 					cell += fmt.Sprintf(" (%.2fx)", now/one)
 				}
 			}
-			fmt.Fprintf(w, " %-24s |", cell)
+			fmt.Fprintf(w, " %-*s |", width, cell)
 		}
 		fmt.Fprintf(w, "%s\n", overMark(th, cores))
 	}

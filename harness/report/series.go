@@ -15,6 +15,9 @@ type figure struct {
 	series []series
 	xs     []float64
 	vals   map[series]map[float64][]float64
+	// par is the machine's delivered parallelism p(threads), by machine
+	// ("" when one), from the sets' control cells.
+	par map[string]map[int]float64
 }
 
 // series is one line: an implementation, on a machine ("" when one).
@@ -57,6 +60,7 @@ func figures(sets []*results.Set, unit, xKey string, byLabel bool, keep func(*re
 		if len(machines) > 1 {
 			machine = source(s)
 		}
+		par := s.Parallelism()
 		for _, c := range s.Cells() {
 			v := c.Values[unit]
 			x, err := strconv.ParseFloat(xOf(c), 64)
@@ -66,9 +70,12 @@ func figures(sets []*results.Set, unit, xKey string, byLabel bool, keep func(*re
 			group := groupOf(c)
 			f, ok := byGroup[group]
 			if !ok {
-				f = &figure{group: group, vals: make(map[series]map[float64][]float64)}
+				f = &figure{group: group, vals: make(map[series]map[float64][]float64), par: make(map[string]map[int]float64)}
 				byGroup[group] = f
 				out = append(out, f)
+			}
+			if len(par) > 1 && xKey == "threads" {
+				f.par[machine] = par
 			}
 			sr := series{c.Impl, machine}
 			if f.vals[sr] == nil {

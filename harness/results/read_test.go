@@ -102,3 +102,33 @@ func TestRoundTrip(t *testing.T) {
 		t.Error("instructions/op should read as exact, sec/op as not")
 	}
 }
+
+// TestReadSetsQuarantinedAside: records under a quarantined: line are
+// counted per cell and kept out of its values; the control cells give the
+// machine's parallelism.
+func TestReadSetsQuarantinedAside(t *testing.T) {
+	text := `cores: 2
+BenchmarkIssuer/impl=rcu/threads=2 1 100 ns/op 2e7 ops/s
+BenchmarkControl/threads=1 1 40 ns/op 2.5e7 ops/s
+BenchmarkControl/threads=2 1 21 ns/op 4.8e7 ops/s
+BenchmarkControl/threads=2 1 20 ns/op 5e7 ops/s
+quarantined: a worker waited for a CPU 50% of the window
+BenchmarkIssuer/impl=rcu/threads=2 1 180 ns/op 1.1e7 ops/s
+BenchmarkControl/threads=2 1 33 ns/op 3e7 ops/s
+`
+	s, err := Read(strings.NewReader(text), "q.txt", "q")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := s.Cell("Issuer/impl=rcu/threads=2")
+	if v := c.Values["sec/op"]; len(v) != 1 || c.Aside != 1 || !strings.Contains(c.Why, "50%") {
+		t.Fatalf("values %v, aside %d (%q): want the quarantined record set aside", v, c.Aside, c.Why)
+	}
+	ctl, _ := s.Cell("Control/threads=2")
+	if !ctl.IsControl() || c.IsControl() {
+		t.Fatal("IsControl")
+	}
+	if p := s.Parallelism(); len(p) != 2 || p[1] != 1 || p[2] < 1.95 || p[2] > 1.97 {
+		t.Fatalf("parallelism %v, want p(2) = 4.9e7/2.5e7 from the two kept records", p)
+	}
+}
