@@ -132,9 +132,36 @@ func Generate(spec Spec) (*Corpus, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := c.layOut(leaves); err != nil {
+		return nil, err
+	}
 	c.expectIssuers(leaves)
 	c.ComputeDigest()
 	return c, nil
+}
+
+// layOut parses every object again from its DER, one after the other on
+// one goroutine, after a collection: generated in parallel, the objects'
+// memory was interleaved in whichever order the goroutines ran, so two
+// processes laid the same corpus out differently in memory — and a
+// lookup's cache misses with it. Parsed in corpus order, the layout is
+// the same in every process.
+func (c *Corpus) layOut(leaves []*store.Object) error {
+	runtime.GC()
+	for _, list := range [][]*store.Object{c.CAs, c.CRLs, leaves} {
+		for i, o := range list {
+			parse := store.ParseCertificate
+			if o.Kind == store.CRL {
+				parse = store.ParseCRL
+			}
+			again, err := parse(o.DER)
+			if err != nil {
+				return fmt.Errorf("corpus: parsing %s again: %w", o.Label, err)
+			}
+			list[i] = again
+		}
+	}
+	return nil
 }
 
 // interleave reorders cas (the concatenation of the families' certificates)
