@@ -63,7 +63,14 @@ func TestQuarantineSetsAsideHoggedRounds(t *testing.T) {
 	controlOnly := harness.DefaultQuarantine
 	controlOnly.MaxWait, controlOnly.MaxSteal = 0, 0
 	for name, q := range map[string]harness.Quarantine{"default": harness.DefaultQuarantine, "control": controlOnly} {
-		t.Run(name, func(t *testing.T) { hoggedRun(t, q) })
+		t.Run(name, func(t *testing.T) {
+			if name == "control" && raceEnabled {
+				// The control's speed is the race detector's, not the
+				// machine's: its reference drifts with the instrumentation.
+				t.Skip("the control's timing under the race detector means nothing")
+			}
+			hoggedRun(t, q)
+		})
 	}
 }
 
@@ -117,8 +124,14 @@ func hoggedRun(t *testing.T, q harness.Quarantine) {
 	if hogged < 4 {
 		t.Fatalf("only %d 2-thread samples measured beside the hog", hogged)
 	}
+	if res.ExtraRounds == 0 {
+		t.Error("no round added to measure the set-aside cells again")
+	}
+	// With the hog gone, the added rounds bring every cell back to its
+	// planned rounds — unless the machine stayed busy (other packages'
+	// tests beside this one), which the quarantine rightly keeps saying.
 	for _, c := range append(cs, res.Controls...) {
-		if n := len(res.Values(c, "ns/op")); n < opts.Rounds {
+		if n := len(res.Values(c, "ns/op")); n < opts.Rounds && quietFlagged == 0 {
 			t.Errorf("%s: %d rounds count after re-measuring, want %d", c.Name(), n, opts.Rounds)
 		}
 	}

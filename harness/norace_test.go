@@ -1,0 +1,6 @@
+//go:build !race
+
+package harness_test
+
+// raceEnabled: built with -race.
+const raceEnabled = false
