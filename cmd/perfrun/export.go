@@ -7,18 +7,19 @@ import (
 )
 
 var cmdExport = &command{
-	name: "export", args: "[flags] FILE", short: "convert saved results to CSV or JSON without re-running",
+	name: "export", args: "[flags] FILE", short: "print saved results as tables, CSV, JSON or JMH without re-running",
 	long: `Export reads a results file (perfrun's, or any go test -bench output) and
-writes one row per cell and unit with its statistics over rounds, as CSV or
-JSON — what "run -format" prints, for results already saved. Statistics the
-rounds cannot give are empty (CSV) or null (JSON), with a note saying why.`,
+prints it as "run -format" would have: the seed tables (table), one row per
+cell and unit with its statistics over rounds (csv, json), or JMH-style
+throughput (jmh). Statistics the rounds cannot give are empty (CSV) or null
+(JSON), with a note saying why.`,
 }
 
 func init() { cmdExport.run = runExport }
 
 func runExport(_ context.Context, o *streams, args []string) error {
 	fs := cmdExport.flags(o)
-	format := fs.String("format", "csv", "csv or json")
+	format := fs.String("format", "csv", "table, csv, json or jmh")
 	if err := parse(fs, args, 1); err != nil {
 		return err
 	}
@@ -26,8 +27,8 @@ func runExport(_ context.Context, o *streams, args []string) error {
 		return usageError("want one results file")
 	}
 	printer, ok := printers[*format]
-	if !ok || (*format != "csv" && *format != "json") {
-		return usageError("unknown format %q (have csv, json)", *format)
+	if !ok || *format == "benchfmt" {
+		return usageError("unknown format %q (have table, csv, json, jmh)", *format)
 	}
 	sets, err := readSets("export", fs.Args(), o)
 	if err != nil {

@@ -196,3 +196,45 @@ func TestPlotsFromResults(t *testing.T) {
 		}
 	}
 }
+
+// TestSeedTablesEfficiency: with control cells the side-by-side table
+// gives each design's efficiency (speedup over the machine's p(n)), says
+// what the machine delivered and how many samples were set aside, and
+// flags an efficiency the rounds cannot pin down; the control is no
+// design's table.
+func TestSeedTablesEfficiency(t *testing.T) {
+	text := `cores: 2
+BenchmarkIssuer/impl=rcu/threads=1 1 100 ns/op 1e7 ops/s
+BenchmarkIssuer/impl=rcu/threads=1 1 100 ns/op 1e7 ops/s
+BenchmarkIssuer/impl=rcu/threads=1 1 100 ns/op 1e7 ops/s
+BenchmarkIssuer/impl=rcu/threads=2 1 55 ns/op 1.8e7 ops/s
+BenchmarkIssuer/impl=rcu/threads=2 1 55 ns/op 1.8e7 ops/s
+BenchmarkIssuer/impl=rcu/threads=2 1 55 ns/op 1.8e7 ops/s
+BenchmarkIssuer/impl=sorted/threads=1 1 300 ns/op 3.3e6 ops/s
+BenchmarkIssuer/impl=sorted/threads=1 1 200 ns/op 5e6 ops/s
+BenchmarkIssuer/impl=sorted/threads=1 1 400 ns/op 2.5e6 ops/s
+BenchmarkIssuer/impl=sorted/threads=2 1 300 ns/op 3.3e6 ops/s
+BenchmarkIssuer/impl=sorted/threads=2 1 600 ns/op 1.7e6 ops/s
+BenchmarkIssuer/impl=sorted/threads=2 1 300 ns/op 3.3e6 ops/s
+BenchmarkControl/threads=1 1 40 ns/op 2.5e7 ops/s
+BenchmarkControl/threads=2 1 22 ns/op 4.5e7 ops/s
+quarantined: a worker waited for a CPU 50% of the window
+BenchmarkIssuer/impl=rcu/threads=2 1 99 ns/op 1e7 ops/s
+`
+	s, err := results.Read(strings.NewReader(text), "e.txt", "e")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	report.WriteSeedTables(&buf, s, 2)
+	out := buf.String()
+	for _, want := range []string{"(1.80x, 100%)", "machine: the control delivered p(2) = 1.80",
+		"set aside: 1 samples of 1 cells", "known only to more than ±10% of itself: sorted at 2 threads"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("tables lack %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "## Control") || strings.Contains(out, "rcu at 2 threads") {
+		t.Errorf("the control has a table, or rcu's steady rounds were flagged:\n%s", out)
+	}
+}

@@ -7,6 +7,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -190,7 +191,7 @@ func writeTable(w io.Writer, rows [][]string, marks []string) {
 }
 
 func writeSideBySide(w io.Writer, t *table, sc benchunit.Scaler, cores int, par map[int]float64) {
-	scaling := "throughput vs 1 thread"
+	scaling := "median throughput vs 1 thread"
 	if len(par) > 1 {
 		scaling += ", efficiency"
 	}
@@ -204,6 +205,7 @@ func writeSideBySide(w io.Writer, t *table, sc benchunit.Scaler, cores int, par 
 	}
 	fmt.Fprintf(w, "\n|---------|%s\n", strings.Repeat(strings.Repeat("-", width+2)+"|", len(t.impls)))
 	ops := results.Tidy(results.OpsPerSec)
+	var loose []string
 	for _, th := range t.threads {
 		fmt.Fprintf(w, "| %7d |", th)
 		for _, im := range t.impls {
@@ -215,11 +217,14 @@ func writeSideBySide(w io.Writer, t *table, sc benchunit.Scaler, cores int, par 
 			s := results.Summarize(c.Values[t.unit])
 			cell := fmt.Sprintf("%.*f ± %.*f", sc.Prec, s.Mean/sc.Factor, sc.Prec, s.Std/sc.Factor)
 			if base, ok := t.cells[im][1]; ok && th != 1 {
-				one := results.Summarize(base.Values[ops]).Mean
-				now := results.Summarize(c.Values[ops]).Mean
+				one := results.Summarize(base.Values[ops]).Median
+				now := results.Summarize(c.Values[ops]).Median
 				switch p := par[th]; {
 				case one > 0 && p > 0:
 					cell += fmt.Sprintf(" (%.2fx, %.0f%%)", now/one, 100*now/one/p)
+					if u := ratioError(base.Values[ops], c.Values[ops]); th <= cores && u > looseEfficiency {
+						loose = append(loose, fmt.Sprintf("%s at %d threads %.0f%% (±%.0f%% of it)", im, th, 100*now/one/p, 100*u))
+					}
 				case one > 0:
 					cell += fmt.Sprintf(" (%.2fx)", now/one)
 				}
@@ -229,6 +234,25 @@ func writeSideBySide(w io.Writer, t *table, sc benchunit.Scaler, cores int, par 
 		fmt.Fprintf(w, "%s\n", overMark(th, cores))
 	}
 	fmt.Fprintln(w)
+	if len(loose) > 0 {
+		fmt.Fprintf(w, "efficiency known only to more than ±%.0f%% of itself: %s — the rounds' throughput moved between windows more than the cores the machine delivered explain (on a shared host its per-core speed drifts); more rounds (-rounds, -precision) narrow it.\n\n",
+			100*looseEfficiency, strings.Join(loose, "; "))
+	}
+}
+
+// looseEfficiency is the relative uncertainty of an efficiency above which
+// the table says it is not known well.
+const looseEfficiency = 0.10
+
+// ratioError is the relative uncertainty (two standard errors) of the
+// ratio of two samples' centres: the standard errors of both, relative,
+// added in quadrature.
+func ratioError(a, b []float64) float64 {
+	sa, sb := results.Summarize(a), results.Summarize(b)
+	if sa.N < 2 || sb.N < 2 || sa.Mean <= 0 || sb.Mean <= 0 {
+		return math.Inf(1)
+	}
+	return 2 * math.Hypot(sa.CV/math.Sqrt(float64(sa.N)), sb.CV/math.Sqrt(float64(sb.N)))
 }
 
 func overMark(threads, cores int) string {
