@@ -12,7 +12,14 @@ import (
 // CA allowed to sign certificates; and the signature algorithm matches the
 // issuer's key type.
 func CheckIssued(cert, issuer *Object) bool {
-	if issuer.Kind != Cert || issuer.Subject != cert.Issuer {
+	return issuer.Subject == cert.Issuer && checkIssuedSameName(cert, issuer)
+}
+
+// checkIssuedSameName is CheckIssued for a candidate already known to be
+// stored under cert's issuer name, as SelectIssuer's are: comparing the
+// two ~100-byte names again was a fifth of a hashed model's lookup.
+func checkIssuedSameName(cert, issuer *Object) bool {
+	if issuer.Kind != Cert {
 		return false
 	}
 	if len(cert.AuthorityKeyID) > 0 && len(issuer.SubjectKeyID) > 0 &&
@@ -41,7 +48,7 @@ func TimeValid(o *Object, at time.Time) bool {
 func SelectIssuer(cert *Object, at time.Time, candidates []*Object) (*Object, bool) {
 	var best *Object
 	for _, c := range candidates {
-		if !CheckIssued(cert, c) {
+		if !checkIssuedSameName(cert, c) {
 			continue
 		}
 		if TimeValid(c, at) {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/big"
 	"time"
+	"unique"
 )
 
 // Kind tells certificates from CRLs, like X509_LU_X509 and X509_LU_CRL.
@@ -60,6 +61,14 @@ type Object struct {
 
 	// Fingerprint is the SHA-256 of DER; equal fingerprints are duplicates.
 	Fingerprint [32]byte
+	// SubjectHash and IssuerHash are HashName of Subject and Issuer,
+	// computed once here so that no lookup hashes a name.
+	SubjectHash, IssuerHash uint64
+	// SubjectID and IssuerID are Subject and Issuer interned: equal names
+	// have equal IDs, so a hashed model confirms a key with one word
+	// instead of comparing ~100 bytes it would first have to fetch (that
+	// compare was a third of a warm rcu lookup).
+	SubjectID, IssuerID unique.Handle[Name]
 
 	Certificate    *x509.Certificate    // nil for a CRL
 	RevocationList *x509.RevocationList // nil for a certificate
@@ -104,6 +113,8 @@ func ParseCertificate(der []byte) (*Object, error) {
 	if o.AuthoritySerial, err = akidSerial(c); err != nil {
 		return nil, err
 	}
+	o.SubjectHash, o.IssuerHash = HashName(subject), HashName(issuer)
+	o.SubjectID, o.IssuerID = unique.Make(subject), unique.Make(issuer)
 	return o, nil
 }
 
@@ -117,7 +128,12 @@ func ParseCRL(der []byte) (*Object, error) {
 	if err != nil {
 		return nil, fmt.Errorf("issuer: %w", err)
 	}
+	h, id := HashName(issuer), unique.Make(issuer)
 	return &Object{
+		SubjectHash:    h,
+		IssuerHash:     h,
+		SubjectID:      id,
+		IssuerID:       id,
 		Kind:           CRL,
 		DER:            l.Raw,
 		Subject:        issuer,

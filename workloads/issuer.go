@@ -8,6 +8,7 @@ var Issuer = Workload{
 	Title:       "Issuer",
 	Description: "Issuer(leaf, now) on a full store, each worker over its own rotation of leaves",
 	Params:      []Param{certsParam, hitParam},
+	Floor:       &Floor,
 	Setup: func(env Env) (*Instance, error) {
 		c, s, rot, err := lookupSetup(env)
 		if err != nil {

@@ -30,6 +30,10 @@ type Workload struct {
 	// Hidden workloads are not in the default suite or the list (the
 	// harness's own overhead check).
 	Hidden bool
+	// Floor, if set, measures the limit of this workload's operation on
+	// the machine (no store); run measures it beside, at one thread, with
+	// the same parameters.
+	Floor *Workload
 }
 
 // Param declares a workload parameter.

@@ -76,6 +76,25 @@ func planCells(implList, workloadList, threadList string, params []string) ([]ha
 	return cells, nil
 }
 
+// withFloors adds, for each workload and parameters among cells whose
+// workload has a floor, the floor cell at one thread: the limit of the
+// operation on this machine, measured beside the designs.
+func withFloors(cells []harness.Cell) []harness.Cell {
+	seen := make(map[string]bool)
+	out := cells
+	for _, c := range cells {
+		if c.Workload.Floor == nil {
+			continue
+		}
+		f := harness.Cell{Workload: *c.Workload.Floor, Params: c.Params, Threads: 1}
+		if !seen[f.Name()] {
+			seen[f.Name()] = true
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
 // combinations returns every assignment of the swept values that the
 // workload declares (others are ignored for it).
 func combinations(w workloads.Workload, sweep map[string][]string, order []string) []map[string]string {

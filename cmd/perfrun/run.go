@@ -149,6 +149,7 @@ func runRun(ctx context.Context, o *streams, args []string) error {
 	if cells, err = filterCells(cells, *match); err != nil {
 		return asUsage(err)
 	}
+	cells = withFloors(cells)
 	if est := time.Duration(*rounds) * time.Duration(len(cells)) * (*window + *warmup); est > longRun && !*quiet {
 		fmt.Fprintf(o.stderr, "perfrun: run: %d cells × %d rounds × %v will take at least %v; Ctrl-C keeps the rounds completed by then\n",
 			len(cells), *rounds, *window+*warmup, est.Round(time.Minute))

@@ -112,7 +112,7 @@ func (r *Runner) Run(ctx context.Context, match string, first int) ([]*results.C
 			}
 			cores = max(cores, set.Cores())
 			for _, c := range set.Cells() {
-				if c.IsControl() {
+				if c.IsReference() {
 					continue
 				}
 				a, seen := arms[c.Name]

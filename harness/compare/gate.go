@@ -127,7 +127,7 @@ func Gate(old, new *results.Set, th Thresholds) (*Report, error) {
 	var ests []estimate
 	rep.Warnings = append(rep.Warnings, machineWarnings(old, new)...)
 	for _, oc := range old.Cells() {
-		if oc.IsControl() {
+		if oc.IsReference() {
 			continue // the machine, not a store: see machineWarnings
 		}
 		name := oc.Name
@@ -194,7 +194,7 @@ func Gate(old, new *results.Set, th Thresholds) (*Report, error) {
 		rep.Cells = append(rep.Cells, c)
 	}
 	for _, nc := range new.Cells() {
-		if _, ok := old.Cell(nc.Name); !ok && !nc.IsControl() {
+		if _, ok := old.Cell(nc.Name); !ok && !nc.IsReference() {
 			rep.Cells = append(rep.Cells, CellVerdict{Name: nc.Name, Unit: th.Metric, Verdict: NotGated, Reason: "new in " + new.Label + ": nothing to compare with"})
 		}
 	}

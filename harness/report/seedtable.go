@@ -32,8 +32,8 @@ func tables(s *results.Set) []*table {
 	var out []*table
 	byGroup := make(map[string]*table)
 	for _, c := range s.Cells() {
-		if c.IsControl() {
-			continue // the machine's, not a design's: see writeMachine
+		if c.IsReference() {
+			continue // the machine's, not a design's: see writeMachine and floorRow
 		}
 		t, ok := byGroup[c.Group]
 		if !ok {
@@ -119,6 +119,7 @@ func WriteSeedTables(w io.Writer, s *results.Set, cores int) {
 			fmt.Fprintln(w)
 		}
 		writeSideBySide(w, t, sc, cores, par)
+		writeFloor(w, s, t)
 		fmt.Fprintf(w, "mean and var: time one worker spends per %s (%s), over rounds, as in the seed tables.\n\n", t.what(), strings.Replace(t.unit, "sec", "ns", 1))
 	}
 	if over {
@@ -260,4 +261,26 @@ func overMark(threads, cores int) string {
 		return " *"
 	}
 	return ""
+}
+
+// writeFloor names each design's distance from the limit of a lookup on
+// this machine: its one-thread median ns/op over the floor cell's.
+func writeFloor(w io.Writer, s *results.Set, t *table) {
+	floor, ok := s.FloorOf(t.group)
+	if !ok {
+		return
+	}
+	unit := results.Tidy(results.NsPerOp)
+	f := results.Summarize(floor.Values[unit]).Median
+	if f <= 0 {
+		return
+	}
+	var parts []string
+	for _, im := range t.impls {
+		if c, ok := t.cells[im][1]; ok {
+			parts = append(parts, fmt.Sprintf("%s %.1f×", im, results.Summarize(c.Values[unit]).Median/f))
+		}
+	}
+	fmt.Fprintf(w, "floor (an atomic pointer to a Go map, same keys): %.1f ns/op at 1 thread; each design over it: %s.\n\n",
+		f*1e9, strings.Join(parts, ", "))
 }

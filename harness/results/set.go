@@ -2,6 +2,7 @@ package results
 
 import (
 	"strconv"
+	"strings"
 
 	"golang.org/x/perf/benchfmt"
 	"golang.org/x/perf/benchmath"
@@ -65,8 +66,28 @@ const QuarantineKey = "quarantined"
 // machine rather than a store: Control/threads=N.
 const ControlGroup = "Control"
 
+// FloorTitle begins the names of the floor cells, which measure the limit
+// of a lookup on the machine rather than a store: Floor/certs=1024/hit=1.
+const FloorTitle = "Floor"
+
 // IsControl reports whether a cell is a control cell.
 func (c *Cell) IsControl() bool { return c.Group == ControlGroup && c.Impl == "" }
+
+// IsReference reports whether a cell measures the machine rather than a
+// store — a control or a floor cell — so that no verdict is about it.
+func (c *Cell) IsReference() bool {
+	return c.Impl == "" && (c.IsControl() || strings.HasPrefix(c.Name, FloorTitle+"/"))
+}
+
+// FloorOf returns the floor cell of a group such as Issuer/certs=1024/hit=1
+// (Floor/certs=1024/hit=1/threads=1), if the set has one.
+func (s *Set) FloorOf(group string) (*Cell, bool) {
+	_, rest, ok := strings.Cut(group, "/")
+	if !ok {
+		return nil, false
+	}
+	return s.Cell(FloorTitle + "/" + rest + "/threads=1")
+}
 
 // New returns an empty set.
 func New(label, file string) *Set {

@@ -1,47 +1,113 @@
-// Package hashmap models X509_STORE in OpenSSL master: a hash map from
+// Package hashmap models X509_STORE in OpenSSL master: a hash table from
 // canonical name to a short unsorted list of objects, in insertion order.
 //
 // Locking: a read/write mutex. Add and ReplaceCRLs take the write lock (the
-// duplicate check scans one short list). Lookups take the read lock only to
-// copy the candidate list, and select the issuer after unlocking, as master
-// does. A read lock is not free: every reader writes the lock's shared
-// reader count, one cache line. Objects must build the flat list from the
-// map on every call — the get0/get1_objects cost of the hash map design.
+// duplicate check scans one short list). A lookup takes the read lock only
+// to find its list and keep the list's header, and selects the issuer after
+// unlocking, as master does: lists are append-only (a replacement makes a
+// new one), so the elements a reader holds never change, however long the
+// list, and nothing is copied or allocated. A read lock is not free: every
+// reader writes the lock's shared reader count, one cache line. Objects
+// must build the flat list from the table on every call — the
+// get0/get1_objects cost of the hash map design. The table is the model's
+// own, open-addressed, keyed by store.HashName and the interned name, both
+// made once per object when it is parsed (OpenSSL caches the canonical
+// encoding the same way): no per-process seed, so every process probes
+// alike.
 package hashmap
 
 import (
 	"slices"
 	"sync"
 	"time"
+	"unique"
 
 	"github.com/perfrun/perfrun/store"
 )
 
-type key struct {
+// entry is every object of one kind under one name. A slot whose objs is
+// nil is empty; gone marks a slot whose entry was removed, which probes
+// pass over.
+type entry struct {
+	hash uint64
 	kind store.Kind
-	name store.Name
+	gone bool
+	id   unique.Handle[store.Name]
+	objs []*store.Object
 }
 
 // Store is the OpenSSL master model.
 type Store struct {
-	mu sync.RWMutex
-	m  map[key][]*store.Object
-	n  int
+	mu    sync.RWMutex
+	slots []entry // open addressing, linear probing; a power of two of them
+	used  int     // slots holding an entry or a removed one
+	n     int
 }
 
+// minSlots is the size of an empty store's table.
+const minSlots = 32
+
 // New returns an empty store.
-func New() store.Store { return &Store{m: make(map[key][]*store.Object)} }
+func New() store.Store { return &Store{slots: make([]entry, minSlots)} }
+
+// find returns the slot of (kind, name) and true, or the empty slot where
+// it would go and false. s.mu must be held.
+func (s *Store) find(h uint64, kind store.Kind, id unique.Handle[store.Name]) (int, bool) {
+	mask := uint64(len(s.slots) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		e := &s.slots[i]
+		switch {
+		case e.objs == nil:
+			return int(i), false
+		case !e.gone && e.hash == h && e.id == id && e.kind == kind:
+			return int(i), true
+		}
+	}
+}
+
+// list returns the list of (kind, name). s.mu must be held.
+func (s *Store) list(h uint64, kind store.Kind, id unique.Handle[store.Name]) []*store.Object {
+	if i, ok := s.find(h, kind, id); ok {
+		return s.slots[i].objs
+	}
+	return nil
+}
 
 // insert adds o unless it is a duplicate. s.mu must be held for writing.
 func (s *Store) insert(o *store.Object) bool {
-	k := key{o.Kind, o.Subject}
-	list := s.m[k]
-	if store.HasFingerprint(list, o) {
+	i, ok := s.find(o.SubjectHash, o.Kind, o.SubjectID)
+	if !ok {
+		s.slots[i] = entry{hash: o.SubjectHash, kind: o.Kind, id: o.SubjectID, objs: []*store.Object{o}}
+		s.used++
+		s.n++
+		s.grow()
+		return true
+	}
+	e := &s.slots[i]
+	if store.HasFingerprint(e.objs, o) {
 		return false
 	}
-	s.m[k] = append(list, o)
+	// Appending writes past the end readers hold: they never see it.
+	e.objs = append(e.objs, o)
 	s.n++
 	return true
+}
+
+// grow doubles the slots when more than half are used, leaving removed
+// entries behind. s.mu must be held for writing.
+func (s *Store) grow() {
+	if 2*s.used <= len(s.slots) {
+		return
+	}
+	old := s.slots
+	s.slots, s.used = make([]entry, 2*len(old)), 0
+	for _, e := range old {
+		if e.objs != nil && !e.gone {
+			i, _ := s.find(e.hash, e.kind, e.id)
+			s.slots[i] = e
+			s.used++
+		}
+	}
 }
 
 func (s *Store) Add(objs ...*store.Object) (int, error) {
@@ -65,24 +131,22 @@ func (s *Store) ReplaceCRLs(issuer store.Name, crls ...*store.Object) (int, erro
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	k := key{store.CRL, issuer}
-	removed := len(s.m[k])
-	delete(s.m, k)
-	s.n -= removed
+	removed := 0
+	if i, ok := s.find(store.HashName(issuer), store.CRL, unique.Make(issuer)); ok {
+		e := &s.slots[i]
+		removed = len(e.objs)
+		e.gone, e.objs = true, []*store.Object{}
+		s.n -= removed
+	}
 	for _, o := range crls {
 		s.insert(o)
 	}
 	return removed, nil
 }
 
-// maxStackCandidates is how many candidates Issuer copies without
-// allocating; real stores rarely hold more certificates under one name.
-const maxStackCandidates = 8
-
 func (s *Store) Issuer(cert *store.Object, at time.Time) (*store.Object, bool) {
-	var buf [maxStackCandidates]*store.Object
 	s.mu.RLock()
-	candidates := append(buf[:0], s.m[key{store.Cert, cert.Issuer}]...)
+	candidates := s.list(cert.IssuerHash, store.Cert, cert.IssuerID)
 	s.mu.RUnlock()
 	return store.SelectIssuer(cert, at, candidates)
 }
@@ -90,15 +154,15 @@ func (s *Store) Issuer(cert *store.Object, at time.Time) (*store.Object, bool) {
 func (s *Store) BySubject(kind store.Kind, name store.Name) []*store.Object {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	return slices.Clone(s.m[key{kind, name}])
+	return slices.Clone(s.list(store.HashName(name), kind, unique.Make(name)))
 }
 
 func (s *Store) Objects() []*store.Object {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	all := make([]*store.Object, 0, s.n)
-	for _, list := range s.m {
-		all = append(all, list...)
+	for _, e := range s.slots {
+		all = append(all, e.objs...) // a removed entry's list is empty
 	}
 	return all
 }

@@ -1,74 +1,146 @@
-// Package rcu models the read-copy-update design for X509_STORE: readers
-// load an immutable snapshot through an atomic pointer and take no lock.
+// Package rcu models the read-copy-update design for X509_STORE after
+// OpenSSL's lock-free hash table (crypto/hashtable): readers take no lock
+// and never allocate.
 //
-// Locking: readers take none — Issuer, BySubject, Objects and Len each load
-// the current snapshot once and read only it. Writers serialize on a mutex,
-// build the next snapshot and publish it with one atomic store; Go's
-// garbage collector is the grace period that frees old snapshots once no
-// reader holds them. The snapshot is a persistent hash map (a hash array
-// mapped trie, github.com/benbjohnson/immutable), so an Add copies only the
-// O(log N) path to one leaf plus one short list, not the whole map: loading
-// N objects one at a time costs O(N log N), and a batch publishes once.
+// Locking: a lookup loads the table with one atomic load and probes its
+// slots (open addressing, at most half full) with one atomic load each,
+// usually one: nothing is written, so readers never contend. Writers
+// serialize on a mutex. Adding one object copies only the entry it
+// changes — the list of one name — and publishes it with one atomic store
+// into its slot; a batch, and a table grown to twice its slots (amortized
+// O(1) per add), are built aside and published with one atomic store of
+// the table. Published entries and their lists are never modified: Go's
+// garbage collector is the grace period that frees them once no reader
+// holds them. Objects takes the writers' mutex, so its snapshot is of one
+// instant. Names hash with store.HashName and compare by their interned
+// IDs, both made once per object when it is parsed: no per-process seed,
+// so every process probes alike.
 package rcu
 
 import (
-	"hash/maphash"
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/benbjohnson/immutable"
+	"unique"
 
 	"github.com/perfrun/perfrun/store"
 )
 
-type key struct {
+// entry is every object of one kind under one name, immutable once
+// published: a writer publishes a new entry. A removed entry stays as a
+// gone marker, so that every probe that passed its slot still passes it.
+type entry struct {
+	hash uint64
 	kind store.Kind
-	name store.Name
+	gone bool
+	id   unique.Handle[store.Name]
+	objs []*store.Object
 }
 
-var hashSeed = maphash.MakeSeed()
-
-// keyHasher hashes keys for the persistent map without allocating.
-type keyHasher struct{}
-
-func (keyHasher) Hash(k key) uint32 {
-	h := maphash.String(hashSeed, string(k.name))
-	return uint32(h>>32) ^ uint32(h) ^ uint32(k.kind)
+// table is an open-addressed array of entry pointers, probed linearly
+// from hash & mask; a nil slot ends a probe.
+type table struct {
+	slots []atomic.Pointer[entry]
+	mask  uint64
 }
 
-func (keyHasher) Equal(a, b key) bool { return a == b }
+// minSlots is the size of an empty store's table.
+const minSlots = 32
 
-// snapshot is one immutable version of the store. Its lists are never
-// modified after publication: writers replace them.
-type snapshot struct {
-	m *immutable.Map[key, []*store.Object]
-	n int
+func newTable(slots int) *table {
+	return &table{slots: make([]atomic.Pointer[entry], slots), mask: uint64(slots - 1)}
+}
+
+// find returns the slot of (kind, name) and its entry, or the nil slot
+// where it would go and nil.
+func (t *table) find(h uint64, kind store.Kind, id unique.Handle[store.Name]) (int, *entry) {
+	for i := h & t.mask; ; i = (i + 1) & t.mask {
+		e := t.slots[i].Load()
+		if e == nil {
+			return int(i), nil
+		}
+		if e.hash == h && e.id == id && e.kind == kind && !e.gone {
+			return int(i), e
+		}
+	}
+}
+
+// lookup returns the published list of (kind, name): read only.
+func (t *table) lookup(h uint64, kind store.Kind, id unique.Handle[store.Name]) []*store.Object {
+	if _, e := t.find(h, kind, id); e != nil {
+		return e.objs
+	}
+	return nil
 }
 
 // Store is the RCU model.
 type Store struct {
-	mu  sync.Mutex // serializes writers
-	cur atomic.Pointer[snapshot]
+	mu   sync.Mutex // serializes writers, and Objects against them
+	cur  atomic.Pointer[table]
+	n    atomic.Int64
+	used int // slots holding an entry, gone ones included; guarded by mu
 }
 
 // New returns an empty store.
 func New() store.Store {
 	s := &Store{}
-	s.cur.Store(&snapshot{m: immutable.NewMap[key, []*store.Object](keyHasher{})})
+	s.cur.Store(newTable(minSlots))
 	return s
 }
 
-// with returns snap plus o, or snap itself if o is a duplicate.
-func with(snap snapshot, o *store.Object) (snapshot, bool) {
-	k := key{o.Kind, o.Subject}
-	list, _ := snap.m.Get(k)
-	if store.HasFingerprint(list, o) {
-		return snap, false
+// insert adds o to t unless it is a duplicate, publishing one entry.
+func (s *Store) insert(t *table, o *store.Object) bool {
+	i, e := t.find(o.SubjectHash, o.Kind, o.SubjectID)
+	var list []*store.Object
+	if e != nil {
+		list = e.objs
+		if store.HasFingerprint(list, o) {
+			return false
+		}
+	} else {
+		s.used++
 	}
 	// The full slice expression forces a copy: readers may hold list.
-	list = append(list[:len(list):len(list)], o)
-	return snapshot{m: snap.m.Set(k, list), n: snap.n + 1}, true
+	t.slots[i].Store(&entry{hash: o.SubjectHash, kind: o.Kind, id: o.SubjectID, objs: append(list[:len(list):len(list)], o)})
+	s.n.Add(1)
+	return true
+}
+
+// grown returns t, or when more than half its slots are used a table
+// twice as large (or more), built aside from t's live entries.
+func (s *Store) grown(t *table) *table {
+	if 2*s.used <= len(t.slots) {
+		return t
+	}
+	live := 0
+	for i := range t.slots {
+		if e := t.slots[i].Load(); e != nil && !e.gone {
+			live++
+		}
+	}
+	size := len(t.slots)
+	for 2*live > size/2 {
+		size *= 2
+	}
+	next := newTable(size)
+	for i := range t.slots {
+		if e := t.slots[i].Load(); e != nil && !e.gone {
+			j, _ := next.find(e.hash, e.kind, e.id)
+			next.slots[j].Store(e)
+		}
+	}
+	s.used = live
+	return next
+}
+
+// clone returns a new table sharing t's entries, for a batch to change
+// before it publishes it.
+func clone(t *table) *table {
+	next := newTable(len(t.slots))
+	for i := range t.slots {
+		next.slots[i].Store(t.slots[i].Load())
+	}
+	return next
 }
 
 func (s *Store) Add(objs ...*store.Object) (int, error) {
@@ -77,18 +149,34 @@ func (s *Store) Add(objs ...*store.Object) (int, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	next := *s.cur.Load()
+	t := s.cur.Load()
+	if len(objs) == 1 {
+		// One object: one bucket published in place, then a growth if due.
+		added := s.insert(t, objs[0])
+		if next := s.grown(t); next != t {
+			s.cur.Store(next)
+		}
+		return b2i(added), nil
+	}
+	next := clone(t)
 	added := 0
 	for _, o := range objs {
-		var ok bool
-		if next, ok = with(next, o); ok {
+		if s.insert(next, o) {
 			added++
+			next = s.grown(next) // unpublished: grown in place of a copy
 		}
 	}
 	if added > 0 {
-		s.cur.Store(&next)
+		s.cur.Store(next)
 	}
 	return added, nil
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func (s *Store) ReplaceCRLs(issuer store.Name, crls ...*store.Object) (int, error) {
@@ -97,35 +185,54 @@ func (s *Store) ReplaceCRLs(issuer store.Name, crls ...*store.Object) (int, erro
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	next := *s.cur.Load()
-	k := key{store.CRL, issuer}
-	old, _ := next.m.Get(k)
-	next = snapshot{m: next.m.Delete(k), n: next.n - len(old)}
-	for _, o := range crls {
-		next, _ = with(next, o)
+	t := s.cur.Load()
+	h, id := store.HashName(issuer), unique.Make(issuer)
+	i, e := t.find(h, store.CRL, id)
+	var old []*store.Object
+	if e != nil {
+		old = e.objs
 	}
-	s.cur.Store(&next)
+	var list []*store.Object
+	for _, o := range crls {
+		if !store.HasFingerprint(list, o) {
+			list = append(list, o)
+		}
+	}
+	switch {
+	case e == nil && len(list) == 0:
+		return 0, nil
+	case e == nil:
+		s.used++
+	}
+	// One entry, one atomic store: readers see the old CRLs or the new.
+	t.slots[i].Store(&entry{hash: h, kind: store.CRL, gone: len(list) == 0, id: id, objs: list})
+	s.n.Add(int64(len(list) - len(old)))
+	if next := s.grown(t); next != t {
+		s.cur.Store(next)
+	}
 	return len(old), nil
 }
 
 func (s *Store) Issuer(cert *store.Object, at time.Time) (*store.Object, bool) {
-	list, _ := s.cur.Load().m.Get(key{store.Cert, cert.Issuer})
-	return store.SelectIssuer(cert, at, list)
+	return store.SelectIssuer(cert, at, s.cur.Load().lookup(cert.IssuerHash, store.Cert, cert.IssuerID))
 }
 
 func (s *Store) BySubject(kind store.Kind, name store.Name) []*store.Object {
-	list, _ := s.cur.Load().m.Get(key{kind, name})
+	list := s.cur.Load().lookup(store.HashName(name), kind, unique.Make(name))
 	return append([]*store.Object(nil), list...)
 }
 
 func (s *Store) Objects() []*store.Object {
-	snap := s.cur.Load()
-	all := make([]*store.Object, 0, snap.n)
-	for it := snap.m.Iterator(); !it.Done(); {
-		_, list, _ := it.Next()
-		all = append(all, list...)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t := s.cur.Load()
+	all := make([]*store.Object, 0, s.n.Load())
+	for i := range t.slots {
+		if e := t.slots[i].Load(); e != nil {
+			all = append(all, e.objs...) // a gone entry's list is empty
+		}
 	}
 	return all
 }
 
-func (s *Store) Len() int { return s.cur.Load().n }
+func (s *Store) Len() int { return int(s.n.Load()) }

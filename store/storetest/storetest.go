@@ -32,6 +32,7 @@ func Run(t *testing.T, newStore func() store.Store) {
 		{"Differential", testDifferential},
 		{"Concurrent", testConcurrent},
 		{"IssuerAllocs", testIssuerAllocs},
+		{"LongBucketAllocs", testLongBucketAllocs},
 		{"Stress", testStress},
 	}
 	for _, tc := range tests {
