@@ -17,9 +17,10 @@ import (
 // (callgrind runs them some fifty times slower). Counting only inside
 // countedOps makes the count exact for a given process; counting whole
 // rotations of leaves keeps every leaf equally weighted. Measured at
-// certs=32, six processes each: sorted 1450.8 and sortoninsert 1306.9
-// instructions/op every time; hashmap 781.2-782.8 and rcu 809.7-825.0,
-// which hash with a per-process seed (Go's map, hash/maphash).
+// certs=32, five processes each: sortoninsert 1271.22 instructions/op every
+// time, sorted 1415.03–1415.11, rcu 294.065–294.069, hashmap
+// 313.221–313.238 (within 0.006%; before the models hashed with a fixed
+// function, hashmap's counts spread over 781–786 and rcu's over 810–825).
 const instructionBudget = 20 * time.Millisecond
 
 // cellOpsArgs are the corpus flags a cell-ops child needs to rebuild the

@@ -405,6 +405,15 @@ func TestGateInstructionsAsSample(t *testing.T) {
 			t.Errorf("%s: %s (%s), want %s", name, c.Verdict, c.Reason, want)
 		}
 	}
+	// Counts within 0.05% of each other are one exact count: three
+	// processes a side are enough, and 1% more fails the exact limit.
+	fixed := []float64{294.0645, 294.0645, 294.0692}
+	old = build("old", 2, map[string]map[string][]float64{"Fixed/threads=1": {"ns/op": flat[:3], "instructions/op": fixed}})
+	new = build("new", 2, map[string]map[string][]float64{"Fixed/threads=1": {"ns/op": flat[:3], "instructions/op": {297.1, 297.1, 297.1}}})
+	rep, _ = Gate(old, new, DefaultThresholds)
+	if c := verdictOf(t, rep, "Fixed/threads=1", "instructions/op"); c.Verdict != Regression || !strings.Contains(c.Reason, "exceeds the limit") {
+		t.Errorf("near-exact counts 1%% up: %s (%s), want an exact REGRESSION", c.Verdict, c.Reason)
+	}
 }
 
 // TestGatePairedMissingFailsClosed: a cell head no longer measures is a
