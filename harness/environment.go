@@ -45,6 +45,13 @@ func (r *Results) Environment() []workloads.KV {
 	for i, s := range sources {
 		kv = append(kv, workloads.KV{Key: "corpus" + suffix(i), Value: s + " digest " + r.Corpora[s]})
 	}
+	seen := make(map[string]bool)
+	for _, c := range r.Cells {
+		if im := c.Impl; im.Library != "" && !seen[im.Name] {
+			seen[im.Name] = true
+			kv = append(kv, workloads.KV{Key: "library-" + im.Name, Value: im.Library})
+		}
+	}
 	kv = append(kv, workloads.KV{Key: "date", Value: r.Started.UTC().Format(time.RFC3339)})
 	kv = append(kv, r.Labels...)
 	if r.Incomplete {
@@ -55,7 +62,7 @@ func (r *Results) Environment() []workloads.KV {
 
 // reserved are the configuration keys perfrun writes itself; a label may
 // not set them.
-var reserved = []string{"goos", "goarch", "cpu", "cores", "go", "perfrun", "command", "rounds", "window", "warmup", "corpus", "date", "incomplete", "pkg"}
+var reserved = []string{"goos", "goarch", "cpu", "cores", "go", "perfrun", "command", "rounds", "window", "warmup", "corpus", "date", "incomplete", "pkg", "library", "quarantined"}
 
 // ParseLabel checks a user's key=value configuration line: a key of
 // letters, digits, '-', '_' and '.', not one perfrun writes, and a value

@@ -138,6 +138,9 @@ func (r *Results) valid(c Cell, unit string) []float64 {
 func (r *runner) short() []Cell {
 	var out []Cell
 	for _, c := range r.res.Cells {
+		if _, ok := r.res.Unsupported[c.Name()]; ok {
+			continue
+		}
 		if len(r.res.valid(c, results.NsPerOp)) < r.opts.Rounds {
 			out = append(out, c)
 		}
@@ -150,7 +153,7 @@ func (r *runner) short() []Cell {
 func (r *runner) wide() []Cell {
 	var out []Cell
 	for _, c := range r.res.Cells {
-		if c.Threads > Cores() {
+		if _, ok := r.res.Unsupported[c.Name()]; c.Threads > Cores() || ok {
 			continue
 		}
 		if halfWidth(r.res.valid(c, results.NsPerOp)) > r.opts.Precision {

@@ -2,11 +2,13 @@ package harness
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
 	"time"
 
+	"github.com/perfrun/perfrun/store"
 	"github.com/perfrun/perfrun/store/corpus"
 	"github.com/perfrun/perfrun/workloads"
 )
@@ -105,6 +107,9 @@ type Results struct {
 	ExtraRounds int
 	// Imprecise lists the gated cells that did not reach Options.Precision.
 	Imprecise []string
+	// Unsupported maps a cell left out because its store lacks an
+	// operation its workload needs (store.ErrUnsupported) to why.
+	Unsupported map[string]string
 }
 
 // runner is one run in progress: the set-up instances and what was
@@ -133,7 +138,8 @@ func Run(ctx context.Context, cells []Cell, opts Options) (*Results, error) {
 	if opts.Rounds < 1 || opts.Window <= 0 || opts.Warmup < 0 {
 		return nil, fmt.Errorf("rounds and window must be positive")
 	}
-	res := &Results{Cells: cells, Corpora: make(map[string]string), Started: time.Now(), Periods: make(map[string]int), Options: opts}
+	res := &Results{Cells: cells, Corpora: make(map[string]string), Started: time.Now(), Periods: make(map[string]int), Options: opts,
+		Unsupported: make(map[string]string)}
 	res.Controls = controlCells(cells)
 	orderSeed := opts.OrderSeed
 	if orderSeed == 0 {
@@ -194,7 +200,16 @@ func (r *runner) round(ctx context.Context, cells []Cell, round int, extra strin
 		if r.opts.Progress != nil {
 			r.opts.Progress(Progress{round + 1, r.opts.Rounds, r.done, r.total, c, time.Since(r.res.Started), extra})
 		}
+		if _, ok := r.res.Unsupported[c.Name()]; ok {
+			r.done++
+			continue
+		}
 		inst, err := r.instance(c)
+		if errors.Is(err, store.ErrUnsupported) {
+			r.res.Unsupported[c.Name()] = err.Error()
+			r.done++
+			continue
+		}
 		if err != nil {
 			return false, err
 		}
@@ -204,6 +219,12 @@ func (r *runner) round(ctx context.Context, cells []Cell, round int, extra strin
 			// Interrupted inside the window: keep the completed rounds.
 			r.res.Incomplete = true
 			return true, nil
+		}
+		if errors.Is(err, store.ErrUnsupported) {
+			// The store lacks what the workload does: say so, go on.
+			r.res.Unsupported[c.Name()] = err.Error()
+			r.done++
+			continue
 		}
 		if err != nil {
 			return false, fmt.Errorf("cell %s: %w", c.Name(), err)

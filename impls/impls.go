@@ -1,6 +1,7 @@
 // Package impls is the ordered registry of store implementations. The order
 // is the order of every table, plot and CLI listing: from the OpenSSL 3.0
-// model to the lock-free design.
+// model to the lock-free design, then — built with the openssl tag — the
+// real store.
 package impls
 
 import (
@@ -19,7 +20,7 @@ var All = []store.Impl{
 	{Name: "sorted", Description: "OpenSSL 3.0: one lazily sorted slice, every access under one exclusive lock", New: sorted.New},
 	{Name: "sortoninsert", Description: "kept sorted on insert (binary search + memmove), lookups under a shared read lock", New: sortoninsert.New},
 	{Name: "hashmap", Description: "OpenSSL master: name -> short list map under a read/write lock", New: hashmap.New},
-	{Name: "rcu", Description: "lock-free readers on an atomic snapshot; copy-on-write writers over a persistent map", New: rcu.New},
+	{Name: "rcu", Description: "lock-free readers after OpenSSL's hash table: one atomic table, entries published copy-on-write", New: rcu.New},
 }
 
 // Names returns the registered names in order.

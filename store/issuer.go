@@ -19,17 +19,19 @@ func CheckIssued(cert, issuer *Object) bool {
 // stored under cert's issuer name, as SelectIssuer's are: comparing the
 // two ~100-byte names again was a fifth of a hashed model's lookup.
 func checkIssuedSameName(cert, issuer *Object) bool {
-	if issuer.Kind != Cert {
-		return false
-	}
+	return issuer.Kind == Cert && issuer.IsCA && issuer.CanSignCerts && checkKeys(cert, issuer)
+}
+
+// checkKeys is the part of check_issued OpenSSL's get1_issuer keeps (see
+// IgnoresCAFlags): the AKID key identifier against the issuer's SKID when
+// both are present, the AKID serial against the issuer's serial when
+// present, and the signature algorithm against the issuer's key type.
+func checkKeys(cert, issuer *Object) bool {
 	if len(cert.AuthorityKeyID) > 0 && len(issuer.SubjectKeyID) > 0 &&
 		!bytes.Equal(cert.AuthorityKeyID, issuer.SubjectKeyID) {
 		return false
 	}
 	if cert.AuthoritySerial != nil && (issuer.Serial == nil || cert.AuthoritySerial.Cmp(issuer.Serial) != 0) {
-		return false
-	}
-	if !issuer.IsCA || !issuer.CanSignCerts {
 		return false
 	}
 	return cert.SignedWith == issuer.KeyType
@@ -49,6 +51,40 @@ func SelectIssuer(cert *Object, at time.Time, candidates []*Object) (*Object, bo
 	var best *Object
 	for _, c := range candidates {
 		if !checkIssuedSameName(cert, c) {
+			continue
+		}
+		if TimeValid(c, at) {
+			return c, true
+		}
+		if best == nil || c.NotAfter.After(best.NotAfter) {
+			best = c
+		}
+	}
+	return best, best != nil
+}
+
+// Rule names how a store picks an issuer. Every model follows the
+// contract's; a real store may differ, documented and tested.
+type Rule int
+
+const (
+	// ContractRule is SelectIssuer's: check_issued with the CA and
+	// keyCertSign flags, as X509_check_issued checks them.
+	ContractRule Rule = iota
+	// IgnoresCAFlags is OpenSSL 3.0's X509_STORE_CTX_get1_issuer, whose
+	// check_issued compares names, AKID and signature algorithm and
+	// leaves the CA and keyCertSign flags to chain verification.
+	IgnoresCAFlags
+)
+
+// SelectIssuerBy is SelectIssuer under a rule.
+func SelectIssuerBy(rule Rule, cert *Object, at time.Time, candidates []*Object) (*Object, bool) {
+	if rule == ContractRule {
+		return SelectIssuer(cert, at, candidates)
+	}
+	var best *Object
+	for _, c := range candidates {
+		if c.Kind != Cert || !checkKeys(cert, c) {
 			continue
 		}
 		if TimeValid(c, at) {

@@ -12,7 +12,13 @@ import (
 type Impl struct {
 	Name        string
 	Description string
-	New         func() Store
+	// Library names the real library behind a store that is not a model,
+	// such as "OpenSSL 3.0.19 27 Jan 2026"; results record it.
+	Library string
+	// Rule is how the store picks issuers: the contract's, or a real
+	// store's documented deviation, which the workloads then expect.
+	Rule Rule
+	New  func() Store
 }
 
 // Store is a concurrent certificate store, the contract every
@@ -28,7 +34,9 @@ type Store interface {
 
 	// ReplaceCRLs atomically removes every CRL whose issuer is issuer and
 	// adds crls, which must all be CRLs of that issuer (none means a plain
-	// removal). It is the CRL reload of a long-running server.
+	// removal). It is the CRL reload of a long-running server. A store
+	// that cannot remove objects returns ErrUnsupported and changes
+	// nothing.
 	ReplaceCRLs(issuer Name, crls ...*Object) (removed int, err error)
 
 	// Issuer returns the issuer of cert that SelectIssuer picks among the
@@ -53,6 +61,12 @@ type Store interface {
 
 // ErrNilObject is returned by Add and ReplaceCRLs for a nil object.
 var ErrNilObject = errors.New("nil object")
+
+// ErrUnsupported is returned (wrapped) by an operation a real store does
+// not have, such as ReplaceCRLs on OpenSSL's X509_STORE, which cannot
+// remove an object. A workload that needs the operation reports its cell
+// as unsupported; the conformance suite skips what depends on it.
+var ErrUnsupported = errors.New("not supported by this store")
 
 // CheckBatch validates the objects of an Add.
 func CheckBatch(objs []*Object) error {

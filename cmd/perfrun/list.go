@@ -23,7 +23,14 @@ func runList(_ context.Context, o *streams, args []string) error {
 	tw := tabwriter.NewWriter(o.stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "Implementations:")
 	for _, im := range impls.All {
-		fmt.Fprintf(tw, "  %s\t%s\n", im.Name, im.Description)
+		desc := im.Description
+		if im.Library != "" {
+			desc += ": " + im.Library
+		}
+		fmt.Fprintf(tw, "  %s\t%s\n", im.Name, desc)
+	}
+	for _, m := range impls.Missing {
+		fmt.Fprintf(tw, "  (%s)\n", m)
 	}
 	fmt.Fprintln(tw, "\nWorkloads:")
 	for _, w := range workloads.All {

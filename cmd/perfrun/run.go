@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -243,6 +244,14 @@ func summarize(w io.Writer, res *harness.Results) {
 			n, strings.Join(why, "; "), res.ExtraRounds)
 	} else if res.ExtraRounds > 0 {
 		fmt.Fprintf(w, "perfrun: %d rounds added for -precision\n", res.ExtraRounds)
+	}
+	var unsupported []string
+	for name := range res.Unsupported {
+		unsupported = append(unsupported, name)
+	}
+	sort.Strings(unsupported)
+	for _, name := range unsupported {
+		fmt.Fprintf(w, "perfrun: %s: not measured: %s\n", name, res.Unsupported[name])
 	}
 	for _, name := range res.Imprecise {
 		fmt.Fprintf(w, "perfrun: %s: not within -precision by -max-time\n", name)

@@ -60,6 +60,12 @@ func (c *Corpus) Expected(cert *store.Object) (*store.Object, bool) {
 	return store.SelectIssuer(cert, c.At, c.byName[cert.Issuer])
 }
 
+// ExpectedBy is Expected under a store's rule (a real store's documented
+// deviation from the contract).
+func (c *Corpus) ExpectedBy(rule store.Rule, cert *store.Object) (*store.Object, bool) {
+	return store.SelectIssuerBy(rule, cert, c.At, c.byName[cert.Issuer])
+}
+
 // expectIssuers indexes the CAs, fills the expected issuer of each leaf and
 // splits leaves into hits and misses.
 func (c *Corpus) expectIssuers(leaves []*store.Object) {

@@ -20,6 +20,7 @@ import (
 // in an Objects snapshot; lookups whose answer the additions cannot change
 // keep returning it. Run it under -race.
 func testConcurrent(t *testing.T, newStore func() store.Store) {
+	skipWithoutReplace(t, newStore)
 	c, err := corpus.Cached(corpus.Spec{Seed: 7, CAs: 160, Hits: 120, Misses: 10})
 	if err != nil {
 		t.Fatal(err)

@@ -85,6 +85,7 @@ func testObjectsSnapshot(t *testing.T, newStore func() store.Store) {
 }
 
 func testReplaceCRLs(t *testing.T, newStore func() store.Store) {
+	skipWithoutReplace(t, newStore)
 	f := &fixture{t: t}
 	caA, caB := f.cert(f.caSpec("Example CA", "A")), f.cert(f.caSpec("Other CA", "B"))
 	a1, a2, a3 := f.crl("Example CA", "A", 1), f.crl("Example CA", "A", 2), f.crl("Example CA", "A", 3)

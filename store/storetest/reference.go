@@ -17,6 +17,8 @@ import (
 type Reference struct {
 	mu   sync.Mutex
 	objs []*store.Object
+	// ignoreCAFlags is OpenSSL's get1_issuer rule (see Deviations).
+	ignoreCAFlags bool
 }
 
 // NewReference returns an empty reference store.
@@ -73,7 +75,7 @@ func (r *Reference) Issuer(cert *store.Object, at time.Time) (*store.Object, boo
 	defer r.mu.Unlock()
 	var fallback *store.Object
 	for _, c := range r.objs {
-		if c.Kind != store.Cert || c.Subject != cert.Issuer || !referenceIssued(cert, c) {
+		if c.Kind != store.Cert || c.Subject != cert.Issuer || !referenceIssued(cert, c, r.ignoreCAFlags) {
 			continue
 		}
 		if !at.Before(c.NotBefore) && !at.After(c.NotAfter) {
@@ -86,13 +88,14 @@ func (r *Reference) Issuer(cert *store.Object, at time.Time) (*store.Object, boo
 	return fallback, fallback != nil
 }
 
-// referenceIssued restates the check_issued rules of the package doc.
-func referenceIssued(cert, ca *store.Object) bool {
+// referenceIssued restates the check_issued rules of the package doc;
+// ignoreFlags leaves out the CA and keyCertSign flags, as OpenSSL does.
+func referenceIssued(cert, ca *store.Object, ignoreFlags bool) bool {
 	keyIDMismatch := len(cert.AuthorityKeyID) > 0 && len(ca.SubjectKeyID) > 0 &&
 		!bytes.Equal(cert.AuthorityKeyID, ca.SubjectKeyID)
 	serialMismatch := cert.AuthoritySerial != nil &&
 		(ca.Serial == nil || cert.AuthoritySerial.Cmp(ca.Serial) != 0)
-	return !keyIDMismatch && !serialMismatch && ca.IsCA && ca.CanSignCerts &&
+	return !keyIDMismatch && !serialMismatch && (ignoreFlags || ca.IsCA && ca.CanSignCerts) &&
 		cert.SignedWith == ca.KeyType
 }
 

@@ -25,6 +25,7 @@ func testStress(t *testing.T, newStore func() store.Store) {
 	if *stressFor <= 0 {
 		t.Skip("set -perfrun.stress=DURATION to run")
 	}
+	skipWithoutReplace(t, newStore)
 	c, err := corpus.Cached(corpus.Spec{Seed: 11, CAs: 256, Hits: 256, Misses: 32})
 	if err != nil {
 		t.Fatal(err)

@@ -1,0 +1,5 @@
+//go:build openssl && !race
+
+package openssl_test
+
+const raceEnabled = false

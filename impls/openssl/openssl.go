@@ -1,0 +1,281 @@
+//go:build openssl
+
+// Package openssl is the real X509_STORE of the linked libcrypto behind
+// the Store contract, so that the models stand beside the store they
+// model, in the same harness, on the same corpus.
+//
+// Locking is OpenSSL's own: X509_STORE_add_cert and add_crl take the
+// store's lock, and so does every lookup (in 3.0 the lookup also sorts the
+// object stack on first use, under that lock). Issuer calls
+// X509_STORE_CTX_get1_issuer with an X509_STORE_CTX kept per P (a
+// sync.Pool), so a worker never builds one in its loop; each object's X509
+// or X509_CRL is parsed once, when it is added (a leaf, on its first
+// lookup), never per call. OpenSSL has no removal: ReplaceCRLs returns
+// store.ErrUnsupported. BySubject and Objects read the store's objects
+// under its lock and give them in insertion order, as the contract asks
+// (OpenSSL's stack is sorted by name). Every C object is freed when the
+// Store is collected.
+package openssl
+
+/*
+#cgo pkg-config: libcrypto
+#include <stdint.h>
+#include <time.h>
+#include <openssl/crypto.h>
+#include <openssl/x509.h>
+#include <openssl/x509_vfy.h>
+
+static X509 *pf_x509(const unsigned char *der, long len) {
+	const unsigned char *p = der;
+	return d2i_X509(NULL, &p, len);
+}
+
+static X509_CRL *pf_crl(const unsigned char *der, long len) {
+	const unsigned char *p = der;
+	return d2i_X509_CRL(NULL, &p, len);
+}
+
+// pf_ctx makes a context on s for issuer lookups; it holds a reference to s.
+static X509_STORE_CTX *pf_ctx(X509_STORE *s) {
+	X509_STORE_CTX *ctx = X509_STORE_CTX_new();
+	if (ctx == NULL)
+		return NULL;
+	if (!X509_STORE_CTX_init(ctx, s, NULL, NULL) || !X509_STORE_up_ref(s)) {
+		X509_STORE_CTX_free(ctx);
+		return NULL;
+	}
+	return ctx;
+}
+
+static void pf_ctx_free(X509_STORE_CTX *ctx) {
+	X509_STORE *s = X509_STORE_CTX_get0_store(ctx);
+	X509_STORE_CTX_free(ctx);
+	X509_STORE_free(s);
+}
+
+// pf_issuer returns the issuer the store picks for x at time t, with a
+// reference the caller drops, or NULL.
+static X509 *pf_issuer(X509_STORE_CTX *ctx, X509 *x, time_t t) {
+	X509 *issuer = NULL;
+	X509_STORE_CTX_set_time(ctx, 0, t);
+	if (X509_STORE_CTX_get1_issuer(&issuer, ctx, x) <= 0)
+		return NULL;
+	return issuer;
+}
+
+// pf_objects copies up to max of the store's object pointers under its
+// lock and returns how many it holds, or -1.
+static int pf_objects(X509_STORE *s, void **ptrs, int max) {
+	int i, n;
+	STACK_OF(X509_OBJECT) *objs;
+
+	if (!X509_STORE_lock(s))
+		return -1;
+	objs = X509_STORE_get0_objects(s);
+	n = sk_X509_OBJECT_num(objs);
+	for (i = 0; i < n && i < max; i++) {
+		X509_OBJECT *o = sk_X509_OBJECT_value(objs, i);
+		if (X509_OBJECT_get_type(o) == X509_LU_X509)
+			ptrs[i] = X509_OBJECT_get0_X509(o);
+		else
+			ptrs[i] = X509_OBJECT_get0_X509_CRL(o);
+	}
+	X509_STORE_unlock(s);
+	return n;
+}
+
+static const char *pf_version(void) { return OpenSSL_version(OPENSSL_VERSION); }
+*/
+import "C"
+
+import (
+	"fmt"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unsafe"
+
+	"github.com/perfrun/perfrun/store"
+)
+
+// Version is the linked library's OpenSSL_version(OPENSSL_VERSION), such as
+// "OpenSSL 3.0.19 27 Jan 2026".
+func Version() string { return C.GoString(C.pf_version()) }
+
+// Store is a real X509_STORE.
+type Store struct {
+	c     *cstate
+	mu    sync.Mutex // serializes writers; Objects holds it to read seq
+	byPtr sync.Map   // unsafe.Pointer (X509* or X509_CRL*) -> *store.Object
+	seq   map[*store.Object]int
+	seen  map[[32]byte]bool
+	n     atomic.Int64
+	ctxs  sync.Pool // *lookupCtx
+}
+
+// cstate is what the Store's cleanup frees: the store and the leaves'
+// X509s (a context frees itself and drops its reference to the store).
+type cstate struct {
+	st     *C.X509_STORE
+	mu     sync.Mutex
+	leaves sync.Map // *store.Object -> *C.X509
+	owned  []*C.X509
+}
+
+type lookupCtx struct{ p *C.X509_STORE_CTX }
+
+// New returns an empty store.
+func New() store.Store {
+	st := C.X509_STORE_new()
+	if st == nil {
+		panic("openssl: X509_STORE_new failed")
+	}
+	s := &Store{c: &cstate{st: st}, seq: make(map[*store.Object]int), seen: make(map[[32]byte]bool)}
+	s.ctxs.New = func() any {
+		ctx := C.pf_ctx(s.c.st)
+		if ctx == nil {
+			panic("openssl: X509_STORE_CTX_init failed")
+		}
+		w := &lookupCtx{ctx}
+		runtime.AddCleanup(w, func(p *C.X509_STORE_CTX) { C.pf_ctx_free(p) }, ctx)
+		return w
+	}
+	runtime.AddCleanup(s, func(c *cstate) {
+		for _, x := range c.owned {
+			C.X509_free(x)
+		}
+		C.X509_STORE_free(c.st)
+	}, s.c)
+	return s
+}
+
+func der(o *store.Object) (*C.uchar, C.long) {
+	return (*C.uchar)(unsafe.Pointer(&o.DER[0])), C.long(len(o.DER))
+}
+
+func (s *Store) Add(objs ...*store.Object) (int, error) {
+	if err := store.CheckBatch(objs); err != nil {
+		return 0, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	added := 0
+	for _, o := range objs {
+		if s.seen[o.Fingerprint] {
+			continue
+		}
+		p, err := s.add(o)
+		if err != nil {
+			return added, err
+		}
+		s.seen[o.Fingerprint] = true
+		s.seq[o] = len(s.seq)
+		s.byPtr.Store(p, o)
+		s.n.Add(1)
+		added++
+	}
+	return added, nil
+}
+
+// add parses o and adds it to the store, which keeps its own reference.
+func (s *Store) add(o *store.Object) (unsafe.Pointer, error) {
+	d, n := der(o)
+	switch o.Kind {
+	case store.Cert:
+		x := C.pf_x509(d, n)
+		if x == nil {
+			return nil, fmt.Errorf("openssl: d2i_X509 failed for %s", o)
+		}
+		defer C.X509_free(x)
+		if C.X509_STORE_add_cert(s.c.st, x) != 1 {
+			return nil, fmt.Errorf("openssl: X509_STORE_add_cert failed for %s", o)
+		}
+		return unsafe.Pointer(x), nil
+	default:
+		x := C.pf_crl(d, n)
+		if x == nil {
+			return nil, fmt.Errorf("openssl: d2i_X509_CRL failed for %s", o)
+		}
+		defer C.X509_CRL_free(x)
+		if C.X509_STORE_add_crl(s.c.st, x) != 1 {
+			return nil, fmt.Errorf("openssl: X509_STORE_add_crl failed for %s", o)
+		}
+		return unsafe.Pointer(x), nil
+	}
+}
+
+// ReplaceCRLs is not in OpenSSL's API: an X509_STORE never removes.
+func (s *Store) ReplaceCRLs(issuer store.Name, crls ...*store.Object) (int, error) {
+	return 0, fmt.Errorf("openssl: ReplaceCRLs: X509_STORE cannot remove a CRL: %w", store.ErrUnsupported)
+}
+
+// leaf returns the X509 of a certificate looked up, parsed on its first
+// lookup and kept until the Store is collected.
+func (s *Store) leaf(cert *store.Object) *C.X509 {
+	if x, ok := s.c.leaves.Load(cert); ok {
+		return x.(*C.X509)
+	}
+	s.c.mu.Lock()
+	defer s.c.mu.Unlock()
+	if x, ok := s.c.leaves.Load(cert); ok {
+		return x.(*C.X509)
+	}
+	d, n := der(cert)
+	x := C.pf_x509(d, n)
+	if x == nil {
+		return nil
+	}
+	s.c.owned = append(s.c.owned, x)
+	s.c.leaves.Store(cert, x)
+	return x
+}
+
+func (s *Store) Issuer(cert *store.Object, at time.Time) (*store.Object, bool) {
+	x := s.leaf(cert)
+	if x == nil {
+		return nil, false
+	}
+	w := s.ctxs.Get().(*lookupCtx)
+	iss := C.pf_issuer(w.p, x, C.time_t(at.Unix()))
+	s.ctxs.Put(w)
+	if iss == nil {
+		return nil, false
+	}
+	o, ok := s.byPtr.Load(unsafe.Pointer(iss))
+	C.X509_free(iss)
+	if !ok {
+		return nil, false
+	}
+	return o.(*store.Object), true
+}
+
+func (s *Store) BySubject(kind store.Kind, name store.Name) []*store.Object {
+	var out []*store.Object
+	for _, o := range s.Objects() {
+		if o.Kind == kind && o.Subject == name {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+func (s *Store) Objects() []*store.Object {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	// The writers' mutex keeps the count; one spare slot keeps the array
+	// non-empty.
+	ptrs := make([]unsafe.Pointer, s.n.Load()+1)
+	n := int(C.pf_objects(s.c.st, unsafe.SliceData(ptrs), C.int(len(ptrs))))
+	out := make([]*store.Object, 0, max(n, 0))
+	for _, p := range ptrs[:max(min(n, len(ptrs)), 0)] {
+		if o, ok := s.byPtr.Load(p); ok {
+			out = append(out, o.(*store.Object))
+		}
+	}
+	slices.SortFunc(out, func(a, b *store.Object) int { return s.seq[a] - s.seq[b] })
+	return out
+}
+
+func (s *Store) Len() int { return int(s.n.Load()) }
