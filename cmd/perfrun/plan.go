@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/perfrun/perfrun/harness"
@@ -152,6 +154,40 @@ func splitList(s string) []string {
 		}
 	}
 	return out
+}
+
+// fitLoad lowers the load workload's n to what a loaded corpus holds: it
+// loads all of it instead, and says so.
+func fitLoad(params []string, provider func(int) (*corpus.Corpus, error), stderr io.Writer) []string {
+	c, err := provider(0)
+	if err != nil {
+		return params
+	}
+	objects := len(c.Objects())
+	var values []string
+	for _, p := range params {
+		if v, ok := strings.CutPrefix(p, "n="); ok {
+			values = append(values, splitList(v)...)
+		}
+	}
+	if len(values) == 0 {
+		for _, p := range workloads.Load.Params {
+			if p.Name == "n" {
+				values = []string{p.Default}
+			}
+		}
+	}
+	var fitted []string
+	for _, v := range values {
+		if n, err := strconv.Atoi(v); err == nil && n > objects {
+			fmt.Fprintf(stderr, "perfrun: run: load n=%d: the loaded corpus holds %d objects; loading all of them (n=%d)\n", n, objects, objects)
+			v = strconv.Itoa(objects)
+		}
+		if !slices.Contains(fitted, v) {
+			fitted = append(fitted, v)
+		}
+	}
+	return append(withoutParam(params, "n"), "n="+strings.Join(fitted, ","))
 }
 
 // withoutParam drops the -param values for name.

@@ -143,6 +143,7 @@ func runRun(ctx context.Context, o *streams, args []string) error {
 			}
 		}
 		params = append(withoutParam(params, "certs"), fmt.Sprintf("certs=%d", loaded))
+		params = fitLoad(params, provider, o.stderr)
 		if cells, err = planCells(*implFlag, *workloadFlag, *threadsFlag, params); err != nil {
 			return asUsage(err)
 		}
