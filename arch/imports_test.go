@@ -28,6 +28,7 @@ var layers = map[string]int{
 	"impls/sortoninsert": 2,
 	"impls/hashmap":      2,
 	"impls/rcu":          2,
+	"impls/openssl":      2,
 	"harness/ab":         2,
 	"impls":              3,
 	"workloads":          3,

@@ -12,8 +12,9 @@
 // or X509_CRL is parsed once, when it is added (a leaf, on its first
 // lookup), never per call. OpenSSL has no removal: ReplaceCRLs returns
 // store.ErrUnsupported. BySubject and Objects read the store's objects
-// under its lock and give them in insertion order, as the contract asks
-// (OpenSSL's stack is sorted by name). Every C object is freed when the
+// under its lock (X509_STORE_get1_objects from 3.3, else get0_objects
+// under X509_STORE_lock) and give them in insertion order, as the
+// contract asks (OpenSSL's stack is sorted by name). Every C object is freed when the
 // Store is collected.
 package openssl
 
@@ -69,9 +70,16 @@ static int pf_objects(X509_STORE *s, void **ptrs, int max) {
 	int i, n;
 	STACK_OF(X509_OBJECT) *objs;
 
+#if OPENSSL_VERSION_NUMBER >= 0x30300000L
+	// 3.3 and later: a copy taken under the store's lock.
+	objs = X509_STORE_get1_objects(s);
+	if (objs == NULL)
+		return -1;
+#else
 	if (!X509_STORE_lock(s))
 		return -1;
 	objs = X509_STORE_get0_objects(s);
+#endif
 	n = sk_X509_OBJECT_num(objs);
 	for (i = 0; i < n && i < max; i++) {
 		X509_OBJECT *o = sk_X509_OBJECT_value(objs, i);
@@ -80,7 +88,12 @@ static int pf_objects(X509_STORE *s, void **ptrs, int max) {
 		else
 			ptrs[i] = X509_OBJECT_get0_X509_CRL(o);
 	}
+#if OPENSSL_VERSION_NUMBER >= 0x30300000L
+	// The store keeps its own references: the pointers stay valid.
+	sk_X509_OBJECT_pop_free(objs, X509_OBJECT_free);
+#else
 	X509_STORE_unlock(s);
+#endif
 	return n;
 }
 
