@@ -1,0 +1,206 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/perfrun/perfrun/internal/harness/compare"
+)
+
+// Exit codes, decided here and nowhere else, so CI never reads a crash as
+// a regression.
+const (
+	exitOK           = 0 // success; a gate that says PASS or IMPROVED
+	exitRegression   = 1 // a gate that says REGRESSION
+	exitUsage        = 2 // bad flags, arguments or input files
+	exitInconclusive = 3 // a gate whose data cannot decide
+	exitFailure      = 4 // the tool failed: a revision that does not build, an I/O error, a wrong answer
+)
+
+// command is one subcommand; the slice of them is both the dispatch table
+// and the help text, in order.
+type command struct {
+	name  string
+	args  string // usage line after the name
+	short string
+	long  string
+	run   func(ctx context.Context, o *streams, args []string) error
+}
+
+// streams are a command's standard output and error.
+type streams struct{ stdout, stderr io.Writer }
+
+var commands, hidden []*command
+
+func init() {
+	commands = []*command{cmdRun, cmdList, cmdPlot, cmdReport, cmdCompare, cmdGate, cmdAB, cmdExport, cmdCorpus, cmdBaselines, cmdVersion, cmdHelp}
+	hidden = []*command{cmdCellOps}
+}
+
+// run is perfrun with its arguments; it returns the exit code.
+func run(stdout, stderr io.Writer, args []string) int {
+	o := &streams{stdout, stderr}
+	if len(args) == 0 {
+		usage(stderr)
+		return exitUsage
+	}
+	switch args[0] {
+	case "-h", "-help", "--help":
+		usage(stdout)
+		return exitOK
+	}
+	for _, c := range append(commands, hidden...) {
+		if c.name == args[0] {
+			return exitCode(c, c.run(context.Background(), o, args[1:]), stderr)
+		}
+	}
+	fmt.Fprintf(stderr, "perfrun: unknown command %q\n\n", args[0])
+	usage(stderr)
+	return exitUsage
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintf(w, "perfrun benchmarks concurrent certificate stores.\n\nUsage:\n\n\tperfrun COMMAND [flags] [arguments]\n\nCommands:\n\n")
+	for _, c := range commands {
+		fmt.Fprintf(w, "\t%-8s %s\n", c.name, c.short)
+	}
+	fmt.Fprintf(w, "\nRun \"perfrun help COMMAND\" or \"perfrun COMMAND -h\" for a command's flags.\n"+
+		"Exit codes: 0 success (PASS, IMPROVED), 1 REGRESSION, 2 usage, 3 INCONCLUSIVE, 4 the tool failed.\n")
+}
+
+// exitError carries an exit code; a nil err means the message was already
+// printed (by the flag package, or as a verdict).
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit %d", e.code)
+	}
+	return e.err.Error()
+}
+
+func (e *exitError) Unwrap() error { return e.err }
+
+// usageError reports bad flags, arguments or input.
+func usageError(format string, args ...any) error {
+	return &exitError{exitUsage, fmt.Errorf(format, args...)}
+}
+
+// asUsage marks err, if any, as the user's to fix.
+func asUsage(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &exitError{exitUsage, err}
+}
+
+// verdictError is the exit of a gate: nil for PASS and IMPROVED.
+func verdictError(v compare.Verdict) error {
+	switch v {
+	case compare.Regression:
+		return &exitError{code: exitRegression}
+	case compare.Inconclusive:
+		return &exitError{code: exitInconclusive}
+	}
+	return nil
+}
+
+// errHelp is -h: the usage was printed; exit 0.
+var errHelp = &exitError{code: exitOK}
+
+// exitCode prints err, prefixed with the program and command, and turns
+// it into the exit code: 4 for any error that does not say otherwise.
+func exitCode(c *command, err error, stderr io.Writer) int {
+	if err == nil {
+		return exitOK
+	}
+	code := exitFailure
+	var e *exitError
+	if errors.As(err, &e) {
+		code = e.code
+		if e.err == nil {
+			return code
+		}
+	}
+	fmt.Fprintf(stderr, "perfrun: %s: %v\n", c.name, err)
+	return code
+}
+
+// flags makes the command's flag set; its usage (for -h) goes to stderr.
+func (c *command) flags(o *streams) *flag.FlagSet {
+	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
+	fs.SetOutput(o.stderr)
+	fs.Usage = func() { c.help(o.stderr, fs) }
+	return fs
+}
+
+// help prints the command's usage, long help and flags (when it has any).
+func (c *command) help(w io.Writer, fs *flag.FlagSet) {
+	fmt.Fprintf(w, "usage: perfrun %s %s\n\n%s\n", c.name, c.args, c.long)
+	any := false
+	fs.VisitAll(func(*flag.Flag) { any = true })
+	if any {
+		fmt.Fprintf(w, "\nFlags:\n")
+		fs.SetOutput(w)
+		fs.PrintDefaults()
+	}
+}
+
+// parse parses a command's arguments; flags may follow positional
+// arguments. maxArgs < 0 allows any number of them.
+func parse(fs *flag.FlagSet, args []string, maxArgs int) error {
+	err := fs.Parse(interleaveFlags(fs, args))
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		return errHelp
+	case err != nil:
+		return &exitError{code: exitUsage} // the flag package printed it
+	case maxArgs >= 0 && fs.NArg() > maxArgs:
+		return usageError("unexpected argument %q", fs.Arg(maxArgs))
+	}
+	return nil
+}
+
+// interleaveFlags moves flags written after positional arguments to the
+// front, so "perfrun gate old.txt new.txt -json v.json" works.
+func interleaveFlags(fs *flag.FlagSet, args []string) []string {
+	var flags, pos []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			pos = append(pos, args[i+1:]...)
+			break
+		}
+		if !strings.HasPrefix(a, "-") || len(a) == 1 {
+			pos = append(pos, a)
+			continue
+		}
+		flags = append(flags, a)
+		name := strings.TrimLeft(a, "-")
+		f := fs.Lookup(name)
+		isBool := false
+		if f != nil {
+			if bf, ok := f.Value.(interface{ IsBoolFlag() bool }); ok {
+				isBool = bf.IsBoolFlag()
+			}
+		}
+		if !strings.Contains(name, "=") && !isBool && f != nil && i+1 < len(args) {
+			flags = append(flags, args[i+1])
+			i++
+		}
+	}
+	return append(flags, pos...)
+}
+
+// listFlag collects a repeatable flag.
+type listFlag []string
+
+func (l *listFlag) String() string     { return strings.Join(*l, " ") }
+func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }

@@ -1,0 +1,83 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/perfrun/perfrun/store"
+	"github.com/perfrun/perfrun/store/corpus"
+)
+
+var cmdCorpus = &command{
+	name: "corpus", args: "[flags] -o DIR", short: "write the generated corpus as PEM files with a manifest",
+	long: `Corpus writes the generated corpus as PEM files, so the very same workload
+can be fed to OpenSSL or another stack:
+
+	DIR/cas.pem        the CA certificates, in insertion order
+	DIR/crls.pem       the CRLs
+	DIR/leaves/N.pem   one file per leaf
+	DIR/manifest.tsv   per leaf: file, expected issuer (sha256, subject) or "-" for a miss,
+	                   and the verification time (openssl verify -attime)`,
+}
+
+func init() { cmdCorpus.run = runCorpus }
+
+func runCorpus(_ context.Context, o *streams, args []string) error {
+	fs := cmdCorpus.flags(o)
+	dir := fs.String("o", "", "output directory (created; must not hold a corpus already)")
+	cas := fs.Int("cas", 1024, "CA certificates")
+	hits := fs.Int("hits", 256, "leaves whose issuer is present")
+	misses := fs.Int("misses", 32, "leaves whose issuer is absent")
+	seed := fs.Uint64("seed", 1, "seed")
+	if err := parse(fs, args, 0); err != nil {
+		return err
+	}
+	if *dir == "" {
+		return usageError("-o DIR is required")
+	}
+	if *cas < 1 || *hits < 0 || *misses < 0 {
+		return usageError("-cas must be positive, -hits and -misses not negative")
+	}
+	c, err := corpus.Generate(corpus.Spec{Seed: *seed, CAs: *cas, Hits: *hits, Misses: *misses})
+	if err != nil {
+		return err
+	}
+	if err := writeCorpus(*dir, c); err != nil {
+		return err
+	}
+	fmt.Fprintf(o.stdout, "wrote %s: %d CAs, %d CRLs, %d leaves (%d with issuer), digest %s, verify at %d (%s)\n",
+		*dir, len(c.CAs), len(c.CRLs), len(c.Hits)+len(c.Misses), len(c.Hits), c.Digest, c.At.Unix(), c.At.Format("2006-01-02"))
+	return nil
+}
+
+func writeCorpus(dir string, c *corpus.Corpus) error {
+	if _, err := os.Stat(filepath.Join(dir, corpus.ManifestName)); err == nil {
+		return fmt.Errorf("%s already holds a corpus", dir)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "leaves"), 0o755); err != nil {
+		return err
+	}
+	files := map[string][]byte{"cas.pem": corpus.EncodePEM(c.CAs), "crls.pem": corpus.EncodePEM(c.CRLs)}
+	var manifest bytes.Buffer
+	fmt.Fprintf(&manifest, "# leaf\texpected-issuer-sha256\texpected-issuer-subject\tat-unix\n")
+	for i, l := range append(append([]corpus.Leaf(nil), c.Hits...), c.Misses...) {
+		name := fmt.Sprintf("leaves/%05d.pem", i)
+		files[name] = corpus.EncodePEM([]*store.Object{l.Cert})
+		fp, subject := "-", "-"
+		if l.Issuer != nil {
+			fp, subject = hex.EncodeToString(l.Issuer.Fingerprint[:]), l.Issuer.Label
+		}
+		fmt.Fprintf(&manifest, "%s\t%s\t%s\t%d\n", name, fp, subject, c.At.Unix())
+	}
+	files[corpus.ManifestName] = manifest.Bytes()
+	for name, data := range files {
+		if err := writeFile(filepath.Join(dir, name), data); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,107 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"math"
+	"strings"
+
+	"github.com/perfrun/perfrun/internal/harness/compare"
+)
+
+var cmdGate = &command{
+	name: "gate", args: "[flags] OLD NEW", short: "decide PASS / IMPROVED / REGRESSION / INCONCLUSIVE between two results files",
+	long: `Gate decides whether NEW regressed against OLD (or against a named
+baseline: -baseline NAME NEW), per cell and overall. Per cell it estimates
+the change of time/op as the difference of 20% trimmed means of log values
+(Yuen's t), and promises: PASS — the upper bound of the
+slowdown is below -threshold, so no regression that large was missed;
+REGRESSION — its lower bound is above it; IMPROVED — the speedup's bound is
+beyond it; INCONCLUSIVE — the interval spans the threshold or the rounds
+are too few (each side needs 3), with how many rounds would decide. Holm
+controls each kind of claim across the gated cells. allocs/op and
+instructions/op gate on plain limits; cells with more threads than cores
+are not gated; cells or units missing from NEW fail unless -allow-missing;
+files of different setups (machine, cpu, cores, Go, corpus) are refused
+unless -ignore-config names the key. Exit 0 PASS/IMPROVED, 1 REGRESSION,
+3 INCONCLUSIVE, 2 usage, 4 the tool failed. Two files hold two processes:
+their difference includes the process's own luck, which gate cannot see.
+For two revisions on one machine prefer "perfrun ab".`,
+}
+
+func init() { cmdGate.run = runGate }
+
+func runGate(_ context.Context, o *streams, args []string) error {
+	fs := cmdGate.flags(o)
+	th := thresholdFlags(fs)
+	fs.Float64Var(&th.AllocsDelta, "allocs-delta", th.AllocsDelta, "allocs/op increase that fails")
+	fs.Float64Var(&th.InstructionsRatio, "instructions-ratio", th.InstructionsRatio, "instructions/op increase that fails, as a fraction")
+	fs.BoolVar(&th.AllowMissing, "allow-missing", false, "do not fail cells or units missing from NEW")
+	ignore := fs.String("ignore-config", "", "configuration `keys` (comma-separated) whose differences to accept: "+strings.Join(compare.MeaningKeys, ", "))
+	jsonOut := fs.String("json", "", "also write the verdict as JSON to this file")
+	baseline := fs.String("baseline", "", "gate NEW against the baseline saved under this `name` (run -save-baseline)")
+	if err := parse(fs, args, -1); err != nil {
+		return err
+	}
+	if err := checkThresholds(th); err != nil {
+		return err
+	}
+	if !(th.AllocsDelta >= 0) || !(th.InstructionsRatio >= 0) || math.IsInf(th.AllocsDelta+th.InstructionsRatio, 0) {
+		return usageError("-allocs-delta and -instructions-ratio must be finite and >= 0")
+	}
+	th.IgnoreConfig = splitList(*ignore)
+	files := fs.Args()
+	if *baseline != "" {
+		if len(files) != 1 {
+			return usageError("with -baseline, want one results file: NEW")
+		}
+		path, err := baselinePath(*baseline)
+		if err != nil {
+			return err
+		}
+		files = []string{*baseline + "=" + path, files[0]}
+	}
+	old, new, err := readPair("gate", files, o)
+	if err != nil {
+		return err
+	}
+	rep, err := compare.Gate(old, new, *th)
+	if err != nil {
+		return asUsage(err)
+	}
+	return finishGate(rep, *jsonOut, o)
+}
+
+// thresholdFlags defines the flags gate and ab share, over the defaults.
+func thresholdFlags(fs *flag.FlagSet) *compare.Thresholds {
+	th := compare.DefaultThresholds
+	fs.Float64Var(&th.MinEffect, "threshold", th.MinEffect, "minimum effect as a fraction (0.05 = 5%)")
+	fs.Float64Var(&th.Alpha, "alpha", th.Alpha, "family-wise false-alarm rate")
+	return &th
+}
+
+func checkThresholds(th *compare.Thresholds) error {
+	if !(th.MinEffect >= 0 && th.MinEffect < 10) || !(th.Alpha > 0 && th.Alpha < 1) {
+		return usageError("-threshold must be in [0, 10) and -alpha in (0, 1)")
+	}
+	return nil
+}
+
+// finishGate prints the verdict, writes it as JSON if asked, and returns
+// the verdict's exit.
+// The JSON file is written first: a reader of the text that goes away
+// (gate … | head -1) must not cost CI its verdict file.
+func finishGate(rep *compare.Report, jsonOut string, o *streams) error {
+	if jsonOut != "" {
+		var buf bytes.Buffer
+		if err := rep.WriteJSON(&buf); err != nil {
+			return err
+		}
+		if err := writeFile(jsonOut, buf.Bytes()); err != nil {
+			return err
+		}
+	}
+	rep.WriteText(o.stdout)
+	return verdictError(rep.Verdict)
+}

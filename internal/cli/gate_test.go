@@ -1,0 +1,119 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// resultsFile writes a results file whose cells have the given ns/op centers,
+// each over n rounds with a little spread.
+func resultsFile(t *testing.T, dir, name string, n int, centers map[string]float64) string {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("goos: linux\ncores: 2\n")
+	for r := range n {
+		for cell, c := range centers {
+			fmt.Fprintf(&b, "Benchmark%s 1 %g ns/op 0 allocs/op\n", cell, c*(1+0.01*float64(r%3)))
+		}
+	}
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestGateExitCodes(t *testing.T) {
+	dir := t.TempDir()
+	base := map[string]float64{"Issuer/impl=a/threads=1": 100, "Issuer/impl=b/threads=1": 200}
+	old := resultsFile(t, dir, "old.txt", 8, base)
+	same := resultsFile(t, dir, "same.txt", 8, base)
+	slow := resultsFile(t, dir, "slow.txt", 8, map[string]float64{"Issuer/impl=a/threads=1": 130, "Issuer/impl=b/threads=1": 200})
+	fast := resultsFile(t, dir, "fast.txt", 8, map[string]float64{"Issuer/impl=a/threads=1": 70, "Issuer/impl=b/threads=1": 200})
+	few := resultsFile(t, dir, "few.txt", 2, base)
+	other := resultsFile(t, dir, "other.txt", 8, map[string]float64{"Load/impl=a/threads=1": 1})
+	foreign := filepath.Join(dir, "foreign.txt")
+	os.WriteFile(foreign, []byte("<html>not results</html>\n"), 0o644)
+	verdict := filepath.Join(dir, "verdict.json")
+
+	for _, tc := range []struct {
+		args []string
+		code int
+		out  string
+	}{
+		{[]string{"gate", old, same}, 0, "verdict: PASS"},
+		{[]string{"gate", old, fast}, 0, "verdict: IMPROVED"},
+		{[]string{"gate", old, slow, "-json", verdict}, 1, "verdict: REGRESSION"},
+		{[]string{"gate", few, few}, 3, "verdict: INCONCLUSIVE"},
+		{[]string{"gate", old, other}, 2, "share no benchmark"},
+		{[]string{"gate", old, foreign}, 2, "no benchmark results"},
+		{[]string{"gate", old, filepath.Join(dir, "missing.txt")}, 2, "no such file"},
+		{[]string{"gate", old}, 2, "want two results files"},
+		{[]string{"gate", "-threshold", "-1", old, same}, 2, "-threshold must be"},
+		{[]string{"compare", "before=" + old, "after=" + slow}, 0, "+30.00%"},
+		{[]string{"compare", old, slow}, 0, "a ran 2.00 ± 0.0"},
+		{[]string{"ab", "HEAD"}, 2, "want two revisions"},
+		{[]string{"ab", "-rounds", "4", "HEAD", "HEAD"}, 2, "-rounds must be at least 5"},
+		{[]string{"gate", old, same, "-json", dir}, 4, "is a directory"},
+		{[]string{"gate", "-threshold", "NaN", old, slow}, 2, "-threshold must be"},
+		{[]string{"gate", "-allocs-delta", "NaN", old, slow}, 2, "-allocs-delta"},
+	} {
+		code, stdout, stderr := perfrun(tc.args...)
+		if code != tc.code || !strings.Contains(stdout+stderr, tc.out) {
+			t.Errorf("perfrun %v: exit %d, want %d with %q\nstdout: %s\nstderr: %s", tc.args, code, tc.code, tc.out, stdout, stderr)
+		}
+	}
+	var v struct {
+		Verdict string `json:"verdict"`
+		Cells   []struct{ Name, Verdict string }
+	}
+	data, err := os.ReadFile(verdict)
+	if err != nil || json.Unmarshal(data, &v) != nil || v.Verdict != "REGRESSION" || len(v.Cells) == 0 {
+		t.Fatalf("verdict file: %v %s", err, data)
+	}
+}
+
+// TestReportComparison: a comparison's report starts with the forest plot,
+// keeps report.md short with the full tables beside it, draws old and new
+// side by side, and a later report into the same folder leaves none of the
+// earlier one's files behind.
+func TestReportComparison(t *testing.T) {
+	dir := t.TempDir()
+	base := map[string]float64{"Issuer/impl=a/threads=1": 100, "Issuer/impl=a/threads=2": 60, "Issuer/impl=b/threads=1": 200, "Issuer/impl=b/threads=2": 110}
+	old := resultsFile(t, dir, "old.txt", 8, base)
+	slow := map[string]float64{"Issuer/impl=a/threads=1": 130, "Issuer/impl=a/threads=2": 60, "Issuer/impl=b/threads=1": 200, "Issuer/impl=b/threads=2": 110}
+	new := resultsFile(t, dir, "new.txt", 8, slow)
+	out := filepath.Join(dir, "rep")
+	if code, _, stderr := perfrun("report", "-o", out, old, new); code != 0 {
+		t.Fatalf("report: exit %d: %s", code, stderr)
+	}
+	md, _ := os.ReadFile(filepath.Join(out, "report.md"))
+	first := strings.Index(string(md), "![")
+	if first < 0 || !strings.Contains(string(md)[first:], "images/verdict-forest.png") || strings.Index(string(md), "images/verdict-forest.png") != strings.Index(string(md)[first:], "images/verdict-forest.png")+first {
+		t.Fatalf("report.md does not show the forest plot first:\n%s", md)
+	}
+	if !strings.Contains(string(md), "REGRESSION") || !strings.Contains(string(md), "report-full.md") {
+		t.Fatalf("report.md:\n%s", md)
+	}
+	for _, f := range []string{"report-full.md", "report.html", "images/verdict-forest.png", "images/issuer-latency.svg"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Errorf("missing %s: %v", f, err)
+		}
+	}
+	svg, _ := os.ReadFile(filepath.Join(out, "images/issuer-latency.svg"))
+	if !strings.Contains(string(svg), "a @ "+old) || !strings.Contains(string(svg), "a @ "+new) {
+		t.Errorf("latency plot does not draw old and new side by side")
+	}
+	if code, _, stderr := perfrun("report", "-o", out, new); code != 0 {
+		t.Fatalf("second report: exit %d: %s", code, stderr)
+	}
+	for _, f := range []string{"report-full.md", "images/verdict-forest.png"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err == nil {
+			t.Errorf("%s of the earlier report is still there", f)
+		}
+	}
+}

@@ -1,0 +1,85 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// watchWriter records what is written and runs fn once when want appears.
+type watchWriter struct {
+	mu   sync.Mutex
+	buf  bytes.Buffer
+	want string
+	once sync.Once
+	fn   func()
+}
+
+func (w *watchWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	w.buf.Write(p)
+	hit := strings.Contains(w.buf.String(), w.want)
+	w.mu.Unlock()
+	if hit {
+		w.once.Do(w.fn)
+	}
+	return len(p), nil
+}
+
+func (w *watchWriter) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.String()
+}
+
+// TestInterruptKeepsCompletedRounds sends this process a real SIGINT while
+// run is in its third round: run stops after the current cell, writes the
+// completed rounds only, marks them incomplete and exits 1.
+func TestInterruptKeepsCompletedRounds(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "results.txt")
+	stderr := &watchWriter{want: "round 3/100", fn: func() {
+		syscall.Kill(os.Getpid(), syscall.SIGINT)
+	}}
+	var stdout bytes.Buffer
+	done := make(chan int)
+	go func() {
+		done <- run(&stdout, stderr, []string{"run", "-impl", "rcu", "-threads", "1,2", "-rounds", "100",
+			"-window", "30ms", "-warmup", "1ms", "-param", "certs=32", "-plots", "none", "-o", out})
+	}()
+	var code int
+	select {
+	case code = <-done:
+	case <-time.After(2 * time.Minute):
+		t.Fatal("run did not stop after SIGINT")
+	}
+	if code != exitFailure {
+		t.Fatalf("exit %d, want 1\n%s", code, stderr)
+	}
+	m := regexp.MustCompile(`interrupted: kept the (\d+) completed rounds`).FindStringSubmatch(stderr.String())
+	if m == nil {
+		t.Fatalf("no interruption message:\n%s", stderr)
+	}
+	rounds, _ := strconv.Atoi(m[1])
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Count(string(data), "\nBenchmarkIssuer/")
+	if rounds < 2 || rounds > 3 || lines != 2*rounds {
+		t.Fatalf("kept %d rounds with %d result lines (2 cells a round), want 2 or 3 whole rounds", rounds, lines)
+	}
+	if !strings.Contains(string(data), "\nincomplete: interrupted") {
+		t.Fatal("the results are not marked incomplete")
+	}
+	if tmp, _ := filepath.Glob(filepath.Join(dir, ".*tmp*")); len(tmp) > 0 {
+		t.Fatalf("temporary files left: %v", tmp)
+	}
+}

@@ -1,0 +1,25 @@
+// Package cli is perfrun's command line: one file per command, the flags
+// and the wiring between the harness, the comparisons and the reports.
+// perfrun.Main is its public entry point.
+package cli
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/perfrun/perfrun/internal/impls"
+	"github.com/perfrun/perfrun/store"
+)
+
+// Main runs perfrun with args (without the program name) and returns the
+// exit code. Its implementations are the built-in ones and extra, which
+// come after them in every table.
+func Main(args []string, stdout, stderr io.Writer, extra []store.Impl) int {
+	for _, im := range extra {
+		if err := impls.Register(im); err != nil {
+			fmt.Fprintf(stderr, "perfrun: %v\n", err)
+			return exitUsage
+		}
+	}
+	return run(stdout, stderr, args)
+}

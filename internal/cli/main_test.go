@@ -1,0 +1,124 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/perfrun/perfrun/internal/impls"
+)
+
+func perfrun(args ...string) (code int, stdout, stderr string) {
+	var out, errb bytes.Buffer
+	code = run(&out, &errb, args)
+	return code, out.String(), errb.String()
+}
+
+func TestUsageErrors(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		msg  string
+	}{
+		{nil, "Usage"},
+		{[]string{"frobnicate"}, `unknown command "frobnicate"`},
+		{[]string{"run", "-impl", "btree"}, `perfrun: run: unknown implementation "btree"`},
+		{[]string{"run", "-workload", "nope"}, `perfrun: run: unknown workload "nope"`},
+		{[]string{"run", "-param", "colour=red"}, `unknown parameter "colour"`},
+		{[]string{"run", "-param", "hit=3"}, "parameter hit=\"3\""},
+		{[]string{"run", "-threads", "0"}, "bad thread list"},
+		{[]string{"run", "-rounds", "0"}, "-rounds and -window must be positive"},
+		{[]string{"run", "-window", "-1s"}, "-rounds and -window must be positive"},
+		{[]string{"run", "-format", "xml"}, `unknown format "xml"`},
+		{[]string{"run", "-o", filepath.Join(dir, "missing", "r.txt")}, "does not exist"},
+		{[]string{"run", "extra"}, `unexpected argument "extra"`},
+		{[]string{"corpus"}, "-o DIR is required"},
+		{[]string{"run", "-label", "machine=x\nBenchmarkIssuer/impl=rcu/threads=1 1 99999 ns/op"}, "the value must be one line"},
+	} {
+		code, _, stderr := perfrun(tc.args...)
+		if code != exitUsage || !strings.Contains(stderr, tc.msg) {
+			t.Errorf("perfrun %v: exit %d, stderr %q; want exit 2 and %q", tc.args, code, stderr, tc.msg)
+		}
+	}
+}
+
+func TestHelpAndList(t *testing.T) {
+	for _, args := range [][]string{{"help"}, {"-h"}, {"--help"}} {
+		if code, out, _ := perfrun(args...); code != 0 || !strings.Contains(out, "run ") || !strings.Contains(out, "Exit codes") {
+			t.Errorf("perfrun %v: exit %d\n%s", args, code, out)
+		}
+	}
+	if code, out, _ := perfrun("help", "gate"); code != 0 || !strings.Contains(out, "-threshold") {
+		t.Errorf("help gate: exit %d\n%s", code, out)
+	}
+	if _, out, _ := perfrun("help", "compare"); strings.Contains(out, "Flags:") {
+		t.Errorf("help compare prints an empty Flags: section\n%s", out)
+	}
+	if code, out, _ := perfrun("version"); code != 0 || !strings.HasPrefix(out, "perfrun ") {
+		t.Errorf("version: exit %d, %q", code, out)
+	}
+	if code, _, errOut := perfrun("run", "-h"); code != 0 || !strings.Contains(errOut, "-threads") {
+		t.Errorf("run -h: exit %d\n%s", code, errOut)
+	}
+	code, out, _ := perfrun("list")
+	for _, want := range []string{"sorted", "sortoninsert", "hashmap", "rcu", "issuer", "mixed", "load", "objects", "reload", "hit=1"} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("list lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestRunWritesResults(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "r.txt")
+	code, stdout, stderr := perfrun("run", "-threads", "1,2", "-rounds", "2", "-window", "10ms", "-warmup", "1ms",
+		"-param", "certs=32,64", "-q", "-quarantine=false", "-o", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !regexp.MustCompile(`\| Threads \| +mean/(n|µ|m)?s \| +var/(n|µ|m)?s² \|`).MatchString(stdout) || !strings.Contains(stdout, "certs=64") {
+		t.Fatalf("stdout:\n%s", stdout)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Every implementation x 2 sizes x 2 thread counts x 2 rounds.
+	if n, want := strings.Count(string(data), "\nBenchmarkIssuer/impl="), len(impls.All)*2*2*2; n != want {
+		t.Fatalf("%d result lines, want %d:\n%s", n, want, data)
+	}
+	leftovers, _ := filepath.Glob(filepath.Join(dir, ".*tmp*"))
+	if len(leftovers) > 0 {
+		t.Fatalf("temporary files left: %v", leftovers)
+	}
+}
+
+func TestRunBadCorpus(t *testing.T) {
+	bad := filepath.Join(t.TempDir(), "bad.pem")
+	os.WriteFile(bad, []byte("-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n"), 0o644)
+	code, _, stderr := perfrun("run", "-corpus", bad, "-q", "-o", "")
+	if code != exitFailure || !strings.Contains(stderr, bad+":1: certificate:") || !strings.Contains(stderr, "no CA certificate or CRL") {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+}
+
+func TestCorpusCommand(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "c")
+	code, stdout, stderr := perfrun("corpus", "-o", dir, "-cas", "20", "-hits", "5", "-misses", "2")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "20 CAs") {
+		t.Fatalf("stdout %q", stdout)
+	}
+	manifest, err := os.ReadFile(filepath.Join(dir, "manifest.tsv"))
+	if err != nil || strings.Count(string(manifest), "\n") != 1+7 {
+		t.Fatalf("manifest: %v\n%s", err, manifest)
+	}
+	if code, _, stderr := perfrun("corpus", "-o", dir); code != exitFailure || !strings.Contains(stderr, "already holds a corpus") {
+		t.Fatalf("second write: exit %d, %q", code, stderr)
+	}
+}

@@ -1,0 +1,230 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/perfrun/perfrun/internal/harness"
+	"github.com/perfrun/perfrun/internal/impls"
+	"github.com/perfrun/perfrun/store"
+	"github.com/perfrun/perfrun/store/corpus"
+	"github.com/perfrun/perfrun/internal/workloads"
+)
+
+// planCells expands the flags into cells, in the order results are
+// written: workloads, then implementations (registry order as listed),
+// then parameter sweeps, then threads.
+func planCells(implList, workloadList, threadList string, params []string) ([]harness.Cell, error) {
+	var ims []store.Impl
+	for _, name := range splitList(implList) {
+		im, err := impls.Lookup(name)
+		if err != nil {
+			return nil, err
+		}
+		ims = append(ims, im)
+	}
+	var wls []workloads.Workload
+	for _, name := range splitList(workloadList) {
+		w, err := workloads.Lookup(name)
+		if err != nil {
+			return nil, err
+		}
+		wls = append(wls, w)
+	}
+	threads, err := harness.ParseThreads(threadList)
+	if err != nil {
+		return nil, err
+	}
+	sweep := make(map[string][]string)
+	var order []string
+	for _, p := range params {
+		name, values, ok := strings.Cut(p, "=")
+		if !ok || values == "" {
+			return nil, fmt.Errorf("bad -param %q: want name=value[,value...]", p)
+		}
+		if !workloads.Known(name) {
+			return nil, fmt.Errorf("unknown parameter %q (see perfrun list)", name)
+		}
+		if _, dup := sweep[name]; !dup {
+			order = append(order, name)
+		}
+		sweep[name] = append(sweep[name], splitList(values)...)
+	}
+	if len(ims) == 0 || len(wls) == 0 {
+		return nil, fmt.Errorf("no implementation or no workload selected")
+	}
+	var cells []harness.Cell
+	for _, w := range wls {
+		var sets []workloads.Params
+		for _, set := range combinations(w, sweep, order) {
+			p, err := w.Resolve(set)
+			if err != nil {
+				return nil, err
+			}
+			sets = append(sets, p)
+		}
+		for _, im := range ims {
+			for _, p := range sets {
+				for _, t := range threads {
+					cells = append(cells, harness.Cell{Impl: im, Workload: w, Params: p, Threads: t})
+				}
+			}
+		}
+	}
+	return cells, nil
+}
+
+// withFloors adds, for each workload and parameters among cells whose
+// workload has a floor, the floor cell at one thread: the limit of the
+// operation on this machine, measured beside the designs.
+func withFloors(cells []harness.Cell) []harness.Cell {
+	seen := make(map[string]bool)
+	out := cells
+	for _, c := range cells {
+		if c.Workload.Floor == nil {
+			continue
+		}
+		f := harness.Cell{Workload: *c.Workload.Floor, Params: c.Params, Threads: 1}
+		if !seen[f.Name()] {
+			seen[f.Name()] = true
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// combinations returns every assignment of the swept values that the
+// workload declares (others are ignored for it).
+func combinations(w workloads.Workload, sweep map[string][]string, order []string) []map[string]string {
+	sets := []map[string]string{{}}
+	for _, name := range order {
+		declared := false
+		for _, p := range w.Params {
+			declared = declared || p.Name == name
+		}
+		if !declared {
+			continue
+		}
+		var next []map[string]string
+		for _, s := range sets {
+			for _, v := range sweep[name] {
+				m := make(map[string]string, len(s)+1)
+				for k, x := range s {
+					m[k] = x
+				}
+				m[name] = v
+				next = append(next, m)
+			}
+		}
+		sets = next
+	}
+	return sets
+}
+
+// filterCells keeps the cells whose name matches the expression.
+func filterCells(cells []harness.Cell, expr string) ([]harness.Cell, error) {
+	if expr == "" {
+		return cells, nil
+	}
+	re, err := regexp.Compile(expr)
+	if err != nil {
+		return nil, fmt.Errorf("bad -match: %v", err)
+	}
+	var out []harness.Cell
+	for _, c := range cells {
+		if re.MatchString(c.Name()) {
+			out = append(out, c)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("-match %q selects no cell", expr)
+	}
+	return out, nil
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// fitLoad lowers the load workload's n to what a loaded corpus holds: it
+// loads all of it instead, and says so.
+func fitLoad(params []string, provider func(int) (*corpus.Corpus, error), stderr io.Writer) []string {
+	c, err := provider(0)
+	if err != nil {
+		return params
+	}
+	objects := len(c.Objects())
+	var values []string
+	for _, p := range params {
+		if v, ok := strings.CutPrefix(p, "n="); ok {
+			values = append(values, splitList(v)...)
+		}
+	}
+	if len(values) == 0 {
+		for _, p := range workloads.Load.Params {
+			if p.Name == "n" {
+				values = []string{p.Default}
+			}
+		}
+	}
+	var fitted []string
+	for _, v := range values {
+		if n, err := strconv.Atoi(v); err == nil && n > objects {
+			fmt.Fprintf(stderr, "perfrun: run: load n=%d: the loaded corpus holds %d objects; loading all of them (n=%d)\n", n, objects, objects)
+			v = strconv.Itoa(objects)
+		}
+		if !slices.Contains(fitted, v) {
+			fitted = append(fitted, v)
+		}
+	}
+	return append(withoutParam(params, "n"), "n="+strings.Join(fitted, ","))
+}
+
+// withoutParam drops the -param values for name.
+func withoutParam(params []string, name string) []string {
+	var out []string
+	for _, p := range params {
+		if !strings.HasPrefix(p, name+"=") {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// corpusProvider returns where cells get their corpus: generated per size
+// from the seed, or one loaded corpus for every cell (then loaded is its
+// number of CAs).
+func corpusProvider(path string, strict bool, seed uint64, stderr io.Writer) (provider func(int) (*corpus.Corpus, error), loaded int, err error) {
+	if path == "" {
+		return func(cas int) (*corpus.Corpus, error) {
+			leaves := min(cas, 4096)
+			return corpus.Cached(corpus.Spec{Seed: seed, CAs: cas, Hits: leaves, Misses: max(leaves/4, 1)})
+		}, 0, nil
+	}
+	c, problems, err := corpus.Load(path, strict)
+	for _, p := range problems {
+		if !strict {
+			fmt.Fprintf(stderr, "perfrun: run: skipped %v\n", p)
+		}
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	dups := ""
+	if c.Duplicates > 0 {
+		dups = fmt.Sprintf(" (%d duplicates listed again, kept once)", c.Duplicates)
+	}
+	fmt.Fprintf(stderr, "perfrun: corpus %s: %d CAs, %d CRLs, %d leaves with issuer, %d without%s\n",
+		path, len(c.CAs), len(c.CRLs), len(c.Hits), len(c.Misses), dups)
+	return func(int) (*corpus.Corpus, error) { return c, nil }, max(len(c.CAs), 1), nil
+}

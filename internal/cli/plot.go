@@ -1,0 +1,91 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/perfrun/perfrun/internal/harness"
+	"github.com/perfrun/perfrun/internal/harness/report"
+	"github.com/perfrun/perfrun/internal/harness/results"
+	"github.com/perfrun/perfrun/internal/impls"
+)
+
+var cmdPlot = &command{
+	name: "plot", args: "[flags] FILE...", short: "draw latency, throughput, speedup and load plots (SVG, PNG) from results",
+	long: `Plot redraws the pictures of saved results: latency, throughput and speedup
+against threads per workload, and ns/add against n for load, as SVG and PNG.
+Files from several machines (run -label machine=NAME) draw one line per
+implementation and machine: one colour per implementation, dashes per
+machine.`,
+}
+
+func init() { cmdPlot.run = runPlot }
+
+func runPlot(_ context.Context, o *streams, args []string) error {
+	fs := cmdPlot.flags(o)
+	dir := fs.String("o", "", "output directory (default: the first FILE without extension, plus -plots)")
+	if err := parse(fs, args, -1); err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		return usageError("want at least one results file")
+	}
+	sets, err := readSets("plot", fs.Args(), o)
+	if err != nil {
+		return err
+	}
+	out := *dir
+	if out == "" {
+		out = plotsDir(fs.Arg(0))
+	}
+	files, err := drawPlots(sets, out)
+	if err != nil {
+		return err
+	}
+	if len(files) == 0 {
+		return fmt.Errorf("nothing to plot: need at least two thread counts, or two sizes n for load")
+	}
+	fmt.Fprintf(o.stdout, "wrote %d files to %s\n", len(files), out)
+	return nil
+}
+
+// readSets reads results files, printing their warnings; a file that
+// cannot be read is the user's to fix.
+func readSets(cmd string, specs []string, o *streams) ([]*results.Set, error) {
+	var sets []*results.Set
+	for _, spec := range specs {
+		s, err := results.ReadFile(spec)
+		if err != nil {
+			return nil, asUsage(err)
+		}
+		for _, w := range s.Warnings {
+			fmt.Fprintf(o.stderr, "perfrun: %s: warning: %v\n", cmd, w)
+		}
+		sets = append(sets, s)
+	}
+	return sets, nil
+}
+
+// plotOptions draw with the cores of the results (this machine's if they
+// do not say) and the registry's colour for each implementation.
+func plotOptions(sets []*results.Set) report.PlotOptions {
+	cores := 0
+	for _, s := range sets {
+		cores = max(cores, s.Cores())
+	}
+	if cores == 0 {
+		cores = harness.Cores()
+	}
+	return report.PlotOptions{Cores: cores, Impls: impls.Names()}
+}
+
+// drawPlots draws every plot the results support into dir, as SVG and
+// PNG, and returns the files written. Results with nothing to plot (one
+// thread count, one size) give none, which is not an error.
+func drawPlots(sets []*results.Set, dir string) ([]string, error) {
+	plots, err := report.Plots(sets, plotOptions(sets))
+	if err != nil || len(plots) == 0 {
+		return nil, err
+	}
+	return report.SavePlots(dir, plots, writeOwned)
+}

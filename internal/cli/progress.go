@@ -1,0 +1,57 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/perfrun/perfrun/internal/harness"
+)
+
+// interruptible returns a context that the first Ctrl-C (or SIGTERM)
+// cancels; a second one kills the process as usual.
+func interruptible(parent context.Context) (context.Context, context.CancelFunc) {
+	ctx, stop := signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-ctx.Done()
+		stop()
+	}()
+	return ctx, stop
+}
+
+// progressPrinter shows a run's progress: a line redrawn in place on a
+// terminal, else a line per round.
+func progressPrinter(w io.Writer) func(harness.Progress) {
+	tty := isTerminal(w)
+	lastRound := 0
+	return func(p harness.Progress) {
+		eta := ""
+		if d := p.ETA(); d > 0 {
+			eta = " ETA " + d.String()
+		}
+		round := fmt.Sprintf("round %d/%d", p.Round, p.Rounds)
+		if p.Extra != "" {
+			round = fmt.Sprintf("added round %d, %s", p.Round-p.Rounds, p.Extra)
+		}
+		if tty {
+			fmt.Fprintf(w, "\r\033[K[%s] %d/%d%s  %s", round, p.Done+1, p.Total, eta, p.Cell.Name())
+			return
+		}
+		if p.Round != lastRound {
+			lastRound = p.Round
+			fmt.Fprintf(w, "perfrun: %s (%d cells done of %d)%s\n", round, p.Done, p.Total, eta)
+		}
+	}
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	info, err := f.Stat()
+	return err == nil && info.Mode()&os.ModeCharDevice != 0
+}

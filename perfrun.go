@@ -1,0 +1,39 @@
+// Package perfrun is the entry point for measuring a certificate store kept
+// outside this repository with perfrun's whole command line. A store
+// author's main is one line:
+//
+//	func main() { perfrun.Main(perfrun.Impl{Name: "mine", Description: "…", New: mystore.New}) }
+//
+// and the binary runs, lists, plots, reports, compares, gates and A/B-tests
+// that store beside perfrun's built-in ones, which stay available for
+// reference. The store implements store.Store and should pass the
+// conformance suite, storetest.Run, in its own tests.
+//
+// What is promised: this package, store (the contract, the object model
+// and the issuer rule) and store/storetest (the conformance suite and the
+// shared benchmarks) keep their exported API; a breaking change bumps the
+// major version. The command line's flags, exit codes and output formats
+// are documented in the README and change only with a note. Everything
+// under internal/ — the harness, workloads, built-in models, reports —
+// may change at any time.
+package perfrun
+
+import (
+	"os"
+
+	"github.com/perfrun/perfrun/internal/cli"
+	"github.com/perfrun/perfrun/store"
+)
+
+// Impl is one implementation to measure: its name as on the command line
+// and in results (lower case letters, digits and '-'), a one-line
+// description, and a constructor of empty stores.
+type Impl = store.Impl
+
+// Main runs perfrun's command line on os.Args with the built-in
+// implementations and impls after them, and exits with its exit code (0
+// success or PASS, 1 REGRESSION, 2 usage, 3 INCONCLUSIVE, 4 failure). It
+// does not return.
+func Main(impls ...Impl) {
+	os.Exit(cli.Main(os.Args[1:], os.Stdout, os.Stderr, impls))
+}
