@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/perfrun/perfrun/store"
 	"github.com/perfrun/perfrun/internal/workloads"
+	"github.com/perfrun/perfrun/store"
 )
 
 // Cell is one measured configuration: an implementation under a workload

@@ -10,8 +10,8 @@ import (
 	"github.com/perfrun/perfrun/internal/harness"
 	"github.com/perfrun/perfrun/internal/harness/results"
 	"github.com/perfrun/perfrun/internal/impls"
-	"github.com/perfrun/perfrun/store/corpus"
 	"github.com/perfrun/perfrun/internal/workloads"
+	"github.com/perfrun/perfrun/store/corpus"
 )
 
 func TestParseThreads(t *testing.T) {

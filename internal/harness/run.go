@@ -8,9 +8,9 @@ import (
 	"slices"
 	"time"
 
+	"github.com/perfrun/perfrun/internal/workloads"
 	"github.com/perfrun/perfrun/store"
 	"github.com/perfrun/perfrun/store/corpus"
-	"github.com/perfrun/perfrun/internal/workloads"
 )
 
 // Options control a run. Start from DefaultOptions.

@@ -6,9 +6,9 @@ import (
 	"time"
 
 	"github.com/perfrun/perfrun/internal/impls"
+	"github.com/perfrun/perfrun/internal/workloads"
 	"github.com/perfrun/perfrun/store"
 	"github.com/perfrun/perfrun/store/corpus"
-	"github.com/perfrun/perfrun/internal/workloads"
 )
 
 func smallCorpus(cas int) (*corpus.Corpus, error) {

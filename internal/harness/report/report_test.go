@@ -19,8 +19,8 @@ import (
 	"github.com/perfrun/perfrun/internal/harness/report"
 	"github.com/perfrun/perfrun/internal/harness/results"
 	"github.com/perfrun/perfrun/internal/impls"
-	"github.com/perfrun/perfrun/store/corpus"
 	"github.com/perfrun/perfrun/internal/workloads"
+	"github.com/perfrun/perfrun/store/corpus"
 )
 
 func smallRun(t *testing.T) *harness.Results {
