@@ -9,8 +9,8 @@
 // object stack on first use, under that lock). Issuer calls
 // X509_STORE_CTX_get1_issuer with an X509_STORE_CTX kept per P (a
 // sync.Pool), so a worker never builds one in its loop; each object's X509
-// or X509_CRL is parsed once, when it is added (a leaf, on its first
-// lookup), never per call. OpenSSL has no removal: ReplaceCRLs returns
+// or X509_CRL is parsed once in the process, when first added (a leaf, on
+// its first lookup), never per call. OpenSSL has no removal: ReplaceCRLs returns
 // store.ErrUnsupported. BySubject and Objects read the store's objects
 // under its lock (X509_STORE_get1_objects from 3.3, else get0_objects
 // under X509_STORE_lock) and give them in insertion order, as the
@@ -128,14 +128,9 @@ type Store struct {
 	ctxs  sync.Pool // *lookupCtx
 }
 
-// cstate is what the Store's cleanup frees: the store and the leaves'
-// X509s (a context frees itself and drops its reference to the store).
-type cstate struct {
-	st     *C.X509_STORE
-	mu     sync.Mutex
-	leaves sync.Map // *store.Object -> *C.X509
-	owned  []*C.X509
-}
+// cstate is what the Store's cleanup frees: the store (a context frees
+// itself and drops its reference to the store).
+type cstate struct{ st *C.X509_STORE }
 
 type lookupCtx struct{ p *C.X509_STORE_CTX }
 
@@ -155,12 +150,7 @@ func New() store.Store {
 		runtime.AddCleanup(w, func(p *C.X509_STORE_CTX) { C.pf_ctx_free(p) }, ctx)
 		return w
 	}
-	runtime.AddCleanup(s, func(c *cstate) {
-		for _, x := range c.owned {
-			C.X509_free(x)
-		}
-		C.X509_STORE_free(c.st)
-	}, s.c)
+	runtime.AddCleanup(s, func(c *cstate) { C.X509_STORE_free(c.st) }, s.c)
 	return s
 }
 
@@ -192,31 +182,53 @@ func (s *Store) Add(objs ...*store.Object) (int, error) {
 	return added, nil
 }
 
-// add parses o and adds it to the store, which keeps its own reference.
-func (s *Store) add(o *store.Object) (unsafe.Pointer, error) {
+// parsed holds each object's X509 or X509_CRL, parsed on its first Add in
+// the process and kept: a real server parses a certificate once and adds
+// the X509, so the load workload times X509_STORE_add_cert, not d2i.
+// Corpora live as long as the process, and so does this.
+var parsed sync.Map // *store.Object -> unsafe.Pointer
+
+// object returns o's parsed X509 or X509_CRL.
+func object(o *store.Object) (unsafe.Pointer, error) {
+	if p, ok := parsed.Load(o); ok {
+		return p.(unsafe.Pointer), nil
+	}
 	d, n := der(o)
-	switch o.Kind {
-	case store.Cert:
-		x := C.pf_x509(d, n)
-		if x == nil {
-			return nil, fmt.Errorf("openssl: d2i_X509 failed for %s", o)
+	var p unsafe.Pointer
+	if o.Kind == store.Cert {
+		p = unsafe.Pointer(C.pf_x509(d, n))
+	} else {
+		p = unsafe.Pointer(C.pf_crl(d, n))
+	}
+	if p == nil {
+		return nil, fmt.Errorf("openssl: d2i failed for %s", o)
+	}
+	if prev, loaded := parsed.LoadOrStore(o, p); loaded {
+		if o.Kind == store.Cert {
+			C.X509_free((*C.X509)(p))
+		} else {
+			C.X509_CRL_free((*C.X509_CRL)(p))
 		}
-		defer C.X509_free(x)
-		if C.X509_STORE_add_cert(s.c.st, x) != 1 {
+		return prev.(unsafe.Pointer), nil
+	}
+	return p, nil
+}
+
+// add adds o's parsed object to the store, which takes a reference of its
+// own.
+func (s *Store) add(o *store.Object) (unsafe.Pointer, error) {
+	p, err := object(o)
+	if err != nil {
+		return nil, err
+	}
+	if o.Kind == store.Cert {
+		if C.X509_STORE_add_cert(s.c.st, (*C.X509)(p)) != 1 {
 			return nil, fmt.Errorf("openssl: X509_STORE_add_cert failed for %s", o)
 		}
-		return unsafe.Pointer(x), nil
-	default:
-		x := C.pf_crl(d, n)
-		if x == nil {
-			return nil, fmt.Errorf("openssl: d2i_X509_CRL failed for %s", o)
-		}
-		defer C.X509_CRL_free(x)
-		if C.X509_STORE_add_crl(s.c.st, x) != 1 {
-			return nil, fmt.Errorf("openssl: X509_STORE_add_crl failed for %s", o)
-		}
-		return unsafe.Pointer(x), nil
+	} else if C.X509_STORE_add_crl(s.c.st, (*C.X509_CRL)(p)) != 1 {
+		return nil, fmt.Errorf("openssl: X509_STORE_add_crl failed for %s", o)
 	}
+	return p, nil
 }
 
 // ReplaceCRLs is not in OpenSSL's API: an X509_STORE never removes.
@@ -224,25 +236,14 @@ func (s *Store) ReplaceCRLs(issuer store.Name, crls ...*store.Object) (int, erro
 	return 0, fmt.Errorf("openssl: ReplaceCRLs: X509_STORE cannot remove a CRL: %w", store.ErrUnsupported)
 }
 
-// leaf returns the X509 of a certificate looked up, parsed on its first
-// lookup and kept until the Store is collected.
+// leaf returns the X509 of a certificate looked up (parsed once in the
+// process, as the objects added are).
 func (s *Store) leaf(cert *store.Object) *C.X509 {
-	if x, ok := s.c.leaves.Load(cert); ok {
-		return x.(*C.X509)
-	}
-	s.c.mu.Lock()
-	defer s.c.mu.Unlock()
-	if x, ok := s.c.leaves.Load(cert); ok {
-		return x.(*C.X509)
-	}
-	d, n := der(cert)
-	x := C.pf_x509(d, n)
-	if x == nil {
+	p, err := object(cert)
+	if err != nil {
 		return nil
 	}
-	s.c.owned = append(s.c.owned, x)
-	s.c.leaves.Store(cert, x)
-	return x
+	return (*C.X509)(p)
 }
 
 func (s *Store) Issuer(cert *store.Object, at time.Time) (*store.Object, bool) {
