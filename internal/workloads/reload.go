@@ -28,7 +28,7 @@ var Reload = Workload{
 			return nil, err
 		}
 		bundle := corpus.EncodePEM(c.Objects())
-		probe, want, err := reloadProbe(c)
+		probe, want, err := reloadProbe(c, env.Impl.Rule)
 		if err != nil {
 			return nil, err
 		}
@@ -92,14 +92,17 @@ func (c *connection) lookup(s store.Store) error {
 }
 
 // reloadProbe picks the certificate each connection looks up: a leaf whose
-// issuer is present, or, for a bundle without leaves, a CA whose issuer is.
-func reloadProbe(c *corpus.Corpus) (probe *store.Object, want [32]byte, err error) {
-	if len(c.Hits) > 0 {
-		return c.Hits[0].Cert, c.Hits[0].Issuer.Fingerprint, nil
+// issuer is present, or, for a bundle without leaves, a CA whose issuer is;
+// the answer expected is the store's rule's.
+func reloadProbe(c *corpus.Corpus, rule store.Rule) (probe *store.Object, want [32]byte, err error) {
+	candidates := c.CAs
+	for _, l := range c.Hits {
+		candidates = append([]*store.Object{l.Cert}, candidates...)
+		break
 	}
-	for _, ca := range c.CAs {
-		if iss, ok := c.Expected(ca); ok {
-			return ca, iss.Fingerprint, nil
+	for _, cert := range candidates {
+		if iss, ok := c.ExpectedBy(rule, cert); ok {
+			return cert, iss.Fingerprint, nil
 		}
 	}
 	return nil, want, fmt.Errorf("reload: corpus %s has no certificate whose issuer it holds", c.Source)

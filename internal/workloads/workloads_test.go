@@ -1,6 +1,7 @@
 package workloads_test
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -22,6 +23,9 @@ func small(t *testing.T, w workloads.Workload, set map[string]string, im store.I
 		t.Fatal(err)
 	}
 	inst, err := w.Setup(workloads.Env{Impl: im, Params: p, Corpus: smallCorpus, Seed: 1})
+	if errors.Is(err, store.ErrUnsupported) {
+		t.Skipf("%s cannot run %s: %v", im.Name, w.Name, err)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
