@@ -48,19 +48,7 @@ func TimeValid(o *Object, at time.Time) bool {
 // that pass CheckIssued, the one with the latest notAfter (the earliest
 // inserted on a tie). This is X509_STORE_CTX_get1_issuer's rule.
 func SelectIssuer(cert *Object, at time.Time, candidates []*Object) (*Object, bool) {
-	var best *Object
-	for _, c := range candidates {
-		if !checkIssuedSameName(cert, c) {
-			continue
-		}
-		if TimeValid(c, at) {
-			return c, true
-		}
-		if best == nil || c.NotAfter.After(best.NotAfter) {
-			best = c
-		}
-	}
-	return best, best != nil
+	return SelectIssuerBy(ContractRule, cert, at, candidates)
 }
 
 // Rule names how a store picks an issuer. Every model follows the
@@ -79,12 +67,10 @@ const (
 
 // SelectIssuerBy is SelectIssuer under a rule.
 func SelectIssuerBy(rule Rule, cert *Object, at time.Time, candidates []*Object) (*Object, bool) {
-	if rule == ContractRule {
-		return SelectIssuer(cert, at, candidates)
-	}
+	flags := rule == ContractRule
 	var best *Object
 	for _, c := range candidates {
-		if c.Kind != Cert || !checkKeys(cert, c) {
+		if c.Kind != Cert || flags && !(c.IsCA && c.CanSignCerts) || !checkKeys(cert, c) {
 			continue
 		}
 		if TimeValid(c, at) {
