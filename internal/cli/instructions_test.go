@@ -29,7 +29,7 @@ func TestInstructionsRepeatable(t *testing.T) {
 	for i := range 2 {
 		out := filepath.Join(dir, "r"+string(rune('a'+i))+".txt")
 		cmd := exec.Command(bin, "run", "-impl", "hashmap", "-threads", "1", "-rounds", "1", "-window", "20ms",
-			"-warmup", "1ms", "-param", "certs=32", "-instructions", "-q", "-plots", "none", "-o", out)
+			"-warmup", "1ms", "-param", "certs=32", "-instructions", "-q", "-plots", "none", "-quarantine=false", "-o", out)
 		if msg, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("perfrun run -instructions: %v\n%s", err, msg)
 		}
