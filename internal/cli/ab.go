@@ -166,20 +166,7 @@ func orDefault(impl string) string {
 func abReport(rep *compare.Report, scratch, dir string, r *ab.Runner) error {
 	arm := func(name, label string) (*results.Set, error) {
 		files, _ := filepath.Glob(filepath.Join(scratch, "round*-"+name+".txt"))
-		set := results.New(label, "")
-		for _, f := range files {
-			s, err := results.ReadFile(f)
-			if err != nil {
-				return nil, err
-			}
-			for _, rec := range s.Records {
-				set.Add(rec)
-			}
-			for _, u := range s.Units {
-				set.AddUnit(u)
-			}
-		}
-		return set, nil
+		return results.ReadFiles(label, files...)
 	}
 	base, err := arm(ab.ArmBase, rep.Old)
 	if err != nil {

@@ -65,10 +65,12 @@ const instructionSample = 5
 func CheckConfig(old, new *results.Set, ignore []string) (warnings []string, err error) {
 	values := func(s *results.Set, key string) []string {
 		var out []string
-		for _, r := range s.Records {
-			for _, c := range r.Config {
-				if c.File && (c.Key == key || strings.HasPrefix(c.Key, key+"-")) && !slices.Contains(out, string(c.Value)) {
-					out = append(out, string(c.Value))
+		for _, k := range s.ConfigKeys() {
+			if k == key || strings.HasPrefix(k, key+"-") {
+				for _, v := range s.ConfigValues(k) {
+					if !slices.Contains(out, v) {
+						out = append(out, v)
+					}
 				}
 			}
 		}

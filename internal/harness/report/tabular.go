@@ -104,8 +104,8 @@ func WriteCSV(w io.Writer, s *results.Set, cores int) error {
 // WriteJSON writes the configuration and every row as one JSON document.
 func WriteJSON(w io.Writer, s *results.Set, cores int) error {
 	config := make(map[string]string)
-	if len(s.Records) > 0 {
-		for _, c := range s.Records[0].Config {
+	if r := s.FirstRecord(); r != nil {
+		for _, c := range r.Config {
 			if c.File {
 				config[c.Key] = string(c.Value)
 			}

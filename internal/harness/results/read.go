@@ -14,7 +14,8 @@ var ErrNoResults = errors.New("no benchmark results")
 
 // ReadFile reads a Go benchmark format file. As benchstat, a spec
 // "label=path" names the set (benchfmt.Files with AllowLabels); otherwise
-// the path is its label.
+// the path is its label. The set keeps each cell's values and first record,
+// not every record: its memory grows with the cells, not the lines.
 func ReadFile(spec string) (*Set, error) {
 	files := &benchfmt.Files{Paths: []string{spec}, AllowLabels: true}
 	var s *Set
@@ -35,15 +36,34 @@ func ReadFile(spec string) (*Set, error) {
 	for _, u := range files.Units() {
 		s.AddUnit(u)
 	}
-	if len(s.Records) > 0 {
-		s.Label = s.Records[0].GetConfig(".file")
+	if s.first != nil {
+		s.Label = s.first.GetConfig(".file")
 	}
 	return s, s.check()
 }
 
-// Read reads results from r; file names the input in messages.
+// ReadFiles reads several files as one set named label: the rounds of one
+// arm measured by several processes.
+func ReadFiles(label string, paths ...string) (*Set, error) {
+	files := &benchfmt.Files{Paths: paths}
+	s := New(label, "")
+	for files.Scan() {
+		s.add(files.Result())
+	}
+	if err := files.Err(); err != nil {
+		return nil, err
+	}
+	for _, u := range files.Units() {
+		s.AddUnit(u)
+	}
+	return s, s.check()
+}
+
+// Read reads results from r; file names the input in messages. Unlike
+// ReadFile, it keeps every record, so the set can be written again.
 func Read(r io.Reader, file, label string) (*Set, error) {
 	s := New(label, file)
+	s.keep = true
 	br := benchfmt.NewReader(r, file)
 	for br.Scan() {
 		s.add(br.Result())
@@ -81,13 +101,18 @@ func (s *Set) add(rec benchfmt.Record) {
 			kept = append(kept, v)
 		}
 		rec.Values = kept
-		// The reader reuses its result: keep a copy.
-		s.Add(rec.Clone())
+		if s.keep {
+			// The reader reuses its result: keep a copy.
+			s.Add(rec.Clone())
+			return
+		}
+		// Index copies what it keeps: memory grows with cells, not lines.
+		s.index(rec, false)
 	}
 }
 
 func (s *Set) check() error {
-	if len(s.Records) > 0 {
+	if s.first != nil {
 		return nil
 	}
 	if len(s.Warnings) > 0 {

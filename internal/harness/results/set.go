@@ -1,6 +1,7 @@
 package results
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -14,7 +15,10 @@ import (
 type Set struct {
 	Label string // what reports call it: a label=path label, or the path
 	File  string
-	// Records are the results in file order.
+	// Records are the results in file order, for a set made in memory
+	// (the harness's, to write). A set read from a file keeps only each
+	// cell's values and first record, so its memory grows with its cells,
+	// not its lines.
 	Records []*benchfmt.Result
 	// Units holds the unit metadata, by tidied unit.
 	Units benchfmt.UnitMetadataMap
@@ -25,6 +29,11 @@ type Set struct {
 	cells  []*Cell
 	byName map[string]*Cell
 	proj   projections
+	// first is the set's first record; configs the distinct values of
+	// each file configuration key across all records.
+	first   *benchfmt.Result
+	configs map[string][]string
+	keep    bool // a read set that keeps its records (Read)
 }
 
 // Cell is every record of one benchmark name: one value per unit and
@@ -98,14 +107,36 @@ func New(label, file string) *Set {
 // Add appends a record and indexes it.
 func (s *Set) Add(r *benchfmt.Result) {
 	s.Records = append(s.Records, r)
+	s.index(r, true)
+}
+
+// index files a record's values under its cell. A record the set does not
+// own (the reader's, reused for the next line) is copied only when it is
+// a new cell's first.
+func (s *Set) index(r *benchfmt.Result, owned bool) {
 	name := string(r.Name.Full())
 	c, ok := s.byName[name]
 	if !ok {
-		c = &Cell{Name: name, Values: make(map[string][]float64), First: r}
+		first := r
+		if !owned {
+			first = r.Clone()
+		}
+		c = &Cell{Name: name, Values: make(map[string][]float64), First: first}
 		c.Group, c.Impl = s.proj.group(c), s.proj.impl(c)
 		c.Threads, _ = strconv.Atoi(s.proj.threads(c))
 		s.byName[name] = c
 		s.cells = append(s.cells, c)
+	}
+	if s.first == nil {
+		s.first = c.First
+	}
+	for _, kv := range r.Config {
+		if kv.File && !slices.Contains(s.configs[kv.Key], string(kv.Value)) {
+			if s.configs == nil {
+				s.configs = make(map[string][]string)
+			}
+			s.configs[kv.Key] = append(s.configs[kv.Key], string(kv.Value))
+		}
 	}
 	if why := r.GetConfig(QuarantineKey); why != "" {
 		if c.Aside == 0 {
@@ -121,6 +152,24 @@ func (s *Set) Add(r *benchfmt.Result) {
 		c.Values[v.Unit] = append(c.Values[v.Unit], v.Value)
 	}
 }
+
+// ConfigValues returns the distinct values a file configuration key took
+// across the set's records, in the order they appeared.
+func (s *Set) ConfigValues(key string) []string { return s.configs[key] }
+
+// ConfigKeys returns the file configuration keys of the set's records,
+// sorted.
+func (s *Set) ConfigKeys() []string {
+	keys := make([]string, 0, len(s.configs))
+	for k := range s.configs {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// FirstRecord returns the set's first record, nil for an empty set.
+func (s *Set) FirstRecord() *benchfmt.Result { return s.first }
 
 // AddUnit records unit metadata.
 func (s *Set) AddUnit(u *benchfmt.UnitMetadata) {
@@ -138,10 +187,10 @@ func (s *Set) Cell(name string) (*Cell, bool) {
 
 // Config returns a file configuration value of the set's first record.
 func (s *Set) Config(key string) string {
-	if len(s.Records) == 0 {
+	if s.first == nil {
 		return ""
 	}
-	return s.Records[0].GetConfig(key)
+	return s.first.GetConfig(key)
 }
 
 // Cores is the "cores" configuration, 0 if absent.
