@@ -28,7 +28,7 @@ func init() { cmdCorpus.run = runCorpus }
 
 func runCorpus(_ context.Context, o *streams, args []string) error {
 	fs := cmdCorpus.flags(o)
-	dir := fs.String("o", "", "output directory (created; must not hold a corpus already)")
+	dir := fs.String("o", "", "output directory (created; must be new or empty)")
 	cas := fs.Int("cas", 1024, "CA certificates")
 	hits := fs.Int("hits", 256, "leaves whose issuer is present")
 	misses := fs.Int("misses", 32, "leaves whose issuer is absent")
@@ -42,6 +42,9 @@ func runCorpus(_ context.Context, o *streams, args []string) error {
 	if *cas < 1 || *hits < 0 || *misses < 0 {
 		return usageError("-cas must be positive, -hits and -misses not negative")
 	}
+	if err := emptyOrNew(*dir); err != nil {
+		return asUsage(err)
+	}
 	c, err := corpus.Generate(corpus.Spec{Seed: *seed, CAs: *cas, Hits: *hits, Misses: *misses})
 	if err != nil {
 		return err
@@ -54,10 +57,25 @@ func runCorpus(_ context.Context, o *streams, args []string) error {
 	return nil
 }
 
-func writeCorpus(dir string, c *corpus.Corpus) error {
-	if _, err := os.Stat(filepath.Join(dir, corpus.ManifestName)); err == nil {
-		return fmt.Errorf("%s already holds a corpus", dir)
+// emptyOrNew refuses a folder that holds anything: leaves of an older
+// corpus left there would be loaded with the new one's.
+func emptyOrNew(dir string) error {
+	entries, err := os.ReadDir(dir)
+	switch {
+	case os.IsNotExist(err):
+		return nil
+	case err != nil:
+		return err
+	case len(entries) > 0:
+		if _, err := os.Stat(filepath.Join(dir, corpus.ManifestName)); err == nil {
+			return fmt.Errorf("%s already holds a corpus: write the new one to a new or empty folder", dir)
+		}
+		return fmt.Errorf("%s is not empty: perfrun corpus writes a whole corpus into a new or empty folder", dir)
 	}
+	return nil
+}
+
+func writeCorpus(dir string, c *corpus.Corpus) error {
 	if err := os.MkdirAll(filepath.Join(dir, "leaves"), 0o755); err != nil {
 		return err
 	}
@@ -75,7 +93,7 @@ func writeCorpus(dir string, c *corpus.Corpus) error {
 	}
 	files[corpus.ManifestName] = manifest.Bytes()
 	for name, data := range files {
-		if err := writeFile(filepath.Join(dir, name), data); err != nil {
+		if err := writeOwned(filepath.Join(dir, name), data); err != nil {
 			return err
 		}
 	}

@@ -86,7 +86,7 @@ callgrind. Not listed in help.`,
 
 func init() { cmdCellOps.run = runCellOps }
 
-func runCellOps(_ context.Context, o *streams, args []string) error {
+func runCellOps(ctx context.Context, o *streams, args []string) error {
 	fs := cmdCellOps.flags(o)
 	impl := fs.String("impl", "", "implementation")
 	workload := fs.String("workload", "", "workload")
@@ -103,7 +103,7 @@ func runCellOps(_ context.Context, o *streams, args []string) error {
 	if err != nil || len(cells) != 1 || *ops < 1 {
 		return usageError("want exactly one cell and -ops > 0 (%v)", err)
 	}
-	provider, _, err := corpusProvider(*corpusPath, *strict, *seed, io.Discard)
+	provider, _, err := corpusProvider(ctx, *corpusPath, *strict, *seed, io.Discard)
 	if err != nil {
 		return err
 	}

@@ -136,8 +136,11 @@ func runRun(ctx context.Context, o *streams, args []string) error {
 		}
 		kvs = append(kvs, kv)
 	}
-	// Flags are checked; now the corpus, which may take a while to load.
-	provider, loaded, err := corpusProvider(*corpusPath, *strict, *seed, o.stderr)
+	// Flags are checked; now the corpus, which may take a while to load:
+	// an interrupt stops that too.
+	ctx, stop := interruptible(ctx)
+	defer stop()
+	provider, loaded, err := corpusProvider(ctx, *corpusPath, *strict, *seed, o.stderr)
 	if err != nil {
 		return err
 	}
@@ -157,6 +160,17 @@ func runRun(ctx context.Context, o *streams, args []string) error {
 	if cells, err = filterCells(cells, *match); err != nil {
 		return asUsage(err)
 	}
+	if loaded == 0 {
+		// A generated corpus this machine cannot hold is refused before
+		// any of it is made.
+		for _, c := range cells {
+			if v := c.Params.Get("certs"); v != "" {
+				if err := fitsMemory(c.Params.Int("certs")); err != nil {
+					return asUsage(err)
+				}
+			}
+		}
+	}
 	cells = withFloors(cells)
 	if est := time.Duration(*rounds) * time.Duration(len(cells)) * (*window + *warmup); est > longRun && !*quiet {
 		fmt.Fprintf(o.stderr, "perfrun: run: %d cells × %d rounds × %v will take at least %v; Ctrl-C keeps the rounds completed by then\n",
@@ -172,8 +186,6 @@ func runRun(ctx context.Context, o *streams, args []string) error {
 	if !*quiet {
 		opts.Progress = progressPrinter(o.stderr)
 	}
-	ctx, stop := interruptible(ctx)
-	defer stop()
 	res, err := harness.Run(ctx, cells, opts)
 	if !*quiet && isTerminal(o.stderr) {
 		fmt.Fprint(o.stderr, "\r\033[K")

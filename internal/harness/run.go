@@ -205,6 +205,12 @@ func (r *runner) round(ctx context.Context, cells []Cell, round int, extra strin
 			continue
 		}
 		inst, err := r.instance(c)
+		if err != nil && ctx.Err() != nil {
+			// Interrupted while setting up (making a corpus): keep the
+			// completed rounds, as inside a window.
+			r.res.Incomplete = true
+			return true, nil
+		}
 		if errors.Is(err, store.ErrUnsupported) {
 			r.res.Unsupported[c.Name()] = err.Error()
 			r.done++

@@ -1,6 +1,7 @@
 package corpus
 
 import (
+	"context"
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"fmt"
@@ -27,7 +28,7 @@ func Bucket(seed uint64, n int) ([]*store.Object, error) {
 	name := pkix.Name{Organization: []string{"Bucket Trust"}, CommonName: "Bucket CA"}
 	key := certgen.Key(fmt.Sprintf("%d/bucket", seed))
 	objs := make([]*store.Object, n)
-	err := parallel(n, func(i int) error {
+	err := parallel(context.Background(), n, func(i int) error {
 		var err error
 		objs[i], err = build(certgen.Cert{
 			Subject: name, Issuer: name, PublicKey: key.Public(), Signer: key,

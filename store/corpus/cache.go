@@ -1,6 +1,9 @@
 package corpus
 
-import "sync"
+import (
+	"context"
+	"sync"
+)
 
 var cache struct {
 	sync.Mutex
@@ -9,13 +12,17 @@ var cache struct {
 
 // Cached returns Generate(spec), generating each spec once per process.
 // Corpora are immutable, so callers share them.
-func Cached(spec Spec) (*Corpus, error) {
+func Cached(spec Spec) (*Corpus, error) { return CachedContext(context.Background(), spec, nil) }
+
+// CachedContext is Cached with GenerateContext's cancellation and progress;
+// a cancelled generation is not cached.
+func CachedContext(ctx context.Context, spec Spec, progress func(done, total int)) (*Corpus, error) {
 	cache.Lock()
 	defer cache.Unlock()
 	if c, ok := cache.m[spec]; ok {
 		return c, nil
 	}
-	c, err := Generate(spec)
+	c, err := GenerateContext(ctx, spec, progress)
 	if err != nil {
 		return nil, err
 	}

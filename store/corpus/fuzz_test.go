@@ -2,6 +2,7 @@ package corpus
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"testing"
 )
@@ -20,7 +21,7 @@ func FuzzParseFile(f *testing.F) {
 	f.Add([]byte("-----BEGIN CERTIFICATE-----\nMIIB\n"))
 	f.Add([]byte("junk\n-----BEGIN X509 CRL-----\nAAAA\n-----END X509 CRL-----\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		objs, problems := parseFile(data, "fuzz.pem")
+		objs, problems, _ := parseFile(context.Background(), data, "fuzz.pem")
 		for _, o := range objs {
 			if o == nil || len(o.DER) == 0 || (o.Certificate == nil) == (o.RevocationList == nil) {
 				t.Fatalf("half-parsed object %+v", o)

@@ -1,6 +1,7 @@
 package corpus
 
 import (
+	"context"
 	"crypto/ed25519"
 	"crypto/x509"
 	"crypto/x509/pkix"
@@ -8,6 +9,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -83,7 +85,13 @@ func familyKey(seed uint64, f, i int) ed25519.PrivateKey {
 }
 
 // Generate builds the corpus described by spec, using every core.
-func Generate(spec Spec) (*Corpus, error) {
+func Generate(spec Spec) (*Corpus, error) { return GenerateContext(context.Background(), spec, nil) }
+
+// GenerateContext is Generate that stops when ctx is done (within one
+// object's work per core) and, if progress is set, reports how many of
+// the objects to make are made, about once a second, from another
+// goroutine.
+func GenerateContext(ctx context.Context, spec Spec, progress func(done, total int)) (*Corpus, error) {
 	if spec.CAs < 1 {
 		return nil, fmt.Errorf("corpus: need at least one CA, got %d", spec.CAs)
 	}
@@ -93,10 +101,16 @@ func Generate(spec Spec) (*Corpus, error) {
 	at := DefaultAt
 	// Families hold 1 to 3 certificates; generate enough, then cut to CAs.
 	nfam := spec.CAs
+	var made atomic.Int64
+	if progress != nil {
+		stop := reportEvery(time.Second, func() { progress(int(made.Load()), nfam+spec.Hits+spec.Misses) })
+		defer stop()
+	}
 	fams := make([]*family, nfam)
-	err := parallel(nfam, func(f int) error {
+	err := parallel(ctx, nfam, func(f int) error {
 		var err error
 		fams[f], err = genFamily(spec.Seed, f, nfam, at)
+		made.Add(1)
 		return err
 	})
 	if err != nil {
@@ -120,19 +134,20 @@ func Generate(spec Spec) (*Corpus, error) {
 	interleave(c.CAs, used, r)
 
 	leaves := make([]*store.Object, spec.Hits+spec.Misses)
-	err = parallel(len(leaves), func(i int) error {
+	err = parallel(ctx, len(leaves), func(i int) error {
 		var err error
 		if i < spec.Hits {
 			leaves[i], err = genLeaf(spec.Seed, i, used, at)
 		} else {
 			leaves[i], err = genMiss(spec.Seed, i, at)
 		}
+		made.Add(1)
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	if err := c.layOut(leaves); err != nil {
+	if err := c.layOut(ctx, leaves); err != nil {
 		return nil, err
 	}
 	c.expectIssuers(leaves)
@@ -146,10 +161,13 @@ func Generate(spec Spec) (*Corpus, error) {
 // processes laid the same corpus out differently in memory — and a
 // lookup's cache misses with it. Parsed in corpus order, the layout is
 // the same in every process.
-func (c *Corpus) layOut(leaves []*store.Object) error {
+func (c *Corpus) layOut(ctx context.Context, leaves []*store.Object) error {
 	runtime.GC()
 	for _, list := range [][]*store.Object{c.CAs, c.CRLs, leaves} {
 		for i, o := range list {
+			if i%1024 == 0 && ctx.Err() != nil {
+				return ctx.Err()
+			}
 			parse := store.ParseCertificate
 			if o.Kind == store.CRL {
 				parse = store.ParseCRL
@@ -302,12 +320,43 @@ func build(der func() ([]byte, error), parse func([]byte) (*store.Object, error)
 	return parse(b)
 }
 
-// parallel runs fn(0..n-1) on every core and returns the first error.
-func parallel(n int, fn func(i int) error) error {
+// parallel runs fn(0..n-1) on every core and returns the first error; once
+// ctx is done, no further fn starts.
+func parallel(ctx context.Context, n int, fn func(i int) error) error {
 	var g errgroup.Group
 	g.SetLimit(runtime.GOMAXPROCS(0))
 	for i := range n {
-		g.Go(func() error { return fn(i) })
+		if ctx.Err() != nil {
+			break
+		}
+		g.Go(func() error {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			return fn(i)
+		})
 	}
-	return g.Wait()
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	return ctx.Err()
+}
+
+// reportEvery calls report every period from another goroutine until the
+// returned stop is called.
+func reportEvery(period time.Duration, report func()) (stop func()) {
+	done := make(chan struct{})
+	go func() {
+		t := time.NewTicker(period)
+		defer t.Stop()
+		for {
+			select {
+			case <-t.C:
+				report()
+			case <-done:
+				return
+			}
+		}
+	}()
+	return func() { close(done) }
 }

@@ -1,6 +1,7 @@
 package corpus
 
 import (
+	"context"
 	"bytes"
 	"encoding/pem"
 	"errors"
@@ -36,16 +37,25 @@ func (e *BlockError) Unwrap() error { return e.Err }
 // problems, which the caller reports (nothing is dropped silently).
 // Trailing bytes that look like a broken PEM block are reported too.
 func ParsePEM(data []byte, file string) (objs []*store.Object, problems []error) {
+	objs, problems, _ = parsePEM(context.Background(), data, file)
+	return objs, problems
+}
+
+// parsePEM is ParsePEM that stops, with ctx's error, once ctx is done.
+func parsePEM(ctx context.Context, data []byte, file string) (objs []*store.Object, problems []error, err error) {
 	rest := data
 	line := 1 // the line rest starts on: counted as it goes, so loading is linear
-	for {
+	for n := 0; ; n++ {
+		if n%256 == 0 && ctx.Err() != nil {
+			return nil, nil, ctx.Err()
+		}
 		var block *pem.Block
 		block, next := pem.Decode(rest)
 		if block == nil {
 			if i := bytes.Index(rest, []byte("-----BEGIN")); i >= 0 {
 				problems = append(problems, &BlockError{file, line + bytes.Count(rest[:i], []byte("\n")), errors.New("malformed or truncated PEM block")})
 			}
-			return objs, problems
+			return objs, problems, nil
 		}
 		// pem.Decode skips text before the block; the block's line is its
 		// BEGIN line.
@@ -100,6 +110,13 @@ func parseDER(der []byte) (*store.Object, error) {
 // Bad blocks are returned in problems; with strict, any problem is an error.
 // An empty corpus is always an error.
 func Load(path string, strict bool) (c *Corpus, problems []error, err error) {
+	return LoadContext(context.Background(), path, strict, nil)
+}
+
+// LoadContext is Load that stops once ctx is done (between files, and
+// every few hundred PEM blocks) and, if progress is set, reports the bytes
+// read of the bytes to read after each file.
+func LoadContext(ctx context.Context, path string, strict bool, progress func(done, total int64)) (c *Corpus, problems []error, err error) {
 	info, err := os.Stat(path)
 	if err != nil {
 		return nil, nil, err
@@ -110,13 +127,28 @@ func Load(path string, strict bool) (c *Corpus, problems []error, err error) {
 			return nil, nil, err
 		}
 	}
+	var total, done int64
+	for _, f := range files {
+		if fi, err := os.Stat(f); err == nil {
+			total += fi.Size()
+		}
+	}
 	var objs []*store.Object
 	for _, f := range files {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, err
+		}
 		data, err := os.ReadFile(f)
 		if err != nil {
 			return nil, nil, err
 		}
-		got, probs := parseFile(data, f)
+		got, probs, err := parseFile(ctx, data, f)
+		if err != nil {
+			return nil, nil, err
+		}
+		if done += int64(len(data)); progress != nil {
+			progress(done, total)
+		}
 		objs = append(objs, got...)
 		problems = append(problems, probs...)
 	}
@@ -165,19 +197,18 @@ func Load(path string, strict bool) (c *Corpus, problems []error, err error) {
 	return c, problems, nil
 }
 
-func parseFile(data []byte, file string) ([]*store.Object, []error) {
+func parseFile(ctx context.Context, data []byte, file string) ([]*store.Object, []error, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
-		return nil, []error{&BlockError{File: file, Err: errors.New("empty file")}}
+		return nil, []error{&BlockError{File: file, Err: errors.New("empty file")}}, nil
 	}
 	if bytes.Contains(data, []byte("-----BEGIN")) {
-		objs, problems := ParsePEM(data, file)
-		return objs, problems
+		return parsePEM(ctx, data, file)
 	}
 	o, err := parseDER(data)
 	if err != nil {
-		return nil, []error{&BlockError{File: file, Err: err}}
+		return nil, []error{&BlockError{File: file, Err: err}}, nil
 	}
-	return []*store.Object{o}, nil
+	return []*store.Object{o}, nil, nil
 }
 
 // ManifestName is the file perfrun corpus writes the expected issuers to.
