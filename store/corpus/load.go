@@ -1,8 +1,8 @@
 package corpus
 
 import (
-	"context"
 	"bytes"
+	"context"
 	"encoding/pem"
 	"errors"
 	"fmt"
