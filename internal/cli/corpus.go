@@ -43,7 +43,7 @@ func runCorpus(_ context.Context, o *streams, args []string) error {
 		return usageError("-cas must be positive, -hits and -misses not negative")
 	}
 	if err := emptyOrNew(*dir); err != nil {
-		return asUsage(err)
+		return err
 	}
 	c, err := corpus.Generate(corpus.Spec{Seed: *seed, CAs: *cas, Hits: *hits, Misses: *misses})
 	if err != nil {
