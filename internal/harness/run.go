@@ -205,37 +205,25 @@ func (r *runner) round(ctx context.Context, cells []Cell, round int, extra strin
 			continue
 		}
 		inst, err := r.instance(c)
-		if err != nil && ctx.Err() != nil {
-			// Interrupted while setting up (making a corpus): keep the
-			// completed rounds, as inside a window.
-			r.res.Incomplete = true
-			return true, nil
-		}
-		if errors.Is(err, store.ErrUnsupported) {
-			r.res.Unsupported[c.Name()] = err.Error()
-			r.done++
-			continue
+		if err == nil {
+			start := time.Now()
+			var m []workloads.Metric
+			if m, err = measure(ctx, inst, c.Threads, r.opts.Warmup, r.opts.Window, r.mem[c.setupKey()], r.cpus); err == nil {
+				samples = append(samples, Sample{Cell: c, Round: round, Start: start, Metrics: m})
+			} else {
+				err = fmt.Errorf("cell %s: %w", c.Name(), err)
+			}
 		}
 		if err != nil {
+			stopped, skip := r.setBack(ctx, c, err)
+			switch {
+			case stopped:
+				return true, nil
+			case skip:
+				continue
+			}
 			return false, err
 		}
-		start := time.Now()
-		m, err := measure(ctx, inst, c.Threads, r.opts.Warmup, r.opts.Window, r.mem[c.setupKey()], r.cpus)
-		if ctx.Err() != nil {
-			// Interrupted inside the window: keep the completed rounds.
-			r.res.Incomplete = true
-			return true, nil
-		}
-		if errors.Is(err, store.ErrUnsupported) {
-			// The store lacks what the workload does: say so, go on.
-			r.res.Unsupported[c.Name()] = err.Error()
-			r.done++
-			continue
-		}
-		if err != nil {
-			return false, fmt.Errorf("cell %s: %w", c.Name(), err)
-		}
-		samples = append(samples, Sample{Cell: c, Round: round, Start: start, Metrics: m})
 		r.done++
 		if round == 0 && r.opts.Profiles.any() && c.Workload.Name != workloads.Control.Name {
 			if err := r.profile(ctx, c, inst); err != nil {
@@ -246,6 +234,24 @@ func (r *runner) round(ctx context.Context, cells []Cell, round int, extra strin
 	r.res.Samples = append(r.res.Samples, samples...)
 	r.judge()
 	return false, nil
+}
+
+// setBack sorts an error of setting a cell up or measuring it: an
+// interrupt (while making a corpus, or inside a window) stops the run,
+// keeping the completed rounds; a store that lacks what the workload does
+// leaves the cell out, said in Unsupported; anything else is the caller's
+// to fail the run with.
+func (r *runner) setBack(ctx context.Context, c Cell, err error) (stopped, skip bool) {
+	switch {
+	case ctx.Err() != nil:
+		r.res.Incomplete = true
+		return true, false
+	case errors.Is(err, store.ErrUnsupported):
+		r.res.Unsupported[c.Name()] = err.Error()
+		r.done++
+		return false, true
+	}
+	return false, false
 }
 
 // instance sets a cell up on first use; cells differing only in threads
