@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"math/rand/v2"
 	"slices"
 	"time"
@@ -247,7 +248,7 @@ func (r *runner) setBack(ctx context.Context, c Cell, err error) (stopped, skip 
 		r.res.Incomplete = true
 		return true, false
 	case errors.Is(err, store.ErrUnsupported):
-		r.res.Unsupported[c.Name()] = err.Error()
+		r.res.Unsupported[c.Name()] = strings.TrimPrefix(err.Error(), "cell "+c.Name()+": ")
 		r.done++
 		return false, true
 	}
