@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/perfrun/perfrun/internal/workloads"
