@@ -12,14 +12,14 @@ import (
 // CA allowed to sign certificates; and the signature algorithm matches the
 // issuer's key type.
 func CheckIssued(cert, issuer *Object) bool {
-	return issuer.Subject == cert.Issuer && checkIssuedSameName(cert, issuer)
+	return issuer.Subject == cert.Issuer && admits(ContractRule, cert, issuer)
 }
 
-// checkIssuedSameName is CheckIssued for a candidate already known to be
+// admits is check_issued under a rule for a candidate already known to be
 // stored under cert's issuer name, as SelectIssuer's are: comparing the
 // two ~100-byte names again was a fifth of a hashed model's lookup.
-func checkIssuedSameName(cert, issuer *Object) bool {
-	return issuer.Kind == Cert && issuer.IsCA && issuer.CanSignCerts && checkKeys(cert, issuer)
+func admits(rule Rule, cert, issuer *Object) bool {
+	return issuer.Kind == Cert && (rule != ContractRule || issuer.IsCA && issuer.CanSignCerts) && checkKeys(cert, issuer)
 }
 
 // checkKeys is the part of check_issued OpenSSL's get1_issuer keeps (see
@@ -67,10 +67,9 @@ const (
 
 // SelectIssuerBy is SelectIssuer under a rule.
 func SelectIssuerBy(rule Rule, cert *Object, at time.Time, candidates []*Object) (*Object, bool) {
-	flags := rule == ContractRule
 	var best *Object
 	for _, c := range candidates {
-		if c.Kind != Cert || flags && !(c.IsCA && c.CanSignCerts) || !checkKeys(cert, c) {
+		if !admits(rule, cert, c) {
 			continue
 		}
 		if TimeValid(c, at) {
