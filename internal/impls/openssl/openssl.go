@@ -119,18 +119,14 @@ func Version() string { return C.GoString(C.pf_version()) }
 
 // Store is a real X509_STORE.
 type Store struct {
-	c     *cstate
-	mu    sync.Mutex // serializes writers; Objects holds it to read seq
-	byPtr sync.Map   // unsafe.Pointer (X509* or X509_CRL*) -> *store.Object
+	st    *C.X509_STORE // freed by the Store's cleanup; each context holds a reference too
+	mu    sync.Mutex    // serializes writers; Objects holds it to read seq
+	byPtr sync.Map      // unsafe.Pointer (X509* or X509_CRL*) -> *store.Object
 	seq   map[*store.Object]int
 	seen  map[[32]byte]bool
 	n     atomic.Int64
 	ctxs  sync.Pool // *lookupCtx
 }
-
-// cstate is what the Store's cleanup frees: the store (a context frees
-// itself and drops its reference to the store).
-type cstate struct{ st *C.X509_STORE }
 
 type lookupCtx struct{ p *C.X509_STORE_CTX }
 
@@ -140,9 +136,9 @@ func New() store.Store {
 	if st == nil {
 		panic("openssl: X509_STORE_new failed")
 	}
-	s := &Store{c: &cstate{st: st}, seq: make(map[*store.Object]int), seen: make(map[[32]byte]bool)}
+	s := &Store{st: st, seq: make(map[*store.Object]int), seen: make(map[[32]byte]bool)}
 	s.ctxs.New = func() any {
-		ctx := C.pf_ctx(s.c.st)
+		ctx := C.pf_ctx(s.st)
 		if ctx == nil {
 			panic("openssl: X509_STORE_CTX_init failed")
 		}
@@ -150,7 +146,7 @@ func New() store.Store {
 		runtime.AddCleanup(w, func(p *C.X509_STORE_CTX) { C.pf_ctx_free(p) }, ctx)
 		return w
 	}
-	runtime.AddCleanup(s, func(c *cstate) { C.X509_STORE_free(c.st) }, s.c)
+	runtime.AddCleanup(s, func(st *C.X509_STORE) { C.X509_STORE_free(st) }, st)
 	return s
 }
 
@@ -222,10 +218,10 @@ func (s *Store) add(o *store.Object) (unsafe.Pointer, error) {
 		return nil, err
 	}
 	if o.Kind == store.Cert {
-		if C.X509_STORE_add_cert(s.c.st, (*C.X509)(p)) != 1 {
+		if C.X509_STORE_add_cert(s.st, (*C.X509)(p)) != 1 {
 			return nil, fmt.Errorf("openssl: X509_STORE_add_cert failed for %s", o)
 		}
-	} else if C.X509_STORE_add_crl(s.c.st, (*C.X509_CRL)(p)) != 1 {
+	} else if C.X509_STORE_add_crl(s.st, (*C.X509_CRL)(p)) != 1 {
 		return nil, fmt.Errorf("openssl: X509_STORE_add_crl failed for %s", o)
 	}
 	return p, nil
@@ -281,7 +277,7 @@ func (s *Store) Objects() []*store.Object {
 	// The writers' mutex keeps the count; one spare slot keeps the array
 	// non-empty.
 	ptrs := make([]unsafe.Pointer, s.n.Load()+1)
-	n := int(C.pf_objects(s.c.st, unsafe.SliceData(ptrs), C.int(len(ptrs))))
+	n := int(C.pf_objects(s.st, unsafe.SliceData(ptrs), C.int(len(ptrs))))
 	out := make([]*store.Object, 0, max(n, 0))
 	for _, p := range ptrs[:max(min(n, len(ptrs)), 0)] {
 		if o, ok := s.byPtr.Load(p); ok {
