@@ -30,21 +30,12 @@ func (s series) String() string {
 	return s.impl + " @ " + s.machine
 }
 
-// machineOf names the machine a set was measured on: its "machine"
-// configuration (run -label machine=X), else its cpu and cores.
-func machineOf(s *results.Set) string {
-	if m := s.Config("machine"); m != "" {
-		return m
-	}
-	return s.Config("cpu") + " ×" + s.Config("cores")
-}
-
 // figures groups the sets' cells by everything but impl and xKey, keeping
 // only those keep accepts (e.g. one thread for load plots). Series are
 // named by source — the set's label when byLabel (old and new of a
 // comparison), else its machine — only when there is more than one.
 func figures(sets []*results.Set, unit, xKey string, byLabel bool, keep func(*results.Cell) bool) []*figure {
-	source := machineOf
+	source := (*results.Set).Machine
 	if byLabel {
 		source = func(s *results.Set) string { return s.Label }
 	}

@@ -1,5 +1,7 @@
 package results
 
+import "golang.org/x/perf/benchfmt"
+
 // Parallelism is the machine's delivered parallelism by thread count, p(n):
 // the control cell's median throughput at n threads over its median at one
 // thread. A perfectly parallel workload on n free cores gives n; the gap
@@ -20,4 +22,29 @@ func (s *Set) Parallelism() map[int]float64 {
 		}
 	}
 	return out
+}
+
+// MachineOf names the machine a record was measured on: its "machine"
+// configuration (run -label machine=X), else its cpu and cores, else its
+// cpu alone (go test -bench writes no cores line).
+func MachineOf(r *benchfmt.Result) string {
+	if m := r.GetConfig("machine"); m != "" {
+		return m
+	}
+	cpu := r.GetConfig("cpu")
+	if cpu == "" {
+		cpu = "unknown machine"
+	}
+	if cores := r.GetConfig("cores"); cores != "" {
+		return cpu + " ×" + cores
+	}
+	return cpu
+}
+
+// Machine names the machine of the set's first record (MachineOf).
+func (s *Set) Machine() string {
+	if s.first == nil {
+		return ""
+	}
+	return MachineOf(s.first)
 }
