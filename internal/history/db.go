@@ -1,0 +1,137 @@
+package history
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+
+	_ "modernc.org/sqlite" // the database/sql driver "sqlite"
+)
+
+// applicationID marks a SQLite file as a perfrun history ("pfrh").
+const applicationID = 0x70667268
+
+// ErrNewer is returned for a database written by a newer perfrun.
+var ErrNewer = errors.New("written by a newer perfrun")
+
+// ErrNotHistory is returned for a SQLite file that is not a history.
+var ErrNotHistory = errors.New("not a perfrun history database")
+
+// DB is an open history.
+type DB struct {
+	db   *sql.DB
+	Path string
+}
+
+// Open opens the history at path, creating it (and its folder) if there
+// is none, and migrates an older schema to this perfrun's. It refuses,
+// without writing anything, a database from a newer perfrun and a SQLite
+// file that holds something else.
+func Open(ctx context.Context, path string) (*DB, error) {
+	return open(ctx, path, len(migrations))
+}
+
+// open opens path and migrates it to version target (tests build older
+// schemas with it).
+func open(ctx context.Context, path string, target int) (*DB, error) {
+	if dir := filepath.Dir(path); dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, err
+		}
+	}
+	// Every connection waits up to 30 s for another writer's lock, and
+	// every transaction takes the write lock when it begins, so two
+	// writers queue rather than fail halfway.
+	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() +
+		"?_pragma=busy_timeout(30000)&_pragma=foreign_keys(1)&_txlock=immediate"
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, err
+	}
+	db.SetMaxOpenConns(1)
+	h := &DB{db: db, Path: path}
+	if err := h.check(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("history %s: %w", path, err)
+	}
+	if _, err := db.ExecContext(ctx, "PRAGMA journal_mode=WAL"); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("history %s: %w", path, err)
+	}
+	if err := h.migrate(ctx, target); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("history %s: %w", path, err)
+	}
+	return h, nil
+}
+
+// Close closes the database.
+func (h *DB) Close() error { return h.db.Close() }
+
+// check reads the schema version and application id, writing nothing.
+func (h *DB) check(ctx context.Context) error {
+	version, app, tables, err := h.identity(ctx)
+	if err != nil {
+		return err
+	}
+	if app != applicationID && (version != 0 || app != 0 || tables != 0) {
+		return ErrNotHistory
+	}
+	if version > len(migrations) {
+		return fmt.Errorf("%w (schema version %d; this perfrun knows up to %d): left as it is; use a newer perfrun", ErrNewer, version, len(migrations))
+	}
+	return nil
+}
+
+func (h *DB) identity(ctx context.Context) (version, app, tables int, err error) {
+	if err = h.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
+		return
+	}
+	if err = h.db.QueryRowContext(ctx, "PRAGMA application_id").Scan(&app); err != nil {
+		return
+	}
+	err = h.db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master").Scan(&tables)
+	return
+}
+
+// Version returns the schema version of the database.
+func (h *DB) Version(ctx context.Context) (int, error) {
+	v, _, _, err := h.identity(ctx)
+	return v, err
+}
+
+// migrate brings the schema to version target in one transaction; a
+// concurrent opener waits for it and then finds nothing to do.
+func (h *DB) migrate(ctx context.Context, target int) error {
+	tx, err := h.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	var version int
+	if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
+		return err
+	}
+	if version >= target {
+		return nil
+	}
+	for v := version; v < target; v++ {
+		for _, stmt := range migrations[v] {
+			if _, err := tx.ExecContext(ctx, stmt); err != nil {
+				return fmt.Errorf("migrating to schema %d: %v", v+1, err)
+			}
+		}
+	}
+	// PRAGMA takes no parameters; both values are integers of ours.
+	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", target)); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA application_id = %d", applicationID)); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
