@@ -37,7 +37,7 @@ type streams struct{ stdout, stderr io.Writer }
 var commands, hidden []*command
 
 func init() {
-	commands = []*command{cmdRun, cmdList, cmdPlot, cmdReport, cmdCompare, cmdGate, cmdAB, cmdExport, cmdCorpus, cmdBaselines, cmdVersion, cmdHelp}
+	commands = []*command{cmdRun, cmdList, cmdPlot, cmdReport, cmdCompare, cmdGate, cmdAB, cmdExport, cmdCorpus, cmdBaselines, cmdHistory, cmdVersion, cmdHelp}
 	hidden = []*command{cmdCellOps}
 }
 

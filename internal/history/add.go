@@ -81,10 +81,10 @@ func (h *DB) Add(ctx context.Context, name string, data []byte, o AddOptions) (A
 		return out, err
 	}
 	w := &writer{ctx: ctx, tx: tx, fileID: fileID, runs: map[string]int64{}, series: map[seriesKey]int64{}, set: set}
-	if w.sample, err = tx.PrepareContext(ctx, `INSERT INTO samples (run_id, series_id, value) VALUES (?, ?, ?)`); err != nil {
+	if w.batch, err = tx.PrepareContext(ctx, insertSamples(batchRows)); err != nil {
 		return out, err
 	}
-	defer w.sample.Close()
+	defer w.batch.Close()
 	for _, rec := range set.Records {
 		if err := ctx.Err(); err != nil {
 			return out, err
@@ -106,11 +106,14 @@ func (h *DB) Add(ctx context.Context, name string, data []byte, o AddOptions) (A
 			if err != nil {
 				return out, err
 			}
-			if _, err := w.sample.ExecContext(ctx, run.id, series, v.Value); err != nil {
+			if err := w.sample(run.id, series, v.Value); err != nil {
 				return out, err
 			}
 			out.Samples++
 		}
+	}
+	if err := w.flush(); err != nil {
+		return out, err
 	}
 	out.Runs = len(w.runs)
 	out.Commits = w.commits
@@ -128,10 +131,38 @@ type writer struct {
 	tx      *sql.Tx
 	fileID  int64
 	set     *results.Set
-	sample  *sql.Stmt
+	batch   *sql.Stmt
+	pending []any // run, series and value of samples not yet inserted
 	runs    map[string]int64
 	series  map[seriesKey]int64
 	commits []string
+}
+
+// batchRows samples go in one statement: one statement per value spent
+// most of an insert in the driver.
+const batchRows = 200
+
+func insertSamples(rows int) string {
+	return "INSERT INTO samples (run_id, series_id, value) VALUES " + strings.TrimSuffix(strings.Repeat("(?, ?, ?), ", rows), ", ")
+}
+
+func (w *writer) sample(run, series int64, value float64) error {
+	w.pending = append(w.pending, run, series, value)
+	if len(w.pending) == 3*batchRows {
+		_, err := w.batch.ExecContext(w.ctx, w.pending...)
+		w.pending = w.pending[:0]
+		return err
+	}
+	return nil
+}
+
+func (w *writer) flush() error {
+	if len(w.pending) == 0 {
+		return nil
+	}
+	_, err := w.tx.ExecContext(w.ctx, insertSamples(len(w.pending)/3), w.pending...)
+	w.pending = w.pending[:0]
+	return err
 }
 
 type runRef struct {

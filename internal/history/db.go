@@ -47,7 +47,7 @@ func open(ctx context.Context, path string, target int) (*DB, error) {
 	// every transaction takes the write lock when it begins, so two
 	// writers queue rather than fail halfway.
 	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() +
-		"?_pragma=busy_timeout(30000)&_pragma=foreign_keys(1)&_txlock=immediate"
+		"?_pragma=busy_timeout(30000)&_pragma=foreign_keys(1)&_pragma=cache_size(-65536)&_pragma=temp_store(2)&_txlock=immediate"
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, err

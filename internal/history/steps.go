@@ -47,7 +47,7 @@ func (s Step) Relative() (shift, low, high float64) {
 func (s *Series) Medians() []float64 {
 	x := make([]float64, len(s.Points))
 	for i, p := range s.Points {
-		x[i] = median(p.Values)
+		x[i] = Median(p.Values)
 	}
 	return x
 }
@@ -97,14 +97,15 @@ func stepsOf(s *Series, o changepoint.Options) []Step {
 		}
 		before, after := x[lo:c.Index], x[c.Index:hi]
 		st := Step{Series: s, Index: c.Index, Before: s.Points[c.Index-1].Commit, After: s.Points[c.Index].Commit,
-			P: c.P, From: median(before), To: median(after), Shift: changepoint.ShiftOf(before, after)}
+			P: c.P, From: Median(before), To: Median(after), Shift: changepoint.ShiftOf(before, after)}
 		st.Regression = st.Shift.Shift*float64(s.Better) < 0
 		out = append(out, st)
 	}
 	return out
 }
 
-func median(v []float64) float64 {
+// Median is the median of v, NaN for none.
+func Median(v []float64) float64 {
 	if len(v) == 0 {
 		return math.NaN()
 	}

@@ -1,0 +1,387 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/perfrun/perfrun/internal/history"
+	"github.com/perfrun/perfrun/internal/history/changepoint"
+	"github.com/perfrun/perfrun/internal/history/chart"
+)
+
+var cmdHistory = &command{
+	name: "history", args: "add|changes|plot|report|info [flags] [arguments]", short: "keep results across commits and find the steps in them",
+	long: `History keeps results across commits in one SQLite file and finds where
+a series — one cell in one unit on one machine — stepped up or down.
+
+  perfrun history add [-commit REV] [-commit-time TIME] [-machine LABEL] FILE...
+      Store results files: perfrun's, or any go test -bench output ("-" reads
+      standard input). Each file is one transaction; a file whose bytes were
+      added before is skipped. The commit is the file's commit: or perfrun:
+      line unless -commit gives it; its time comes from git (-git DIR), else
+      from the file's date: line, unless -commit-time gives it. The machine
+      is the file's machine: line (run -label machine=X), else its cpu and
+      cores, unless -machine gives it. Samples a run set aside are not stored.
+
+  perfrun history changes [-record] [-fail]
+      Find the steps in every series with E-divisive means and a permutation
+      test, and print each with the commits it lies between, its size with a
+      95% interval, and its p-value. Steps not recorded before are new;
+      -record stores them; -fail exits 1 when a new one is a regression.
+
+  perfrun history plot [-o DIR]
+      Draw every series over its commits (SVG and PNG), steps marked.
+
+  perfrun history report [-o DIR]
+      Write report.md and a self-contained report.html: the steps and the
+      plots of the series that have them.
+
+  perfrun history info
+      Say what the history holds.
+
+The history is -db FILE, else $PERFRUN_HISTORY, else perfrun-out/history.db.
+Series from different machines are never mixed. A step can be found once
+-min-size commits follow it.`,
+}
+
+func init() { cmdHistory.run = runHistory }
+
+// historyPath is the default history database.
+func historyPath() string {
+	if p := os.Getenv("PERFRUN_HISTORY"); p != "" {
+		return p
+	}
+	return filepath.Join(filepath.Dir(defaultOutput), "history.db")
+}
+
+func runHistory(ctx context.Context, o *streams, args []string) error {
+	if len(args) == 0 {
+		cmdHistory.help(o.stderr, flag.NewFlagSet("history", flag.ContinueOnError))
+		return usageError("want a history command: add, changes, plot, report or info")
+	}
+	switch args[0] {
+	case "-h", "-help", "--help", "help":
+		cmdHistory.help(o.stdout, flag.NewFlagSet("history", flag.ContinueOnError))
+		return nil
+	case "add":
+		return historyAdd(ctx, o, args[1:])
+	case "changes":
+		return historyChanges(ctx, o, args[1:])
+	case "plot":
+		return historyPlot(ctx, o, args[1:])
+	case "report":
+		return historyReport(ctx, o, args[1:])
+	case "info":
+		return historyInfo(ctx, o, args[1:])
+	}
+	return usageError("unknown history command %q: want add, changes, plot, report or info", args[0])
+}
+
+// subFlags makes the flag set of a history command, with -db.
+func subFlags(o *streams, name string) (*flag.FlagSet, *string) {
+	fs := cmdHistory.flags(o)
+	fs.Init("history "+name, flag.ContinueOnError)
+	db := fs.String("db", historyPath(), "the history database (SQLite)")
+	return fs, db
+}
+
+// openHistory opens the database; a newer or foreign one is the user's
+// to sort out.
+func openHistory(ctx context.Context, path string) (*history.DB, error) {
+	h, err := history.Open(ctx, path)
+	if errors.Is(err, history.ErrNewer) || errors.Is(err, history.ErrNotHistory) {
+		return nil, asUsage(err)
+	}
+	return h, err
+}
+
+func historyAdd(ctx context.Context, o *streams, args []string) error {
+	fs, db := subFlags(o, "add")
+	commit := fs.String("commit", "", "the commit the results measured (default: the file's commit: or perfrun: line)")
+	when := fs.String("commit-time", "", "when that commit was made, RFC 3339 or YYYY-MM-DD (default: git's answer, else the file's date: line)")
+	machine := fs.String("machine", "", "the machine label (default: the file's machine: line, else its cpu and cores)")
+	gitDir := fs.String("git", ".", "the repository git asks for commit times")
+	if err := parse(fs, args, -1); err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		return usageError("history add: want results files (or - for standard input)")
+	}
+	opts := history.AddOptions{Commit: *commit, Machine: *machine, CommitTimeOf: gitCommitTime(*gitDir)}
+	if *when != "" {
+		t, err := parseTime(*when)
+		if err != nil {
+			return usageError("bad -commit-time %q: want RFC 3339 (2026-11-30T12:00:00Z) or a date (2026-11-30)", *when)
+		}
+		opts.CommitTime = t
+	}
+	// Read every file before the database is touched: a missing file is
+	// a usage error, not half a history.
+	type input struct {
+		name string
+		data []byte
+	}
+	var inputs []input
+	for _, name := range fs.Args() {
+		var data []byte
+		var err error
+		if name == "-" {
+			data, err = io.ReadAll(os.Stdin)
+			name = "standard input"
+		} else {
+			data, err = os.ReadFile(name)
+		}
+		if err != nil {
+			return asUsage(err)
+		}
+		inputs = append(inputs, input{name, data})
+	}
+	ctx, stop := interruptible(ctx)
+	defer stop()
+	h, err := openHistory(ctx, *db)
+	if err != nil {
+		return err
+	}
+	defer h.Close()
+	added, skipped := 0, 0
+	for _, in := range inputs {
+		a, err := h.Add(ctx, in.name, in.data, opts)
+		if errors.Is(err, context.Canceled) {
+			return fmt.Errorf("interrupted: %d files added, %s and the rest not (each file is all or nothing)", added, in.name)
+		}
+		if errors.Is(err, history.ErrNoCommit) {
+			return asUsage(err)
+		}
+		if err != nil {
+			return fmt.Errorf("%v (nothing of %s was added; %d files before it were)", err, in.name, added)
+		}
+		for _, w := range a.Warnings {
+			fmt.Fprintf(o.stderr, "perfrun: history add: %v\n", w)
+		}
+		if a.Duplicate {
+			skipped++
+			fmt.Fprintf(o.stdout, "%s: already in the history (same bytes); nothing added\n", in.name)
+			continue
+		}
+		added++
+		commits := make([]string, len(a.Commits))
+		for i, c := range a.Commits {
+			commits[i] = history.ShortCommit(c)
+		}
+		aside := ""
+		if a.Aside > 0 {
+			aside = fmt.Sprintf("; %d results set aside by the run not stored", a.Aside)
+		}
+		fmt.Fprintf(o.stdout, "%s: %d values of %d run(s), commit %s%s\n", in.name, a.Samples, a.Runs, strings.Join(commits, ", "), aside)
+	}
+	fmt.Fprintf(o.stdout, "history %s: %d files added, %d already there\n", *db, added, skipped)
+	return nil
+}
+
+func parseTime(s string) (time.Time, error) {
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return t, nil
+	}
+	return time.Parse(time.DateOnly, s)
+}
+
+// gitCommitTime asks git in dir when a commit was made.
+func gitCommitTime(dir string) func(string) (time.Time, bool) {
+	return func(commit string) (time.Time, bool) {
+		out, err := exec.Command("git", "-C", dir, "log", "-1", "--format=%cI", commit, "--").Output()
+		if err != nil {
+			return time.Time{}, false
+		}
+		t, err := time.Parse(time.RFC3339, strings.TrimSpace(string(out)))
+		return t, err == nil
+	}
+}
+
+// seriesFlags are the flags choosing series and tuning the search.
+type seriesFlags struct {
+	machine, cell, units *string
+	alpha                *float64
+	permutations, minSz  *int
+}
+
+const defaultUnits = "ns/op,B/op,allocs/op,instructions/op"
+
+func addSeriesFlags(fs *flag.FlagSet, units string) *seriesFlags {
+	return &seriesFlags{
+		machine:      fs.String("machine", "", "only machines whose label matches this regular expression"),
+		cell:         fs.String("cell", "", "only cells whose name matches this regular expression"),
+		units:        fs.String("unit", units, `units, comma-separated, or "all"`),
+		alpha:        fs.Float64("alpha", 0.01, "significance level of each step's permutation test"),
+		permutations: fs.Int("permutations", 199, "reorderings per permutation test"),
+		minSz:        fs.Int("min-size", 5, "fewest commits between steps (a step shows once this many follow it)"),
+	}
+}
+
+func (f *seriesFlags) filter() (history.Filter, error) {
+	var out history.Filter
+	for _, r := range []struct {
+		expr string
+		dst  **regexp.Regexp
+		flag string
+	}{{*f.machine, &out.Machine, "-machine"}, {*f.cell, &out.Cell, "-cell"}} {
+		if r.expr == "" {
+			continue
+		}
+		re, err := regexp.Compile(r.expr)
+		if err != nil {
+			return out, usageError("bad %s: %v", r.flag, err)
+		}
+		*r.dst = re
+	}
+	if *f.units != "all" {
+		for _, u := range strings.Split(*f.units, ",") {
+			if u = strings.TrimSpace(u); u != "" {
+				out.Units = append(out.Units, u)
+			}
+		}
+	}
+	return out, nil
+}
+
+func (f *seriesFlags) options() (changepoint.Options, error) {
+	switch {
+	case *f.alpha <= 0 || *f.alpha >= 1:
+		return changepoint.Options{}, usageError("bad -alpha %g: want a level between 0 and 1, such as 0.01", *f.alpha)
+	case *f.permutations < 19:
+		return changepoint.Options{}, usageError("bad -permutations %d: want at least 19", *f.permutations)
+	case *f.minSz < 2:
+		return changepoint.Options{}, usageError("bad -min-size %d: want at least 2", *f.minSz)
+	case 1/float64(*f.permutations+1) > *f.alpha:
+		return changepoint.Options{}, usageError("-permutations %d cannot show p ≤ %g: want at least %d", *f.permutations, *f.alpha, int(1 / *f.alpha))
+	}
+	return changepoint.Options{Alpha: *f.alpha, Permutations: *f.permutations, MinSize: *f.minSz}, nil
+}
+
+func (f *seriesFlags) method() string {
+	return fmt.Sprintf("Steps found by E-divisive means, each kept when its permutation test (%d reorderings) gives p ≤ %g; at least %d commits between steps; sizes are Hodges–Lehmann shifts with 95%% intervals.",
+		*f.permutations, *f.alpha, *f.minSz)
+}
+
+// loadSteps reads the chosen series and finds their steps.
+func loadSteps(ctx context.Context, h *history.DB, f *seriesFlags) ([]*history.Series, []history.Step, error) {
+	filter, err := f.filter()
+	if err != nil {
+		return nil, nil, err
+	}
+	opts, err := f.options()
+	if err != nil {
+		return nil, nil, err
+	}
+	series, err := h.Series(ctx, filter)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(series) == 0 {
+		st, _ := h.Stats(ctx)
+		if st.Series == 0 {
+			return nil, nil, usageError("history %s is empty: add results with perfrun history add", h.Path)
+		}
+		return nil, nil, usageError("no series of the %d in %s match -machine, -cell and -unit", st.Series, h.Path)
+	}
+	steps, err := history.FindSteps(ctx, series, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	return series, steps, h.Mark(ctx, steps)
+}
+
+func historyChanges(ctx context.Context, o *streams, args []string) error {
+	fs, db := subFlags(o, "changes")
+	sf := addSeriesFlags(fs, defaultUnits)
+	record := fs.Bool("record", false, "store the new steps, so the next search knows them")
+	fail := fs.Bool("fail", false, "exit 1 when a new step is a regression")
+	if err := parse(fs, args, 0); err != nil {
+		return err
+	}
+	ctx, stop := interruptible(ctx)
+	defer stop()
+	h, err := openExisting(ctx, *db)
+	if err != nil {
+		return err
+	}
+	defer h.Close()
+	series, steps, err := loadSteps(ctx, h, sf)
+	if err != nil {
+		return err
+	}
+	if *record {
+		if err := h.Record(ctx, steps, time.Now()); err != nil {
+			return err
+		}
+	}
+	newRegressions, fresh := 0, 0
+	if len(steps) > 0 {
+		tw := tabwriter.NewWriter(o.stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintf(tw, "\tstep\tcell\tunit\tmachine\tbetween\tsize (95%% interval)\tlevels\tp\n")
+		for _, st := range steps {
+			r := chart.Row(st)
+			mark := ""
+			if st.New {
+				mark = "NEW"
+				fresh++
+				if st.Regression {
+					newRegressions++
+				}
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", mark, r.Kind, r.Cell, r.Unit, r.Machine, r.Commits, r.Size, r.Levels, r.P)
+		}
+		tw.Flush()
+	}
+	long := 0
+	for _, s := range series {
+		if len(s.Points) >= 2**sf.minSz {
+			long++
+		}
+	}
+	fmt.Fprintf(o.stdout, "%d steps in %d series (%d long enough to test, %d commits or more); %d new, %d of them regressions\n",
+		len(steps), len(series), long, 2**sf.minSz, fresh, newRegressions)
+	if *fail && newRegressions > 0 {
+		fmt.Fprintf(o.stderr, "perfrun: history changes: %d new regression step(s)\n", newRegressions)
+		return &exitError{code: exitRegression}
+	}
+	return nil
+}
+
+// openExisting opens a history a command reads: one that is not there
+// is not created.
+func openExisting(ctx context.Context, path string) (*history.DB, error) {
+	if _, err := os.Stat(path); err != nil {
+		return nil, usageError("no history at %s: add results with perfrun history add", path)
+	}
+	return openHistory(ctx, path)
+}
+
+func historyInfo(ctx context.Context, o *streams, args []string) error {
+	fs, db := subFlags(o, "info")
+	if err := parse(fs, args, 0); err != nil {
+		return err
+	}
+	h, err := openExisting(ctx, *db)
+	if err != nil {
+		return err
+	}
+	defer h.Close()
+	st, err := h.Stats(ctx)
+	if err != nil {
+		return err
+	}
+	v, _ := h.Version(ctx)
+	fmt.Fprintf(o.stdout, "history %s (schema %d)\n%d files, %d runs, %d commits, %d series, %d values\nmachines: %s\n",
+		*db, v, st.Files, st.Runs, st.Commits, st.Series, st.Samples, strings.Join(st.Machines, ", "))
+	return nil
+}

@@ -1,0 +1,127 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/perfrun/perfrun/internal/harness/report"
+	"github.com/perfrun/perfrun/internal/history"
+	"github.com/perfrun/perfrun/internal/history/chart"
+)
+
+// seriesPlots draws the series with at least two commits, each with its
+// steps; withSteps only those that have a step.
+func seriesPlots(series []*history.Series, steps []history.Step, withSteps bool) ([]*report.Plot, int, error) {
+	bySeries := make(map[*history.Series][]history.Step)
+	for _, st := range steps {
+		bySeries[st.Series] = append(bySeries[st.Series], st)
+	}
+	var plots []*report.Plot
+	left := 0
+	for _, s := range series {
+		if len(s.Points) < 2 || withSteps && len(bySeries[s]) == 0 {
+			left++
+			continue
+		}
+		p, err := chart.Plot(s, bySeries[s])
+		if err != nil {
+			return nil, 0, fmt.Errorf("plot of %s: %v", s.Name(), err)
+		}
+		plots = append(plots, p)
+	}
+	return plots, left, nil
+}
+
+func historyPlot(ctx context.Context, o *streams, args []string) error {
+	fs, db := subFlags(o, "plot")
+	sf := addSeriesFlags(fs, "ns/op")
+	dir := fs.String("o", filepath.Join(filepath.Dir(defaultOutput), "history"), "output directory for the SVG and PNG files")
+	if err := parse(fs, args, 0); err != nil {
+		return err
+	}
+	h, err := openExisting(ctx, *db)
+	if err != nil {
+		return err
+	}
+	defer h.Close()
+	series, steps, err := loadSteps(ctx, h, sf)
+	if err != nil {
+		return err
+	}
+	plots, left, err := seriesPlots(series, steps, false)
+	if err != nil {
+		return err
+	}
+	if len(plots) == 0 {
+		return usageError("no series in %s has two commits yet: nothing to draw", *db)
+	}
+	names, err := report.SavePlots(*dir, plots, writeOwned)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(o.stdout, "wrote %d files to %s (%d series, %d steps marked", len(names), *dir, len(plots), len(steps))
+	if left > 0 {
+		fmt.Fprintf(o.stdout, "; %d series of one commit not drawn", left)
+	}
+	fmt.Fprintln(o.stdout, ")")
+	return nil
+}
+
+func historyReport(ctx context.Context, o *streams, args []string) error {
+	fs, db := subFlags(o, "report")
+	sf := addSeriesFlags(fs, defaultUnits)
+	dir := fs.String("o", "perfrun-history-report", "output directory: report.md, report.html, images/")
+	title := fs.String("title", "perfrun history", "page title")
+	all := fs.Bool("all", false, "draw every series, not only those with steps")
+	if err := parse(fs, args, 0); err != nil {
+		return err
+	}
+	h, err := openExisting(ctx, *db)
+	if err != nil {
+		return err
+	}
+	defer h.Close()
+	series, steps, err := loadSteps(ctx, h, sf)
+	if err != nil {
+		return err
+	}
+	st, err := h.Stats(ctx)
+	if err != nil {
+		return err
+	}
+	plots, left, err := seriesPlots(series, steps, !*all)
+	if err != nil {
+		return err
+	}
+	doc := &chart.Document{Title: *title, Stats: st, Method: sf.method(), Steps: steps, Plots: plots, ImageDir: "images", Left: left}
+	if err := os.MkdirAll(*dir, 0o755); err != nil {
+		return err
+	}
+	for _, pattern := range []string{"report.md", "report.html", filepath.Join("images", "*.svg"), filepath.Join("images", "*.png")} {
+		old, _ := filepath.Glob(filepath.Join(*dir, pattern))
+		for _, f := range old {
+			if err := os.Remove(f); err != nil {
+				return err
+			}
+		}
+	}
+	if _, err := report.SavePlots(filepath.Join(*dir, "images"), plots, writeOwned); err != nil {
+		return err
+	}
+	var md, page bytes.Buffer
+	doc.WriteMarkdown(&md)
+	if err := doc.WriteHTML(&page); err != nil {
+		return err
+	}
+	if err := writeOwned(filepath.Join(*dir, "report.md"), md.Bytes()); err != nil {
+		return err
+	}
+	if err := writeOwned(filepath.Join(*dir, "report.html"), page.Bytes()); err != nil {
+		return err
+	}
+	fmt.Fprintf(o.stdout, "wrote %s and %s (%d steps, %d series drawn)\n", filepath.Join(*dir, "report.md"), filepath.Join(*dir, "report.html"), len(steps), len(plots))
+	return nil
+}

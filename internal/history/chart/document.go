@@ -1,0 +1,152 @@
+package chart
+
+import (
+	"fmt"
+	"html/template"
+	"io"
+	"math"
+	"path"
+	"strings"
+
+	"github.com/perfrun/perfrun/internal/harness/compare"
+	"github.com/perfrun/perfrun/internal/harness/report"
+	"github.com/perfrun/perfrun/internal/history"
+)
+
+// Document is the page of a history: what it holds, the steps found, and
+// the pictures.
+type Document struct {
+	Title  string
+	Stats  history.Stats
+	Method string // how the steps were found, in one line
+	Steps  []history.Step
+	Plots  []*report.Plot
+	// ImageDir is where the Markdown's images are, relative to it.
+	ImageDir string
+	// Left says how many series were not drawn.
+	Left int
+}
+
+// StepRow is a step as the pages print it.
+type StepRow struct {
+	New, Regression bool
+	Kind            string // regression or improvement
+	Cell, Unit      string
+	Machine         string
+	Commits         string // before..after
+	Size            string // +8.1% [+6.0%, +10.2%]
+	Levels          string // 40.1n → 43.4n
+	P               string
+}
+
+// Row formats a step.
+func Row(st history.Step) StepRow {
+	r := StepRow{New: st.New, Regression: st.Regression, Kind: "improvement", Cell: st.Series.Cell, Unit: st.Series.Unit,
+		Machine: st.Series.Machine, Commits: history.ShortCommit(st.Before) + ".." + history.ShortCommit(st.After),
+		Levels: compare.FormatValue(st.From, st.Series.Unit) + " → " + compare.FormatValue(st.To, st.Series.Unit),
+		P:      fmt.Sprintf("%.3f", st.P)}
+	if st.Regression {
+		r.Kind = "regression"
+	}
+	if rel, lo, hi := st.Relative(); !math.IsNaN(rel) {
+		r.Size = fmt.Sprintf("%+.1f%% [%+.1f%%, %+.1f%%]", 100*rel, 100*lo, 100*hi)
+	} else {
+		u := st.Series.Unit
+		r.Size = fmt.Sprintf("%s [%s, %s] %s", compare.FormatValue(st.Shift.Shift, u), compare.FormatValue(st.Shift.Low, u), compare.FormatValue(st.Shift.High, u), u)
+	}
+	return r
+}
+
+func (d *Document) rows() []StepRow {
+	out := make([]StepRow, len(d.Steps))
+	for i, st := range d.Steps {
+		out[i] = Row(st)
+	}
+	return out
+}
+
+func (d *Document) summary() string {
+	s := d.Stats
+	return fmt.Sprintf("%d commits, %d runs from %d files, %d series on %d machine(s): %s.", s.Commits, s.Runs, s.Files, s.Series, len(s.Machines), strings.Join(s.Machines, ", "))
+}
+
+// WriteMarkdown writes the page for a CI summary or an issue.
+func (d *Document) WriteMarkdown(w io.Writer) {
+	fmt.Fprintf(w, "# %s\n\n%s\n\n", d.Title, d.summary())
+	if d.Method != "" {
+		fmt.Fprintf(w, "%s\n\n", d.Method)
+	}
+	rows := d.rows()
+	if len(rows) == 0 {
+		fmt.Fprintf(w, "No steps found.\n\n")
+	} else {
+		fmt.Fprintf(w, "| | step | cell | unit | machine | between | size (95%% interval) | levels | p |\n|---|---|---|---|---|---|---|---|---|\n")
+		for _, r := range rows {
+			mark := ""
+			if r.New {
+				mark = "**new**"
+			}
+			fmt.Fprintf(w, "| %s | %s | `%s` | %s | %s | `%s` | %s | %s | %s |\n", mark, r.Kind, mdEscape(r.Cell), r.Unit, mdEscape(r.Machine), r.Commits, r.Size, r.Levels, r.P)
+		}
+		fmt.Fprintln(w)
+	}
+	for _, p := range d.Plots {
+		fmt.Fprintf(w, "![%s](%s)\n\n", mdEscape(p.Caption), path.Join(d.ImageDir, p.Name+".png"))
+	}
+	if d.Left > 0 {
+		fmt.Fprintf(w, "%d more series without steps are not drawn (history plot draws them all).\n", d.Left)
+	}
+}
+
+var mdEscaper = strings.NewReplacer("|", `\|`, "[", `\[`, "]", `\]`, "*", `\*`, "_", `\_`)
+
+func mdEscape(s string) string { return mdEscaper.Replace(s) }
+
+// WriteHTML writes a self-contained page: the plots inlined as SVG.
+func (d *Document) WriteHTML(w io.Writer) error {
+	type plotView struct {
+		Caption string
+		SVG     template.HTML
+	}
+	var plots []plotView
+	for _, p := range d.Plots {
+		svg, err := p.Encode("svg")
+		if err != nil {
+			return err
+		}
+		s := string(svg)
+		if i := strings.Index(s, "<svg"); i > 0 {
+			s = s[i:]
+		}
+		plots = append(plots, plotView{p.Caption, template.HTML(s)})
+	}
+	return pageTemplate.Execute(w, map[string]any{"D": d, "Summary": d.summary(), "Rows": d.rows(), "Plots": plots})
+}
+
+var pageTemplate = template.Must(template.New("page").Parse(`<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{{.D.Title}}</title>
+<style>
+body { font: 15px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 1100px; padding: 0 1em; color: #1d1d1f; }
+h1 { font-size: 1.5em; margin-bottom: .2em; }
+table { border-collapse: collapse; margin: 1em 0; font-size: 13px; }
+th, td { border: 1px solid #ccc; padding: .25em .6em; text-align: left; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
+tr.regression { background: #ffd9d6; } tr.improvement { background: #dcecff; }
+.new { font-weight: 700; }
+code { font-size: 12px; }
+figure { margin: 1.5em 0; } figcaption { color: #555; font-size: 13px; }
+figure svg { width: 100%; height: auto; border: 1px solid #eee; }
+</style></head><body>
+<h1>{{.D.Title}}</h1>
+<p>{{.Summary}}</p>
+{{with .D.Method}}<p>{{.}}</p>{{end}}
+{{if .Rows}}<h2>Steps</h2><table><tr><th></th><th>step</th><th>cell</th><th>unit</th><th>machine</th><th>between</th><th>size (95% interval)</th><th>levels</th><th>p</th></tr>
+{{range .Rows}}<tr class="{{.Kind}}"><td class="new">{{if .New}}new{{end}}</td><td>{{.Kind}}</td><td><code>{{.Cell}}</code></td><td>{{.Unit}}</td><td>{{.Machine}}</td><td><code>{{.Commits}}</code></td><td class="num">{{.Size}}</td><td class="num">{{.Levels}}</td><td class="num">{{.P}}</td></tr>
+{{end}}</table>{{else}}<p>No steps found.</p>{{end}}
+{{range .Plots}}<figure>{{.SVG}}<figcaption>{{.Caption}}</figcaption></figure>
+{{end}}
+{{if .D.Left}}<p>{{.D.Left}} more series without steps are not drawn (history plot draws them all).</p>{{end}}
+</body></html>
+`))
