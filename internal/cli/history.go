@@ -36,8 +36,10 @@ a series — one cell in one unit on one machine — stepped up or down.
   perfrun history changes [-record] [-fail]
       Find the steps in every series with E-divisive means and a permutation
       test, and print each with the commits it lies between, its size with a
-      95% interval, and its p-value. Steps not recorded before are new;
-      -record stores them; -fail exits 1 when a new one is a regression.
+      95% interval, and its p-value. A step that a control or floor cell of
+      the same runs shares (the same way, at least half as large) is noted
+      as the machine's. Steps not recorded before are new; -record stores
+      them; -fail exits 1 when a new one is a regression of a store.
 
   perfrun history plot [-o DIR]
       Draw every series over its commits (SVG and PNG), steps marked.
@@ -223,7 +225,7 @@ func addSeriesFlags(fs *flag.FlagSet, units string) *seriesFlags {
 		units:        fs.String("unit", units, `units, comma-separated, or "all"`),
 		alpha:        fs.Float64("alpha", 0.01, "significance level of each step's permutation test"),
 		permutations: fs.Int("permutations", 199, "reorderings per permutation test"),
-		minSz:        fs.Int("min-size", 5, "fewest commits between steps (a step shows once this many follow it)"),
+		minSz:        fs.Int("min-size", 3, "fewest commits between steps (a step shows once this many follow it)"),
 	}
 }
 
@@ -297,6 +299,15 @@ func loadSteps(ctx context.Context, h *history.DB, f *seriesFlags) ([]*history.S
 	if err != nil {
 		return nil, nil, err
 	}
+	// The reference cells of the same machines, chosen or not, tell a
+	// step of the store from one of the machine.
+	refFilter := filter
+	refFilter.Cell = regexp.MustCompile(`^(Control|Floor)/`)
+	refs, err := h.Series(ctx, refFilter)
+	if err != nil {
+		return nil, nil, err
+	}
+	history.CommonMode(steps, refs)
 	return series, steps, h.Mark(ctx, steps)
 }
 
@@ -304,7 +315,7 @@ func historyChanges(ctx context.Context, o *streams, args []string) error {
 	fs, db := subFlags(o, "changes")
 	sf := addSeriesFlags(fs, defaultUnits)
 	record := fs.Bool("record", false, "store the new steps, so the next search knows them")
-	fail := fs.Bool("fail", false, "exit 1 when a new step is a regression")
+	fail := fs.Bool("fail", false, "exit 1 when a new step is a regression that no control or floor cell shares")
 	if err := parse(fs, args, 0); err != nil {
 		return err
 	}
@@ -327,18 +338,18 @@ func historyChanges(ctx context.Context, o *streams, args []string) error {
 	newRegressions, fresh := 0, 0
 	if len(steps) > 0 {
 		tw := tabwriter.NewWriter(o.stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintf(tw, "\tstep\tcell\tunit\tmachine\tbetween\tsize (95%% interval)\tlevels\tp\n")
+		fmt.Fprintf(tw, "\tstep\tcell\tunit\tmachine\tbetween\tsize (95%% interval)\tlevels\tp\tnote\n")
 		for _, st := range steps {
 			r := chart.Row(st)
 			mark := ""
 			if st.New {
 				mark = "NEW"
 				fresh++
-				if st.Regression {
+				if st.Regression && st.Machine == "" {
 					newRegressions++
 				}
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", mark, r.Kind, r.Cell, r.Unit, r.Machine, r.Commits, r.Size, r.Levels, r.P)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", mark, r.Kind, r.Cell, r.Unit, r.Machine, r.Commits, r.Size, r.Levels, r.P, r.Note)
 		}
 		tw.Flush()
 	}
@@ -348,7 +359,7 @@ func historyChanges(ctx context.Context, o *streams, args []string) error {
 			long++
 		}
 	}
-	fmt.Fprintf(o.stdout, "%d steps in %d series (%d long enough to test, %d commits or more); %d new, %d of them regressions\n",
+	fmt.Fprintf(o.stdout, "%d steps in %d series (%d long enough to test, %d commits or more); %d new, %d of them regressions of a store\n",
 		len(steps), len(series), long, 2**sf.minSz, fresh, newRegressions)
 	if *fail && newRegressions > 0 {
 		fmt.Fprintf(o.stderr, "perfrun: history changes: %d new regression step(s)\n", newRegressions)

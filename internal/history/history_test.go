@@ -308,3 +308,39 @@ func TestStepsInHistory(t *testing.T) {
 		t.Errorf("after recording: new %v, %v", again[0].New, err)
 	}
 }
+
+// TestCommonMode: a store's +20% step is the machine's when the floor
+// cell of the same runs stepped +20% over the same commits, and the
+// store's own when the floor stayed flat.
+func TestCommonMode(t *testing.T) {
+	for _, floorMoves := range []bool{true, false} {
+		h := openTemp(t)
+		rng := rand.New(rand.NewPCG(3, 3))
+		for i := 0; i < 30; i++ {
+			level, floor := 100.0, 30.0
+			if i >= 15 {
+				level *= 1.2
+				if floorMoves {
+					floor *= 1.2
+				}
+			}
+			cells := map[string]float64{
+				"Issuer/impl=rcu/threads=1":        level * (1 + 0.02*(2*rng.Float64()-1)),
+				"Floor/certs=1024/hit=1/threads=1": floor * (1 + 0.02*(2*rng.Float64()-1)),
+			}
+			if _, err := h.Add(ctx, fmt.Sprint(i), resultsText(fmt.Sprintf("%040x", i+1), i, "ci", cells, 3, false), AddOptions{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		all, _ := h.Series(ctx, Filter{Units: []string{"ns/op"}})
+		stores, _ := h.Series(ctx, Filter{Units: []string{"ns/op"}, Cell: regexp.MustCompile("^Issuer/")})
+		steps, err := FindSteps(ctx, stores, changepoint.Options{})
+		if err != nil || len(steps) != 1 || !steps[0].Regression {
+			t.Fatalf("floor moves %v: steps %+v, %v", floorMoves, steps, err)
+		}
+		CommonMode(steps, all)
+		if got := steps[0].Machine != ""; got != floorMoves {
+			t.Errorf("floor moves %v: the step is the machine's: %v (%q)", floorMoves, got, steps[0].Machine)
+		}
+	}
+}

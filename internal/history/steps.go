@@ -2,13 +2,16 @@ package history
 
 import (
 	"context"
+	"fmt"
 	"hash/fnv"
 	"math"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
+	"github.com/perfrun/perfrun/internal/harness/results"
 	"github.com/perfrun/perfrun/internal/history/changepoint"
 )
 
@@ -26,8 +29,16 @@ type Step struct {
 	// with its 95% interval, in the series' unit.
 	From, To float64
 	Shift    changepoint.Step
+	// Lo and Hi bound the segments either side: points [Lo, Index) and
+	// [Index, Hi).
+	Lo, Hi int
 	// Regression says the step went the worse way for its unit.
 	Regression bool
+	// Machine, when not empty, says a reference cell of the same runs —
+	// a control or floor cell, which no store change moves — stepped the
+	// same way over the same commits: the machine or the process moved,
+	// not (only) the store.
+	Machine string
 	// New says no step near it was recorded before (Mark, Record).
 	New bool
 }
@@ -96,7 +107,7 @@ func stepsOf(s *Series, o changepoint.Options) []Step {
 			hi = changes[k+1].Index
 		}
 		before, after := x[lo:c.Index], x[c.Index:hi]
-		st := Step{Series: s, Index: c.Index, Before: s.Points[c.Index-1].Commit, After: s.Points[c.Index].Commit,
+		st := Step{Series: s, Index: c.Index, Lo: lo, Hi: hi, Before: s.Points[c.Index-1].Commit, After: s.Points[c.Index].Commit,
 			P: c.P, From: Median(before), To: Median(after), Shift: changepoint.ShiftOf(before, after)}
 		st.Regression = st.Shift.Shift*float64(s.Better) < 0
 		out = append(out, st)
@@ -202,4 +213,61 @@ func abs(x int) int {
 		return -x
 	}
 	return x
+}
+
+// IsReference reports whether a cell measures the machine rather than a
+// store: a control cell (Control/threads=N) or a floor cell (Floor/...).
+func IsReference(cell string) bool {
+	return strings.HasPrefix(cell, results.ControlGroup+"/") || strings.HasPrefix(cell, results.FloorTitle+"/")
+}
+
+// CommonMode sets Machine on every store step that a reference series of
+// the same machine and unit shares: over the same commits before and
+// after, the reference shifted the same way, by at least half as much,
+// with an interval that excludes no shift. Such a step is what the
+// process or the machine did (all of a run's cells move together when a
+// process lands on slow memory), and a gate should not count it.
+func CommonMode(steps []Step, refs []*Series) {
+	for i := range steps {
+		st := &steps[i]
+		if IsReference(st.Series.Cell) {
+			continue
+		}
+		rel, _, _ := st.Relative()
+		if math.IsNaN(rel) {
+			continue
+		}
+		before, after := commitSet(st.Series.Points[st.Lo:st.Index]), commitSet(st.Series.Points[st.Index:st.Hi])
+		for _, r := range refs {
+			if !IsReference(r.Cell) || r.Machine != st.Series.Machine || r.Unit != st.Series.Unit {
+				continue
+			}
+			var b, a []float64
+			for _, p := range r.Points {
+				if before[p.Commit] {
+					b = append(b, Median(p.Values))
+				} else if after[p.Commit] {
+					a = append(a, Median(p.Values))
+				}
+			}
+			from := Median(b)
+			if len(b) < 2 || len(a) < 2 || from == 0 {
+				continue
+			}
+			sh := changepoint.ShiftOf(b, a)
+			refRel := sh.Shift / math.Abs(from)
+			if refRel*rel > 0 && math.Abs(refRel) >= math.Abs(rel)/2 && sh.Low*sh.High > 0 {
+				st.Machine = fmt.Sprintf("%s moved %+.0f%% over the same commits", r.Cell, 100*refRel)
+				break
+			}
+		}
+	}
+}
+
+func commitSet(points []Point) map[string]bool {
+	m := make(map[string]bool, len(points))
+	for _, p := range points {
+		m[p.Commit] = true
+	}
+	return m
 }

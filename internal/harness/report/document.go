@@ -176,25 +176,40 @@ var mdEscaper = strings.NewReplacer(
 
 func mdEscape(s string) string { return mdEscaper.Replace(s) }
 
-// WriteHTML writes one self-contained page: styles and plots (SVG) inline,
-// nothing fetched from the network, readable offline.
-func (d *Document) WriteHTML(w io.Writer) error {
-	type plotView struct {
-		Caption string
-		SVG     template.HTML
-	}
-	var plots []plotView
-	for _, p := range d.Plots {
+// EscapeMarkdown makes text safe in Markdown outside code spans, as every
+// report's names are written.
+func EscapeMarkdown(s string) string { return mdEscape(s) }
+
+// Figure is a plot as an HTML page holds it: its SVG inline.
+type Figure struct {
+	Caption string
+	SVG     template.HTML
+}
+
+// Figures renders plots as SVG to inline in a page.
+func Figures(plots []*Plot) ([]Figure, error) {
+	var out []Figure
+	for _, p := range plots {
 		svg, err := p.Encode("svg")
 		if err != nil {
-			return err
+			return nil, err
 		}
 		// Drop the XML prologue: the SVG is inlined in HTML.
 		s := string(svg)
 		if i := strings.Index(s, "<svg"); i > 0 {
 			s = s[i:]
 		}
-		plots = append(plots, plotView{p.Caption, template.HTML(s)})
+		out = append(out, Figure{p.Caption, template.HTML(s)})
+	}
+	return out, nil
+}
+
+// WriteHTML writes one self-contained page: styles and plots (SVG) inline,
+// nothing fetched from the network, readable offline.
+func (d *Document) WriteHTML(w io.Writer) error {
+	plots, err := Figures(d.Plots)
+	if err != nil {
+		return err
 	}
 	var changed, all []compare.CellVerdict
 	if d.Verdict != nil {

@@ -16,7 +16,7 @@ type Options struct {
 	// the smallest p-value it can show is 1/(Permutations+1).
 	Permutations int
 	// MinSize is the fewest points a segment may have, at least 2; a
-	// step becomes visible once this many points follow it. Default 5.
+	// step becomes visible once this many points follow it. Default 3.
 	MinSize int
 	// Seed seeds the reorderings, so a series always gives one answer.
 	Seed uint64
@@ -30,7 +30,7 @@ func (o Options) withDefaults() Options {
 		o.Permutations = 199
 	}
 	if o.MinSize < 2 {
-		o.MinSize = 5
+		o.MinSize = 3
 	}
 	return o
 }

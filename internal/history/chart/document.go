@@ -37,6 +37,7 @@ type StepRow struct {
 	Size            string // +8.1% [+6.0%, +10.2%]
 	Levels          string // 40.1n → 43.4n
 	P               string
+	Note            string // the machine moved too
 }
 
 // Row formats a step.
@@ -44,7 +45,7 @@ func Row(st history.Step) StepRow {
 	r := StepRow{New: st.New, Regression: st.Regression, Kind: "improvement", Cell: st.Series.Cell, Unit: st.Series.Unit,
 		Machine: st.Series.Machine, Commits: history.ShortCommit(st.Before) + ".." + history.ShortCommit(st.After),
 		Levels: compare.FormatValue(st.From, st.Series.Unit) + " → " + compare.FormatValue(st.To, st.Series.Unit),
-		P:      fmt.Sprintf("%.3f", st.P)}
+		P:      fmt.Sprintf("%.3f", st.P), Note: st.Machine}
 	if st.Regression {
 		r.Kind = "regression"
 	}
@@ -72,7 +73,7 @@ func (d *Document) summary() string {
 
 // WriteMarkdown writes the page for a CI summary or an issue.
 func (d *Document) WriteMarkdown(w io.Writer) {
-	fmt.Fprintf(w, "# %s\n\n%s\n\n", d.Title, d.summary())
+	fmt.Fprintf(w, "# %s\n\n%s\n\n", report.EscapeMarkdown(d.Title), report.EscapeMarkdown(d.summary()))
 	if d.Method != "" {
 		fmt.Fprintf(w, "%s\n\n", d.Method)
 	}
@@ -80,45 +81,30 @@ func (d *Document) WriteMarkdown(w io.Writer) {
 	if len(rows) == 0 {
 		fmt.Fprintf(w, "No steps found.\n\n")
 	} else {
-		fmt.Fprintf(w, "| | step | cell | unit | machine | between | size (95%% interval) | levels | p |\n|---|---|---|---|---|---|---|---|---|\n")
+		fmt.Fprintf(w, "| | step | cell | unit | machine | between | size (95%% interval) | levels | p | note |\n|---|---|---|---|---|---|---|---|---|---|\n")
 		for _, r := range rows {
 			mark := ""
 			if r.New {
 				mark = "**new**"
 			}
-			fmt.Fprintf(w, "| %s | %s | `%s` | %s | %s | `%s` | %s | %s | %s |\n", mark, r.Kind, mdEscape(r.Cell), r.Unit, mdEscape(r.Machine), r.Commits, r.Size, r.Levels, r.P)
+			esc := report.EscapeMarkdown
+			fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", mark, r.Kind, esc(r.Cell), esc(r.Unit), esc(r.Machine), esc(r.Commits), r.Size, esc(r.Levels), r.P, esc(r.Note))
 		}
 		fmt.Fprintln(w)
 	}
 	for _, p := range d.Plots {
-		fmt.Fprintf(w, "![%s](%s)\n\n", mdEscape(p.Caption), path.Join(d.ImageDir, p.Name+".png"))
+		fmt.Fprintf(w, "![%s](%s)\n\n", report.EscapeMarkdown(p.Caption), path.Join(d.ImageDir, p.Name+".png"))
 	}
 	if d.Left > 0 {
 		fmt.Fprintf(w, "%d more series without steps are not drawn (history plot draws them all).\n", d.Left)
 	}
 }
 
-var mdEscaper = strings.NewReplacer("|", `\|`, "[", `\[`, "]", `\]`, "*", `\*`, "_", `\_`)
-
-func mdEscape(s string) string { return mdEscaper.Replace(s) }
-
 // WriteHTML writes a self-contained page: the plots inlined as SVG.
 func (d *Document) WriteHTML(w io.Writer) error {
-	type plotView struct {
-		Caption string
-		SVG     template.HTML
-	}
-	var plots []plotView
-	for _, p := range d.Plots {
-		svg, err := p.Encode("svg")
-		if err != nil {
-			return err
-		}
-		s := string(svg)
-		if i := strings.Index(s, "<svg"); i > 0 {
-			s = s[i:]
-		}
-		plots = append(plots, plotView{p.Caption, template.HTML(s)})
+	plots, err := report.Figures(d.Plots)
+	if err != nil {
+		return err
 	}
 	return pageTemplate.Execute(w, map[string]any{"D": d, "Summary": d.summary(), "Rows": d.rows(), "Plots": plots})
 }
@@ -142,8 +128,8 @@ figure svg { width: 100%; height: auto; border: 1px solid #eee; }
 <h1>{{.D.Title}}</h1>
 <p>{{.Summary}}</p>
 {{with .D.Method}}<p>{{.}}</p>{{end}}
-{{if .Rows}}<h2>Steps</h2><table><tr><th></th><th>step</th><th>cell</th><th>unit</th><th>machine</th><th>between</th><th>size (95% interval)</th><th>levels</th><th>p</th></tr>
-{{range .Rows}}<tr class="{{.Kind}}"><td class="new">{{if .New}}new{{end}}</td><td>{{.Kind}}</td><td><code>{{.Cell}}</code></td><td>{{.Unit}}</td><td>{{.Machine}}</td><td><code>{{.Commits}}</code></td><td class="num">{{.Size}}</td><td class="num">{{.Levels}}</td><td class="num">{{.P}}</td></tr>
+{{if .Rows}}<h2>Steps</h2><table><tr><th></th><th>step</th><th>cell</th><th>unit</th><th>machine</th><th>between</th><th>size (95% interval)</th><th>levels</th><th>p</th><th>note</th></tr>
+{{range .Rows}}<tr class="{{.Kind}}"><td class="new">{{if .New}}new{{end}}</td><td>{{.Kind}}</td><td><code>{{.Cell}}</code></td><td>{{.Unit}}</td><td>{{.Machine}}</td><td><code>{{.Commits}}</code></td><td class="num">{{.Size}}</td><td class="num">{{.Levels}}</td><td class="num">{{.P}}</td><td>{{.Note}}</td></tr>
 {{end}}</table>{{else}}<p>No steps found.</p>{{end}}
 {{range .Plots}}<figure>{{.SVG}}<figcaption>{{.Caption}}</figcaption></figure>
 {{end}}

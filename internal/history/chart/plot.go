@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"slices"
 	"strings"
 
 	"golang.org/x/perf/benchunit"
@@ -34,14 +35,20 @@ func Plot(s *history.Series, steps []history.Step) (*report.Plot, error) {
 	}
 	p := report.NewFigure(s.Cell+" @ "+s.Machine, "commit (oldest first)", unitLabel(sc.Prefix, s.Unit))
 
+	// Each commit's bar is the 95% interval of its median where its rounds
+	// are enough for one (six or more), else the range of its rounds.
 	pts := make(plotter.XYs, len(s.Points))
 	bars := errorBars{XYs: pts, YErrors: make(plotter.YErrors, len(s.Points))}
+	top := math.Inf(-1)
 	for i, pt := range s.Points {
 		sum := pt.Summary()
-		pts[i] = plotter.XY{X: float64(i), Y: medians[i] / factor}
-		if len(pt.Values) > 1 && !math.IsInf(sum.Lo, 0) && !math.IsInf(sum.Hi, 0) {
-			bars.YErrors[i] = struct{ Low, High float64 }{(sum.Median - sum.Lo) / factor, (sum.Hi - sum.Median) / factor}
+		lo, hi := sum.Lo, sum.Hi
+		if math.IsInf(lo, 0) || math.IsInf(hi, 0) {
+			lo, hi = slices.Min(pt.Values), slices.Max(pt.Values)
 		}
+		pts[i] = plotter.XY{X: float64(i), Y: medians[i] / factor}
+		bars.YErrors[i] = struct{ Low, High float64 }{(medians[i] - lo) / factor, (hi - medians[i]) / factor}
+		top = math.Max(top, hi/factor)
 	}
 	scatter, err := plotter.NewScatter(pts)
 	if err != nil {
@@ -56,7 +63,7 @@ func Plot(s *history.Series, steps []history.Step) (*report.Plot, error) {
 	eb.LineStyle.Width = vg.Points(0.7)
 	eb.CapWidth = vg.Points(3)
 	p.Add(eb, scatter)
-	p.Legend.Add(fmt.Sprintf("median of each commit's rounds, 95%% interval (%d commits)", len(s.Points)), scatter)
+	p.Legend.Add(fmt.Sprintf("median of each commit's rounds; bar: 95%% interval, or the rounds' range under six (%d commits)", len(s.Points)), scatter)
 
 	// The level of each segment between steps, and the steps themselves.
 	bounds := []int{0}
@@ -77,19 +84,28 @@ func Plot(s *history.Series, steps []history.Step) (*report.Plot, error) {
 			p.Legend.Add("level between steps (median)", line)
 		}
 	}
-	for i, st := range steps {
-		c := improvedColor
-		what := "improvement"
-		if st.Regression {
+	drawn := make(map[string]bool)
+	for _, st := range steps {
+		c, what := improvedColor, "improvement"
+		switch {
+		case st.Machine != "":
+			c, what = levelColor, "the machine's (a control or floor cell moved too)"
+		case st.Regression:
 			c, what = regressionColor, "regression"
 		}
 		m := &stepMark{x: float64(st.Index) - 0.5, color: c}
 		p.Add(m)
-		if i == 0 || steps[i-1].Regression != st.Regression {
+		if !drawn[what] {
+			drawn[what] = true
 			p.Legend.Add("step: "+what, m)
 		}
 	}
 	p.X.Min, p.X.Max = -1, float64(len(s.Points))
+	// Room above the data for the legend.
+	if p.Y.Max < top {
+		p.Y.Max = top
+	}
+	p.Y.Max += 0.35 * (p.Y.Max - p.Y.Min)
 	p.X.Tick.Marker = commitTicks(s.Points)
 	caption := fmt.Sprintf("%s in %s on %s over %d commits", s.Cell, unitLabel(sc.Prefix, s.Unit), s.Machine, len(s.Points))
 	if len(steps) > 0 {

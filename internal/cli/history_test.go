@@ -1,0 +1,136 @@
+package cli
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// historyFiles writes n results files of one machine, one commit each,
+// a day apart: rcu's ns/op steps up by step at commit at, in ±3% noise.
+func historyFiles(t *testing.T, dir string, n, at int, step float64) []string {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(7, 7))
+	var files []string
+	for i := 0; i < n; i++ {
+		level := 100.0
+		if i >= at {
+			level *= 1 + step
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, "cpu: Test CPU\ncores: 2\nperfrun: %03d%s\ndate: 2026-01-01T00:00:00Z\nmachine: test-box\n\n", i+1, strings.Repeat("a", 37))
+		for r := 0; r < 3; r++ {
+			fmt.Fprintf(&b, "BenchmarkIssuer/impl=rcu/threads=1 1 %g ns/op 0 allocs/op\n", level*(1+0.03*(2*rng.Float64()-1)))
+		}
+		// The date: line is the same for all: the order comes from
+		// -commit-time in the test, as git would give it.
+		path := filepath.Join(dir, fmt.Sprintf("r%03d.txt", i))
+		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, path)
+	}
+	return files
+}
+
+// TestHistoryCommands runs the history commands as CI would: add (again a
+// no-op), changes failing on a new regression step, passing once it is
+// recorded, plot and report writing their files, and the errors a user
+// meets.
+func TestHistoryCommands(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "h.db")
+	files := historyFiles(t, dir, 40, 25, 0.10)
+	for i, f := range files {
+		day := fmt.Sprintf("2026-01-%02dT%02d:00:00Z", 1+i/24, i%24)
+		if code, out, errs := perfrun("history", "add", "-db", db, "-commit-time", day, f); code != 0 {
+			t.Fatalf("add %s: exit %d\n%s%s", f, code, out, errs)
+		}
+	}
+	code, out, _ := perfrun("history", "add", "-db", db, files[3])
+	if code != 0 || !strings.Contains(out, "already in the history (same bytes); nothing added") {
+		t.Errorf("adding a file again: exit %d\n%s", code, out)
+	}
+	code, out, _ = perfrun("history", "info", "-db", db)
+	if code != 0 || !strings.Contains(out, "40 files, 40 runs, 40 commits, 2 series, 240 values") || !strings.Contains(out, "machines: test-box") {
+		t.Errorf("info: exit %d\n%s", code, out)
+	}
+
+	// The step is new and a regression: -fail exits 1, and names it.
+	code, out, errs := perfrun("history", "changes", "-db", db, "-fail", "-record")
+	step := "025aaaaaaaaa..026aaaaaaaaa"
+	if code != exitRegression || !strings.Contains(out, "NEW") || !strings.Contains(out, step) || !strings.Contains(out, "regression") {
+		t.Fatalf("changes -fail on a new regression: exit %d, want %d, and the step %s\n%s%s", code, exitRegression, step, out, errs)
+	}
+	// Recorded, it is no longer new: the same check passes.
+	code, out, errs = perfrun("history", "changes", "-db", db, "-fail")
+	if code != 0 || strings.Contains(out, "NEW") || !strings.Contains(out, "1 steps in 2 series") {
+		t.Errorf("changes -fail once recorded: exit %d\n%s%s", code, out, errs)
+	}
+
+	plots := filepath.Join(dir, "plots")
+	if code, out, errs := perfrun("history", "plot", "-db", db, "-o", plots); code != 0 || !strings.Contains(out, "1 steps marked") {
+		t.Errorf("plot: exit %d\n%s%s", code, out, errs)
+	}
+	if m, _ := filepath.Glob(filepath.Join(plots, "*.png")); len(m) != 1 {
+		t.Errorf("plot wrote %v, want one PNG (one ns/op series)", m)
+	}
+	rep := filepath.Join(dir, "rep")
+	if code, out, errs := perfrun("history", "report", "-db", db, "-o", rep); code != 0 {
+		t.Errorf("report: exit %d\n%s%s", code, out, errs)
+	}
+	md, _ := os.ReadFile(filepath.Join(rep, "report.md"))
+	html, _ := os.ReadFile(filepath.Join(rep, "report.html"))
+	if !strings.Contains(string(md), "| regression | Issuer/impl=rcu/threads=1 | sec/op | test-box | "+step+" |") ||
+		!strings.Contains(string(html), "<svg") || !strings.Contains(string(md), "![") {
+		t.Errorf("report.md:\n%s", md)
+	}
+
+	for _, tc := range []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"history"}, exitUsage, "want a history command"},
+		{[]string{"history", "frob"}, exitUsage, `unknown history command "frob"`},
+		{[]string{"history", "add", "-db", db}, exitUsage, "want results files"},
+		{[]string{"history", "add", "-db", db, filepath.Join(dir, "missing.txt")}, exitUsage, "no such file"},
+		{[]string{"history", "add", "-db", db, "-commit-time", "yesterday", files[0]}, exitUsage, "bad -commit-time"},
+		{[]string{"history", "changes", "-db", filepath.Join(dir, "none.db")}, exitUsage, "no history at"},
+		{[]string{"history", "changes", "-db", db, "-cell", "nothing-like-this"}, exitUsage, "no series of the 2"},
+		{[]string{"history", "changes", "-db", db, "-alpha", "0.001"}, exitUsage, "-permutations 199 cannot show p ≤ 0.001"},
+		{[]string{"history", "changes", "-db", db, "-cell", "("}, exitUsage, "bad -cell"},
+	} {
+		code, out, errs := perfrun(tc.args...)
+		if code != tc.code || !strings.Contains(errs, tc.msg) {
+			t.Errorf("perfrun %s: exit %d, want %d with %q\n%s%s", strings.Join(tc.args, " "), code, tc.code, tc.msg, out, errs)
+		}
+	}
+}
+
+// TestHistoryAddGoTestOutput: plain go test -bench output needs -commit;
+// without it the error says so and nothing is stored.
+func TestHistoryAddGoTestOutput(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "h.db")
+	bench := filepath.Join(dir, "bench.txt")
+	data := "goos: linux\npkg: example.com/store\ncpu: Test CPU\nBenchmarkLookup-2 1000 123 ns/op\nBenchmarkLookup-2 1000 125 ns/op\nPASS\n"
+	if err := os.WriteFile(bench, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := perfrun("history", "add", "-db", db, bench)
+	if code != exitUsage || !strings.Contains(errs, "say which with -commit") {
+		t.Fatalf("go test output without -commit: exit %d\n%s", code, errs)
+	}
+	code, out, errs := perfrun("history", "add", "-db", db, "-commit", "abc123", "-commit-time", "2026-11-01", bench)
+	if code != 0 || !strings.Contains(out, "2 values of 1 run(s), commit abc123") {
+		t.Fatalf("go test output with -commit: exit %d\n%s%s", code, out, errs)
+	}
+	code, out, _ = perfrun("history", "info", "-db", db)
+	if code != 0 || !strings.Contains(out, "1 files, 1 runs, 1 commits, 1 series, 2 values") || !strings.Contains(out, "machines: Test CPU") {
+		t.Errorf("info: %s", out)
+	}
+}
