@@ -274,6 +274,21 @@ func (f *seriesFlags) method() string {
 		*f.permutations, *f.alpha, *f.minSz)
 }
 
+// openSteps opens an existing history and finds the steps of the chosen
+// series; the caller closes the history.
+func openSteps(ctx context.Context, path string, f *seriesFlags) (*history.DB, []*history.Series, []history.Step, error) {
+	h, err := openExisting(ctx, path)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	series, steps, err := loadSteps(ctx, h, f)
+	if err != nil {
+		h.Close()
+		return nil, nil, nil, err
+	}
+	return h, series, steps, nil
+}
+
 // loadSteps reads the chosen series and finds their steps.
 func loadSteps(ctx context.Context, h *history.DB, f *seriesFlags) ([]*history.Series, []history.Step, error) {
 	filter, err := f.filter()
@@ -321,15 +336,11 @@ func historyChanges(ctx context.Context, o *streams, args []string) error {
 	}
 	ctx, stop := interruptible(ctx)
 	defer stop()
-	h, err := openExisting(ctx, *db)
+	h, series, steps, err := openSteps(ctx, *db, sf)
 	if err != nil {
 		return err
 	}
 	defer h.Close()
-	series, steps, err := loadSteps(ctx, h, sf)
-	if err != nil {
-		return err
-	}
 	if *record {
 		if err := h.Record(ctx, steps, time.Now()); err != nil {
 			return err

@@ -42,15 +42,11 @@ func historyPlot(ctx context.Context, o *streams, args []string) error {
 	if err := parse(fs, args, 0); err != nil {
 		return err
 	}
-	h, err := openExisting(ctx, *db)
+	h, series, steps, err := openSteps(ctx, *db, sf)
 	if err != nil {
 		return err
 	}
 	defer h.Close()
-	series, steps, err := loadSteps(ctx, h, sf)
-	if err != nil {
-		return err
-	}
 	plots, left, err := seriesPlots(series, steps, false)
 	if err != nil {
 		return err
@@ -79,15 +75,11 @@ func historyReport(ctx context.Context, o *streams, args []string) error {
 	if err := parse(fs, args, 0); err != nil {
 		return err
 	}
-	h, err := openExisting(ctx, *db)
+	h, series, steps, err := openSteps(ctx, *db, sf)
 	if err != nil {
 		return err
 	}
 	defer h.Close()
-	series, steps, err := loadSteps(ctx, h, sf)
-	if err != nil {
-		return err
-	}
 	st, err := h.Stats(ctx)
 	if err != nil {
 		return err

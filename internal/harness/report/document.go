@@ -180,6 +180,17 @@ func mdEscape(s string) string { return mdEscaper.Replace(s) }
 // report's names are written.
 func EscapeMarkdown(s string) string { return mdEscape(s) }
 
+// PageStyle is the style every report page shares: type, tables, figures.
+const PageStyle template.CSS = `body { font: 15px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 1100px; padding: 0 1em; color: #1d1d1f; }
+h1 { font-size: 1.5em; margin-bottom: .2em; }
+table { border-collapse: collapse; margin: 1em 0; font-size: 13px; }
+th, td { border: 1px solid #ccc; padding: .25em .6em; text-align: left; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
+code { font-size: 12px; }
+figure { margin: 1.5em 0; } figcaption { color: #555; font-size: 13px; }
+figure svg { width: 100%; height: auto; border: 1px solid #eee; }
+`
+
 // Figure is a plot as an HTML page holds it: its SVG inline.
 type Figure struct {
 	Caption string
@@ -220,7 +231,7 @@ func (d *Document) WriteHTML(w io.Writer) error {
 		sums = summaries(d.New)
 	}
 	return pageTemplate.Execute(w, map[string]any{
-		"D": d, "Changed": changed, "All": all, "Summaries": sums, "Plots": plots,
+		"Style": PageStyle, "D": d, "Changed": changed, "All": all, "Summaries": sums, "Plots": plots,
 	})
 }
 
@@ -239,16 +250,9 @@ var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{{.D.Title}}</title>
 <style>
-body { font: 15px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 1100px; padding: 0 1em; color: #1d1d1f; }
-h1 { font-size: 1.5em; margin-bottom: .2em; }
+{{.Style}}
 .verdict { display: inline-block; padding: .3em .8em; border-radius: 6px; font-weight: 700; font-size: 1.2em; }
 .pass { background: #dff5e1; } .improved { background: #dcecff; } .regression { background: #ffd9d6; } .inconclusive { background: #fff1c2; } .not-gated { background: #eee; }
-table { border-collapse: collapse; margin: 1em 0; font-size: 13px; }
-th, td { border: 1px solid #ccc; padding: .25em .6em; text-align: left; }
-td.num { text-align: right; font-variant-numeric: tabular-nums; }
-code { font-size: 12px; }
-figure { margin: 1.5em 0; } figcaption { color: #555; font-size: 13px; }
-figure svg { width: 100%; height: auto; border: 1px solid #eee; }
 details { margin: 1em 0; } summary { cursor: pointer; font-weight: 600; }
 </style></head><body>
 <h1>{{.D.Title}}</h1>

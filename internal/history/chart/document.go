@@ -106,7 +106,7 @@ func (d *Document) WriteHTML(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return pageTemplate.Execute(w, map[string]any{"D": d, "Summary": d.summary(), "Rows": d.rows(), "Plots": plots})
+	return pageTemplate.Execute(w, map[string]any{"Style": report.PageStyle, "D": d, "Summary": d.summary(), "Rows": d.rows(), "Plots": plots})
 }
 
 var pageTemplate = template.Must(template.New("page").Parse(`<!DOCTYPE html>
@@ -114,23 +114,17 @@ var pageTemplate = template.Must(template.New("page").Parse(`<!DOCTYPE html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{{.D.Title}}</title>
 <style>
-body { font: 15px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 1100px; padding: 0 1em; color: #1d1d1f; }
-h1 { font-size: 1.5em; margin-bottom: .2em; }
-table { border-collapse: collapse; margin: 1em 0; font-size: 13px; }
-th, td { border: 1px solid #ccc; padding: .25em .6em; text-align: left; }
-td.num { text-align: right; font-variant-numeric: tabular-nums; }
+{{.Style}}
 tr.regression { background: #ffd9d6; } tr.improvement { background: #dcecff; }
 .new { font-weight: 700; }
-code { font-size: 12px; }
-figure { margin: 1.5em 0; } figcaption { color: #555; font-size: 13px; }
-figure svg { width: 100%; height: auto; border: 1px solid #eee; }
+.wide { overflow-x: auto; } .wide td.num { white-space: nowrap; }
 </style></head><body>
 <h1>{{.D.Title}}</h1>
 <p>{{.Summary}}</p>
 {{with .D.Method}}<p>{{.}}</p>{{end}}
-{{if .Rows}}<h2>Steps</h2><table><tr><th></th><th>step</th><th>cell</th><th>unit</th><th>machine</th><th>between</th><th>size (95% interval)</th><th>levels</th><th>p</th><th>note</th></tr>
+{{if .Rows}}<h2>Steps</h2><div class="wide"><table><tr><th></th><th>step</th><th>cell</th><th>unit</th><th>machine</th><th>between</th><th>size (95% interval)</th><th>levels</th><th>p</th><th>note</th></tr>
 {{range .Rows}}<tr class="{{.Kind}}"><td class="new">{{if .New}}new{{end}}</td><td>{{.Kind}}</td><td><code>{{.Cell}}</code></td><td>{{.Unit}}</td><td>{{.Machine}}</td><td><code>{{.Commits}}</code></td><td class="num">{{.Size}}</td><td class="num">{{.Levels}}</td><td class="num">{{.P}}</td><td>{{.Note}}</td></tr>
-{{end}}</table>{{else}}<p>No steps found.</p>{{end}}
+{{end}}</table></div>{{else}}<p>No steps found.</p>{{end}}
 {{range .Plots}}<figure>{{.SVG}}<figcaption>{{.Caption}}</figcaption></figure>
 {{end}}
 {{if .D.Left}}<p>{{.D.Left}} more series without steps are not drawn (history plot draws them all).</p>{{end}}
