@@ -54,7 +54,7 @@ func RunDeviating(t *testing.T, newStore func() store.Store, dev Deviations) {
 		{"Differential", testDifferential},
 		{"Concurrent", plain(testConcurrent)},
 		{"IssuerAllocs", testIssuerAllocs},
-		{"LongBucketAllocs", plain(testLongBucketAllocs)},
+		{"LongBucketAllocs", testLongBucketAllocs},
 		{"Stress", plain(testStress)},
 	}
 	for _, tc := range tests {
