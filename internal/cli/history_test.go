@@ -99,6 +99,7 @@ func TestHistoryCommands(t *testing.T) {
 		{[]string{"history", "add", "-db", db}, exitUsage, "want results files"},
 		{[]string{"history", "add", "-db", db, filepath.Join(dir, "missing.txt")}, exitUsage, "no such file"},
 		{[]string{"history", "add", "-db", db, "-commit-time", "yesterday", files[0]}, exitUsage, "bad -commit-time"},
+		{[]string{"history", "add", "-db", db, filepath.Join(dir, "h.db")}, exitUsage, "no benchmark results (nothing of"},
 		{[]string{"history", "changes", "-db", filepath.Join(dir, "none.db")}, exitUsage, "no history at"},
 		{[]string{"history", "changes", "-db", db, "-cell", "nothing-like-this"}, exitUsage, "no series of the 2"},
 		{[]string{"history", "changes", "-db", db, "-alpha", "0.001"}, exitUsage, "-permutations 199 cannot show p ≤ 0.001"},

@@ -344,3 +344,28 @@ func TestCommonMode(t *testing.T) {
 		}
 	}
 }
+
+// TestInterruptedAddLeavesNothing: an add interrupted while it stores a
+// file (5·10^4 values, a quarter of a second of inserts) leaves none of that
+// file behind, and the same file can be added afterwards.
+func TestInterruptedAddLeavesNothing(t *testing.T) {
+	h := openTemp(t)
+	data := LargeResults(5000, 1)
+	interrupted, cancel := context.WithCancel(ctx)
+	// The file's row is stamped inside its transaction: cancel 50 ms after.
+	stamped := func() time.Time {
+		time.AfterFunc(50*time.Millisecond, cancel)
+		return time.Now()
+	}
+	_, err := h.Add(interrupted, "large.txt", data, AddOptions{Now: stamped})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("interrupted add: %v, want context.Canceled", err)
+	}
+	if s := stats(t, h); s.Files+s.Runs+s.Samples != 0 {
+		t.Errorf("an interrupted add left %+v", s)
+	}
+	a, err := h.Add(ctx, "large.txt", data, AddOptions{})
+	if err != nil || a.Duplicate || a.Samples != 50000 {
+		t.Errorf("adding the file after the interrupted add: %+v, %v", a, err)
+	}
+}
