@@ -56,15 +56,15 @@ func open(ctx context.Context, path string, target int) (*DB, error) {
 	h := &DB{db: db, Path: path}
 	if err := h.check(ctx); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("history %s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if _, err := db.ExecContext(ctx, "PRAGMA journal_mode=WAL"); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("history %s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if err := h.migrate(ctx, target); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("history %s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return h, nil
 }
