@@ -18,25 +18,26 @@ const module = "github.com/perfrun/perfrun/"
 // (both are above the store, beside or below the registry); a report
 // never needs a store.
 var layers = map[string]int{
-	"store":                        0,
-	"store/certgen":                0,
-	"internal/harness/results":     0,
-	"internal/history/changepoint": 0,
-	"internal/history":             2,
-	"store/corpus":                 1,
-	"internal/harness/compare":     1,
-	"store/storetest":              2,
-	"internal/impls/rcu":           2, // and every other internal/impls/NAME (layerOf)
-	"internal/harness/ab":          2,
-	"internal/impls":               3,
-	"internal/workloads":           3,
-	"internal/harness":             4,
-	"internal/harness/report":      5,
-	"internal/history/chart":       6,
-	"internal/cli":                 8,
-	".":                            9, // package perfrun, the public entry point
-	"cmd/perfrun":                  10,
-	"arch":                         10,
+	"store":                           0,
+	"store/certgen":                   0,
+	"internal/harness/results":        0,
+	"internal/history/changepoint":    0,
+	"internal/harness/report/browser": 0,
+	"internal/history":                2,
+	"store/corpus":                    1,
+	"internal/harness/compare":        1,
+	"store/storetest":                 2,
+	"internal/impls/rcu":              2, // and every other internal/impls/NAME (layerOf)
+	"internal/harness/ab":             2,
+	"internal/impls":                  3,
+	"internal/workloads":              3,
+	"internal/harness":                4,
+	"internal/harness/report":         5,
+	"internal/history/chart":          6,
+	"internal/cli":                    8,
+	".":                               9, // package perfrun, the public entry point
+	"cmd/perfrun":                     10,
+	"arch":                            10,
 }
 
 // TestImportsPointDown reads the import clauses of every non-test Go file

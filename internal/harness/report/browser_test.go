@@ -3,16 +3,11 @@ package report_test
 import (
 	"bytes"
 	"fmt"
-	"image"
-	"image/png"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/perfrun/perfrun/internal/harness/report"
+	"github.com/perfrun/perfrun/internal/harness/report/browser"
 	"github.com/perfrun/perfrun/internal/harness/results"
 )
 
@@ -40,26 +35,12 @@ func syntheticRun() *results.Set {
 	return s
 }
 
-func chromium(t *testing.T) string {
-	t.Helper()
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("CI") != "" {
-		t.Fatal("CI must install Chromium (.ci/run does) to test the HTML report")
-	}
-	t.Skip("no Chromium; apt-get install chromium")
-	return ""
-}
-
 // TestHTMLInBrowser renders the self-contained page in headless Chromium,
 // with no network, and looks at the screenshot: the page is not blank and
 // the plots were drawn (the oversubscribed shading and the line colours
 // are on screen).
 func TestHTMLInBrowser(t *testing.T) {
-	bin := chromium(t)
+	browser.Chromium(t)
 	set := syntheticRun()
 	plots, err := report.Plots([]*results.Set{set}, report.PlotOptions{Cores: 2, Impls: []string{"sorted", "rcu"}})
 	if err != nil {
@@ -74,33 +55,10 @@ func TestHTMLInBrowser(t *testing.T) {
 	if n := strings.Count(html, "<svg"); n != len(plots) || n == 0 {
 		t.Fatalf("%d inline SVGs for %d plots", n, len(plots))
 	}
-	if m := regexp.MustCompile(`(src|href)="https?:|url\(https?:|@import`).FindString(html); m != "" {
-		t.Fatalf("the page fetches from the network: %q", m)
-	}
-	dir := t.TempDir()
-	file := filepath.Join(dir, "report.html")
-	os.WriteFile(file, page.Bytes(), 0o644)
-	shot := filepath.Join(dir, "shot.png")
-	cmd := exec.Command(bin, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-		"--disable-background-networking", "--disable-component-update", "--disable-sync",
-		"--host-resolver-rules=MAP * ~NOTFOUND", "--user-data-dir="+filepath.Join(dir, "profile"),
-		"--window-size=1200,1600", "--screenshot="+shot, "file://"+file)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("chromium: %v\n%s", err, out)
-	}
-	f, err := os.Open(shot)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if b := img.Bounds(); b.Dx() != 1200 || b.Dy() != 1600 {
-		t.Fatalf("screenshot is %v", b)
-	}
-	inked, shaded, blue := census(img)
+	img := browser.Screenshot(t, page.Bytes(), 1200, 1600)
+	inked := browser.Count(img, func(r, g, b uint32) bool { return r < 245 || g < 245 || b < 245 })
+	shaded := browser.Count(img, func(r, g, b uint32) bool { return r >= 232 && r <= 243 && r == g && g == b })
+	blue := browser.Count(img, func(r, g, b uint32) bool { return r < 60 && g > 80 && g < 150 && b > 150 })
 	total := 1200 * 1600
 	t.Logf("screenshot: %.1f%% inked, %d shaded pixels, %d line-blue pixels", 100*float64(inked)/float64(total), shaded, blue)
 	if inked < total/50 {
@@ -112,30 +70,4 @@ func TestHTMLInBrowser(t *testing.T) {
 	if blue < 50 {
 		t.Errorf("%d pixels of the first line's blue: no data line on screen", blue)
 	}
-	if out := os.Getenv("PERFRUN_SCREENSHOT"); out != "" {
-		data, _ := os.ReadFile(shot)
-		os.WriteFile(out, data, 0o644)
-	}
-}
-
-// census counts non-white pixels, pixels of the pale grey shading, and
-// pixels of the blue of the first implementation's line.
-func census(img image.Image) (inked, shaded, blue int) {
-	b := img.Bounds()
-	for y := b.Min.Y; y < b.Max.Y; y++ {
-		for x := b.Min.X; x < b.Max.X; x++ {
-			r, g, bl, _ := img.At(x, y).RGBA()
-			r, g, bl = r>>8, g>>8, bl>>8
-			if r < 245 || g < 245 || bl < 245 {
-				inked++
-			}
-			if r >= 232 && r <= 243 && r == g && g == bl {
-				shaded++
-			}
-			if r < 60 && g > 80 && g < 150 && bl > 150 {
-				blue++
-			}
-		}
-	}
-	return
 }
