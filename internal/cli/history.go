@@ -40,7 +40,8 @@ a series — one cell in one unit on one machine — stepped up or down.
       95% interval, and its p-value. A step that a control or floor cell of
       the same runs shares (the same way, at least half as large) is noted
       as the machine's. Steps not recorded before are new; -record stores
-      them; -fail exits 1 when a new one is a regression of a store.
+      them; -fail exits 1 when a new one is a regression of a store at no
+      more threads than cores (oversubscribed cells only time-slice).
 
   perfrun history plot [-o DIR]
       Draw every series over its commits (SVG and PNG), steps marked.
@@ -331,7 +332,7 @@ func historyChanges(ctx context.Context, o *streams, args []string) error {
 	fs, db := subFlags(o, "changes")
 	sf := addSeriesFlags(fs, defaultUnits)
 	record := fs.Bool("record", false, "store the new steps, so the next search knows them")
-	fail := fs.Bool("fail", false, "exit 1 when a new step is a regression that no control or floor cell shares")
+	fail := fs.Bool("fail", false, "exit 1 when a new step is a regression of a store that no control or floor cell shares, at no more threads than cores")
 	if err := parse(fs, args, 0); err != nil {
 		return err
 	}
@@ -357,7 +358,7 @@ func historyChanges(ctx context.Context, o *streams, args []string) error {
 			if st.New {
 				mark = "NEW"
 				fresh++
-				if st.Regression && st.Machine == "" {
+				if st.Regression && st.Machine == "" && !st.Series.Oversubscribed() {
 					newRegressions++
 				}
 			}

@@ -12,6 +12,10 @@ import (
 // historyFiles writes n results files of one machine, one commit each,
 // a day apart: rcu's ns/op steps up by step at commit at, in ±3% noise.
 func historyFiles(t *testing.T, dir string, n, at int, step float64) []string {
+	return historyFilesOf(t, dir, "Issuer/impl=rcu/threads=1", n, at, step)
+}
+
+func historyFilesOf(t *testing.T, dir, cell string, n, at int, step float64) []string {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(7, 7))
 	var files []string
@@ -23,7 +27,7 @@ func historyFiles(t *testing.T, dir string, n, at int, step float64) []string {
 		var b strings.Builder
 		fmt.Fprintf(&b, "cpu: Test CPU\ncores: 2\nperfrun: %03d%s\ndate: 2026-01-01T00:00:00Z\nmachine: test-box\n\n", i+1, strings.Repeat("a", 37))
 		for r := 0; r < 3; r++ {
-			fmt.Fprintf(&b, "BenchmarkIssuer/impl=rcu/threads=1 1 %g ns/op 0 allocs/op\n", level*(1+0.03*(2*rng.Float64()-1)))
+			fmt.Fprintf(&b, "Benchmark%s 1 %g ns/op 0 allocs/op\n", cell, level*(1+0.03*(2*rng.Float64()-1)))
 		}
 		// The date: line is the same for all: the order comes from
 		// -commit-time in the test, as git would give it.
@@ -133,5 +137,22 @@ func TestHistoryAddGoTestOutput(t *testing.T) {
 	code, out, _ = perfrun("history", "info", "-db", db)
 	if code != 0 || !strings.Contains(out, "1 files, 1 runs, 1 commits, 1 series, 2 values") || !strings.Contains(out, "machines: Test CPU") {
 		t.Errorf("info: %s", out)
+	}
+}
+
+// TestHistoryOversubscribedNotGated: a regression step of a cell with more
+// threads than the machine has cores is shown, and never fails the check.
+func TestHistoryOversubscribedNotGated(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "h.db")
+	for i, f := range historyFilesOf(t, dir, "Issuer/impl=rcu/threads=4", 30, 15, 0.10) {
+		day := fmt.Sprintf("2026-01-%02dT00:00:00Z", 1+i)
+		if code, out, errs := perfrun("history", "add", "-db", db, "-commit-time", day, f); code != 0 {
+			t.Fatalf("add: exit %d\n%s%s", code, out, errs)
+		}
+	}
+	code, out, errs := perfrun("history", "changes", "-db", db, "-fail")
+	if code != 0 || !strings.Contains(out, "regression") || !strings.Contains(out, "oversubscribed (more threads than cores): never gated") {
+		t.Errorf("changes -fail on an oversubscribed regression: exit %d, want 0 with the step shown\n%s%s", code, out, errs)
 	}
 }

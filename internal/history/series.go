@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -17,7 +18,15 @@ type Series struct {
 	ID                  int64
 	Machine, Cell, Unit string
 	Better              int // +1 higher is better, -1 lower
+	Cores               int // the most cores of any of its runs, 0 if unknown
 	Points              []Point
+}
+
+// Oversubscribed reports whether the series' cell runs more threads than
+// its machine has cores: it time-slices, and no verdict is about it.
+func (s *Series) Oversubscribed() bool {
+	threads, _ := strconv.Atoi(results.NameKey(s.Cell, "threads"))
+	return s.Cores > 0 && threads > s.Cores
 }
 
 // Name says which series it is: cell, unit and machine.
@@ -79,7 +88,7 @@ func (h *DB) Series(ctx context.Context, f Filter) ([]*Series, error) {
 	if err := rows.Err(); err != nil || len(out) == 0 {
 		return out, err
 	}
-	rows, err = h.db.QueryContext(ctx, `SELECT s.series_id, r.commit_id, r.commit_time, s.value
+	rows, err = h.db.QueryContext(ctx, `SELECT s.series_id, r.commit_id, r.commit_time, r.cores, s.value
 		FROM samples s JOIN runs r ON r.id = s.run_id ORDER BY s.series_id, r.commit_time, r.commit_id, r.id`)
 	if err != nil {
 		return nil, err
@@ -89,12 +98,13 @@ func (h *DB) Series(ctx context.Context, f Filter) ([]*Series, error) {
 		id      int64
 		commit  string
 		stamped string
+		cores   int
 		value   float64
 		at      map[string]int // the point of each commit of the current series
 		cur     *Series
 	)
 	for rows.Next() {
-		if err := rows.Scan(&id, &commit, &stamped, &value); err != nil {
+		if err := rows.Scan(&id, &commit, &stamped, &cores, &value); err != nil {
 			return nil, err
 		}
 		s := byID[id]
@@ -104,6 +114,7 @@ func (h *DB) Series(ctx context.Context, f Filter) ([]*Series, error) {
 		if s != cur {
 			cur, at = s, make(map[string]int)
 		}
+		s.Cores = max(s.Cores, cores)
 		i, ok := at[commit]
 		if !ok {
 			when, _ := time.Parse(time.RFC3339, stamped)

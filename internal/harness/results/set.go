@@ -216,6 +216,12 @@ func KeyOf(key string) func(*Cell) string {
 	return func(c *Cell) string { return p.Project(c.First).StringValues() }
 }
 
+// NameKey returns a name key (such as "threads") of a full benchmark
+// name, as KeyOf does for a cell; "" if the name has none.
+func NameKey(name, key string) string {
+	return KeyOf(key)(&Cell{First: &benchfmt.Result{Name: benchfmt.Name(name)}})
+}
+
 // GroupWithout returns a function giving a cell's full name without the
 // given name keys: the cells that differ only in those keys share it.
 func GroupWithout(keys ...string) func(*Cell) string {

@@ -46,6 +46,9 @@ func Row(st history.Step) StepRow {
 		Machine: st.Series.Machine, Commits: history.ShortCommit(st.Before) + ".." + history.ShortCommit(st.After),
 		Levels: compare.FormatValue(st.From, st.Series.Unit) + " → " + compare.FormatValue(st.To, st.Series.Unit),
 		P:      fmt.Sprintf("%.3f", st.P), Note: st.Machine}
+	if st.Series.Oversubscribed() {
+		r.Note = strings.TrimPrefix(r.Note+"; oversubscribed (more threads than cores): never gated", "; ")
+	}
 	if st.Regression {
 		r.Kind = "regression"
 	}
