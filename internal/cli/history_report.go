@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/perfrun/perfrun/internal/harness/report"
@@ -89,16 +88,8 @@ func historyReport(ctx context.Context, o *streams, args []string) error {
 		return err
 	}
 	doc := &chart.Document{Title: *title, Stats: st, Method: sf.method(), Steps: steps, Plots: plots, ImageDir: "images", Left: left}
-	if err := os.MkdirAll(*dir, 0o755); err != nil {
+	if err := clearReport(*dir); err != nil {
 		return err
-	}
-	for _, pattern := range []string{"report.md", "report.html", filepath.Join("images", "*.svg"), filepath.Join("images", "*.png")} {
-		old, _ := filepath.Glob(filepath.Join(*dir, pattern))
-		for _, f := range old {
-			if err := os.Remove(f); err != nil {
-				return err
-			}
-		}
 	}
 	if _, err := report.SavePlots(filepath.Join(*dir, "images"), plots, writeOwned); err != nil {
 		return err

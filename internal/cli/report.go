@@ -55,16 +55,14 @@ func runReport(_ context.Context, o *streams, args []string) error {
 	return nil
 }
 
-// writeDocument draws the plots of doc — for a comparison the verdict's
-// forest plot first, then old and new side by side — and writes
-// dir/report.md, dir/report-full.md (comparisons), dir/report.html and
-// dir/images, after removing what an earlier report wrote there.
-func writeDocument(doc *report.Document, dir string) error {
+// clearReport makes dir and removes what an earlier report wrote there:
+// report.md, report.html, more pages, and images/*.svg and *.png.
+func clearReport(dir string, more ...string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	images := filepath.Join(dir, "images")
-	for _, pattern := range []string{"report.md", report.FullMarkdown, "report.html", filepath.Join("images", "*.svg"), filepath.Join("images", "*.png")} {
+	patterns := append([]string{"report.md", "report.html", filepath.Join("images", "*.svg"), filepath.Join("images", "*.png")}, more...)
+	for _, pattern := range patterns {
 		old, _ := filepath.Glob(filepath.Join(dir, pattern))
 		for _, f := range old {
 			if err := os.Remove(f); err != nil {
@@ -72,6 +70,18 @@ func writeDocument(doc *report.Document, dir string) error {
 			}
 		}
 	}
+	return nil
+}
+
+// writeDocument draws the plots of doc — for a comparison the verdict's
+// forest plot first, then old and new side by side — and writes
+// dir/report.md, dir/report-full.md (comparisons), dir/report.html and
+// dir/images, after removing what an earlier report wrote there.
+func writeDocument(doc *report.Document, dir string) error {
+	if err := clearReport(dir, report.FullMarkdown); err != nil {
+		return err
+	}
+	images := filepath.Join(dir, "images")
 	sets := []*results.Set{doc.New}
 	if doc.Old != nil {
 		sets = []*results.Set{doc.Old, doc.New}

@@ -2,6 +2,7 @@ package history
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"database/sql"
@@ -188,7 +189,7 @@ func (w *writer) run(rec *benchfmt.Result, o AddOptions) (runRef, error) {
 		return runRef{id, machine}, nil
 	}
 	file, line := rec.Pos()
-	commit := first(o.Commit, rec.GetConfig("commit"), rec.GetConfig("perfrun"))
+	commit := cmp.Or(o.Commit, rec.GetConfig("commit"), rec.GetConfig("perfrun"))
 	if commit == "" || commit == "unknown" {
 		return runRef{}, fmt.Errorf("%s:%d: %w: the results carry no commit: or perfrun: line; say which with -commit", file, line, ErrNoCommit)
 	}
@@ -257,13 +258,4 @@ func better(s *results.Set, unit string) int {
 		return 1
 	}
 	return -1
-}
-
-func first(s ...string) string {
-	for _, v := range s {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
 }

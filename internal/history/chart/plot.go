@@ -157,9 +157,9 @@ func (m *stepMark) Thumbnail(c *draw.Canvas) {
 // names.
 type commitTicks []history.Point
 
-func (t commitTicks) Ticks(min, max float64) []plot.Tick {
+func (t commitTicks) Ticks(_, _ float64) []plot.Tick {
 	n := len(t)
-	step := max1((n + 9) / 10)
+	step := max(1, (n+9)/10)
 	var ticks []plot.Tick
 	for i := 0; i < n; i++ {
 		label := ""
@@ -172,11 +172,4 @@ func (t commitTicks) Ticks(min, max float64) []plot.Tick {
 		ticks = append(ticks, plot.Tick{Value: float64(i), Label: label})
 	}
 	return ticks
-}
-
-func max1(n int) int {
-	if n < 1 {
-		return 1
-	}
-	return n
 }
