@@ -2,6 +2,7 @@ package history
 
 import (
 	"context"
+	"encoding/json"
 	"regexp"
 	"slices"
 	"sort"
@@ -88,8 +89,17 @@ func (h *DB) Series(ctx context.Context, f Filter) ([]*Series, error) {
 	if err := rows.Err(); err != nil || len(out) == 0 {
 		return out, err
 	}
+	// Only the chosen series' samples are read: their ids go in as one
+	// JSON array, however many there are.
+	ids := make([]int64, len(out))
+	for i, s := range out {
+		ids[i] = s.ID
+	}
+	chosen, _ := json.Marshal(ids)
 	rows, err = h.db.QueryContext(ctx, `SELECT s.series_id, r.commit_id, r.commit_time, r.cores, s.value
-		FROM samples s JOIN runs r ON r.id = s.run_id ORDER BY s.series_id, r.commit_time, r.commit_id, r.id`)
+		FROM samples s JOIN runs r ON r.id = s.run_id
+		WHERE s.series_id IN (SELECT value FROM json_each(?))
+		ORDER BY s.series_id, r.commit_time, r.commit_id, r.id`, string(chosen))
 	if err != nil {
 		return nil, err
 	}
@@ -108,9 +118,6 @@ func (h *DB) Series(ctx context.Context, f Filter) ([]*Series, error) {
 			return nil, err
 		}
 		s := byID[id]
-		if s == nil {
-			continue
-		}
 		if s != cur {
 			cur, at = s, make(map[string]int)
 		}
