@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/perfrun/perfrun/internal/harness/compare"
 	"github.com/perfrun/perfrun/internal/harness/results"
 	"github.com/perfrun/perfrun/internal/history/changepoint"
 )
@@ -58,7 +59,7 @@ func (s Step) Relative() (shift, low, high float64) {
 func (s *Series) Medians() []float64 {
 	x := make([]float64, len(s.Points))
 	for i, p := range s.Points {
-		x[i] = Median(p.Values)
+		x[i] = compare.Median(p.Values)
 	}
 	return x
 }
@@ -108,25 +109,11 @@ func stepsOf(s *Series, o changepoint.Options) []Step {
 		}
 		before, after := x[lo:c.Index], x[c.Index:hi]
 		st := Step{Series: s, Index: c.Index, Lo: lo, Hi: hi, Before: s.Points[c.Index-1].Commit, After: s.Points[c.Index].Commit,
-			P: c.P, From: Median(before), To: Median(after), Shift: changepoint.ShiftOf(before, after)}
+			P: c.P, From: compare.Median(before), To: compare.Median(after), Shift: changepoint.ShiftOf(before, after)}
 		st.Regression = st.Shift.Shift*float64(s.Better) < 0
 		out = append(out, st)
 	}
 	return out
-}
-
-// Median is the median of v, NaN for none.
-func Median(v []float64) float64 {
-	if len(v) == 0 {
-		return math.NaN()
-	}
-	s := slices.Clone(v)
-	slices.Sort(s)
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
 }
 
 // near is how many commits a step may move between two searches (as more
@@ -245,12 +232,12 @@ func CommonMode(steps []Step, refs []*Series) {
 			var b, a []float64
 			for _, p := range r.Points {
 				if before[p.Commit] {
-					b = append(b, Median(p.Values))
+					b = append(b, compare.Median(p.Values))
 				} else if after[p.Commit] {
-					a = append(a, Median(p.Values))
+					a = append(a, compare.Median(p.Values))
 				}
 			}
-			from := Median(b)
+			from := compare.Median(b)
 			if len(b) < 2 || len(a) < 2 || from == 0 {
 				continue
 			}

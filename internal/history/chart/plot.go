@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/perfrun/perfrun/internal/harness/compare"
 	"github.com/perfrun/perfrun/internal/harness/report"
 	"github.com/perfrun/perfrun/internal/harness/results"
 	"github.com/perfrun/perfrun/internal/history"
@@ -73,7 +74,7 @@ func Plot(s *history.Series, steps []history.Step) (*report.Plot, error) {
 	bounds = append(bounds, len(s.Points))
 	for k := 0; k+1 < len(bounds); k++ {
 		lo, hi := bounds[k], bounds[k+1]
-		level := history.Median(medians[lo:hi]) / factor
+		level := compare.Median(medians[lo:hi]) / factor
 		line, err := plotter.NewLine(plotter.XYs{{X: float64(lo) - 0.4, Y: level}, {X: float64(hi-1) + 0.4, Y: level}})
 		if err != nil {
 			return nil, err
