@@ -7,7 +7,6 @@ import (
 	"math"
 	"runtime"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -202,22 +201,22 @@ func abs(x int) int {
 	return x
 }
 
-// IsReference reports whether a cell measures the machine rather than a
-// store: a control cell (Control/threads=N) or a floor cell (Floor/...).
-func IsReference(cell string) bool {
-	return strings.HasPrefix(cell, results.ControlGroup+"/") || strings.HasPrefix(cell, results.FloorTitle+"/")
-}
-
 // CommonMode sets Machine on every store step that a reference series of
 // the same machine and unit shares: over the same commits before and
 // after, the reference shifted the same way, by at least half as much,
 // with an interval that excludes no shift. Such a step is what the
 // process or the machine did (all of a run's cells move together when a
 // process lands on slow memory), and a gate should not count it.
-func CommonMode(steps []Step, refs []*Series) {
+func CommonMode(steps []Step, series []*Series) {
+	var refs []*Series
+	for _, r := range series {
+		if results.IsReferenceName(r.Cell) {
+			refs = append(refs, r)
+		}
+	}
 	for i := range steps {
 		st := &steps[i]
-		if IsReference(st.Series.Cell) {
+		if results.IsReferenceName(st.Series.Cell) {
 			continue
 		}
 		rel, _, _ := st.Relative()
@@ -226,7 +225,7 @@ func CommonMode(steps []Step, refs []*Series) {
 		}
 		before, after := commitSet(st.Series.Points[st.Lo:st.Index]), commitSet(st.Series.Points[st.Index:st.Hi])
 		for _, r := range refs {
-			if !IsReference(r.Cell) || r.Machine != st.Series.Machine || r.Unit != st.Series.Unit {
+			if r.Machine != st.Series.Machine || r.Unit != st.Series.Unit {
 				continue
 			}
 			var b, a []float64

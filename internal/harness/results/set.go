@@ -88,6 +88,15 @@ func (c *Cell) IsReference() bool {
 	return c.Impl == "" && (c.IsControl() || strings.HasPrefix(c.Name, FloorTitle+"/"))
 }
 
+// IsReferenceName reports whether a full benchmark name is a reference
+// cell's (Cell.IsReference), for readers that have names, not a Set.
+func IsReferenceName(name string) bool {
+	proj := newProjections()
+	c := &Cell{Name: name, First: &benchfmt.Result{Name: benchfmt.Name(name)}}
+	c.Group, c.Impl = proj.group(c), proj.impl(c)
+	return c.IsReference()
+}
+
 // FloorOf returns the floor cell of a group such as Issuer/certs=1024/hit=1
 // (Floor/certs=1024/hit=1/threads=1), if the set has one.
 func (s *Set) FloorOf(group string) (*Cell, bool) {
