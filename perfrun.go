@@ -13,9 +13,10 @@
 // and the issuer rule) and store/storetest (the conformance suite and the
 // shared benchmarks) keep their exported API; a breaking change bumps the
 // major version. The command line's flags, exit codes and output formats
-// are documented in the README and change only with a note. Everything
-// under internal/ — the harness, workloads, built-in models, reports —
-// may change at any time.
+// are documented in the README and change only with a note. The libraries
+// beside it (records, harness, workloads, impls, history) are importable and
+// say in their package docs what they keep; internal/cli, the command
+// line's plumbing, may change at any time.
 package perfrun
 
 import (

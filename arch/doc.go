@@ -1,7 +1,9 @@
 // Package arch holds no code: its test keeps the project's imports
-// pointing one way. Every package of the module has a layer, and a package
-// may import only packages of lower layers — the store contract and its
-// conformance kit at the bottom, the implementations and workloads above
-// them, the harness and its reports above those, the CLI on top. A new
-// package must be given its layer here before it can exist.
+// pointing one way. Every package of the module has a layer, and a Go
+// file, test files included, may import only packages of lower layers —
+// the store contract and the results model at the bottom, the conformance
+// kit and the workloads below the implementations, the harness above the
+// designs and below the registry, the reports above the harness, the CLI
+// on top. Test files may also import the registry, to run every built-in
+// design. A new package must be given its layer here before it can exist.
 package arch

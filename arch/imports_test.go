@@ -1,55 +1,121 @@
 package arch
 
 import (
+	"fmt"
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
 
 const module = "github.com/perfrun/perfrun/"
 
-// layers ranks every package of the module. A package may import another
-// only if that one's layer is strictly lower: storetest may use the store
-// and the corpus below it, never an implementation; workloads and the
-// harness receive an implementation as a store.Impl, never the registry
-// (both are above the store, beside or below the registry); a report
-// never needs a store.
-var layers = map[string]int{
-	"store":                           0,
-	"store/certgen":                   0,
-	"internal/harness/results":        0,
-	"internal/history/changepoint":    0,
-	"internal/harness/report/browser": 0,
-	"internal/history":                2,
-	"store/corpus":                    1,
-	"internal/harness/compare":        1,
-	"store/storetest":                 2,
-	"internal/impls/rcu":              2, // and every other internal/impls/NAME (layerOf)
-	"internal/harness/ab":             2,
-	"internal/impls":                  3,
-	"internal/workloads":              3,
-	"internal/harness":                4,
-	"internal/harness/report":         5,
-	"internal/history/chart":          6,
-	"internal/cli":                    8,
-	".":                               9, // package perfrun, the public entry point
-	"cmd/perfrun":                     10,
-	"arch":                            10,
+// layers ranks every package of the module, lowest first. The rule, and
+// all of it: a Go file, test files included, may import a package of the
+// module only if that package's layer is strictly lower than its own
+// package's. One exception, for tests alone: a test file may also import
+// its own package (an external test, package x_test) and the registry
+// (impls), so that a package's tests can run every built-in design while
+// its code receives an implementation as a store.Impl.
+//
+// What the ranks say: the store contract and the results model are at the
+// bottom; the conformance kit and the workloads sit below every
+// implementation (a kit the implementations import must); the harness is
+// above the designs but below the registry, so it never names one; the
+// reports are above the harness; the CLI, the public entry point and the
+// command are on top.
+var layers = []struct {
+	pkg   string
+	layer int
+}{
+	{"store/certgen", 0},
+	{"records", 0},
+	{"history/changepoint", 0},
+	{"harness/report/browser", 0},
+	{"store", 1},
+	{"harness/compare", 1},
+	{"store/corpus", 2},
+	{"harness/ab", 2},
+	{"history", 2},
+	{"store/storetest", 3},
+	{"workloads", 3},
+	{"impls/rcu", 4}, // and every other impls/NAME (layerOf)
+	{"harness", 5},
+	{"harness/report", 6},
+	{"impls", 7},
+	{"history/chart", 7},
+	{"internal/cli", 8},
+	{".", 9}, // package perfrun, the public entry point
+	{"cmd/perfrun", 10},
+	{"arch", 10},
 }
 
-// TestImportsPointDown reads the import clauses of every non-test Go file
-// of the module (reading the files, rather than asking go list, lets the
-// test cache see when one changes).
+// registry is the package test files may import from any layer.
+const registry = "impls"
+
+func TestLayersInOrder(t *testing.T) {
+	if !slices.IsSortedFunc(layers, func(a, b struct {
+		pkg   string
+		layer int
+	}) int {
+		return a.layer - b.layer
+	}) {
+		t.Error("layers is out of order: list it lowest layer first")
+	}
+}
+
+// TestImportsPointDown reads the import clauses of every Go file of the
+// module (reading the files, rather than asking go list, lets the test
+// cache see when one changes).
 func TestImportsPointDown(t *testing.T) {
 	root, err := filepath.Abs("..")
 	if err != nil {
 		t.Fatal(err)
 	}
+	for _, v := range violations(t, root) {
+		t.Error(v)
+	}
+}
+
+// TestPlantedUpwardImport shows the check failing: a package that imports
+// one above it, in a file or in a test file, is reported.
+func TestPlantedUpwardImport(t *testing.T) {
+	root := t.TempDir()
+	plant := func(rel, src string) {
+		path := filepath.Join(root, rel)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	plant("workloads/w.go", "package workloads\nimport _ \""+module+"harness\"\n")
+	plant("store/s_test.go", "package store\nimport _ \""+module+"store/corpus\"\n")
+	plant("harness/h_test.go", "package harness_test\nimport _ \""+module+"impls\"\n") // allowed: the registry
+	plant("newpkg/n.go", "package newpkg\n")
+	got := violations(t, root)
+	if len(got) != 3 {
+		t.Fatalf("want 3 violations (workloads → harness, store's test → store/corpus, newpkg without a layer), got %d: %q", len(got), got)
+	}
+	for i, sub := range []string{"newpkg has no layer", "store (layer 1) imports store/corpus (layer 2) in s_test.go", "workloads (layer 3) imports harness (layer 5) in w.go"} {
+		if !strings.Contains(got[i], sub) {
+			t.Errorf("violation %d = %q, want it to say %q", i, got[i], sub)
+		}
+	}
+}
+
+// violations lists every import under root that breaks the rule, in path
+// order.
+func violations(t *testing.T, root string) []string {
+	t.Helper()
+	var out []string
 	fset := token.NewFileSet()
-	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -59,9 +125,10 @@ func TestImportsPointDown(t *testing.T) {
 			}
 			return nil
 		}
-		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+		if !strings.HasSuffix(path, ".go") {
 			return nil
 		}
+		isTest := strings.HasSuffix(path, "_test.go")
 		rel, _ := filepath.Rel(root, filepath.Dir(path))
 		pkg := filepath.ToSlash(rel)
 		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
@@ -70,16 +137,16 @@ func TestImportsPointDown(t *testing.T) {
 		}
 		layer, ok := layerOf(pkg)
 		if !ok {
-			t.Errorf("package %s has no layer: give it one in arch/imports_test.go", pkg)
+			out = append(out, fmt.Sprintf("package %s has no layer: give it one in arch/imports_test.go", pkg))
 			return nil
 		}
 		for _, imp := range f.Imports {
 			dep, ours := strings.CutPrefix(strings.Trim(imp.Path.Value, `"`), module)
-			if !ours {
+			if !ours || isTest && (dep == registry || dep == pkg) {
 				continue
 			}
 			if l, known := layerOf(dep); known && l >= layer {
-				t.Errorf("%s (layer %d) imports %s (layer %d) in %s: imports must point down", pkg, layer, dep, l, filepath.Base(path))
+				out = append(out, fmt.Sprintf("%s (layer %d) imports %s (layer %d) in %s: imports must point down", pkg, layer, dep, l, filepath.Base(path)))
 			}
 		}
 		return nil
@@ -87,17 +154,20 @@ func TestImportsPointDown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return out
 }
 
-// layerOf is a package's layer. Every implementation under internal/impls/
-// is on the implementations' layer without a line here, so that adding one
-// takes its package and a registry line, nothing else.
+// layerOf is a package's layer. Every implementation under impls/ is on
+// the implementations' layer without a line here, so that adding one takes
+// its package and a registry line, nothing else.
 func layerOf(pkg string) (int, bool) {
-	if l, ok := layers[pkg]; ok {
-		return l, true
+	for _, l := range layers {
+		if l.pkg == pkg {
+			return l.layer, true
+		}
 	}
-	if strings.HasPrefix(pkg, "internal/impls/") && !strings.Contains(strings.TrimPrefix(pkg, "internal/impls/"), "/") {
-		return layers["internal/impls/rcu"], true
+	if name, ok := strings.CutPrefix(pkg, "impls/"); ok && !strings.Contains(name, "/") {
+		return layerOf("impls/rcu")
 	}
 	return 0, false
 }

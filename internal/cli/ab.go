@@ -9,12 +9,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/perfrun/perfrun/internal/harness"
-	"github.com/perfrun/perfrun/internal/harness/ab"
-	"github.com/perfrun/perfrun/internal/harness/compare"
-	"github.com/perfrun/perfrun/internal/harness/report"
-	"github.com/perfrun/perfrun/internal/harness/results"
-	"github.com/perfrun/perfrun/internal/impls"
+	"github.com/perfrun/perfrun/harness"
+	"github.com/perfrun/perfrun/harness/ab"
+	"github.com/perfrun/perfrun/harness/compare"
+	"github.com/perfrun/perfrun/harness/report"
+	"github.com/perfrun/perfrun/impls"
+	"github.com/perfrun/perfrun/records"
 )
 
 var cmdAB = &command{
@@ -120,7 +120,7 @@ func runAB(ctx context.Context, o *streams, args []string) error {
 		}
 	}
 	start := time.Now()
-	rep, err := compare.Sequential(*th, *rounds, func(names []string, first int) ([]*results.Cell, map[string]compare.Arms, int, error) {
+	rep, err := compare.Sequential(*th, *rounds, func(names []string, first int) ([]*records.Cell, map[string]compare.Arms, int, error) {
 		match := ""
 		if names != nil {
 			match = matchNames(names)
@@ -164,9 +164,9 @@ func orDefault(impl string) string {
 // abReport writes the report of an A/B run: the paired verdict, and plots
 // of the base and head arms' results side by side.
 func abReport(rep *compare.Report, scratch, dir string, r *ab.Runner) error {
-	arm := func(name, label string) (*results.Set, error) {
+	arm := func(name, label string) (*records.Set, error) {
 		files, _ := filepath.Glob(filepath.Join(scratch, "round*-"+name+".txt"))
-		return results.ReadFiles(label, files...)
+		return records.ReadFiles(label, files...)
 	}
 	base, err := arm(ab.ArmBase, rep.Old)
 	if err != nil {

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/perfrun/perfrun/internal/harness/results"
+	"github.com/perfrun/perfrun/records"
 )
 
 var cmdBaselines = &command{
@@ -89,7 +89,7 @@ func runBaselines(_ context.Context, o *streams, args []string) error {
 	tw := tabwriter.NewWriter(o.stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tDATE\tCELLS\tMACHINE\tCOMMAND")
 	for _, name := range names {
-		s, err := results.ReadFile(filepath.Join(baselinesDir(), name+".txt"))
+		s, err := records.ReadFile(filepath.Join(baselinesDir(), name+".txt"))
 		if err != nil {
 			fmt.Fprintf(tw, "%s\t(unreadable: %v)\t\t\t\n", name, err)
 			continue

@@ -8,7 +8,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/perfrun/perfrun/internal/harness/compare"
+	"github.com/perfrun/perfrun/harness/compare"
 )
 
 // Exit codes, decided here and nowhere else, so CI never reads a crash as

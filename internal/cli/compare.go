@@ -3,8 +3,8 @@ package cli
 import (
 	"context"
 
-	"github.com/perfrun/perfrun/internal/harness/compare"
-	"github.com/perfrun/perfrun/internal/harness/results"
+	"github.com/perfrun/perfrun/harness/compare"
+	"github.com/perfrun/perfrun/records"
 )
 
 var cmdCompare = &command{
@@ -28,7 +28,7 @@ func runCompare(_ context.Context, o *streams, args []string) error {
 	}
 	rows, _ := compare.Compare(old, new)
 	compare.WriteCompare(o.stdout, old, new, rows)
-	for _, s := range []*results.Set{old, new} {
+	for _, s := range []*records.Set{old, new} {
 		compare.WriteSpeedups(o.stdout, s.Label+": mean time/op ± std, hyperfine style", compare.Speedups(s, compare.DefaultThresholds.Metric))
 	}
 	return nil
@@ -36,7 +36,7 @@ func runCompare(_ context.Context, o *streams, args []string) error {
 
 // readPair reads OLD and NEW, printing their warnings; they must share a
 // benchmark.
-func readPair(cmd string, args []string, o *streams) (old, new *results.Set, err error) {
+func readPair(cmd string, args []string, o *streams) (old, new *records.Set, err error) {
 	if len(args) != 2 {
 		return nil, nil, usageError("want two results files: OLD NEW (or label=file)")
 	}

@@ -3,7 +3,7 @@ package cli
 import (
 	"context"
 
-	"github.com/perfrun/perfrun/internal/harness"
+	"github.com/perfrun/perfrun/harness"
 )
 
 var cmdExport = &command{

@@ -7,7 +7,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/perfrun/perfrun/internal/harness/compare"
+	"github.com/perfrun/perfrun/harness/compare"
 )
 
 var cmdGate = &command{

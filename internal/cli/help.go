@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"runtime"
 
-	"github.com/perfrun/perfrun/internal/harness"
+	"github.com/perfrun/perfrun/harness"
 )
 
 var cmdHelp = &command{

@@ -14,10 +14,10 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/perfrun/perfrun/internal/harness/results"
-	"github.com/perfrun/perfrun/internal/history"
-	"github.com/perfrun/perfrun/internal/history/changepoint"
-	"github.com/perfrun/perfrun/internal/history/chart"
+	"github.com/perfrun/perfrun/history"
+	"github.com/perfrun/perfrun/history/changepoint"
+	"github.com/perfrun/perfrun/history/chart"
+	"github.com/perfrun/perfrun/records"
 )
 
 var cmdHistory = &command{
@@ -163,7 +163,7 @@ func historyAdd(ctx context.Context, o *streams, args []string) error {
 		if errors.Is(err, context.Canceled) {
 			return fmt.Errorf("interrupted: %d files added, %s and the rest not (each file is all or nothing)", added, in.name)
 		}
-		if errors.Is(err, history.ErrNoCommit) || errors.Is(err, results.ErrNoResults) {
+		if errors.Is(err, history.ErrNoCommit) || errors.Is(err, records.ErrNoResults) {
 			return asUsage(fmt.Errorf("%v (nothing of %s was added; %d files before it were)", err, in.name, added))
 		}
 		if err != nil {

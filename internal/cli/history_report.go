@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/perfrun/perfrun/internal/harness/report"
-	"github.com/perfrun/perfrun/internal/history"
-	"github.com/perfrun/perfrun/internal/history/chart"
+	"github.com/perfrun/perfrun/harness/report"
+	"github.com/perfrun/perfrun/history"
+	"github.com/perfrun/perfrun/history/chart"
 )
 
 // seriesPlots draws the series with at least two commits, each with its

@@ -8,9 +8,9 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/perfrun/perfrun/internal/harness"
-	"github.com/perfrun/perfrun/internal/harness/results"
-	"github.com/perfrun/perfrun/internal/workloads"
+	"github.com/perfrun/perfrun/harness"
+	"github.com/perfrun/perfrun/records"
+	"github.com/perfrun/perfrun/workloads"
 )
 
 // instructionBudget is how long the counted operations would take natively
@@ -35,7 +35,7 @@ func cellOpsArgs(corpusPath string, strict bool, seed uint64) []string {
 
 // countInstructions adds instructions/op to every sample of each
 // single-threaded cell, each process's count to its own round.
-func countInstructions(ctx context.Context, res *harness.Results, periods map[string]int, corpusArgs []string, stderr io.Writer, quiet bool) error {
+func countInstructions(ctx context.Context, res *harness.Outcome, periods map[string]int, corpusArgs []string, stderr io.Writer, quiet bool) error {
 	exe, err := os.Executable()
 	if err != nil {
 		return err
@@ -44,7 +44,7 @@ func countInstructions(ctx context.Context, res *harness.Results, periods map[st
 		if c.Threads != 1 || c.Impl.Name == "" { // a floor measures no store
 			continue
 		}
-		ns := results.Summarize(res.Values(c, results.NsPerOp)).Median
+		ns := records.Summarize(res.Values(c, records.NsPerOp)).Median
 		n := max(1, int(float64(instructionBudget.Nanoseconds())/max(ns, 1)))
 		if p := periods[c.Name()]; p > 1 {
 			n = (n + p - 1) / p * p // whole rotations
@@ -69,7 +69,7 @@ func countInstructions(ctx context.Context, res *harness.Results, periods map[st
 		k := 0
 		for i := range res.Samples {
 			if res.Samples[i].Cell.Name() == c.Name() {
-				res.Samples[i].Metrics = append(res.Samples[i].Metrics, workloads.Metric{Value: per[k%len(per)], Unit: results.Instructions})
+				res.Samples[i].Metrics = append(res.Samples[i].Metrics, workloads.Metric{Value: per[k%len(per)], Unit: records.Instructions})
 				k++
 			}
 		}

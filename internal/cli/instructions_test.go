@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/perfrun/perfrun/internal/harness/results"
+	"github.com/perfrun/perfrun/records"
 )
 
 // TestInstructionsRepeatable builds perfrun, counts instructions/op of one
@@ -33,7 +33,7 @@ func TestInstructionsRepeatable(t *testing.T) {
 		if msg, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("perfrun run -instructions: %v\n%s", err, msg)
 		}
-		s, err := results.ReadFile(out)
+		s, err := records.ReadFile(out)
 		if err != nil {
 			t.Fatal(err)
 		}

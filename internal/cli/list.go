@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"text/tabwriter"
 
-	"github.com/perfrun/perfrun/internal/impls"
-	"github.com/perfrun/perfrun/internal/workloads"
+	"github.com/perfrun/perfrun/impls"
+	"github.com/perfrun/perfrun/workloads"
 )
 
 var cmdList = &command{

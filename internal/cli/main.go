@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/perfrun/perfrun/internal/impls"
+	"github.com/perfrun/perfrun/impls"
 	"github.com/perfrun/perfrun/store"
 )
 

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/perfrun/perfrun/internal/impls"
+	"github.com/perfrun/perfrun/impls"
 )
 
 func perfrun(args ...string) (code int, stdout, stderr string) {

@@ -11,11 +11,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/perfrun/perfrun/internal/harness"
-	"github.com/perfrun/perfrun/internal/impls"
-	"github.com/perfrun/perfrun/internal/workloads"
+	"github.com/perfrun/perfrun/harness"
+	"github.com/perfrun/perfrun/impls"
 	"github.com/perfrun/perfrun/store"
 	"github.com/perfrun/perfrun/store/corpus"
+	"github.com/perfrun/perfrun/workloads"
 )
 
 // planCells expands the flags into cells, in the order results are

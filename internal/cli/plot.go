@@ -4,10 +4,10 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/perfrun/perfrun/internal/harness"
-	"github.com/perfrun/perfrun/internal/harness/report"
-	"github.com/perfrun/perfrun/internal/harness/results"
-	"github.com/perfrun/perfrun/internal/impls"
+	"github.com/perfrun/perfrun/harness"
+	"github.com/perfrun/perfrun/harness/report"
+	"github.com/perfrun/perfrun/impls"
+	"github.com/perfrun/perfrun/records"
 )
 
 var cmdPlot = &command{
@@ -51,10 +51,10 @@ func runPlot(_ context.Context, o *streams, args []string) error {
 
 // readSets reads results files, printing their warnings; a file that
 // cannot be read is the user's to fix.
-func readSets(cmd string, specs []string, o *streams) ([]*results.Set, error) {
-	var sets []*results.Set
+func readSets(cmd string, specs []string, o *streams) ([]*records.Set, error) {
+	var sets []*records.Set
 	for _, spec := range specs {
-		s, err := results.ReadFile(spec)
+		s, err := records.ReadFile(spec)
 		if err != nil {
 			return nil, asUsage(err)
 		}
@@ -68,7 +68,7 @@ func readSets(cmd string, specs []string, o *streams) ([]*results.Set, error) {
 
 // plotOptions draw with the cores of the results (this machine's if they
 // do not say) and the registry's colour for each implementation.
-func plotOptions(sets []*results.Set) report.PlotOptions {
+func plotOptions(sets []*records.Set) report.PlotOptions {
 	cores := 0
 	for _, s := range sets {
 		cores = max(cores, s.Cores())
@@ -82,7 +82,7 @@ func plotOptions(sets []*results.Set) report.PlotOptions {
 // drawPlots draws every plot the results support into dir, as SVG and
 // PNG, and returns the files written. Results with nothing to plot (one
 // thread count, one size) give none, which is not an error.
-func drawPlots(sets []*results.Set, dir string) ([]string, error) {
+func drawPlots(sets []*records.Set, dir string) ([]string, error) {
 	plots, err := report.Plots(sets, plotOptions(sets))
 	if err != nil || len(plots) == 0 {
 		return nil, err

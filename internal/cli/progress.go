@@ -8,7 +8,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/perfrun/perfrun/internal/harness"
+	"github.com/perfrun/perfrun/harness"
 )
 
 // interruptible returns a context that the first Ctrl-C (or SIGTERM)

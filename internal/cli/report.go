@@ -7,9 +7,9 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/perfrun/perfrun/internal/harness/compare"
-	"github.com/perfrun/perfrun/internal/harness/report"
-	"github.com/perfrun/perfrun/internal/harness/results"
+	"github.com/perfrun/perfrun/harness/compare"
+	"github.com/perfrun/perfrun/harness/report"
+	"github.com/perfrun/perfrun/records"
 )
 
 var cmdReport = &command{
@@ -82,9 +82,9 @@ func writeDocument(doc *report.Document, dir string) error {
 		return err
 	}
 	images := filepath.Join(dir, "images")
-	sets := []*results.Set{doc.New}
+	sets := []*records.Set{doc.New}
 	if doc.Old != nil {
-		sets = []*results.Set{doc.Old, doc.New}
+		sets = []*records.Set{doc.Old, doc.New}
 	}
 	opts := plotOptions(sets)
 	opts.ByLabel = doc.Old != nil

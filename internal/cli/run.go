@@ -11,11 +11,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/perfrun/perfrun/internal/harness"
-	"github.com/perfrun/perfrun/internal/harness/report"
-	"github.com/perfrun/perfrun/internal/harness/results"
-	"github.com/perfrun/perfrun/internal/impls"
-	"github.com/perfrun/perfrun/internal/workloads"
+	"github.com/perfrun/perfrun/harness"
+	"github.com/perfrun/perfrun/harness/report"
+	"github.com/perfrun/perfrun/impls"
+	"github.com/perfrun/perfrun/records"
+	"github.com/perfrun/perfrun/workloads"
 )
 
 var cmdRun = &command{
@@ -46,9 +46,9 @@ func init() { cmdRun.run = runRun }
 const longRun = 10 * time.Minute
 
 // printers are run's -format choices; each prints a results set.
-var printers = map[string]func(io.Writer, *results.Set, int) error{
-	"table":    func(w io.Writer, s *results.Set, cores int) error { report.WriteSeedTables(w, s, cores); return nil },
-	"benchfmt": func(w io.Writer, s *results.Set, _ int) error { return s.Write(w) },
+var printers = map[string]func(io.Writer, *records.Set, int) error{
+	"table":    func(w io.Writer, s *records.Set, cores int) error { report.WriteSeedTables(w, s, cores); return nil },
+	"benchfmt": func(w io.Writer, s *records.Set, _ int) error { return s.Write(w) },
 	"jmh":      report.WriteJMH,
 	"csv":      report.WriteCSV,
 	"json":     report.WriteJSON,
@@ -225,7 +225,7 @@ func runRun(ctx context.Context, o *streams, args []string) error {
 		if dir == "" {
 			dir = plotsDir(*out)
 		}
-		files, err := drawPlots([]*results.Set{set}, dir)
+		files, err := drawPlots([]*records.Set{set}, dir)
 		if err != nil {
 			return fmt.Errorf("plots: %v", err)
 		}
@@ -268,7 +268,7 @@ func parsePercent(s string) (float64, error) {
 }
 
 // summarize says what the run set aside, added and could not reach.
-func summarize(w io.Writer, res *harness.Results) {
+func summarize(w io.Writer, res *harness.Outcome) {
 	if n, why := res.SetAside(); n > 0 {
 		fmt.Fprintf(w, "perfrun: set aside %d samples the machine disturbed (%s); %d rounds added to measure them again\n",
 			n, strings.Join(why, "; "), res.ExtraRounds)

@@ -1,0 +1,209 @@
+// Package ab runs an interleaved A/B comparison of two perfrun builds on one
+// machine: base and head, plus base a second time (the A/A arm that
+// measures the noise floor), one round at a time in a shuffled arm order,
+// each arm a fresh process measuring every cell once. Slow drift of the
+// machine then hits all arms alike, which back-to-back runs cannot promise:
+// on this kind of machine back-to-back benchstat runs of one binary called
+// 13 of 40 comparisons significant, interleaved ones 2 of 40 (20 pairs of
+// runs at 1 and 2 threads, 10 samples each, on a shared 2-core VM).
+//
+// Its place: beside compare, below the CLI; it knows revisions and
+// processes, not stores. Importable; its API may change between perfrun
+// versions.
+package ab
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/perfrun/perfrun/harness/compare"
+	"github.com/perfrun/perfrun/records"
+)
+
+// Build checks rev of the git repository at repo out into a worktree under
+// dir and builds the perfrun binary at pkg there: a package path relative to
+// the repository's root, such as ./cmd/perfrun, or a store author's own
+// main (which may sit in a module of its own below the root). cleanup
+// removes the worktree.
+func Build(ctx context.Context, repo, rev, pkg, dir, label string) (binary string, cleanup func(), err error) {
+	out, err := exec.CommandContext(ctx, "git", "-C", repo, "rev-parse", "--verify", rev+"^{commit}").Output()
+	if err != nil {
+		return "", nil, fmt.Errorf("%s: not a revision of %s", rev, repo)
+	}
+	commit := strings.TrimSpace(string(out))
+	wt := filepath.Join(dir, "src-"+label)
+	if msg, err := exec.CommandContext(ctx, "git", "-C", repo, "worktree", "add", "--detach", wt, commit).CombinedOutput(); err != nil {
+		return "", nil, fmt.Errorf("git worktree add %s: %v: %s", rev, err, strings.TrimSpace(string(msg)))
+	}
+	cleanup = func() { exec.Command("git", "-C", repo, "worktree", "remove", "--force", wt).Run() }
+	binary = filepath.Join(dir, "perfrun-"+label)
+	build := exec.CommandContext(ctx, "go", "build", "-o", binary, ".")
+	build.Dir = filepath.Join(wt, filepath.FromSlash(pkg))
+	if msg, err := build.CombinedOutput(); err != nil {
+		cleanup()
+		return "", nil, fmt.Errorf("building %s (%s): %v: %s", rev, commit[:12], err, strings.TrimSpace(string(msg)))
+	}
+	return binary, cleanup, nil
+}
+
+// Runner measures the arms.
+type Runner struct {
+	Base, Head string   // perfrun binaries
+	RunArgs    []string // flags for `perfrun run`: cells, window, corpus, seed
+	Rounds     int
+	// Inner is how many rounds each arm process measures; the arm's value
+	// for the round is their median, which damps window-to-window noise.
+	Inner    int
+	Seed     uint64 // varies the arm order and each process's cell order
+	Dir      string // scratch directory for per-arm results
+	Metric   string
+	Progress func(round, rounds int, arm string)
+}
+
+// Arm names.
+const (
+	ArmBase  = compare.ArmBase
+	ArmHead  = compare.ArmHead
+	ArmBase2 = compare.ArmBase2
+)
+
+// orders are the six orders of the three arms. Every block of six rounds
+// runs each once, in a shuffled sequence, so no arm is favoured by its
+// place (first after a build, last before the next round).
+var orders = [][3]string{
+	{ArmBase, ArmHead, ArmBase2}, {ArmBase, ArmBase2, ArmHead},
+	{ArmHead, ArmBase, ArmBase2}, {ArmHead, ArmBase2, ArmBase},
+	{ArmBase2, ArmBase, ArmHead}, {ArmBase2, ArmHead, ArmBase},
+}
+
+// Run runs Rounds rounds with ids from first on; match, if not empty,
+// restricts the cells (a regular expression on benchmark names). It
+// returns the cells, the per-cell arms by round id, and the machine's
+// cores as the results recorded them. A round whose arm lacks a cell
+// leaves that round out for that cell only.
+func (r *Runner) Run(ctx context.Context, match string, first int) ([]*records.Cell, map[string]compare.Arms, int, error) {
+	arms := make(map[string]compare.Arms)
+	var cells []*records.Cell
+	cores := 0
+	rng := rand.New(rand.NewPCG(r.Seed, uint64(first)+0xab))
+	var block [][3]string
+	for round := first; round < first+r.Rounds; round++ {
+		if len(block) == 0 {
+			block = slices.Clone(orders)
+			rng.Shuffle(len(block), func(i, j int) { block[i], block[j] = block[j], block[i] })
+		}
+		order := block[0]
+		block = block[1:]
+		for _, arm := range order {
+			if err := ctx.Err(); err != nil {
+				return nil, nil, 0, err
+			}
+			if r.Progress != nil {
+				r.Progress(round-first+1, r.Rounds, arm)
+			}
+			bin := r.Base
+			if arm == ArmHead {
+				bin = r.Head
+			}
+			set, err := r.runArm(ctx, bin, arm, round, match)
+			if err != nil {
+				return nil, nil, 0, err
+			}
+			cores = max(cores, set.Cores())
+			for _, c := range set.Cells() {
+				if c.IsReference() {
+					continue
+				}
+				a, seen := arms[c.Name]
+				if !seen {
+					cells = append(cells, c)
+				}
+				if c.Aside > 0 {
+					a.Aside += c.Aside
+					a.Why = c.Why
+				}
+				// A process whose every sample of the cell was set aside
+				// leaves this round out for the cell.
+				if v := c.Values[r.Metric]; len(v) > 0 {
+					a.Add(arm, round, records.Median(v))
+				}
+				arms[c.Name] = a
+			}
+		}
+	}
+	return cells, arms, cores, nil
+}
+
+func (r *Runner) runArm(ctx context.Context, bin, arm string, round int, match string) (*records.Set, error) {
+	out := filepath.Join(r.Dir, fmt.Sprintf("round%03d-%s.txt", round, arm))
+	args := append([]string{"run", "-rounds", strconv.Itoa(max(r.Inner, 1)), "-q", "-format", "benchfmt", "-o", out,
+		"-order-seed", strconv.FormatUint(r.Seed*1000+uint64(round)+1, 10)}, r.RunArgs...)
+	if match != "" {
+		args = append(args, "-match", match)
+	}
+	cmd := exec.CommandContext(ctx, bin, args...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("%s arm, round %d: %v: %s", arm, round+1, err, strings.TrimSpace(stderr.String()))
+	}
+	return records.ReadFile(out)
+}
+
+// TempDir makes the scratch directory for a comparison and records this
+// process in it, so a later run can tell a live comparison's directory
+// from one a killed run left behind.
+func TempDir() (string, error) {
+	dir, err := os.MkdirTemp("", tempPrefix)
+	if err != nil {
+		return "", err
+	}
+	return dir, os.WriteFile(filepath.Join(dir, "pid"), []byte(strconv.Itoa(os.Getpid())), 0o644)
+}
+
+const tempPrefix = "perfrun-ab-"
+
+// PruneStale removes what comparisons killed before they could clean up
+// left behind: scratch directories whose process is gone (a directory
+// without a pid file is older than this and left alone), then the git
+// worktrees registered in them. It returns the directories removed.
+func PruneStale(repo string) []string {
+	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), tempPrefix+"*"))
+	var removed []string
+	for _, d := range dirs {
+		data, err := os.ReadFile(filepath.Join(d, "pid"))
+		if err != nil {
+			continue
+		}
+		pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
+		if err != nil || pid == os.Getpid() || alive(pid) {
+			continue
+		}
+		if os.RemoveAll(d) == nil {
+			removed = append(removed, d)
+		}
+	}
+	exec.Command("git", "-C", repo, "worktree", "prune").Run()
+	return removed
+}
+
+// alive reports whether a process with this pid exists.
+func alive(pid int) bool {
+	p, err := os.FindProcess(pid)
+	return err == nil && p.Signal(syscall.Signal(0)) == nil
+}
+
+// Dirty reports whether the repository's work tree has uncommitted
+// changes: ab measures the commits it is given, never them.
+func Dirty(repo string) bool {
+	out, err := exec.Command("git", "-C", repo, "status", "--porcelain", "--untracked-files=no").Output()
+	return err == nil && len(strings.TrimSpace(string(out))) > 0
+}

@@ -1,0 +1,515 @@
+package compare
+
+import (
+	"bytes"
+	"fmt"
+	"maps"
+	"math"
+	"math/rand/v2"
+	"os"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	moremath "github.com/aclements/go-moremath/stats"
+	"golang.org/x/perf/benchfmt"
+
+	"github.com/perfrun/perfrun/records"
+)
+
+// build makes a set from name -> unit -> values (one record per value
+// index, as rounds), names in sorted order, on a machine of cores cores.
+func build(label string, cores int, cells map[string]map[string][]float64) *records.Set {
+	s := records.New(label, label+".txt")
+	config := []benchfmt.Config{{Key: "cores", Value: []byte(strconv.Itoa(cores)), File: true}}
+	for _, name := range slices.Sorted(maps.Keys(cells)) {
+		units := slices.Sorted(maps.Keys(cells[name]))
+		for i := 0; ; i++ {
+			rec := &benchfmt.Result{Config: config, Name: benchfmt.Name(name), Iters: 1}
+			for _, u := range units {
+				if i < len(cells[name][u]) {
+					rec.Values = append(rec.Values, records.Value(cells[name][u][i], u))
+				}
+			}
+			if len(rec.Values) == 0 {
+				break
+			}
+			s.Add(rec)
+		}
+	}
+	return s
+}
+
+// cellsOf returns the cells of the names, as a set indexes them.
+func cellsOf(names ...string) []*records.Cell {
+	m := make(map[string]map[string][]float64)
+	for _, n := range names {
+		m[n] = ns([]float64{1})
+	}
+	s := build("cells", 2, m)
+	var out []*records.Cell
+	for _, n := range names {
+		c, _ := s.Cell(n)
+		out = append(out, c)
+	}
+	return out
+}
+
+// noisy returns n values around center with relative noise rel.
+func noisy(r *rand.Rand, n int, center, rel float64) []float64 {
+	v := make([]float64, n)
+	for i := range v {
+		v[i] = center * (1 + rel*(r.Float64()*2-1))
+	}
+	return v
+}
+
+func ns(v []float64) map[string][]float64 { return map[string][]float64{"ns/op": v} }
+
+func verdictOf(t *testing.T, rep *Report, name, unit string) CellVerdict {
+	t.Helper()
+	unit = records.Tidy(unit)
+	for _, c := range rep.Cells {
+		if c.Name == name && c.Unit == unit {
+			return c
+		}
+	}
+	t.Fatalf("no verdict for %s %s in %+v", name, unit, rep.Cells)
+	return CellVerdict{}
+}
+
+// consistent checks that every verdict agrees with the interval it shows:
+// PASS below the threshold, REGRESSION above it, INCONCLUSIVE across it.
+func consistent(t *testing.T, rep *Report) {
+	t.Helper()
+	edge := 1 + rep.Threshold
+	for _, c := range rep.Cells {
+		if c.Lo == 0 || c.Hi == 0 || c.Unit != DefaultThresholds.Metric {
+			continue
+		}
+		switch c.Verdict {
+		case Pass:
+			if c.Hi >= edge {
+				t.Errorf("%s: PASS with upper bound %.4f", c.Name, c.Hi)
+			}
+		case Regression:
+			if c.Lo <= edge {
+				t.Errorf("%s: REGRESSION with lower bound %.4f", c.Name, c.Lo)
+			}
+		case Inconclusive:
+			if !(c.Lo <= edge && c.Hi >= edge) && !(c.Lo <= 1/edge && c.Hi >= 1/edge) && !strings.Contains(c.Reason, "base against itself") {
+				t.Errorf("%s: INCONCLUSIVE showing [%.4f, %.4f], which spans no threshold", c.Name, c.Lo, c.Hi)
+			}
+		}
+	}
+}
+
+func TestGateVerdicts(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	const n = 10
+	old := build("old", 2, map[string]map[string][]float64{
+		"A/threads=1":    ns(noisy(r, n, 100, 0.02)),
+		"Slow/threads=1": ns(noisy(r, n, 100, 0.02)),
+		"Fast/threads=1": ns(noisy(r, n, 100, 0.02)),
+		"Tiny/threads=1": ns(noisy(r, n, 100, 0.002)),
+		"Over/threads=4": ns(noisy(r, n, 100, 0.02)),
+	})
+	new := build("new", 2, map[string]map[string][]float64{
+		"A/threads=1":    ns(noisy(r, n, 100, 0.02)),
+		"Slow/threads=1": ns(noisy(r, n, 120, 0.02)),
+		"Fast/threads=1": ns(noisy(r, n, 80, 0.02)),
+		"Tiny/threads=1": ns(noisy(r, n, 102, 0.002)),
+		"Over/threads=4": ns(noisy(r, n, 150, 0.02)),
+	})
+	rep, err := Gate(old, new, DefaultThresholds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]Verdict{
+		"A/threads=1": Pass, "Slow/threads=1": Regression, "Fast/threads=1": Improved,
+		"Tiny/threads=1": Pass, "Over/threads=4": NotGated,
+	} {
+		if got := verdictOf(t, rep, name, "ns/op"); got.Verdict != want {
+			t.Errorf("%s: %s (%s), want %s", name, got.Verdict, got.Reason, want)
+		}
+	}
+	if rep.Verdict != Regression {
+		t.Errorf("overall %s, want REGRESSION", rep.Verdict)
+	}
+	consistent(t, rep)
+	if tiny := verdictOf(t, rep, "Tiny/threads=1", "ns/op"); !strings.Contains(tiny.Reason, "any slowdown is below the 5% threshold") || tiny.Hi > 1.05 {
+		t.Errorf("a sure 2%% change should pass as below the threshold: %s", tiny.Reason)
+	}
+}
+
+// TestGateInconclusiveWithFewRounds: two rounds a side are too few to
+// trust a spread; the cell is INCONCLUSIVE however large the change looks,
+// never PASS.
+func TestGateInconclusiveWithFewRounds(t *testing.T) {
+	old := build("old", 2, map[string]map[string][]float64{"A/threads=1": ns([]float64{100, 101})})
+	for _, v := range []float64{100, 300} {
+		new := build("new", 2, map[string]map[string][]float64{"A/threads=1": ns([]float64{v, v + 1})})
+		rep, _ := Gate(old, new, DefaultThresholds)
+		if rep.Verdict != Inconclusive || !strings.Contains(rep.Cells[0].Reason, "needs at least 3") {
+			t.Fatalf("1 round each at %v: %s (%s), want INCONCLUSIVE", v, rep.Verdict, rep.Cells[0].Reason)
+		}
+	}
+}
+
+// TestGateDefaultRoundsSeeRegression is the case the gate exists for, at
+// the rounds perfrun run writes by default: every cell of a real baseline
+// three times slower must be a REGRESSION (it used to PASS: a U-test at
+// 5 against 5 rounds cannot get below p = 0.008, and Holm over the gated
+// cells put that above 0.05).
+func TestGateDefaultRoundsSeeRegression(t *testing.T) {
+	data, err := os.ReadFile("../../results/baseline.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	old, err := records.Read(bytes.NewReader(data), "baseline.txt", "baseline")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := old.Write(&b); err != nil {
+		t.Fatal(err)
+	}
+	slow := regexp.MustCompile(`(\d+\.?\d*(?:e[-+]\d+)?) ns/op`).ReplaceAllStringFunc(b.String(), func(m string) string {
+		v, _ := strconv.ParseFloat(strings.Fields(m)[0], 64)
+		return fmt.Sprintf("%g ns/op", 3*v)
+	})
+	new, err := records.Read(strings.NewReader(slow), "slow.txt", "slow")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Gate(old, new, DefaultThresholds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gated := 0
+	for _, c := range rep.Cells {
+		if c.Unit != DefaultThresholds.Metric || c.Verdict == NotGated {
+			continue
+		}
+		gated++
+		if c.Verdict != Regression {
+			t.Errorf("%s ×3: %s (%s)", c.Name, c.Verdict, c.Reason)
+		}
+	}
+	if gated != 8 || rep.Verdict != Regression {
+		t.Fatalf("%d gated cells, overall %s; want 8 and REGRESSION", gated, rep.Verdict)
+	}
+	// The same baseline against itself cannot regress.
+	same, _ := Gate(old, old, DefaultThresholds)
+	if same.Verdict == Regression {
+		t.Fatalf("baseline against itself: %s", same.Verdict)
+	}
+}
+
+// TestDecideHolm: one cell of twenty whose regression test alone is
+// significant is what an uncorrected gate alarms on by chance; Holm does
+// not, and that cell is INCONCLUSIVE, not PASS.
+func TestDecideHolm(t *testing.T) {
+	tau := math.Log(1.05)
+	suspect := tEstimate{mean: tau + 2.6*0.01, se: 0.01, df: 18, n: 10} // one-sided p about 0.009
+	if p := suspect.pAbove(tau); p > 0.01 || p < 0.005 {
+		t.Fatalf("test setup: p = %v", p)
+	}
+	alone := decide([]*CellVerdict{{}}, []estimate{suspect}, 0.05, 0.05)
+	if alone[0] != Regression {
+		t.Fatalf("alone: %q, want REGRESSION", alone[0])
+	}
+	ests := []estimate{suspect}
+	cells := []*CellVerdict{{}}
+	for range 19 {
+		ests = append(ests, tEstimate{mean: 0, se: 0.01, df: 18, n: 10})
+		cells = append(cells, &CellVerdict{})
+	}
+	got := decide(cells, ests, 0.05, 0.05)
+	if got[0] != "" {
+		t.Fatalf("among twenty: %q (%s), want undecided", got[0], cells[0].Reason)
+	}
+	for i, v := range got[1:] {
+		if v != Pass {
+			t.Fatalf("cell %d with no change: %q (%s)", i+1, v, cells[i+1].Reason)
+		}
+	}
+}
+
+// TestGateConfigMismatch: files of different machines are refused unless
+// the key is ignored; concatenated runs of one machine are pooled with a
+// note.
+func TestGateConfigMismatch(t *testing.T) {
+	file := func(cores int, extra string) *records.Set {
+		var b strings.Builder
+		fmt.Fprintf(&b, "cores: %d\n%s", cores, extra)
+		for i := range 5 {
+			fmt.Fprintf(&b, "BenchmarkA/threads=1 1 %d ns/op\n", 100+i)
+		}
+		s, err := records.Read(strings.NewReader(b.String()), fmt.Sprintf("c%d.txt", cores), "x")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	if _, err := Gate(file(2, ""), file(64, ""), DefaultThresholds); err == nil || !strings.Contains(err.Error(), "differ in cores") {
+		t.Fatalf("2 against 64 cores: %v", err)
+	}
+	th := DefaultThresholds
+	th.IgnoreConfig = []string{"cores"}
+	if _, err := Gate(file(2, ""), file(64, ""), th); err != nil {
+		t.Fatalf("with -ignore-config cores: %v", err)
+	}
+	mixed, _ := records.Read(strings.NewReader("go: go1.25\nBenchmarkA/threads=1 1 100 ns/op\ngo: go1.26\nBenchmarkA/threads=1 1 101 ns/op\n"), "cat.txt", "cat")
+	if _, err := Gate(mixed, mixed, DefaultThresholds); err == nil || !strings.Contains(err.Error(), "mixes results with different go") {
+		t.Fatalf("concatenated Go versions: %v", err)
+	}
+	pooled, _ := records.Read(strings.NewReader("date: 1\nBenchmarkA/threads=1 1 100 ns/op\ndate: 2\nBenchmarkA/threads=1 1 101 ns/op\n"), "pool.txt", "pool")
+	rep, err := Gate(pooled, pooled, DefaultThresholds)
+	if err != nil || len(rep.Warnings) == 0 {
+		t.Fatalf("pooled runs: %v, warnings %v", err, rep.Warnings)
+	}
+}
+
+// TestGateMissingUnitFailsClosed: a NEW file in another unit (benchstat
+// writes us/op; sec/op tidies to the same unit, us/op does not) has no
+// sec/op: that is a failure, not a PASS with nothing gated.
+func TestGateMissingUnitFailsClosed(t *testing.T) {
+	old := build("old", 2, map[string]map[string][]float64{"A/threads=1": ns([]float64{100, 101, 102, 100, 101})})
+	new := build("new", 2, map[string]map[string][]float64{"A/threads=1": {"us/op": {5, 5, 5, 5, 5}}, "B/threads=1": ns([]float64{1, 1})})
+	rep, _ := Gate(old, new, DefaultThresholds)
+	if rep.Verdict != Regression || !strings.Contains(verdictOf(t, rep, "A/threads=1", "ns/op").Reason, "has no sec/op") {
+		t.Fatalf("%s: %+v", rep.Verdict, rep.Cells)
+	}
+	if c := verdictOf(t, rep, "B/threads=1", "ns/op"); c.Verdict != NotGated || !strings.Contains(c.Reason, "new in") {
+		t.Fatalf("a cell only NEW has: %+v", c)
+	}
+	th := DefaultThresholds
+	th.AllowMissing = true
+	if rep, _ := Gate(old, new, th); rep.Verdict == Regression {
+		t.Fatalf("-allow-missing: %s", rep.Verdict)
+	}
+}
+
+func TestGateExactMetricsAndMissing(t *testing.T) {
+	flat := []float64{100, 100, 100, 100, 100}
+	old := build("old", 2, map[string]map[string][]float64{
+		"Allocs/threads=1": {"ns/op": flat, "allocs/op": {0, 0, 0, 0, 0}},
+		"Instr/threads=1":  {"ns/op": flat, "instructions/op": {1000, 1000, 1000, 1000, 1000}},
+		"Less/threads=1":   {"ns/op": flat, "instructions/op": {1000, 1000, 1000, 1000, 1000}},
+		"Gone/threads=1":   {"ns/op": flat},
+	})
+	new := build("new", 2, map[string]map[string][]float64{
+		"Allocs/threads=1": {"ns/op": flat, "allocs/op": {1, 1, 1, 1, 1}},
+		"Instr/threads=1":  {"ns/op": flat, "instructions/op": {1020, 1020, 1020, 1020, 1020}},
+		"Less/threads=1":   {"ns/op": flat, "instructions/op": {980, 980, 980, 980, 980}},
+	})
+	rep, _ := Gate(old, new, DefaultThresholds)
+	for _, tc := range []struct{ name, unit string }{{"Allocs/threads=1", "allocs/op"}, {"Instr/threads=1", "instructions/op"}, {"Gone/threads=1", "ns/op"}} {
+		if got := verdictOf(t, rep, tc.name, tc.unit); got.Verdict != Regression {
+			t.Errorf("%s %s: %s, want REGRESSION", tc.name, tc.unit, got.Verdict)
+		}
+	}
+	if got := verdictOf(t, rep, "Less/threads=1", "instructions/op"); got.Verdict != Improved {
+		t.Errorf("2%% fewer instructions: %s, want IMPROVED", got.Verdict)
+	}
+	th := DefaultThresholds
+	th.AllowMissing = true
+	rep, _ = Gate(old, new, th)
+	if got := verdictOf(t, rep, "Gone/threads=1", "ns/op"); got.Verdict != NotGated {
+		t.Errorf("missing with -allow-missing: %s", got.Verdict)
+	}
+	if _, err := Gate(old, build("x", 2, map[string]map[string][]float64{"Other": ns(flat)}), DefaultThresholds); err == nil {
+		t.Error("sets sharing no benchmark were gated")
+	}
+}
+
+func arms(r *rand.Rand, n int, head, base2, rel float64) Arms {
+	var a Arms
+	for id := range n {
+		drift := 1 + 0.2*(r.Float64()*2-1) // the machine drifts; pairs share it
+		b := 100 * drift
+		a.Add(ArmBase, id, b*(1+rel*(r.Float64()*2-1)))
+		a.Add(ArmHead, id, b*head*(1+rel*(r.Float64()*2-1)))
+		a.Add(ArmBase2, id, b*base2*(1+rel*(r.Float64()*2-1)))
+	}
+	return a
+}
+
+func TestGatePairedVerdicts(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	cells := map[string]Arms{
+		"Same/threads=1":  arms(r, 12, 1.00, 1.00, 0.01),
+		"Slow/threads=1":  arms(r, 12, 1.15, 1.00, 0.01),
+		"Fast/threads=1":  arms(r, 12, 0.85, 1.00, 0.01),
+		"AAOff/threads=1": arms(r, 12, 1.15, 1.10, 0.01),
+		"Edge/threads=1":  arms(r, 12, 1.05, 1.00, 0.01),
+		"Few/threads=1":   arms(r, 2, 1.50, 1.00, 0.01),
+		"Over/threads=3":  arms(r, 12, 1.50, 1.00, 0.01),
+	}
+	names := cellsOf("Same/threads=1", "Slow/threads=1", "Fast/threads=1", "AAOff/threads=1", "Edge/threads=1", "Few/threads=1", "Over/threads=3")
+	rep := GatePaired(names, cells, 2, DefaultThresholds)
+	for name, want := range map[string]Verdict{
+		"Same/threads=1": Pass, "Slow/threads=1": Regression, "Fast/threads=1": Improved,
+		"AAOff/threads=1": Inconclusive, "Edge/threads=1": Inconclusive, "Few/threads=1": Inconclusive, "Over/threads=3": NotGated,
+	} {
+		if got := verdictOf(t, rep, name, "ns/op"); got.Verdict != want {
+			t.Errorf("%s: %s (%s), want %s", name, got.Verdict, got.Reason, want)
+		}
+	}
+	consistent(t, rep)
+	if got := rep.Undecided(); !slices.Equal(got, []string{"Edge/threads=1", "Few/threads=1"}) {
+		t.Errorf("Undecided = %v; the A/A failure must not be re-run", got)
+	}
+	slow := verdictOf(t, rep, "Slow/threads=1", "ns/op")
+	if math.Abs(slow.Ratio-1.15) > 0.02 || slow.Lo > slow.Ratio || slow.Hi < slow.Ratio {
+		t.Errorf("Slow ratio %.3f [%.3f, %.3f], want about 1.15 inside its bounds", slow.Ratio, slow.Lo, slow.Hi)
+	}
+}
+
+// TestGatePairedNeverPassesWhatItCannotRuleOut: three rounds of a head
+// 85% slower with wide noise used to PASS because the lower bound did not
+// clear a noise floor; now a lower bound above the threshold is a
+// REGRESSION, and an interval that spans it is INCONCLUSIVE, never PASS.
+func TestGatePairedNeverPassesWhatItCannotRuleOut(t *testing.T) {
+	var a Arms
+	for id, f := range []float64{1.40, 2.3, 1.9} {
+		a.Add(ArmBase, id, 100)
+		a.Add(ArmHead, id, 100*f)
+		a.Add(ArmBase2, id, []float64{90, 112, 100}[id])
+	}
+	rep := GatePaired(cellsOf("S/threads=1"), map[string]Arms{"S/threads=1": a}, 2, DefaultThresholds)
+	if v := rep.Cells[0].Verdict; v == Pass {
+		t.Fatalf("+85%% in three noisy rounds: PASS (%s)", rep.Cells[0].Reason)
+	}
+}
+
+// TestGateInstructionsAsSample: counts that vary between processes are
+// a sample: five a side are gated by the shared rule at the instructions
+// threshold, fewer are INCONCLUSIVE; constant counts stay exact.
+func TestGateInstructionsAsSample(t *testing.T) {
+	flat := []float64{100, 100, 100, 100, 100}
+	seeded := []float64{810, 812, 811, 809, 813}
+	old := build("old", 2, map[string]map[string][]float64{
+		"Same/threads=1": {"ns/op": flat, "instructions/op": seeded},
+		"More/threads=1": {"ns/op": flat, "instructions/op": seeded},
+		"Few/threads=1":  {"ns/op": flat[:3], "instructions/op": seeded[:3]},
+	})
+	up := make([]float64, 5)
+	for i, v := range seeded {
+		up[i] = v * 1.03
+	}
+	new := build("new", 2, map[string]map[string][]float64{
+		"Same/threads=1": {"ns/op": flat, "instructions/op": {811, 810, 813, 812, 809}},
+		"More/threads=1": {"ns/op": flat, "instructions/op": up},
+		"Few/threads=1":  {"ns/op": flat[:3], "instructions/op": up[:3]},
+	})
+	rep, _ := Gate(old, new, DefaultThresholds)
+	for name, want := range map[string]Verdict{"Same/threads=1": Pass, "More/threads=1": Regression, "Few/threads=1": Inconclusive} {
+		if c := verdictOf(t, rep, name, "instructions/op"); c.Verdict != want {
+			t.Errorf("%s: %s (%s), want %s", name, c.Verdict, c.Reason, want)
+		}
+	}
+	// Counts within 0.05% of each other are one exact count: three
+	// processes a side are enough, and 1% more fails the exact limit.
+	fixed := []float64{294.0645, 294.0645, 294.0692}
+	old = build("old", 2, map[string]map[string][]float64{"Fixed/threads=1": {"ns/op": flat[:3], "instructions/op": fixed}})
+	new = build("new", 2, map[string]map[string][]float64{"Fixed/threads=1": {"ns/op": flat[:3], "instructions/op": {297.1, 297.1, 297.1}}})
+	rep, _ = Gate(old, new, DefaultThresholds)
+	if c := verdictOf(t, rep, "Fixed/threads=1", "instructions/op"); c.Verdict != Regression || !strings.Contains(c.Reason, "exceeds the limit") {
+		t.Errorf("near-exact counts 1%% up: %s (%s), want an exact REGRESSION", c.Verdict, c.Reason)
+	}
+}
+
+// TestGatePairedMissingFailsClosed: a cell head no longer measures is a
+// failure, one only head measures is new and not gated.
+func TestGatePairedMissingFailsClosed(t *testing.T) {
+	var gone, added Arms
+	for id := range 6 {
+		gone.Add(ArmBase, id, 100)
+		gone.Add(ArmBase2, id, 100)
+		added.Add(ArmHead, id, 100)
+	}
+	cells := cellsOf("Gone/threads=1", "Added/threads=1")
+	rep := GatePaired(cells, map[string]Arms{"Gone/threads=1": gone, "Added/threads=1": added}, 2, DefaultThresholds)
+	if c := verdictOf(t, rep, "Gone/threads=1", "ns/op"); c.Verdict != Regression {
+		t.Errorf("removed cell: %s (%s)", c.Verdict, c.Reason)
+	}
+	if c := verdictOf(t, rep, "Added/threads=1", "ns/op"); c.Verdict != NotGated {
+		t.Errorf("added cell: %s (%s)", c.Verdict, c.Reason)
+	}
+	if rep.Verdict != Regression {
+		t.Errorf("overall %s", rep.Verdict)
+	}
+}
+
+func TestPocockLevel(t *testing.T) {
+	// Pocock's two-look one-sided boundary at 0.05 is z = 1.875.
+	if got, want := PocockLevel(0.05, 2), 1-moremath.StdNormal.CDF(1.875); math.Abs(got-want) > 3e-4 {
+		t.Fatalf("PocockLevel(0.05, 2) = %.4f, want %.4f", got, want)
+	}
+	if PocockLevel(0.05, 1) != 0.05 {
+		t.Fatal("one look must spend all of alpha")
+	}
+}
+
+func TestHolm(t *testing.T) {
+	got := holm([]float64{0.01, 0.04, 0.03, 0.005})
+	want := []float64{0.03, 0.06, 0.06, 0.02}
+	for i := range want {
+		if math.Abs(got[i]-want[i]) > 1e-12 {
+			t.Fatalf("holm = %v, want %v", got, want)
+		}
+	}
+}
+
+func TestSpeedups(t *testing.T) {
+	s := build("x", 2, map[string]map[string][]float64{
+		"Issuer/impl=fast/threads=1": ns([]float64{9, 10, 11}),
+		"Issuer/impl=slow/threads=1": ns([]float64{18, 20, 22}),
+	})
+	sp := Speedups(s, records.Tidy("ns/op"))
+	if len(sp) != 1 || sp[0].Fast != "fast" || sp[0].Slow != "slow" || sp[0].Cell != "Issuer/threads=1" {
+		t.Fatalf("Speedups = %+v", sp)
+	}
+	want := 2 * math.Hypot(1.0/10, 2.0/20)
+	if sp[0].Ratio != 2 || math.Abs(sp[0].Err-want) > 1e-9 {
+		t.Fatalf("ratio %v ± %v, want 2 ± %v", sp[0].Ratio, sp[0].Err, want)
+	}
+	if !strings.Contains(sp[0].String(), "fast ran 2.00 ± 0.28 times faster than slow") {
+		t.Fatalf("%s", sp[0])
+	}
+}
+
+// TestGateQuarantinedIsNoVerdict: a cell whose rounds the machine
+// disturbed is INCONCLUSIVE with the reason, never a verdict on the store,
+// and the control cells are not gated.
+func TestGateQuarantinedIsNoVerdict(t *testing.T) {
+	old := build("old", 2, map[string]map[string][]float64{
+		"Issuer/impl=rcu/threads=2": ns([]float64{100, 101, 99, 100, 100}),
+		"Control/threads=1":         ns([]float64{40, 40, 40, 40, 40}),
+		"Control/threads=2":         ns([]float64{20, 20, 20, 20, 20}),
+	})
+	new := build("new", 2, map[string]map[string][]float64{
+		"Issuer/impl=rcu/threads=2": ns([]float64{180, 182}),
+		"Control/threads=1":         ns([]float64{40, 40, 40, 40, 40}),
+		"Control/threads=2":         ns([]float64{33, 33, 33, 33, 33}),
+	})
+	nc, _ := new.Cell("Issuer/impl=rcu/threads=2")
+	nc.Aside, nc.Why = 3, "the machine delivered 1.21 of 2 cores to the control"
+	rep, err := Gate(old, new, DefaultThresholds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range rep.Cells {
+		if strings.HasPrefix(c.Name, "Control/") {
+			t.Errorf("control cell gated: %+v", c)
+		}
+	}
+	c := verdictOf(t, rep, "Issuer/impl=rcu/threads=2", "sec/op")
+	if c.Verdict != Inconclusive || !strings.Contains(c.Reason, "did not deliver the cores") {
+		t.Fatalf("verdict %s (%s), want INCONCLUSIVE because the machine did not deliver", c.Verdict, c.Reason)
+	}
+}

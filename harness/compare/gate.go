@@ -1,0 +1,324 @@
+package compare
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/perfrun/perfrun/records"
+)
+
+// Thresholds configure the gate. Start from DefaultThresholds.
+type Thresholds struct {
+	// Alpha is the family-wise error rate of each kind of claim
+	// (REGRESSION, IMPROVED, PASS) across the gated cells.
+	Alpha float64
+	// MinEffect is the threshold: the smallest slowdown (or speedup) that
+	// matters, as a fraction: 0.05 is 5%.
+	MinEffect float64
+	// Metric is the timed unit the statistics gate on (lower is better),
+	// tidied as benchstat tidies it.
+	Metric string
+	// AllocsDelta is how many more allocs/op fail the gate.
+	AllocsDelta float64
+	// InstructionsRatio is how much more instructions/op fail, as a fraction.
+	InstructionsRatio float64
+	// AllowMissing accepts cells and units that OLD has and NEW lacks.
+	AllowMissing bool
+	// IgnoreConfig names configuration keys whose differences between the
+	// files (or within one) are accepted (see MeaningKeys).
+	IgnoreConfig []string
+}
+
+// DefaultThresholds are the gate's defaults.
+var DefaultThresholds = Thresholds{
+	Alpha: 0.05, MinEffect: 0.05, Metric: records.Tidy(records.NsPerOp),
+	AllocsDelta: 0.5, InstructionsRatio: 0.01,
+}
+
+// MeaningKeys are the configuration keys whose values change what a
+// measurement means: results that differ in one of them are not compared
+// (the thread count, GOMAXPROCS, is in every cell's name). "corpus" covers
+// corpus-2 and so on.
+var MeaningKeys = []string{"goos", "goarch", "cpu", "cores", "go", "machine", "corpus"}
+
+// MinRounds is the fewest rounds a side needs for gate to give a cell a
+// verdict: two would estimate a spread from a single difference.
+const MinRounds = 3
+
+// exactMetrics gate on plain thresholds, without statistics.
+// instructions/op is one only while every value of a side is the same;
+// counts that vary between processes (designs hashing with a per-process
+// seed) are a sample, gated by the shared rule when each side has
+// instructionSample of them.
+var exactMetrics = []string{records.AllocsPerOp, records.Instructions}
+
+// instructionSample is how many per-process counts a side needs for
+// instructions/op to be gated as a sample.
+const instructionSample = 5
+
+// CheckConfig refuses to compare sets whose configuration differs in a
+// key of MeaningKeys — between the two files, or within one (concatenated
+// runs of different machines or corpora) — unless the key is ignored. It
+// returns warnings for what it accepts: a file that pools several runs.
+func CheckConfig(old, new *records.Set, ignore []string) (warnings []string, err error) {
+	values := func(s *records.Set, key string) []string {
+		var out []string
+		for _, k := range s.ConfigKeys() {
+			if k == key || strings.HasPrefix(k, key+"-") {
+				for _, v := range s.ConfigValues(k) {
+					if !slices.Contains(out, v) {
+						out = append(out, v)
+					}
+				}
+			}
+		}
+		return out
+	}
+	for _, key := range MeaningKeys {
+		if slices.Contains(ignore, key) {
+			continue
+		}
+		for _, s := range []*records.Set{old, new} {
+			if v := values(s, key); len(v) > 1 {
+				return nil, fmt.Errorf("%s mixes results with different %s (%s): runs of different setups do not pool; -ignore-config %s to use them anyway",
+					s.File, key, strings.Join(v, " | "), key)
+			}
+		}
+		a, b := values(old, key), values(new, key)
+		if len(a) == 1 && len(b) == 1 && a[0] != b[0] {
+			return nil, fmt.Errorf("%s and %s differ in %s (%q vs %q): results of different setups do not compare; -ignore-config %s to compare anyway",
+				old.File, new.File, key, a[0], b[0], key)
+		}
+	}
+	for _, s := range []*records.Set{old, new} {
+		if d := values(s, "date"); len(d) > 1 {
+			warnings = append(warnings, fmt.Sprintf("%s pools %d runs (dates %s … %s)", s.File, len(d), d[0], d[len(d)-1]))
+		}
+	}
+	return warnings, nil
+}
+
+// Gate decides between two results files measured separately. Per cell it
+// estimates the change of the timed metric as the difference of 20%
+// trimmed means of log values (Yuen's t), and decides with the rule every perfrun gate shares:
+// PASS only when the upper bound of the slowdown is below the threshold,
+// REGRESSION when the lower bound is above it, Holm across cells;
+// otherwise INCONCLUSIVE, saying why. Cells with more threads than cores
+// are NOT-GATED; cells or units missing from NEW fail unless AllowMissing;
+// cells only NEW has are reported as new, not gated.
+func Gate(old, new *records.Set, th Thresholds) (*Report, error) {
+	if _, err := Shared(old, new); err != nil {
+		return nil, err
+	}
+	warnings, err := CheckConfig(old, new, th.IgnoreConfig)
+	if err != nil {
+		return nil, err
+	}
+	rep := &Report{Old: old.Label, New: new.Label, Threshold: th.MinEffect, Warnings: warnings}
+	cores := min(nonZero(old.Cores()), nonZero(new.Cores()))
+	missing := func(name, unit, why string) {
+		v := Regression
+		if th.AllowMissing {
+			v = NotGated
+		}
+		rep.Cells = append(rep.Cells, CellVerdict{Name: name, Unit: unit, Verdict: v, Reason: why})
+	}
+	var tested []int
+	var ests []estimate
+	rep.Warnings = append(rep.Warnings, machineWarnings(old, new)...)
+	for _, oc := range old.Cells() {
+		if oc.IsReference() {
+			continue // the machine, not a store: see machineWarnings
+		}
+		name := oc.Name
+		nc, ok := new.Cell(name)
+		if !ok {
+			missing(name, th.Metric, "missing from "+new.Label)
+			continue
+		}
+		if cores > 0 && oc.Threads > cores {
+			rep.Cells = append(rep.Cells, CellVerdict{Name: name, Unit: th.Metric, Verdict: NotGated,
+				Reason: fmt.Sprintf("oversubscribed: %d threads on %d cores", oc.Threads, cores)})
+			continue
+		}
+		for _, unit := range exactMetrics {
+			a, b := oc.Values[unit], nc.Values[unit]
+			switch {
+			case len(a) == 0:
+			case len(b) == 0:
+				missing(name, unit, fmt.Sprintf("%s has no %s for it", new.Label, unit))
+			case unit == records.Instructions && !(exactCount(a) && exactCount(b)):
+				c := CellVerdict{Name: name, Unit: unit, Verdict: Inconclusive}
+				e, ok := logRatio(a, b)
+				switch {
+				case len(a) < instructionSample || len(b) < instructionSample:
+					c.Reason = fmt.Sprintf("counts vary between processes: %d and %d processes, needs %d a side", len(a), len(b), instructionSample)
+				case !ok:
+					c.Reason = "a count is not positive"
+				default:
+					// Its own family: one claim per cell, at the
+					// instructions threshold.
+					if v := decide([]*CellVerdict{&c}, []estimate{e}, th.InstructionsRatio, th.Alpha)[0]; v != "" {
+						c.Verdict = v
+					}
+				}
+				rep.Cells = append(rep.Cells, c)
+			default:
+				rep.Cells = append(rep.Cells, exactVerdict(name, unit, records.Median(a), records.Median(b), th))
+			}
+		}
+		a, b := oc.Values[th.Metric], nc.Values[th.Metric]
+		c := CellVerdict{Name: name, Unit: th.Metric, Verdict: Inconclusive}
+		switch {
+		case len(a) == 0:
+			c.Reason = fmt.Sprintf("%s has no %s for it: nothing to gate", old.Label, th.Metric)
+		case len(b) == 0:
+			missing(name, th.Metric, fmt.Sprintf("%s has no %s for it (it has %s)", new.Label, th.Metric, strings.Join(nc.Units, ", ")))
+			continue
+		case len(a) < MinRounds || len(b) < MinRounds:
+			c.Reason = fmt.Sprintf("%d and %d rounds: needs at least %d on each side", len(a), len(b), MinRounds)
+			if why := asideReason(oc, nc); why != "" {
+				c.Reason += "; " + why
+			}
+		default:
+			e, ok := logRatio(a, b)
+			if !ok {
+				c.Reason = "a value is not positive: no ratio"
+				break
+			}
+			rep.Cells = append(rep.Cells, c)
+			tested = append(tested, len(rep.Cells)-1)
+			ests = append(ests, e)
+			continue
+		}
+		rep.Cells = append(rep.Cells, c)
+	}
+	for _, nc := range new.Cells() {
+		if _, ok := old.Cell(nc.Name); !ok && !nc.IsReference() {
+			rep.Cells = append(rep.Cells, CellVerdict{Name: nc.Name, Unit: th.Metric, Verdict: NotGated, Reason: "new in " + new.Label + ": nothing to compare with"})
+		}
+	}
+	cells := make([]*CellVerdict, len(tested))
+	for i, idx := range tested {
+		cells[i] = &rep.Cells[idx]
+	}
+	for i, v := range decide(cells, ests, th.MinEffect, th.Alpha) {
+		if v != "" {
+			cells[i].Verdict = v
+		}
+	}
+	rep.finish()
+	return rep, nil
+}
+
+// exactTolerance is how far apart the processes' instruction counts of a
+// cell may lie for the gate to treat them as one exact count: with fixed
+// hashing every design here counts within 0.006% in five processes (the
+// runtime's own work differs by a few instructions), while a per-process
+// hash seed spread them by 1–2%.
+const exactTolerance = 5e-4
+
+// exactCount reports whether the values lie within exactTolerance of
+// their median: an exact count.
+func exactCount(v []float64) bool {
+	m := records.Median(v)
+	for _, x := range v {
+		if math.Abs(x-m) > exactTolerance*math.Abs(m) {
+			return false
+		}
+	}
+	return true
+}
+
+func nonZero(n int) int {
+	if n <= 0 {
+		return math.MaxInt
+	}
+	return n
+}
+
+// logRatio estimates log(new/old) from two independent samples of
+// positive values (twoSample on their logs).
+func logRatio(old, new []float64) (estimate, bool) {
+	la, ok1 := logs(old)
+	lb, ok2 := logs(new)
+	if !ok1 || !ok2 {
+		return nil, false
+	}
+	return twoSample(la, lb), true
+}
+
+func logs(v []float64) ([]float64, bool) {
+	out := make([]float64, len(v))
+	for i, x := range v {
+		if !(x > 0) {
+			return nil, false
+		}
+		out[i] = math.Log(x)
+	}
+	return out, true
+}
+
+func exactVerdict(name, unit string, old, new float64, th Thresholds) CellVerdict {
+	c := CellVerdict{Name: name, Unit: unit, Verdict: Pass, Ratio: ratio(new, old)}
+	var limit float64
+	if unit == records.AllocsPerOp {
+		limit = old + th.AllocsDelta
+	} else {
+		limit = old * (1 + th.InstructionsRatio)
+	}
+	switch {
+	case new > limit:
+		c.Verdict, c.Reason = Regression, fmt.Sprintf("%.4g -> %.4g exceeds the limit %.4g", old, new, limit)
+	case unit == records.AllocsPerOp && new < old-th.AllocsDelta, unit != records.AllocsPerOp && new < old*(1-th.InstructionsRatio):
+		c.Verdict, c.Reason = Improved, fmt.Sprintf("%.4g -> %.4g", old, new)
+	default:
+		c.Reason = fmt.Sprintf("%.4g -> %.4g, within the limit", old, new)
+	}
+	return c
+}
+
+// ratio is a/b, with 0/0 = 1 and x/0 = +Inf reported as such only in text:
+// JSON cannot hold an infinity, so callers keep Ratio finite.
+func ratio(a, b float64) float64 {
+	if b == 0 {
+		if a == 0 {
+			return 1
+		}
+		return math.MaxFloat64
+	}
+	return a / b
+}
+
+// asideReason says, for a cell left with too few rounds, how many the
+// machine disturbed: then the gate has no verdict on the store.
+func asideReason(cells ...*records.Cell) string {
+	n, why := 0, ""
+	for _, c := range cells {
+		if c.Aside > 0 {
+			n += c.Aside
+			why = c.Why
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d rounds set aside because the machine did not deliver the cores (%s): no verdict on the store", n, why)
+}
+
+// machineWarnings compares the parallelism the two runs' machines
+// delivered (their control cells): a gap of a tenth or more means the
+// scaling of every multi-thread cell moved with the machine.
+func machineWarnings(old, new *records.Set) []string {
+	po, pn := old.Parallelism(), new.Parallelism()
+	var out []string
+	for n, a := range po {
+		if b, ok := pn[n]; ok && n > 1 && math.Abs(b-a) >= 0.1*float64(n) {
+			out = append(out, fmt.Sprintf("the machines differ: the control delivered p(%d) = %.2f in %s and %.2f in %s", n, a, old.Label, b, new.Label))
+		}
+	}
+	slices.Sort(out)
+	return out
+}

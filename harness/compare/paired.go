@@ -1,0 +1,235 @@
+package compare
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sync"
+
+	moremath "github.com/aclements/go-moremath/stats"
+	"github.com/perfrun/perfrun/records"
+)
+
+// The arms of an A/B run: base, head, and base again (the A/A arm).
+const (
+	ArmBase  = "base"
+	ArmHead  = "head"
+	ArmBase2 = "base-again"
+)
+
+// Arms are one cell's values from an interleaved A/B run, by round id:
+// in round i, base, head and base again (the A/A arm) ran back to back on
+// the same machine, in an order the runner balanced.
+type Arms struct {
+	Base, Head, Base2 map[int]float64
+	// Aside counts the arm processes' samples of the cell the machine
+	// disturbed (quarantined), and Why holds one's reason.
+	Aside int
+	Why   string
+}
+
+// Add records an arm's value in a round.
+func (a *Arms) Add(arm string, round int, v float64) {
+	if a.Base == nil {
+		a.Base, a.Head, a.Base2 = make(map[int]float64), make(map[int]float64), make(map[int]float64)
+	}
+	switch arm {
+	case ArmBase:
+		a.Base[round] = v
+	case ArmHead:
+		a.Head[round] = v
+	default:
+		a.Base2[round] = v
+	}
+}
+
+// paired returns, for the rounds where all three arms have a positive
+// value, the log ratio of head to the mean of both base arms (the A/A arm
+// halves the base's noise) and the log ratio of the A/A arm to base.
+func (a Arms) paired() (d, aa []float64) {
+	var ids []int
+	for id := range a.Head {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		b, h, b2 := a.Base[id], a.Head[id], a.Base2[id]
+		if b > 0 && h > 0 && b2 > 0 {
+			d = append(d, math.Log(h)-(math.Log(b)+math.Log(b2))/2)
+			aa = append(aa, math.Log(b2)-math.Log(b))
+		}
+	}
+	return d, aa
+}
+
+// MinPairedRounds is the fewest complete rounds a cell needs for a paired
+// verdict: with fewer, even all signs alike leave p = 2^-n above any
+// useful level.
+const MinPairedRounds = 5
+
+// GatePaired decides one look at an interleaved A/B run. Per cell the
+// statistic is the per-round log ratio of head to the mean of both base
+// arms, paired by round id; the verdict follows the rule every perfrun
+// gate shares (see decide) at level th.Alpha, which a sequential caller
+// sets to its per-look level (PocockLevel). The A/A arm is a sanity check:
+// only when its interval lies wholly outside ±threshold/2 — base cannot
+// reproduce itself on this machine — is the cell INCONCLUSIVE whatever
+// head did. Cells with more threads than cores are NOT-GATED.
+func GatePaired(cells []*records.Cell, arms map[string]Arms, cores int, th Thresholds) *Report {
+	rep := &Report{Old: ArmBase, New: ArmHead, Threshold: th.MinEffect}
+	var tested []int
+	var ests []estimate
+	var aas []*signedRank
+	for _, cell := range cells {
+		c := CellVerdict{Name: cell.Name, Unit: th.Metric, Verdict: Inconclusive}
+		if cores > 0 && cell.Threads > cores {
+			c.Verdict, c.Reason = NotGated, fmt.Sprintf("oversubscribed: %d threads on %d cores", cell.Threads, cores)
+			rep.Cells = append(rep.Cells, c)
+			continue
+		}
+		a := arms[cell.Name]
+		switch {
+		case len(a.Head) == 0 && len(a.Base)+len(a.Base2) > 0:
+			// Fail closed: a cell base measures and head does not.
+			c.Verdict, c.Reason = Regression, "missing from head: base measures it, head does not"
+			if th.AllowMissing {
+				c.Verdict = NotGated
+			}
+			rep.Cells = append(rep.Cells, c)
+			continue
+		case len(a.Head) > 0 && len(a.Base)+len(a.Base2) == 0:
+			c.Verdict, c.Reason = NotGated, "new in head: nothing to compare with"
+			rep.Cells = append(rep.Cells, c)
+			continue
+		}
+		d, aa := a.paired()
+		if len(d) < MinPairedRounds {
+			c.Reason = fmt.Sprintf("%d complete rounds: needs at least %d", len(d), MinPairedRounds)
+			if a.Aside > 0 {
+				c.Reason += fmt.Sprintf("; %d samples set aside because the machine did not deliver the cores (%s): no verdict on the store", a.Aside, a.Why)
+			}
+			c.undecided = true
+			rep.Cells = append(rep.Cells, c)
+			continue
+		}
+		rep.Cells = append(rep.Cells, c)
+		tested = append(tested, len(rep.Cells)-1)
+		ests, aas = append(ests, newSignedRank(d)), append(aas, newSignedRank(aa))
+	}
+	verdicts := make([]*CellVerdict, len(tested))
+	for i, idx := range tested {
+		verdicts[i] = &rep.Cells[idx]
+	}
+	half := math.Log1p(th.MinEffect / 2)
+	for i, v := range decide(verdicts, ests, th.MinEffect, th.Alpha) {
+		c := verdicts[i]
+		if v != "" {
+			c.Verdict = v
+		} else {
+			c.undecided = true
+		}
+		lo, hi := aas[i].bounds(th.Alpha)
+		c.Noise = math.Expm1(aas[i].center())
+		if lo > half || hi < -half {
+			c.Verdict, c.undecided = Inconclusive, false
+			c.Reason = fmt.Sprintf("base against itself moved %+.1f%% [%+.1f%%, %+.1f%%], outside ±%.1f%%: the machine did not hold still (head: %s)",
+				100*c.Noise, 100*math.Expm1(lo), 100*math.Expm1(hi), 50*th.MinEffect, c.Reason)
+		}
+	}
+	rep.finish()
+	return rep
+}
+
+// Undecided returns the cells a second look with more rounds may decide:
+// INCONCLUSIVE because their interval spans the threshold or their rounds
+// were too few, not because the A/A arm failed.
+func (r *Report) Undecided() []string {
+	var out []string
+	for _, c := range r.Cells {
+		if c.undecided {
+			out = append(out, c.Name)
+		}
+	}
+	return out
+}
+
+// Replace takes the second look's verdicts for the cells it decided on,
+// keeps the first look's for the others, and recomputes the overall
+// verdict. A second look never turns a first look's verdict around: only
+// cells the first left undecided are in it.
+func (r *Report) Replace(second *Report) {
+	byName := make(map[string]CellVerdict)
+	for _, c := range second.Cells {
+		byName[c.Name] = c
+	}
+	for i, c := range r.Cells {
+		if s, ok := byName[c.Name]; ok {
+			s.Reason += " (second look)"
+			r.Cells[i] = s
+		}
+	}
+	r.finish()
+}
+
+var pocockCache sync.Map // [2]float64{alpha, looks} -> level
+
+// PocockLevel is the one-sided level each of looks equally spaced looks
+// tests at so that the chance of any false claim over all looks stays
+// alpha (Pocock's boundary): with two looks at alpha 0.05, about 0.0304.
+// The looks' statistics are those of one Brownian motion seen at times
+// 1..looks, so the boundary c solves P(max_k Z_k > c) = alpha; it is
+// computed here by integrating over the first look (looks ≤ 2).
+func PocockLevel(alpha float64, looks int) float64 {
+	if looks <= 1 {
+		return alpha
+	}
+	key := [2]float64{alpha, float64(looks)}
+	if v, ok := pocockCache.Load(key); ok {
+		return v.(float64)
+	}
+	rho := math.Sqrt(0.5) // corr(Z1, Z2) for equal increments
+	exceed := func(c float64) float64 {
+		// P(Z1 ≤ c, Z2 ≤ c) by Simpson's rule over z1 in [-10, c].
+		const n = 4000
+		a, b := -10.0, c
+		h := (b - a) / n
+		f := func(z float64) float64 {
+			return moremath.StdNormal.PDF(z) * moremath.StdNormal.CDF((c-rho*z)/math.Sqrt(1-rho*rho))
+		}
+		sum := f(a) + f(b)
+		for i := 1; i < n; i++ {
+			w := 2.0
+			if i%2 == 1 {
+				w = 4
+			}
+			sum += w * f(a+float64(i)*h)
+		}
+		return 1 - sum*h/3
+	}
+	lo, hi := 0.0, 6.0
+	for range 60 {
+		mid := (lo + hi) / 2
+		if exceed(mid) > alpha {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	level := 1 - moremath.StdNormal.CDF((lo+hi)/2)
+	pocockCache.Store(key, level)
+	return level
+}
+
+// Merge adds b's rounds to a's (round ids do not collide: a later look
+// numbers its rounds after the earlier ones).
+func (a *Arms) Merge(b Arms) {
+	for id, v := range b.Base {
+		a.Add(ArmBase, id, v)
+	}
+	for id, v := range b.Head {
+		a.Add(ArmHead, id, v)
+	}
+	for id, v := range b.Base2 {
+		a.Add(ArmBase2, id, v)
+	}
+}

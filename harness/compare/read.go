@@ -1,0 +1,40 @@
+// Package compare decides what changed between results: benchstat's
+// comparison (median, confidence interval, Mann-Whitney U through
+// golang.org/x/perf/benchmath), hyperfine-style speedups between
+// implementations, and the gate verdict a CI job acts on. It reads
+// records.Set, the one results model.
+//
+// Its opinion: a CI gate must never cry wolf. Comparing many cells at
+// alpha 0.05 with no correction alarms on about one in twenty unchanged
+// cells, and a noisy machine swings far more than any threshold, so the
+// gate corrects for the number of cells (Holm), demands a minimum effect,
+// never gates cells whose threads only time-slice, and says INCONCLUSIVE
+// rather than REGRESSION when the data cannot decide. Exact metrics
+// (allocs/op, instructions/op) need no statistics and gate on plain
+// thresholds.
+//
+// Its place: on the results model alone (records), below everything that
+// prints or runs. Importable; its API may change between perfrun versions,
+// but its verdicts keep the meaning the README gives them.
+package compare
+
+import (
+	"fmt"
+
+	"github.com/perfrun/perfrun/records"
+)
+
+// Shared returns the cells present in both sets, in a's order, and an
+// error if there are none.
+func Shared(a, b *records.Set) ([]*records.Cell, error) {
+	var out []*records.Cell
+	for _, c := range a.Cells() {
+		if _, ok := b.Cell(c.Name); ok {
+			out = append(out, c)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s and %s share no benchmark", a.File, b.File)
+	}
+	return out, nil
+}

@@ -1,0 +1,141 @@
+package harness
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"runtime/debug"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/perfrun/perfrun/workloads"
+)
+
+// Environment returns the configuration lines that say where, on what and
+// how results were measured: goos, goarch, cpu (as go test writes it),
+// cores, go, perfrun's version, the command line, rounds, window and
+// warm-up, corpus digests, date, and the user's labels. GOMAXPROCS is the
+// threads key of each benchmark name.
+func (r *Outcome) Environment() []workloads.KV {
+	kv := []workloads.KV{
+		{Key: "goos", Value: runtime.GOOS},
+		{Key: "goarch", Value: runtime.GOARCH},
+		{Key: "cpu", Value: cpuName()},
+		{Key: "cores", Value: strconv.Itoa(Cores())},
+		{Key: "go", Value: runtime.Version()},
+		{Key: "perfrun", Value: Revision()},
+	}
+	if r.Command != "" {
+		kv = append(kv, workloads.KV{Key: "command", Value: r.Command})
+	}
+	kv = append(kv,
+		workloads.KV{Key: "rounds", Value: strconv.Itoa(r.Options.Rounds)},
+		workloads.KV{Key: "window", Value: r.Options.Window.String()},
+		workloads.KV{Key: "warmup", Value: r.Options.Warmup.String()})
+	var sources []string
+	for s := range r.Corpora {
+		sources = append(sources, s)
+	}
+	sort.Strings(sources)
+	for i, s := range sources {
+		kv = append(kv, workloads.KV{Key: "corpus" + suffix(i), Value: s + " digest " + r.Corpora[s]})
+	}
+	seen := make(map[string]bool)
+	for _, c := range r.Cells {
+		if im := c.Impl; im.Library != "" && !seen[im.Name] {
+			seen[im.Name] = true
+			kv = append(kv, workloads.KV{Key: "library-" + im.Name, Value: im.Library})
+		}
+	}
+	kv = append(kv, workloads.KV{Key: "date", Value: r.Started.UTC().Format(time.RFC3339)})
+	kv = append(kv, r.Labels...)
+	if r.Incomplete {
+		kv = append(kv, workloads.KV{Key: "incomplete", Value: "interrupted; only completed rounds are included"})
+	}
+	return kv
+}
+
+// reserved are the configuration keys perfrun writes itself; a label may
+// not set them.
+var reserved = []string{"goos", "goarch", "cpu", "cores", "go", "perfrun", "command", "rounds", "window", "warmup", "corpus", "date", "incomplete", "pkg", "library", "quarantined"}
+
+// ParseLabel checks a user's key=value configuration line: a key of
+// letters, digits, '-', '_' and '.', not one perfrun writes, and a value
+// on one line (a newline would let it write a benchmark line of its own).
+func ParseLabel(s string) (workloads.KV, error) {
+	k, v, ok := strings.Cut(s, "=")
+	if !ok || k == "" || strings.IndexFunc(k, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.')
+	}) >= 0 {
+		return workloads.KV{}, fmt.Errorf("bad -label %q: want key=value, the key of letters, digits, '-', '_' or '.'", s)
+	}
+	if strings.ContainsAny(v, "\n\r") || !utf8.ValidString(v) {
+		return workloads.KV{}, fmt.Errorf("bad -label %q: the value must be one line of UTF-8", s)
+	}
+	for _, r := range reserved {
+		if k == r || strings.HasPrefix(k, r+"-") {
+			return workloads.KV{}, fmt.Errorf("bad -label %q: %s is written by perfrun itself", s, k)
+		}
+	}
+	return workloads.KV{Key: k, Value: v}, nil
+}
+
+func suffix(i int) string {
+	if i == 0 {
+		return ""
+	}
+	return "-" + strconv.Itoa(i+1)
+}
+
+// cpuName is the processor's name as go test writes it on its cpu: line:
+// the CPUID brand string where there is one, else /proc/cpuinfo's model
+// name, else the architecture.
+func cpuName() string {
+	if name := brandString(); name != "" {
+		return name
+	}
+	f, err := os.Open("/proc/cpuinfo")
+	if err != nil {
+		return runtime.GOARCH
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if k, v, ok := strings.Cut(sc.Text(), ":"); ok && strings.TrimSpace(k) == "model name" {
+			return strings.TrimSpace(v)
+		}
+	}
+	return runtime.GOARCH
+}
+
+// Revision identifies the perfrun source that ran: the VCS revision stamped
+// into the binary, else what git says about the working directory.
+func Revision() string {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		rev, dirty := "", false
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.modified":
+				dirty = s.Value == "true"
+			}
+		}
+		if rev != "" {
+			if dirty {
+				rev += "-dirty"
+			}
+			return rev
+		}
+	}
+	out, err := exec.Command("git", "describe", "--always", "--dirty", "--abbrev=12").Output()
+	if err != nil {
+		return "unknown"
+	}
+	return strings.TrimSpace(string(out))
+}

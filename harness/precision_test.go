@@ -1,0 +1,75 @@
+package harness_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/pprof/profile"
+
+	"github.com/perfrun/perfrun/harness"
+	"github.com/perfrun/perfrun/workloads"
+)
+
+// TestPrecisionAddsRoundsWithinBudget: a precision no machine gives keeps
+// adding rounds until the time budget, then names the cells that did not
+// get there; an easy one stops early with none named.
+func TestPrecisionAddsRoundsWithinBudget(t *testing.T) {
+	cs := cells(t, workloads.Empty, nil, 1)[:1]
+	opts := options(2)
+	opts.Window, opts.Warmup = 5*time.Millisecond, time.Millisecond
+	opts.Precision, opts.MaxTime = 1e-9, 600*time.Millisecond
+	start := time.Now()
+	res, err := harness.Run(context.Background(), cs, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took > 2*opts.MaxTime+time.Second {
+		t.Errorf("took %v with a budget of %v", took, opts.MaxTime)
+	}
+	if res.ExtraRounds < 4 || len(res.Imprecise) != 1 || res.Imprecise[0] != cs[0].Name() {
+		t.Fatalf("%d rounds added, imprecise %v: want rounds added and the cell named", res.ExtraRounds, res.Imprecise)
+	}
+	opts.Precision, opts.MaxTime = 0.99, time.Minute
+	res, err = harness.Run(context.Background(), cs, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Imprecise) != 0 || res.ExtraRounds > 10 {
+		t.Fatalf("±99%%: %d rounds added, imprecise %v", res.ExtraRounds, res.Imprecise)
+	}
+}
+
+// TestProfilesPerCell writes a CPU and a mutex profile per cell, each a
+// pprof file that parses, named by the cell, and none for the controls.
+func TestProfilesPerCell(t *testing.T) {
+	dir := t.TempDir()
+	cs := cells(t, workloads.Issuer, map[string]string{"certs": "32"}, 2)[:1] // sorted: a mutex
+	opts := options(1)
+	opts.Profiles = harness.Profiles{CPU: dir, Mutex: dir, Write: func(path string, data []byte) error {
+		return os.WriteFile(path, data, 0o644)
+	}}
+	if _, err := harness.Run(context.Background(), cs, opts); err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*"))
+	if len(files) != 2 {
+		t.Fatalf("profiles %v, want a cpu and a mutex profile of the one cell", files)
+	}
+	for _, f := range files {
+		if !strings.HasPrefix(filepath.Base(f), "issuer_impl-sorted_certs-32_hit-1_threads-2.") {
+			t.Errorf("%s: not named by its cell", f)
+		}
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := profile.Parse(bytes.NewReader(data)); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+}

@@ -1,0 +1,141 @@
+package harness_test
+
+import (
+	"bufio"
+	"context"
+	"os"
+	"os/exec"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/perfrun/perfrun/harness"
+	"github.com/perfrun/perfrun/workloads"
+)
+
+// TestHogHelper is the CPU hog of TestQuarantineSetsAsideHoggedRounds when
+// the test binary runs as its child: it says so, then spins until killed.
+func TestHogHelper(t *testing.T) {
+	if os.Getenv("PERFRUN_HOG") == "" {
+		t.Skip("the hog of another test")
+	}
+	runtime.GOMAXPROCS(1)
+	os.Stdout.WriteString("spinning\n")
+	x := uint64(1)
+	for {
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+	}
+}
+
+// startHog runs a CPU hog pinned to CPU 1 (taskset -c 1) and returns once
+// it spins.
+func startHog(t *testing.T) *exec.Cmd {
+	cmd := exec.Command("taskset", "-c", "1", os.Args[0], "-test.run=^TestHogHelper$")
+	cmd.Env = append(os.Environ(), "PERFRUN_HOG=1")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if line, err := bufio.NewReader(out).ReadString('\n'); err != nil || line != "spinning\n" {
+		cmd.Process.Kill()
+		t.Fatalf("hog: %q, %v", line, err)
+	}
+	return cmd
+}
+
+// TestQuarantineSetsAsideHoggedRounds runs a CPU hog pinned to the second
+// CPU during rounds 2 and 3 of a run: every 2-thread sample measured while
+// it spun is set aside, and the run measures those cells again until each
+// has its planned rounds — with the default rules, and with the control's
+// rule alone (the workers' own waits not looked at).
+func TestQuarantineSetsAsideHoggedRounds(t *testing.T) {
+	if harness.Cores() < 2 {
+		t.Skip("needs 2 CPUs")
+	}
+	if _, err := exec.LookPath("taskset"); err != nil {
+		t.Skip("needs taskset (util-linux)")
+	}
+	controlOnly := harness.DefaultQuarantine
+	controlOnly.MaxWait, controlOnly.MaxSteal = 0, 0
+	for name, q := range map[string]harness.Quarantine{"default": harness.DefaultQuarantine, "control": controlOnly} {
+		t.Run(name, func(t *testing.T) {
+			if name == "control" && raceEnabled {
+				// The control's speed is the race detector's, not the
+				// machine's: its reference drifts with the instrumentation.
+				t.Skip("the control's timing under the race detector means nothing")
+			}
+			hoggedRun(t, q)
+		})
+	}
+}
+
+func hoggedRun(t *testing.T, q harness.Quarantine) {
+	cs := cells(t, workloads.Issuer, map[string]string{"certs": "64"}, 1, 2)
+	cs = []harness.Cell{cs[6], cs[7]} // rcu at 1 and 2 threads
+	opts := options(6)
+	opts.Window, opts.Warmup = 100*time.Millisecond, 10*time.Millisecond
+	opts.Quarantine = q
+	opts.Quarantine.Extra = 12
+	var hog *exec.Cmd
+	var on, off time.Time
+	opts.Progress = func(p harness.Progress) {
+		switch {
+		case p.Round == 2 && hog == nil:
+			hog, on = startHog(t), time.Now()
+		case p.Round == 4 && off.IsZero():
+			hog.Process.Kill()
+			hog.Wait()
+			off = time.Now()
+		}
+	}
+	res, err := harness.Run(context.Background(), cs, opts)
+	if hog != nil && off.IsZero() {
+		hog.Process.Kill()
+		hog.Wait()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	hogged, flagged, quiet, quietFlagged := 0, 0, 0, 0
+	for _, s := range res.Samples {
+		during := !s.Start.Before(on) && s.Start.Before(off)
+		switch {
+		case during && s.Cell.Threads == 2:
+			hogged++
+			if s.Quarantine == "" {
+				t.Errorf("round %d, %s: measured beside the hog, not set aside: %v", s.Round, s.Cell.Name(), s.Metrics)
+			} else {
+				flagged++
+				t.Logf("round %d, %s: set aside: %s", s.Round, s.Cell.Name(), s.Quarantine)
+			}
+		case !during:
+			quiet++
+			if s.Quarantine != "" {
+				quietFlagged++
+				t.Logf("round %d, %s: set aside without the hog: %s", s.Round, s.Cell.Name(), s.Quarantine)
+			}
+		}
+	}
+	if hogged < 4 {
+		t.Fatalf("only %d 2-thread samples measured beside the hog", hogged)
+	}
+	if res.ExtraRounds == 0 {
+		t.Error("no round added to measure the set-aside cells again")
+	}
+	// With the hog gone, the added rounds bring every cell back to its
+	// planned rounds — unless the machine stayed busy (other packages'
+	// tests beside this one), which the quarantine rightly keeps saying.
+	for _, c := range append(cs, res.Controls...) {
+		if n := len(res.Values(c, "ns/op")); n < opts.Rounds && quietFlagged == 0 {
+			t.Errorf("%s: %d rounds count after re-measuring, want %d", c.Name(), n, opts.Rounds)
+		}
+	}
+	n, why := res.SetAside()
+	t.Logf("hog on CPU 1: %d of %d 2-thread samples set aside; without it %d of %d (the machine is shared with other tests); %d set aside in all %v; %d rounds added",
+		flagged, hogged, quietFlagged, quiet, n, why, res.ExtraRounds)
+}

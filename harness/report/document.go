@@ -1,0 +1,278 @@
+package report
+
+import (
+	"fmt"
+	"html/template"
+	"io"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/perfrun/perfrun/harness/compare"
+	"github.com/perfrun/perfrun/records"
+)
+
+// Document is a report of a run, or of a comparison with its gate verdict:
+// what a pull-request comment (Markdown) or a self-contained page (HTML)
+// shows.
+type Document struct {
+	Title   string
+	Verdict *compare.Report // nil for the report of a single run
+	Rows    []compare.Row   // comparison rows, nil for a single run
+	Old     *records.Set    // nil for a single run
+	New     *records.Set
+	Plots   []*Plot
+	// ImageDir is where the Markdown's images are, relative to it; the
+	// caller saves the plots there.
+	ImageDir string
+	// Notes are extra lines shown under the verdict (e.g. the ab setup).
+	Notes []string
+}
+
+// summary is one cell of a single run's table.
+type summary struct {
+	Name                  string
+	NsMedian, NsRange     string
+	OpsMedian, OpsRange   string
+	LockWait, AllocsPerOp string
+}
+
+func summaries(s *records.Set) []summary {
+	var out []summary
+	for _, c := range s.Cells() {
+		sm := summary{Name: c.Name}
+		sm.NsMedian, sm.NsRange = fmtMedian(c.Values, records.Tidy(records.NsPerOp))
+		sm.OpsMedian, sm.OpsRange = fmtMedian(c.Values, records.OpsPerSec)
+		sm.LockWait, _ = fmtMedian(c.Values, records.Tidy(records.LockWait))
+		sm.AllocsPerOp, _ = fmtMedian(c.Values, records.AllocsPerOp)
+		out = append(out, sm)
+	}
+	return out
+}
+
+// fmtMedian formats the median of a unit's values, scaled as benchstat
+// scales it, and its confidence interval; empty where there are none.
+func fmtMedian(values map[string][]float64, unit string) (string, string) {
+	v := values[unit]
+	if len(v) == 0 {
+		return "", ""
+	}
+	sum := records.Summarize(v)
+	return records.FormatValue(sum.Median, unit), sum.PctRange()
+}
+
+// changed returns the verdict cells that are not PASS or NOT-GATED, worst
+// first.
+func (d *Document) changed() []compare.CellVerdict {
+	if d.Verdict == nil {
+		return nil
+	}
+	var out []compare.CellVerdict
+	for _, c := range d.Verdict.Cells {
+		if c.Verdict != compare.Pass && c.Verdict != compare.NotGated {
+			out = append(out, c)
+		}
+	}
+	rank := map[compare.Verdict]int{compare.Regression: 0, compare.Inconclusive: 1, compare.Improved: 2}
+	sort.SliceStable(out, func(i, j int) bool { return rank[out[i].Verdict] < rank[out[j].Verdict] })
+	return out
+}
+
+var verdictMark = map[compare.Verdict]string{
+	compare.Pass: "✅", compare.Improved: "🚀", compare.Regression: "❌", compare.Inconclusive: "⚠️", compare.NotGated: "·",
+}
+
+// WriteMarkdown writes the pull-request comment: the verdict first, then
+// the changed cells, then everything else collapsed, then the images.
+func (d *Document) WriteMarkdown(w io.Writer) {
+	fmt.Fprintf(w, "## %s\n\n", mdEscape(d.Title))
+	if d.Verdict != nil {
+		fmt.Fprintf(w, "**%s %s** — %s vs %s\n\n", verdictMark[d.Verdict.Verdict], d.Verdict.Verdict, d.Verdict.Old, d.Verdict.New)
+	}
+	for _, n := range d.Notes {
+		fmt.Fprintf(w, "%s\n", n)
+	}
+	if len(d.Notes) > 0 {
+		fmt.Fprintln(w)
+	}
+	if d.Verdict != nil && len(d.Plots) > 0 {
+		p := d.Plots[0] // the forest plot: the verdict at a glance
+		fmt.Fprintf(w, "![%s](%s)\n\n", p.Caption, path.Join(d.ImageDir, p.Name+".png"))
+	}
+	if ch := d.changed(); len(ch) > 0 {
+		fmt.Fprintf(w, "| | cell | unit | new/old | why |\n|---|---|---|---|---|\n")
+		for i, c := range ch {
+			if i == maxCommentRows {
+				fmt.Fprintf(w, "| | … and %d more | | | |\n", len(ch)-i)
+				break
+			}
+			fmt.Fprintf(w, "| %s %s | %s | %s | %s | %s |\n", verdictMark[c.Verdict], c.Verdict, mdEscape(c.Name), c.Unit, c.RatioText(), mdEscape(c.Reason))
+		}
+		fmt.Fprintln(w)
+	} else if d.Verdict != nil {
+		fmt.Fprintf(w, "Every gated cell passed: no slowdown as large as the threshold can have been missed.\n\n")
+	}
+	if d.Verdict != nil {
+		fmt.Fprintf(w, "All %d results, the benchstat-style comparison and the plots: `%s` and `report.html` beside this page.\n", len(d.Verdict.Cells), FullMarkdown)
+		return
+	}
+	d.WriteMarkdownFull(w)
+}
+
+// FullMarkdown is the file with a comparison's full tables: report.md stays
+// short enough for a pull-request comment.
+const FullMarkdown = "report-full.md"
+
+// maxCommentRows caps the changed cells listed in report.md.
+const maxCommentRows = 20
+
+// WriteMarkdownFull writes every table: all gated results, the
+// benchstat-style comparison, the results with their intervals, and the
+// plots.
+func (d *Document) WriteMarkdownFull(w io.Writer) {
+	if d.Verdict != nil {
+		fmt.Fprintf(w, "## %s: all results\n\n", mdEscape(d.Title))
+		fmt.Fprintf(w, "<details open><summary>All %d gated results</summary>\n\n| | cell | unit | new/old | why |\n|---|---|---|---|---|\n", len(d.Verdict.Cells))
+		for _, c := range d.Verdict.Cells {
+			fmt.Fprintf(w, "| %s %s | %s | %s | %s | %s |\n", verdictMark[c.Verdict], c.Verdict, mdEscape(c.Name), c.Unit, c.RatioText(), mdEscape(c.Reason))
+		}
+		fmt.Fprintf(w, "\n</details>\n\n")
+	}
+	if d.Rows != nil {
+		fmt.Fprintf(w, "<details><summary>benchstat-style comparison</summary>\n\n| cell | unit | old | new | delta | p |\n|---|---|---|---|---|---|\n")
+		for _, r := range d.Rows {
+			delta := "~"
+			if r.Significant {
+				delta = fmt.Sprintf("%+.2f%%", 100*r.Delta)
+			}
+			fmt.Fprintf(w, "| %s | %s | %s %s | %s %s | %s | %s |\n", mdEscape(r.Name), r.Unit,
+				records.FormatValue(r.Old.Center, r.Unit), r.Old.PctRangeString(), records.FormatValue(r.New.Center, r.Unit), r.New.PctRangeString(), delta, r.Cmp.String())
+		}
+		fmt.Fprintf(w, "\n</details>\n\n")
+	}
+	if d.New != nil {
+		open := ""
+		if d.Verdict == nil {
+			open = " open"
+		}
+		fmt.Fprintf(w, "<details%s><summary>Results (median ± 95%% CI over rounds)</summary>\n\n| cell | time/op | ops/s | lock wait/op | allocs/op |\n|---|---|---|---|---|\n", open)
+		for _, s := range summaries(d.New) {
+			fmt.Fprintf(w, "| %s | %s %s | %s %s | %s | %s |\n", mdEscape(s.Name), s.NsMedian, s.NsRange, s.OpsMedian, s.OpsRange, s.LockWait, s.AllocsPerOp)
+		}
+		fmt.Fprintf(w, "\nLock wait counts only time blocked in the runtime; a shared read lock costs cache-line traffic, which shows in ops/s instead.\n\n</details>\n\n")
+	}
+	for _, p := range d.Plots {
+		fmt.Fprintf(w, "![%s](%s)\n", p.Caption, path.Join(d.ImageDir, p.Name+".png"))
+	}
+}
+
+// mdEscape makes text safe in Markdown (a GitHub comment) outside code
+// spans: HTML is shown, not interpreted, and no character can end a table
+// cell, a link or a span. Names are shown as escaped text rather than in a
+// code span, which a backtick in the name would end.
+var mdEscaper = strings.NewReplacer(
+	"&", "&amp;", "<", "&lt;", ">", "&gt;", "|", "\\|", "`", "\\`", "*", "\\*", "_", "\\_",
+	"[", "\\[", "]", "\\]", "\\", "\\\\", "\n", " ", "\r", " ")
+
+func mdEscape(s string) string { return mdEscaper.Replace(s) }
+
+// EscapeMarkdown makes text safe in Markdown outside code spans, as every
+// report's names are written.
+func EscapeMarkdown(s string) string { return mdEscape(s) }
+
+// PageStyle is the style every report page shares: type, tables, figures.
+const PageStyle template.CSS = `body { font: 15px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 1100px; padding: 0 1em; color: #1d1d1f; }
+h1 { font-size: 1.5em; margin-bottom: .2em; }
+table { border-collapse: collapse; margin: 1em 0; font-size: 13px; }
+th, td { border: 1px solid #ccc; padding: .25em .6em; text-align: left; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
+code { font-size: 12px; }
+figure { margin: 1.5em 0; } figcaption { color: #555; font-size: 13px; }
+figure svg { width: 100%; height: auto; border: 1px solid #eee; }
+`
+
+// Figure is a plot as an HTML page holds it: its SVG inline.
+type Figure struct {
+	Caption string
+	SVG     template.HTML
+}
+
+// Figures renders plots as SVG to inline in a page.
+func Figures(plots []*Plot) ([]Figure, error) {
+	var out []Figure
+	for _, p := range plots {
+		svg, err := p.Encode("svg")
+		if err != nil {
+			return nil, err
+		}
+		// Drop the XML prologue: the SVG is inlined in HTML.
+		s := string(svg)
+		if i := strings.Index(s, "<svg"); i > 0 {
+			s = s[i:]
+		}
+		out = append(out, Figure{p.Caption, template.HTML(s)})
+	}
+	return out, nil
+}
+
+// WriteHTML writes one self-contained page: styles and plots (SVG) inline,
+// nothing fetched from the network, readable offline.
+func (d *Document) WriteHTML(w io.Writer) error {
+	plots, err := Figures(d.Plots)
+	if err != nil {
+		return err
+	}
+	var changed, all []compare.CellVerdict
+	if d.Verdict != nil {
+		changed, all = d.changed(), d.Verdict.Cells
+	}
+	var sums []summary
+	if d.New != nil {
+		sums = summaries(d.New)
+	}
+	return pageTemplate.Execute(w, map[string]any{
+		"Style": PageStyle, "D": d, "Changed": changed, "All": all, "Summaries": sums, "Plots": plots,
+	})
+}
+
+var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
+	"ratio": compare.CellVerdict.RatioText,
+	"delta": func(r compare.Row) string {
+		if !r.Significant {
+			return "~"
+		}
+		return fmt.Sprintf("%+.2f%%", 100*r.Delta)
+	},
+	"val":   records.FormatValue,
+	"lower": func(v compare.Verdict) string { return strings.ToLower(string(v)) },
+}).Parse(`<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{{.D.Title}}</title>
+<style>
+{{.Style}}
+.verdict { display: inline-block; padding: .3em .8em; border-radius: 6px; font-weight: 700; font-size: 1.2em; }
+.pass { background: #dff5e1; } .improved { background: #dcecff; } .regression { background: #ffd9d6; } .inconclusive { background: #fff1c2; } .not-gated { background: #eee; }
+details { margin: 1em 0; } summary { cursor: pointer; font-weight: 600; }
+</style></head><body>
+<h1>{{.D.Title}}</h1>
+{{with .D.Verdict}}<p><span class="verdict {{lower .Verdict}}">{{.Verdict}}</span> {{.Old}} vs {{.New}}</p>{{end}}
+{{range .D.Notes}}<p>{{.}}</p>{{end}}
+{{if .Changed}}<h2>Changed cells</h2><table><tr><th>verdict</th><th>cell</th><th>unit</th><th>new/old</th><th>why</th></tr>
+{{range .Changed}}<tr class="{{lower .Verdict}}"><td>{{.Verdict}}</td><td><code>{{.Name}}</code></td><td>{{.Unit}}</td><td class="num">{{ratio .}}</td><td>{{.Reason}}</td></tr>
+{{end}}</table>{{else if .D.Verdict}}<p>Every gated cell passed: no slowdown as large as the threshold can have been missed.</p>{{end}}
+{{if .All}}<details><summary>All {{len .All}} gated results</summary><table><tr><th>verdict</th><th>cell</th><th>unit</th><th>new/old</th><th>why</th></tr>
+{{range .All}}<tr class="{{lower .Verdict}}"><td>{{.Verdict}}</td><td><code>{{.Name}}</code></td><td>{{.Unit}}</td><td class="num">{{ratio .}}</td><td>{{.Reason}}</td></tr>
+{{end}}</table></details>{{end}}
+{{if .D.Rows}}<details><summary>benchstat-style comparison</summary><table><tr><th>cell</th><th>unit</th><th>old</th><th>new</th><th>delta</th><th>p</th></tr>
+{{range .D.Rows}}<tr><td><code>{{.Name}}</code></td><td>{{.Unit}}</td><td class="num">{{val .Old.Center .Unit}} {{.Old.PctRangeString}}</td><td class="num">{{val .New.Center .Unit}} {{.New.PctRangeString}}</td><td>{{delta .}}</td><td>{{.Cmp.String}}</td></tr>
+{{end}}</table></details>{{end}}
+{{range .Plots}}<figure>{{.SVG}}<figcaption>{{.Caption}}</figcaption></figure>
+{{end}}
+{{if .Summaries}}<details{{if not .D.Verdict}} open{{end}}><summary>Results (median ± 95% CI over rounds)</summary>
+<table><tr><th>cell</th><th>time/op</th><th>ops/s</th><th>lock wait/op</th><th>allocs/op</th></tr>
+{{range .Summaries}}<tr><td><code>{{.Name}}</code></td><td class="num">{{.NsMedian}} {{.NsRange}}</td><td class="num">{{.OpsMedian}} {{.OpsRange}}</td><td class="num">{{.LockWait}}</td><td class="num">{{.AllocsPerOp}}</td></tr>
+{{end}}</table>
+<p>Lock wait counts only time blocked in the runtime; a shared read lock costs cache-line traffic, which shows in ops/s instead. Cells with more threads than cores are never gated.</p></details>{{end}}
+</body></html>
+`))

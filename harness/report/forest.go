@@ -1,0 +1,122 @@
+package report
+
+import (
+	"fmt"
+	"image/color"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/perfrun/perfrun/harness/compare"
+)
+
+// verdictColour colours a verdict alike in every picture and page.
+var verdictColour = map[compare.Verdict]color.Color{
+	compare.Pass:         color.RGBA{0x00, 0x9E, 0x73, 0xff}, // bluish green
+	compare.Improved:     color.RGBA{0x00, 0x72, 0xB2, 0xff}, // blue
+	compare.Regression:   color.RGBA{0xD5, 0x5E, 0x00, 0xff}, // vermillion
+	compare.Inconclusive: color.RGBA{0xE6, 0x9F, 0x00, 0xff}, // orange
+}
+
+// ForestPlot is the first picture of a comparison: one row per gated cell,
+// its change in percent with the interval the verdict rests on, the band
+// of ±threshold shaded, each cell coloured by its verdict. A cell whose
+// interval reaches past the band's edge cannot PASS.
+func ForestPlot(rep *compare.Report) (*Plot, error) {
+	var cells []compare.CellVerdict
+	for _, c := range rep.Cells {
+		if c.Verdict != compare.NotGated && c.Ratio > 0 && c.Unit == compare.DefaultThresholds.Metric {
+			cells = append(cells, c)
+		}
+	}
+	if len(cells) == 0 {
+		return nil, nil
+	}
+	p := plot.New()
+	p.Title.Text = fmt.Sprintf("%s: %s against %s", rep.Verdict, rep.New, rep.Old)
+	p.Title.Padding = vg.Points(8)
+	p.X.Label.Text = fmt.Sprintf("change of time/op, %% (interval of each verdict; shaded: within ±%.0f%%)", 100*rep.Threshold)
+	thr := 100 * rep.Threshold
+	names := make([]string, len(cells))
+	lo, hi := -thr*1.5, thr*1.5
+	for i, c := range cells {
+		y := float64(len(cells) - 1 - i)
+		names[i] = c.Name
+		x := 100 * (c.Ratio - 1)
+		pt := errPointsX{XYs: plotter.XYs{{X: x, Y: y}}, XErrors: plotter.XErrors{{}}}
+		if c.Lo > 0 && c.Hi > 0 {
+			pt.XErrors[0] = struct{ Low, High float64 }{x - 100*(c.Lo-1), 100*(c.Hi-1) - x}
+			lo, hi = min(lo, 100*(c.Lo-1)), max(hi, 100*(c.Hi-1))
+		}
+		lo, hi = min(lo, x), max(hi, x)
+		col := verdictColour[c.Verdict]
+		bars, err := plotter.NewXErrorBars(pt)
+		if err != nil {
+			return nil, err
+		}
+		bars.Color, bars.Width = col, vg.Points(2)
+		dot, err := plotter.NewScatter(pt.XYs)
+		if err != nil {
+			return nil, err
+		}
+		dot.Color, dot.Shape, dot.Radius = col, draw.CircleGlyph{}, vg.Points(4)
+		p.Add(bars, dot)
+	}
+	pad := (hi - lo) * 0.08
+	p.X.Min, p.X.Max = lo-pad, hi+pad
+	p.Y.Min, p.Y.Max = -0.8, float64(len(cells))-0.2
+	p.Add(band{-thr, thr}, zeroLine{})
+	p.Y.Tick.Marker = rowTicks(names)
+	p.X.Tick.Marker = niceTicks{}
+	p.Add(plotter.NewGrid())
+	for _, v := range []compare.Verdict{compare.Regression, compare.Inconclusive, compare.Pass, compare.Improved} {
+		sw, err := plotter.NewScatter(plotter.XYs{{}}) // a legend entry only, never added to the plot
+		if err != nil {
+			return nil, err
+		}
+		sw.Color, sw.Shape = verdictColour[v], draw.CircleGlyph{}
+		p.Legend.Add(string(v), sw)
+	}
+	p.Legend.Top = true
+	return &Plot{Name: "verdict-forest", Caption: "each gated cell's change with its interval; the shaded band is ±threshold", plot: p}, nil
+}
+
+// errPointsX are points with horizontal error bars only.
+type errPointsX struct {
+	plotter.XYs
+	plotter.XErrors
+}
+
+// rowTicks labels row i (from the top) with names[i].
+type rowTicks []string
+
+func (r rowTicks) Ticks(min, max float64) []plot.Tick {
+	var t []plot.Tick
+	for i, n := range r {
+		t = append(t, plot.Tick{Value: float64(len(r) - 1 - i), Label: n})
+	}
+	return t
+}
+
+// band shades the x range [from, to] over the whole height.
+type band struct{ from, to float64 }
+
+func (b band) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	x0, x1 := trX(max(b.from, p.X.Min)), trX(min(b.to, p.X.Max))
+	y0, y1 := trY(p.Y.Min), trY(p.Y.Max)
+	poly := []vg.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}
+	c.FillPolygon(color.NRGBA{R: 0x00, G: 0x9E, B: 0x73, A: 28}, c.ClipPolygonXY(poly))
+}
+
+// zeroLine marks no change.
+type zeroLine struct{}
+
+func (zeroLine) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	x := trX(0)
+	c.StrokeLine2(draw.LineStyle{Color: color.Gray{Y: 90}, Width: vg.Points(0.8), Dashes: []vg.Length{vg.Points(3), vg.Points(3)}},
+		x, trY(p.Y.Min), x, trY(p.Y.Max))
+}

@@ -1,0 +1,527 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"image/color"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/perfrun/perfrun/records"
+)
+
+// Plot is one picture, ready to save as SVG or PNG.
+type Plot struct {
+	Name    string // file-name stem, e.g. issuer_certs-1024_hit-1-latency
+	Caption string // what it shows, for reports
+	plot    *plot.Plot
+}
+
+// Size of every plot: wide enough for a legend of four designs on two
+// machines beside the data.
+const (
+	plotWidth  = 9 * vg.Inch
+	plotHeight = 5.5 * vg.Inch
+)
+
+// Encode renders the plot in a format named by its extension: "svg" or "png".
+func (p *Plot) Encode(format string) ([]byte, error) {
+	w, err := p.plot.WriterTo(plotWidth, plotHeight, format)
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	if _, err := w.WriteTo(&b); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// PlotOptions say how to draw.
+type PlotOptions struct {
+	// Cores marks where threads start to time-slice.
+	Cores int
+	// Impls fixes each implementation's colour by its place in this list
+	// (the registry's order), so a design has one colour in every plot;
+	// implementations not listed follow in order of appearance.
+	Impls []string
+	// ByLabel names lines by each set's label instead of its machine: old
+	// and new of a comparison, side by side.
+	ByLabel bool
+}
+
+// Plots draws every picture the sets support: per workload and parameters,
+// latency, throughput and speedup against threads; and for load, ns/add
+// against n on log-log axes. Several sets (several machines) draw one line
+// per implementation and machine: colour by implementation, dashes by
+// machine.
+func Plots(sets []*records.Set, o PlotOptions) ([]*Plot, error) {
+	d := &drawing{PlotOptions: o}
+	var out []*Plot
+	for _, f := range figures(sets, records.Tidy(records.NsPerOp), "threads", o.ByLabel, nil) {
+		if len(f.xs) < 2 {
+			continue
+		}
+		p, err := d.linePlot(f, 1e9, "wall time per operation", "ns/op (mean ± sd over rounds)")
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, &Plot{records.FileStem(f.group) + "-latency", f.group + ": ns/op against threads (lower is better)", p})
+	}
+	for _, f := range figures(sets, records.OpsPerSec, "threads", o.ByLabel, nil) {
+		if len(f.xs) < 2 {
+			continue
+		}
+		thr, err := d.linePlot(f, 1e-6, "aggregate throughput", "million ops/s (mean ± sd over rounds)")
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, &Plot{records.FileStem(f.group) + "-throughput",
+			f.group + ": aggregate throughput against threads (higher is better)", thr})
+		sp, err := d.speedupPlot(f)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, &Plot{records.FileStem(f.group) + "-speedup",
+			f.group + ": throughput relative to one thread, with the ideal line", sp})
+	}
+	oneThread := func(c *records.Cell) bool { return c.Threads == 1 }
+	for _, f := range figures(sets, records.Tidy(records.NsPerAdd), "n", o.ByLabel, oneThread) {
+		if len(f.xs) < 2 {
+			continue
+		}
+		lp, err := d.loadPlot(f)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, &Plot{records.FileStem(f.group) + "-nsperadd",
+			f.group + ": ns/add against store size, log-log (lower is better)", lp})
+	}
+	return out, nil
+}
+
+// palette is Okabe and Ito's colour-blind-safe palette, darkest first
+// (its yellow left out: it vanishes on white).
+var palette = []color.Color{
+	color.RGBA{0x00, 0x72, 0xB2, 0xff}, // blue
+	color.RGBA{0xD5, 0x5E, 0x00, 0xff}, // vermillion
+	color.RGBA{0x00, 0x9E, 0x73, 0xff}, // bluish green
+	color.RGBA{0xCC, 0x79, 0xA7, 0xff}, // reddish purple
+	color.RGBA{0xE6, 0x9F, 0x00, 0xff}, // orange
+	color.RGBA{0x56, 0xB4, 0xE9, 0xff}, // sky blue
+	color.RGBA{0x00, 0x00, 0x00, 0xff}, // black
+}
+
+// dashes tell machines apart: solid, dashed, dotted, dash-dot.
+var dashes = [][]vg.Length{nil, {vg.Points(6), vg.Points(3)}, {vg.Points(1.5), vg.Points(2.5)}, {vg.Points(6), vg.Points(2), vg.Points(1.5), vg.Points(2)}}
+
+// glyphs add a second cue besides colour.
+var glyphs = []draw.GlyphDrawer{draw.CircleGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{}, draw.PyramidGlyph{}, draw.RingGlyph{}, draw.BoxGlyph{}, draw.CrossGlyph{}}
+
+type drawing struct {
+	PlotOptions
+	seen     []string // implementations not in Impls, in order of appearance
+	machines []string
+}
+
+func (d *drawing) implIndex(impl string) int {
+	if i := slices.Index(d.Impls, impl); i >= 0 {
+		return i
+	}
+	i := slices.Index(d.seen, impl)
+	if i < 0 {
+		d.seen = append(d.seen, impl)
+		i = len(d.seen) - 1
+	}
+	return len(d.Impls) + i
+}
+
+func (d *drawing) machineIndex(m string) int {
+	i := slices.Index(d.machines, m)
+	if i < 0 {
+		d.machines = append(d.machines, m)
+		i = len(d.machines) - 1
+	}
+	return i
+}
+
+func newPlot(title, x, y string) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = title
+	p.Title.Padding = vg.Points(8)
+	p.X.Label.Text = x
+	p.Y.Label.Text = y
+	p.Legend.Top = true
+	p.Legend.Left = true
+	p.Legend.YOffs = -vg.Points(4)
+	p.Add(plotter.NewGrid())
+	return p
+}
+
+// point is one x with its centre and the lengths of its error bar below
+// and above.
+type point struct{ x, y, low, high float64 }
+
+// addSeries draws one line per series with points and vertical error bars,
+// in the series' own colour, glyph and dashes. Error bars at one x are
+// dodged sideways by dodge(i, k, x) so they do not hide each other.
+func (d *drawing) addSeries(p *plot.Plot, f *figure, value func(s series, x float64) (point, bool), dodge func(i, k int, x float64) float64) error {
+	for i, s := range f.series {
+		var pts []point
+		for _, x := range f.xs {
+			if pt, ok := value(s, x); ok {
+				pts = append(pts, pt)
+			}
+		}
+		if len(pts) == 0 {
+			continue
+		}
+		xys := make(plotter.XYs, len(pts))
+		bars := errPoints{XYs: make(plotter.XYs, len(pts)), YErrors: make(plotter.YErrors, len(pts))}
+		for j, pt := range pts {
+			xys[j] = plotter.XY{X: pt.x, Y: pt.y}
+			bars.XYs[j] = plotter.XY{X: dodge(i, len(f.series), pt.x), Y: pt.y}
+			bars.YErrors[j] = struct{ Low, High float64 }{pt.low, pt.high}
+		}
+		ci, mi := d.implIndex(s.impl), d.machineIndex(s.machine)
+		col := palette[ci%len(palette)]
+		line, points, err := plotter.NewLinePoints(xys)
+		if err != nil {
+			return err
+		}
+		line.Color, line.Width, line.Dashes = col, vg.Points(1.6), dashes[mi%len(dashes)]
+		points.Color, points.Shape, points.Radius = col, glyphs[ci%len(glyphs)], vg.Points(3)
+		eb, err := plotter.NewYErrorBars(bars)
+		if err != nil {
+			return err
+		}
+		eb.Color, eb.Width = col, vg.Points(1)
+		p.Add(line, points, eb)
+		p.Legend.Add(s.String(), line, points)
+	}
+	return nil
+}
+
+// errPoints are points with vertical error bars only.
+type errPoints struct {
+	plotter.XYs
+	plotter.YErrors
+}
+
+// meanSD returns the mean and sample standard deviation of v (0 for one
+// value).
+func meanSD(v []float64) (float64, float64) {
+	s := records.Summarize(v)
+	return s.Mean, s.Std
+}
+
+// linearDodge spreads k series' bars over a fifth of a thread step.
+func linearDodge(i, k int, x float64) float64 {
+	if k < 2 {
+		return x
+	}
+	return x + 0.2*(float64(i)/float64(k-1)-0.5)
+}
+
+func (d *drawing) linePlot(f *figure, scale float64, what, yLabel string) (*plot.Plot, error) {
+	p := newPlot(f.group+": "+what, threadsLabel(f.xs, d.Cores), yLabel)
+	err := d.addSeries(p, f, func(s series, x float64) (point, bool) {
+		v := f.vals[s][x]
+		if len(v) == 0 {
+			return point{}, false
+		}
+		m, sd := meanSD(v)
+		return point{x, m * scale, sd * scale, sd * scale}, true
+	}, linearDodge)
+	if err != nil {
+		return nil, err
+	}
+	finishThreads(p, f.xs, d.Cores)
+	return p, nil
+}
+
+func (d *drawing) speedupPlot(f *figure) (*plot.Plot, error) {
+	p := newPlot(f.group+": speedup over one thread", threadsLabel(f.xs, d.Cores), "throughput / 1-thread throughput")
+	err := d.addSeries(p, f, func(s series, x float64) (point, bool) {
+		one, v := f.vals[s][1], f.vals[s][x]
+		if len(one) == 0 || len(v) == 0 {
+			return point{}, false
+		}
+		m1, _ := meanSD(one)
+		m, sd := meanSD(v)
+		if m1 <= 0 {
+			return point{}, false
+		}
+		return point{x, m / m1, sd / m1, sd / m1}, true
+	}, linearDodge)
+	if err != nil {
+		return nil, err
+	}
+	// Ideal: linear up to the cores, flat beyond (threads only time-slice).
+	var ideal plotter.XYs
+	for _, x := range f.xs {
+		ideal = append(ideal, plotter.XY{X: x, Y: min(x, float64(max(d.Cores, 1)))})
+	}
+	l, err := plotter.NewLine(ideal)
+	if err != nil {
+		return nil, err
+	}
+	l.Color = color.Gray{Y: 110}
+	l.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+	p.Add(l)
+	p.Legend.Add("ideal", l)
+	if err := d.machineLines(p, f); err != nil {
+		return nil, err
+	}
+	finishThreads(p, f.xs, d.Cores)
+	return p, nil
+}
+
+// machineLines draw what the machine delivered, p(n) from the control
+// cells, beside the ideal: one line per machine, dashed as its series.
+func (d *drawing) machineLines(p *plot.Plot, f *figure) error {
+	var machines []string
+	for m := range f.par {
+		machines = append(machines, m)
+	}
+	slices.Sort(machines)
+	for _, m := range machines {
+		var xy plotter.XYs
+		for _, x := range f.xs {
+			if v, ok := f.par[m][int(x)]; ok {
+				xy = append(xy, plotter.XY{X: x, Y: v})
+			}
+		}
+		if len(xy) < 2 {
+			continue
+		}
+		l, err := plotter.NewLine(xy)
+		if err != nil {
+			return err
+		}
+		l.Color = color.Black
+		l.Width = vg.Points(1.5)
+		l.Dashes = []vg.Length{vg.Points(1), vg.Points(2)}
+		if m != "" {
+			l.Dashes = dashes[d.machineIndex(m)%len(dashes)]
+		}
+		p.Add(l)
+		label := "machine (control)"
+		if m != "" {
+			label += " @ " + m
+		}
+		p.Legend.Add(label, l)
+	}
+	return nil
+}
+
+// finishThreads sets the axes of a plot against threads: y from 0 with
+// room above the data for the legend, ticks on every thread count (or a
+// readable subset) and enough labelled y ticks, the oversubscribed part
+// shaded.
+func finishThreads(p *plot.Plot, xs []float64, cores int) {
+	p.Y.Min = 0
+	p.Y.Max *= 1.45
+	p.X.Min, p.X.Max = p.X.Min-0.3, p.X.Max+0.3
+	shadeOversubscribed(p, xs, cores)
+	p.X.Tick.Marker = integerTicks{}
+	p.Y.Tick.Marker = niceTicks{}
+}
+
+// geometric returns the geometric mean of positive values and its
+// geometric standard deviation factor (≥ 1), so that error bars on a log
+// axis, m/g to m·g, stay positive.
+func geometric(v []float64) (m, g float64, ok bool) {
+	var logs []float64
+	for _, x := range v {
+		if x > 0 && !math.IsInf(x, 0) {
+			logs = append(logs, math.Log(x))
+		}
+	}
+	if len(logs) == 0 {
+		return 0, 0, false
+	}
+	lm, lsd := meanSD(logs)
+	return math.Exp(lm), math.Exp(lsd), true
+}
+
+func (d *drawing) loadPlot(f *figure) (*plot.Plot, error) {
+	p := newPlot(f.group+": cost of one Add against store size", "objects in the store (n, log scale)",
+		"ns/add (log scale; geometric mean ×/÷ geometric sd)")
+	err := d.addSeries(p, f, func(s series, x float64) (point, bool) {
+		m, g, ok := geometric(f.vals[s][x])
+		if !ok || x <= 0 {
+			return point{}, false // a log axis cannot show values <= 0
+		}
+		m *= 1e9
+		return point{x, m, m - m/g, m*g - m}, true
+	}, func(i, k int, x float64) float64 {
+		if k < 2 {
+			return x
+		}
+		return x * math.Pow(1.04, float64(i)-float64(k-1)/2)
+	})
+	if err != nil {
+		return nil, err
+	}
+	var xs []float64
+	for _, x := range f.xs {
+		if x > 0 {
+			xs = append(xs, x)
+		}
+	}
+	if len(xs) < 2 {
+		return nil, fmt.Errorf("%s: fewer than two positive sizes n to plot", f.group)
+	}
+	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
+	p.X.Tick.Marker, p.Y.Tick.Marker = valueTicks(xs), plot.LogTicks{Prec: -1}
+	p.X.Min, p.X.Max = xs[0]/1.5, xs[len(xs)-1]*1.5
+	p.Y.Max *= 6 // legend room on a log axis
+	return p, nil
+}
+
+func threadsLabel(xs []float64, cores int) string {
+	if cores > 0 && len(xs) > 0 && xs[len(xs)-1] > float64(cores) {
+		return fmt.Sprintf("threads (shaded: more threads than the %d cores, time-sliced, never gated)", cores)
+	}
+	return fmt.Sprintf("threads (%d cores)", cores)
+}
+
+// plain formats a tick value without exponents or trailing zeros.
+func plain(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
+
+// valueTicks labels exactly the measured x values (store sizes).
+type valueTicks []float64
+
+func (v valueTicks) Ticks(min, max float64) []plot.Tick {
+	var t []plot.Tick
+	for _, x := range v {
+		t = append(t, plot.Tick{Value: x, Label: plain(x)})
+	}
+	return t
+}
+
+// integerTicks labels integer x values, for thread counts: every one up to
+// 16 of them, else a step that keeps about ten labels.
+type integerTicks struct{}
+
+func (integerTicks) Ticks(min, max float64) []plot.Tick {
+	lo, hi := math.Ceil(min), math.Floor(max)
+	if !(hi >= lo) || math.IsInf(hi-lo, 0) {
+		return nil
+	}
+	step := 1.0
+	if n := hi - lo + 1; n > 16 {
+		step = niceStep((hi - lo) / 10)
+		lo = math.Ceil(lo/step) * step
+	}
+	var t []plot.Tick
+	for x := lo; x <= hi && len(t) < 64; x += step {
+		t = append(t, plot.Tick{Value: x, Label: plain(x)})
+	}
+	return t
+}
+
+// niceTicks labels a linear axis at 1, 2, 2.5 or 5 times a power of ten,
+// about eight labels, with minor ticks between.
+type niceTicks struct{}
+
+func (niceTicks) Ticks(min, max float64) []plot.Tick {
+	if !(max > min) || math.IsInf(max-min, 0) {
+		return nil
+	}
+	step := niceStep((max - min) / 8)
+	var t []plot.Tick
+	for x := math.Ceil(min/step) * step; x <= max+step*1e-9 && len(t) < 64; x += step {
+		v := math.Round(x/step) * step
+		t = append(t, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'g', 6, 64)})
+		if minor := v + step/2; minor < max {
+			t = append(t, plot.Tick{Value: minor})
+		}
+	}
+	return t
+}
+
+// niceStep rounds a raw step up to 1, 2, 2.5 or 5 times a power of ten.
+func niceStep(raw float64) float64 {
+	if raw <= 0 {
+		return 1
+	}
+	p := math.Pow(10, math.Floor(math.Log10(raw)))
+	for _, m := range []float64{1, 2, 2.5, 5, 10} {
+		if m*p >= raw {
+			return m * p
+		}
+	}
+	return 10 * p
+}
+
+// shade fills the oversubscribed part of the plot.
+type shade struct{ from float64 }
+
+func (s shade) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	x0, x1 := trX(max(s.from, p.X.Min)), trX(p.X.Max)
+	y0, y1 := trY(p.Y.Min), trY(p.Y.Max)
+	if x1 <= x0 {
+		return
+	}
+	poly := []vg.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}
+	c.FillPolygon(color.NRGBA{R: 120, G: 120, B: 120, A: 30}, c.ClipPolygonXY(poly))
+}
+
+func shadeOversubscribed(p *plot.Plot, xs []float64, cores int) {
+	if cores > 0 && len(xs) > 0 && xs[len(xs)-1] > float64(cores) {
+		p.Add(shade{from: float64(cores) + 0.5})
+	}
+}
+
+// SavePlots renders every plot as SVG and PNG and hands each file to
+// write (the caller's safe writer) as dir/NAME.svg and dir/NAME.png; it
+// returns the file names written. All are rendered before any is written,
+// so a plot that fails to render leaves the folder as it was.
+func SavePlots(dir string, plots []*Plot, write func(path string, data []byte) error) ([]string, error) {
+	type file struct {
+		name string
+		data []byte
+	}
+	var files []file
+	for _, p := range plots {
+		for _, ext := range []string{"svg", "png"} {
+			data, err := p.Encode(ext)
+			if err != nil {
+				return nil, fmt.Errorf("plot %s: %v", p.Name, err)
+			}
+			files = append(files, file{filepath.Join(dir, p.Name+"."+ext), data})
+		}
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, f := range files {
+		if err := write(f.name, f.data); err != nil {
+			return names, err
+		}
+		names = append(names, f.name)
+	}
+	return names, nil
+}
+
+// NewPlot wraps a drawn gonum plot so other packages' pictures are saved
+// and embedded as these are (SavePlots, Encode), at the same size.
+func NewPlot(name, caption string, p *plot.Plot) *Plot {
+	return &Plot{Name: name, Caption: caption, plot: p}
+}
+
+// NewFigure starts a plot in the reports' style: title, axis labels,
+// legend at the top left, a grid.
+func NewFigure(title, x, y string) *plot.Plot { return newPlot(title, x, y) }

@@ -1,0 +1,289 @@
+// Package report turns results into what people and other tools read: the
+// seed tables, JMH-style throughput tables, CSV and JSON, plots, and
+// Markdown and HTML reports. It reads records.Set, the one results model,
+// and draws with gonum (as history/chart does for series over commits).
+//
+// Its place: above the harness and compare, below the CLI. Importable; its
+// API may change between perfrun versions.
+package report
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/perf/benchunit"
+
+	"github.com/perfrun/perfrun/records"
+)
+
+// table is the cells of one group (a workload and its parameters), across
+// implementations and threads: one seed table per implementation.
+type table struct {
+	group   string
+	impls   []string
+	threads []int
+	cells   map[string]map[int]*records.Cell // impl -> threads -> cell
+	unit    string                           // the timed unit shown: sec/call, or sec/add for load
+}
+
+func tables(s *records.Set) []*table {
+	var out []*table
+	byGroup := make(map[string]*table)
+	for _, c := range s.Cells() {
+		if c.IsReference() {
+			continue // the machine's, not a design's: see writeMachine and floorRow
+		}
+		t, ok := byGroup[c.Group]
+		if !ok {
+			t = &table{group: c.Group, cells: make(map[string]map[int]*records.Cell), unit: records.Tidy(records.NsPerCall)}
+			byGroup[c.Group] = t
+			out = append(out, t)
+		}
+		if t.cells[c.Impl] == nil {
+			t.cells[c.Impl] = make(map[int]*records.Cell)
+			t.impls = append(t.impls, c.Impl)
+		}
+		if !slices.Contains(t.threads, c.Threads) {
+			t.threads = append(t.threads, c.Threads)
+		}
+		t.cells[c.Impl][c.Threads] = c
+		if _, ok := c.Values[records.Tidy(records.NsPerAdd)]; ok {
+			t.unit = records.Tidy(records.NsPerAdd)
+		}
+	}
+	for _, t := range out {
+		slices.Sort(t.threads)
+	}
+	return out
+}
+
+// scale is a common scale for the means of a table's timed unit, so every
+// row of it reads in one unit that fits (ns, µs, ms).
+func (t *table) scale() benchunit.Scaler {
+	var means []float64
+	for _, byThreads := range t.cells {
+		for _, c := range byThreads {
+			means = append(means, records.Summarize(c.Values[t.unit]).Mean)
+		}
+	}
+	return benchunit.CommonScale(means, benchunit.Decimal)
+}
+
+// what names the table's unit for headings: "call" or "add".
+func (t *table) what() string {
+	_, per, _ := strings.Cut(t.unit, "/")
+	return per
+}
+
+// WriteSeedTables writes, per workload and parameters, the table the seed
+// discussions use for each implementation — | Threads | mean | var | of the
+// time one worker spends per call (per add for load) across rounds — then
+// one side-by-side table of the means with throughput scaling. Rows with
+// more threads than cores are marked, and explained only when present.
+func WriteSeedTables(w io.Writer, s *records.Set, cores int) {
+	over := false
+	par := s.Parallelism()
+	for _, t := range tables(s) {
+		sc := t.scale()
+		u := sc.Prefix + "s"
+		perObject := false
+		fmt.Fprintf(w, "## %s\n\n", t.group)
+		for _, im := range t.impls {
+			_, perObject = t.cells[im][t.threads[0]].Values[records.BPerObject]
+			fmt.Fprintf(w, "%s\n\n", im)
+			rows := [][]string{{"Threads", "mean/" + u, "var/" + u + "²"}}
+			if perObject {
+				rows[0] = append(rows[0], records.BPerObject)
+			}
+			var marks []string
+			for _, th := range t.threads {
+				c, ok := t.cells[im][th]
+				if !ok {
+					continue
+				}
+				sum := records.Summarize(c.Values[t.unit])
+				row := []string{strconv.Itoa(th),
+					strconv.FormatFloat(sum.Mean/sc.Factor, 'f', sc.Prec+3, 64),
+					strconv.FormatFloat(sum.Variance/(sc.Factor*sc.Factor), 'f', sc.Prec+3, 64)}
+				if perObject {
+					row = append(row, strconv.FormatFloat(records.Summarize(c.Values[records.BPerObject]).Mean, 'f', 0, 64))
+				}
+				rows = append(rows, row)
+				mark := overMark(th, cores)
+				over = over || mark != ""
+				marks = append(marks, mark)
+			}
+			writeTable(w, rows, marks)
+			fmt.Fprintln(w)
+		}
+		writeSideBySide(w, t, sc, cores, par)
+		writeFloor(w, s, t)
+		fmt.Fprintf(w, "mean and var: time one worker spends per %s (%s), over rounds, as in the seed tables.\n\n", t.what(), strings.Replace(t.unit, "sec", "ns", 1))
+	}
+	if over {
+		fmt.Fprintf(w, "* more threads than the %d cores: threads time-slice; shown, never gated.\n", cores)
+	}
+	writeMachine(w, s, par)
+}
+
+// writeMachine says what the machine delivered: p(n) per thread count from
+// the control cells, and how many samples were set aside.
+func writeMachine(w io.Writer, s *records.Set, par map[int]float64) {
+	var threads []int
+	for n := range par {
+		threads = append(threads, n)
+	}
+	slices.Sort(threads)
+	if len(threads) > 1 {
+		var parts []string
+		for _, n := range threads[1:] {
+			parts = append(parts, fmt.Sprintf("p(%d) = %.2f", n, par[n]))
+		}
+		fmt.Fprintf(w, "machine: the control delivered %s; efficiency is a design's speedup ÷ p(n).\n", strings.Join(parts, ", "))
+	}
+	aside, cells := 0, 0
+	for _, c := range s.Cells() {
+		if c.Aside > 0 {
+			aside += c.Aside
+			cells++
+		}
+	}
+	if aside > 0 {
+		fmt.Fprintf(w, "set aside: %d samples of %d cells the machine disturbed (quarantined: lines in the file), not in these tables.\n", aside, cells)
+	}
+}
+
+// writeTable writes rows as a Markdown-style table with right-aligned
+// columns as wide as their widest entry, the first row as the header;
+// marks[i] follows data row i.
+func writeTable(w io.Writer, rows [][]string, marks []string) {
+	width := make([]int, len(rows[0]))
+	for _, r := range rows {
+		for i, cell := range r {
+			width[i] = max(width[i], utf8.RuneCountInString(cell))
+		}
+	}
+	line := func(r []string) string {
+		var b strings.Builder
+		b.WriteString("|")
+		for i, cell := range r {
+			fmt.Fprintf(&b, " %*s |", width[i], cell)
+		}
+		return b.String()
+	}
+	fmt.Fprintln(w, line(rows[0]))
+	var rule strings.Builder
+	for i, wd := range width {
+		sep := "+"
+		if i == len(width)-1 {
+			sep = "|"
+		}
+		if i == 0 {
+			rule.WriteString("|")
+		}
+		rule.WriteString(strings.Repeat("-", wd+2) + sep)
+	}
+	fmt.Fprintln(w, rule.String())
+	for i, r := range rows[1:] {
+		fmt.Fprintf(w, "%s%s\n", line(r), marks[i])
+	}
+}
+
+func writeSideBySide(w io.Writer, t *table, sc benchunit.Scaler, cores int, par map[int]float64) {
+	scaling := "median throughput vs 1 thread"
+	if len(par) > 1 {
+		scaling += ", efficiency"
+	}
+	fmt.Fprintf(w, "side by side: mean %ss/%s ± std (%s)\n\n| Threads |", sc.Prefix, t.what(), scaling)
+	width := 24
+	if len(par) > 1 {
+		width = 30
+	}
+	for _, im := range t.impls {
+		fmt.Fprintf(w, " %-*s |", width, im)
+	}
+	fmt.Fprintf(w, "\n|---------|%s\n", strings.Repeat(strings.Repeat("-", width+2)+"|", len(t.impls)))
+	ops := records.Tidy(records.OpsPerSec)
+	var loose []string
+	for _, th := range t.threads {
+		fmt.Fprintf(w, "| %7d |", th)
+		for _, im := range t.impls {
+			c, ok := t.cells[im][th]
+			if !ok {
+				fmt.Fprintf(w, " %-*s |", width, "")
+				continue
+			}
+			s := records.Summarize(c.Values[t.unit])
+			cell := fmt.Sprintf("%.*f ± %.*f", sc.Prec, s.Mean/sc.Factor, sc.Prec, s.Std/sc.Factor)
+			if base, ok := t.cells[im][1]; ok && th != 1 {
+				one := records.Summarize(base.Values[ops]).Median
+				now := records.Summarize(c.Values[ops]).Median
+				switch p := par[th]; {
+				case one > 0 && p > 0:
+					cell += fmt.Sprintf(" (%.2fx, %.0f%%)", now/one, 100*now/one/p)
+					if u := ratioError(base.Values[ops], c.Values[ops]); th <= cores && u > looseEfficiency {
+						loose = append(loose, fmt.Sprintf("%s at %d threads %.0f%% (±%.0f%% of it)", im, th, 100*now/one/p, 100*u))
+					}
+				case one > 0:
+					cell += fmt.Sprintf(" (%.2fx)", now/one)
+				}
+			}
+			fmt.Fprintf(w, " %-*s |", width, cell)
+		}
+		fmt.Fprintf(w, "%s\n", overMark(th, cores))
+	}
+	fmt.Fprintln(w)
+	if len(loose) > 0 {
+		fmt.Fprintf(w, "efficiency known only to more than ±%.0f%% of itself: %s — the rounds' throughput moved between windows more than the cores the machine delivered explain (on a shared host its per-core speed drifts); more rounds (-rounds, -precision) narrow it.\n\n",
+			100*looseEfficiency, strings.Join(loose, "; "))
+	}
+}
+
+// looseEfficiency is the relative uncertainty of an efficiency above which
+// the table says it is not known well.
+const looseEfficiency = 0.10
+
+// ratioError is the relative uncertainty (two standard errors) of the
+// ratio of two samples' centres: the standard errors of both, relative,
+// added in quadrature.
+func ratioError(a, b []float64) float64 {
+	sa, sb := records.Summarize(a), records.Summarize(b)
+	if sa.N < 2 || sb.N < 2 || sa.Mean <= 0 || sb.Mean <= 0 {
+		return math.Inf(1)
+	}
+	return 2 * math.Hypot(sa.CV/math.Sqrt(float64(sa.N)), sb.CV/math.Sqrt(float64(sb.N)))
+}
+
+func overMark(threads, cores int) string {
+	if cores > 0 && threads > cores {
+		return " *"
+	}
+	return ""
+}
+
+// writeFloor names each design's distance from the limit of a lookup on
+// this machine: its one-thread median ns/op over the floor cell's.
+func writeFloor(w io.Writer, s *records.Set, t *table) {
+	floor, ok := s.FloorOf(t.group)
+	if !ok {
+		return
+	}
+	unit := records.Tidy(records.NsPerOp)
+	f := records.Summarize(floor.Values[unit]).Median
+	if f <= 0 {
+		return
+	}
+	var parts []string
+	for _, im := range t.impls {
+		if c, ok := t.cells[im][1]; ok {
+			parts = append(parts, fmt.Sprintf("%s %.1f×", im, records.Summarize(c.Values[unit]).Median/f))
+		}
+	}
+	fmt.Fprintf(w, "floor (an atomic pointer to a Go map, same keys): %.1f ns/op at 1 thread; each design over it: %s.\n\n",
+		f*1e9, strings.Join(parts, ", "))
+}

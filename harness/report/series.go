@@ -1,0 +1,86 @@
+package report
+
+import (
+	"slices"
+	"strconv"
+
+	"github.com/perfrun/perfrun/records"
+)
+
+// figure is the data of one plot: one series per implementation (per
+// implementation and machine when the sets come from several machines),
+// the values of a unit at each x (threads, or n for load), over rounds.
+type figure struct {
+	group  string // workload and fixed parameters, e.g. Issuer/certs=1024/hit=1
+	series []series
+	xs     []float64
+	vals   map[series]map[float64][]float64
+	// par is the machine's delivered parallelism p(threads), by machine
+	// ("" when one), from the sets' control cells.
+	par map[string]map[int]float64
+}
+
+// series is one line: an implementation, on a machine ("" when one).
+type series struct{ impl, machine string }
+
+func (s series) String() string {
+	if s.machine == "" {
+		return s.impl
+	}
+	return s.impl + " @ " + s.machine
+}
+
+// figures groups the sets' cells by everything but impl and xKey, keeping
+// only those keep accepts (e.g. one thread for load plots). Series are
+// named by source — the set's label when byLabel (old and new of a
+// comparison), else its machine — only when there is more than one.
+func figures(sets []*records.Set, unit, xKey string, byLabel bool, keep func(*records.Cell) bool) []*figure {
+	source := (*records.Set).Machine
+	if byLabel {
+		source = func(s *records.Set) string { return s.Label }
+	}
+	machines := make(map[string]bool)
+	for _, s := range sets {
+		machines[source(s)] = true
+	}
+	groupOf, xOf := records.GroupWithout("impl", xKey), records.KeyOf(xKey)
+	var out []*figure
+	byGroup := make(map[string]*figure)
+	for _, s := range sets {
+		machine := ""
+		if len(machines) > 1 {
+			machine = source(s)
+		}
+		par := s.Parallelism()
+		for _, c := range s.Cells() {
+			v := c.Values[unit]
+			x, err := strconv.ParseFloat(xOf(c), 64)
+			if len(v) == 0 || err != nil || c.Impl == "" || (keep != nil && !keep(c)) {
+				continue
+			}
+			group := groupOf(c)
+			f, ok := byGroup[group]
+			if !ok {
+				f = &figure{group: group, vals: make(map[series]map[float64][]float64), par: make(map[string]map[int]float64)}
+				byGroup[group] = f
+				out = append(out, f)
+			}
+			if len(par) > 1 && xKey == "threads" {
+				f.par[machine] = par
+			}
+			sr := series{c.Impl, machine}
+			if f.vals[sr] == nil {
+				f.vals[sr] = make(map[float64][]float64)
+				f.series = append(f.series, sr)
+			}
+			if !slices.Contains(f.xs, x) {
+				f.xs = append(f.xs, x)
+			}
+			f.vals[sr][x] = append(f.vals[sr][x], v...)
+		}
+	}
+	for _, f := range out {
+		slices.Sort(f.xs)
+	}
+	return out
+}

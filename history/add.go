@@ -1,0 +1,261 @@
+package history
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"golang.org/x/perf/benchfmt"
+
+	"github.com/perfrun/perfrun/records"
+)
+
+// AddOptions say what a results file does not: the commit, when it was
+// made, and the machine. A non-empty field wins over the file's own.
+type AddOptions struct {
+	Commit     string
+	CommitTime time.Time
+	Machine    string
+	// CommitTimeOf looks up when a commit was made (the CLI asks git);
+	// when it cannot, the run's date stands in.
+	CommitTimeOf func(commit string) (time.Time, bool)
+	// Now stamps the file as added; time.Now when nil.
+	Now func() time.Time
+}
+
+// Added says what one file added.
+type Added struct {
+	File      string
+	Duplicate bool // the same bytes were added before: nothing was done
+	Runs      int  // distinct commit, machine and configuration
+	Samples   int  // values stored
+	Aside     int  // results the run set aside (quarantined), not stored
+	Commits   []string
+	Warnings  []error
+}
+
+// ErrNoCommit is returned for results that name no commit when none was
+// given.
+var ErrNoCommit = errors.New("no commit")
+
+// Add stores the results in data (perfrun's, or any go test -bench
+// output) under name, in one transaction: all of the file or nothing. A
+// file whose bytes were added before is a no-op.
+func (h *DB) Add(ctx context.Context, name string, data []byte, o AddOptions) (Added, error) {
+	out := Added{File: name}
+	set, err := records.Read(bytes.NewReader(data), name, "")
+	if err != nil {
+		return out, err
+	}
+	out.Warnings = set.Warnings
+	sum := sha256.Sum256(data)
+	digest := hex.EncodeToString(sum[:])
+	now := time.Now
+	if o.Now != nil {
+		now = o.Now
+	}
+
+	tx, err := h.db.BeginTx(ctx, nil)
+	if err != nil {
+		return out, err
+	}
+	defer tx.Rollback()
+	res, err := tx.ExecContext(ctx, `INSERT INTO files (digest, name, added) VALUES (?, ?, ?) ON CONFLICT (digest) DO NOTHING`,
+		digest, name, now().UTC().Format(time.RFC3339))
+	if err != nil {
+		return out, err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		out.Duplicate = true
+		return out, nil
+	}
+	fileID, err := res.LastInsertId()
+	if err != nil {
+		return out, err
+	}
+	w := &writer{ctx: ctx, tx: tx, fileID: fileID, runs: map[string]int64{}, series: map[seriesKey]int64{}, set: set}
+	if w.batch, err = tx.PrepareContext(ctx, insertSamples(batchRows)); err != nil {
+		return out, err
+	}
+	defer w.batch.Close()
+	for _, rec := range set.Records {
+		if err := ctx.Err(); err != nil {
+			return out, err
+		}
+		if rec.GetConfig(records.QuarantineKey) != "" {
+			out.Aside++
+			continue
+		}
+		run, err := w.run(rec, o)
+		if err != nil {
+			return out, err
+		}
+		cell := string(rec.Name.Full())
+		if pkg := rec.GetConfig("pkg"); pkg != "" {
+			cell = pkg + ":" + cell
+		}
+		for _, v := range rec.Values {
+			series, err := w.seriesID(seriesKey{run.machine, cell, v.Unit})
+			if err != nil {
+				return out, err
+			}
+			if err := w.sample(run.id, series, v.Value); err != nil {
+				return out, err
+			}
+			out.Samples++
+		}
+	}
+	if err := w.flush(); err != nil {
+		return out, err
+	}
+	out.Runs = len(w.runs)
+	out.Commits = w.commits
+	if out.Samples == 0 {
+		return out, fmt.Errorf("%s: every result was set aside; nothing to add", name)
+	}
+	return out, tx.Commit()
+}
+
+type seriesKey struct{ machine, cell, unit string }
+
+// writer is one file's transaction: the runs and series it has found.
+type writer struct {
+	ctx     context.Context
+	tx      *sql.Tx
+	fileID  int64
+	set     *records.Set
+	batch   *sql.Stmt
+	pending []any // run, series and value of samples not yet inserted
+	runs    map[string]int64
+	series  map[seriesKey]int64
+	commits []string
+}
+
+// batchRows samples go in one statement: one statement per value spent
+// most of an insert in the driver.
+const batchRows = 200
+
+func insertSamples(rows int) string {
+	return "INSERT INTO samples (run_id, series_id, value) VALUES " + strings.TrimSuffix(strings.Repeat("(?, ?, ?), ", rows), ", ")
+}
+
+func (w *writer) sample(run, series int64, value float64) error {
+	w.pending = append(w.pending, run, series, value)
+	if len(w.pending) == 3*batchRows {
+		_, err := w.batch.ExecContext(w.ctx, w.pending...)
+		w.pending = w.pending[:0]
+		return err
+	}
+	return nil
+}
+
+func (w *writer) flush() error {
+	if len(w.pending) == 0 {
+		return nil
+	}
+	_, err := w.tx.ExecContext(w.ctx, insertSamples(len(w.pending)/3), w.pending...)
+	w.pending = w.pending[:0]
+	return err
+}
+
+type runRef struct {
+	id      int64
+	machine string
+}
+
+// run finds or stores the run of a record: its commit, when the commit
+// was made, its machine and configuration.
+func (w *writer) run(rec *benchfmt.Result, o AddOptions) (runRef, error) {
+	var config strings.Builder
+	for _, kv := range rec.Config {
+		if kv.File {
+			fmt.Fprintf(&config, "%s: %s\n", kv.Key, kv.Value)
+		}
+	}
+	machine := o.Machine
+	if machine == "" {
+		machine = records.MachineOf(rec)
+	}
+	key := machine + "\x00" + o.Commit + "\x00" + config.String()
+	if id, ok := w.runs[key]; ok {
+		return runRef{id, machine}, nil
+	}
+	file, line := rec.Pos()
+	commit := cmp.Or(o.Commit, rec.GetConfig("commit"), rec.GetConfig("perfrun"))
+	if commit == "" || commit == "unknown" {
+		return runRef{}, fmt.Errorf("%s:%d: %w: the results carry no commit: or perfrun: line; say which with -commit", file, line, ErrNoCommit)
+	}
+	runTime, _ := time.Parse(time.RFC3339, rec.GetConfig("date"))
+	when := o.CommitTime
+	if when.IsZero() && o.CommitTimeOf != nil {
+		when, _ = o.CommitTimeOf(strings.TrimSuffix(commit, "-dirty"))
+	}
+	if when.IsZero() {
+		when = runTime
+	}
+	if when.IsZero() {
+		return runRef{}, fmt.Errorf("%s:%d: no time for commit %s: the results carry no date: line and git does not know it; say when with -commit-time", file, line, commit)
+	}
+	if runTime.IsZero() {
+		runTime = when
+	}
+	cores, _ := strconv.Atoi(rec.GetConfig("cores"))
+	corpus := rec.GetConfig("corpus")
+	res, err := w.tx.ExecContext(w.ctx, `INSERT INTO runs (file_id, commit_id, commit_time, run_time, machine, cores, go, corpus, perfrun, config)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		w.fileID, commit, stamp(when), stamp(runTime), machine, cores, rec.GetConfig("go"), corpus, rec.GetConfig("perfrun"), config.String())
+	if err != nil {
+		return runRef{}, err
+	}
+	id, err := res.LastInsertId()
+	if err != nil {
+		return runRef{}, err
+	}
+	w.runs[key] = id
+	w.commits = append(w.commits, commit)
+	return runRef{id, machine}, nil
+}
+
+// stamp formats a time so that text order is time order.
+func stamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05Z") }
+
+// seriesID finds or stores a series.
+func (w *writer) seriesID(k seriesKey) (int64, error) {
+	if id, ok := w.series[k]; ok {
+		return id, nil
+	}
+	var id int64
+	err := w.tx.QueryRowContext(w.ctx, `SELECT id FROM series WHERE machine = ? AND cell = ? AND unit = ?`, k.machine, k.cell, k.unit).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		var res sql.Result
+		res, err = w.tx.ExecContext(w.ctx, `INSERT INTO series (machine, cell, unit, better) VALUES (?, ?, ?, ?)`, k.machine, k.cell, k.unit, better(w.set, k.unit))
+		if err == nil {
+			id, err = res.LastInsertId()
+		}
+	}
+	if err != nil {
+		return 0, err
+	}
+	w.series[k] = id
+	return id, nil
+}
+
+// better is +1 where higher values of a unit are better (the file's unit
+// metadata, else a rate per second), -1 where lower are.
+func better(s *records.Set, unit string) int {
+	if b := s.Units.GetBetter(unit); b != 0 {
+		return b
+	}
+	if strings.HasSuffix(unit, "/s") {
+		return 1
+	}
+	return -1
+}

@@ -1,0 +1,56 @@
+package chart
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/perfrun/perfrun/harness/report"
+	"github.com/perfrun/perfrun/history"
+	"github.com/perfrun/perfrun/history/changepoint"
+)
+
+func series(cell string) *history.Series {
+	s := &history.Series{ID: 1, Machine: "box", Cell: cell, Unit: "sec/op", Better: -1}
+	for i := 0; i < 20; i++ {
+		level := 100e-9
+		if i >= 10 {
+			level = 120e-9
+		}
+		s.Points = append(s.Points, history.Point{Commit: fmt.Sprintf("%02d%s", i, strings.Repeat("c", 38)),
+			Values: []float64{level, level * 1.01, level * 0.99}})
+	}
+	return s
+}
+
+// TestPages: the plot renders with its step; the Markdown escapes a name
+// that would break its table or add a link; the HTML inlines every plot
+// and says which step was the machine's.
+func TestPages(t *testing.T) {
+	s := series("Issuer/impl=x|y*[z](http://evil)")
+	st := history.Step{Series: s, Index: 10, Lo: 0, Hi: 20, Before: s.Points[9].Commit, After: s.Points[10].Commit, P: 0.005,
+		From: 100e-9, To: 120e-9, Shift: changepoint.Step{Shift: 20e-9, Low: 19e-9, High: 21e-9}, Regression: true,
+		Machine: "Floor/x moved +20% over the same commits"}
+	p, err := Plot(s, []history.Step{st})
+	if err != nil {
+		t.Fatal(err)
+	}
+	png, err := p.Encode("png")
+	if err != nil || len(png) < 1000 {
+		t.Fatalf("png of %d bytes, %v", len(png), err)
+	}
+	doc := &Document{Title: "t", Steps: []history.Step{st}, Plots: []*report.Plot{p}, ImageDir: "images"}
+	var md, html bytes.Buffer
+	doc.WriteMarkdown(&md)
+	if err := doc.WriteHTML(&html); err != nil {
+		t.Fatal(err)
+	}
+	row := `| regression | Issuer/impl=x\|y\*\[z\](http://evil) | sec/op | box | 09cccccccccc..10cccccccccc | +20.0% [+19.0%, +21.0%] | 100.0n → 120.0n | 0.005 | Floor/x moved +20% over the same commits |`
+	if !strings.Contains(md.String(), row) {
+		t.Errorf("Markdown row missing or unescaped; want\n%s\nin\n%s", row, md.String())
+	}
+	if n := strings.Count(html.String(), "<svg"); n != 1 || !strings.Contains(html.String(), "Floor/x moved") {
+		t.Errorf("HTML: %d inline SVGs, want 1, with the machine note", n)
+	}
+}

@@ -1,0 +1,175 @@
+package chart
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+	"slices"
+	"strings"
+
+	"golang.org/x/perf/benchunit"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/perfrun/perfrun/harness/report"
+	"github.com/perfrun/perfrun/history"
+	"github.com/perfrun/perfrun/records"
+)
+
+var (
+	pointColor      = color.RGBA{R: 0x1f, G: 0x77, B: 0xb4, A: 0xff}
+	levelColor      = color.RGBA{R: 0x55, G: 0x55, B: 0x55, A: 0xff}
+	regressionColor = color.RGBA{R: 0xd6, G: 0x27, B: 0x28, A: 0xff}
+	improvedColor   = color.RGBA{R: 0x2c, G: 0xa0, B: 0x2c, A: 0xff}
+)
+
+// Plot draws one series over its commits with its steps marked.
+func Plot(s *history.Series, steps []history.Step) (*report.Plot, error) {
+	medians := s.Medians()
+	sc := benchunit.CommonScale(medians, benchunit.ClassOf(s.Unit))
+	factor := sc.Factor
+	if factor == 0 {
+		factor = 1
+	}
+	p := report.NewFigure(s.Cell+" @ "+s.Machine, "commit (oldest first)", unitLabel(sc.Prefix, s.Unit))
+
+	// Each commit's bar is the 95% interval of its median where its rounds
+	// are enough for one (six or more), else the range of its rounds.
+	pts := make(plotter.XYs, len(s.Points))
+	bars := errorBars{XYs: pts, YErrors: make(plotter.YErrors, len(s.Points))}
+	top := math.Inf(-1)
+	for i, pt := range s.Points {
+		sum := pt.Summary()
+		lo, hi := sum.Lo, sum.Hi
+		if math.IsInf(lo, 0) || math.IsInf(hi, 0) {
+			lo, hi = slices.Min(pt.Values), slices.Max(pt.Values)
+		}
+		pts[i] = plotter.XY{X: float64(i), Y: medians[i] / factor}
+		bars.YErrors[i] = struct{ Low, High float64 }{(medians[i] - lo) / factor, (hi - medians[i]) / factor}
+		top = math.Max(top, hi/factor)
+	}
+	scatter, err := plotter.NewScatter(pts)
+	if err != nil {
+		return nil, err
+	}
+	scatter.GlyphStyle = draw.GlyphStyle{Color: pointColor, Radius: vg.Points(2.2), Shape: draw.CircleGlyph{}}
+	eb, err := plotter.NewYErrorBars(bars)
+	if err != nil {
+		return nil, err
+	}
+	eb.LineStyle.Color = pointColor
+	eb.LineStyle.Width = vg.Points(0.7)
+	eb.CapWidth = vg.Points(3)
+	p.Add(eb, scatter)
+	p.Legend.Add(fmt.Sprintf("median of each commit's rounds; bar: 95%% interval, or the rounds' range under six (%d commits)", len(s.Points)), scatter)
+
+	// The level of each segment between steps, and the steps themselves.
+	bounds := []int{0}
+	for _, st := range steps {
+		bounds = append(bounds, st.Index)
+	}
+	bounds = append(bounds, len(s.Points))
+	for k := 0; k+1 < len(bounds); k++ {
+		lo, hi := bounds[k], bounds[k+1]
+		level := records.Median(medians[lo:hi]) / factor
+		line, err := plotter.NewLine(plotter.XYs{{X: float64(lo) - 0.4, Y: level}, {X: float64(hi-1) + 0.4, Y: level}})
+		if err != nil {
+			return nil, err
+		}
+		line.Color, line.Width = levelColor, vg.Points(1.5)
+		p.Add(line)
+		if k == 0 {
+			p.Legend.Add("level between steps (median)", line)
+		}
+	}
+	drawn := make(map[string]bool)
+	for _, st := range steps {
+		c, what := improvedColor, "improvement"
+		switch {
+		case st.Machine != "":
+			c, what = levelColor, "the machine's (a control or floor cell moved too)"
+		case st.Regression:
+			c, what = regressionColor, "regression"
+		}
+		m := &stepMark{x: float64(st.Index) - 0.5, color: c}
+		p.Add(m)
+		if !drawn[what] {
+			drawn[what] = true
+			p.Legend.Add("step: "+what, m)
+		}
+	}
+	p.X.Min, p.X.Max = -1, float64(len(s.Points))
+	// Room above the data for the legend.
+	if p.Y.Max < top {
+		p.Y.Max = top
+	}
+	p.Y.Max += 0.35 * (p.Y.Max - p.Y.Min)
+	p.X.Tick.Marker = commitTicks(s.Points)
+	caption := fmt.Sprintf("%s in %s on %s over %d commits", s.Cell, unitLabel(sc.Prefix, s.Unit), s.Machine, len(s.Points))
+	if len(steps) > 0 {
+		caption += fmt.Sprintf("; %d step(s) marked", len(steps))
+	}
+	return report.NewPlot(records.FileStem(s.Machine+"/"+s.Cell+"/"+s.Unit), caption, p), nil
+}
+
+// unitLabel writes a scaled unit as people write it: ns/op, not nsec/op.
+func unitLabel(prefix, unit string) string {
+	if rest, ok := strings.CutPrefix(unit, "sec/"); ok {
+		return prefix + "s/" + rest
+	}
+	if prefix == "" {
+		return unit
+	}
+	return prefix + " " + unit
+}
+
+type errorBars struct {
+	plotter.XYs
+	plotter.YErrors
+}
+
+// stepMark is a dashed vertical line between the commits a step lies
+// between.
+type stepMark struct {
+	x     float64
+	color color.Color
+}
+
+func (m *stepMark) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, _ := p.Transforms(&c)
+	x := trX(m.x)
+	c.StrokeLine2(m.style(), x, c.Min.Y, x, c.Max.Y)
+}
+
+func (m *stepMark) style() draw.LineStyle {
+	return draw.LineStyle{Color: m.color, Width: vg.Points(1.5), Dashes: []vg.Length{vg.Points(5), vg.Points(3)}}
+}
+
+// Thumbnail draws the mark in the legend.
+func (m *stepMark) Thumbnail(c *draw.Canvas) {
+	y := (c.Min.Y + c.Max.Y) / 2
+	c.StrokeLine2(m.style(), c.Min.X, y, c.Max.X, y)
+}
+
+// commitTicks labels about ten commits along the axis with their short
+// names.
+type commitTicks []history.Point
+
+func (t commitTicks) Ticks(_, _ float64) []plot.Tick {
+	n := len(t)
+	step := max(1, (n+9)/10)
+	var ticks []plot.Tick
+	for i := 0; i < n; i++ {
+		label := ""
+		if i%step == 0 || i == n-1 {
+			label = history.ShortCommit(t[i].Commit)
+			if len(label) > 7 && !strings.Contains(label, "-") {
+				label = label[:7]
+			}
+		}
+		ticks = append(ticks, plot.Tick{Value: float64(i), Label: label})
+	}
+	return ticks
+}

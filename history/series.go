@@ -1,0 +1,180 @@
+package history
+
+import (
+	"context"
+	"encoding/json"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/perfrun/perfrun/records"
+)
+
+// Series is one cell's values in one unit on one machine, by commit.
+// Machines are never mixed: the same cell on two machines is two series.
+type Series struct {
+	ID                  int64
+	Machine, Cell, Unit string
+	Better              int // +1 higher is better, -1 lower
+	Cores               int // the most cores of any of its runs, 0 if unknown
+	Points              []Point
+}
+
+// Oversubscribed reports whether the series' cell runs more threads than
+// its machine has cores: it time-slices, and no verdict is about it.
+func (s *Series) Oversubscribed() bool {
+	threads, _ := strconv.Atoi(records.NameKey(s.Cell, "threads"))
+	return s.Cores > 0 && threads > s.Cores
+}
+
+// Name says which series it is: cell, unit and machine.
+func (s *Series) Name() string { return s.Cell + " " + s.Unit + " @ " + s.Machine }
+
+// Point is every value of one commit: all of its runs' rounds.
+type Point struct {
+	Commit string
+	Time   time.Time
+	Values []float64
+}
+
+// Summary is the point's median with its confidence interval, as
+// benchstat computes them.
+func (p Point) Summary() records.Summary { return records.Summarize(p.Values) }
+
+// Filter chooses series; a nil or empty field chooses all.
+type Filter struct {
+	Machine *regexp.Regexp
+	Cell    *regexp.Regexp
+	Units   []string // as written (ns/op) or tidied (sec/op)
+}
+
+func (f Filter) keeps(machine, cell, unit string) bool {
+	if f.Machine != nil && !f.Machine.MatchString(machine) {
+		return false
+	}
+	if f.Cell != nil && !f.Cell.MatchString(cell) {
+		return false
+	}
+	if len(f.Units) > 0 && !slices.ContainsFunc(f.Units, func(u string) bool { return records.Tidy(u) == unit }) {
+		return false
+	}
+	return true
+}
+
+// Series reads the series a filter chooses, each with its points in
+// commit order (the time each commit was made, then its name), sorted by
+// machine, cell and unit.
+func (h *DB) Series(ctx context.Context, f Filter) ([]*Series, error) {
+	rows, err := h.db.QueryContext(ctx, `SELECT id, machine, cell, unit, better FROM series ORDER BY machine, cell, unit`)
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[int64]*Series)
+	var out []*Series
+	for rows.Next() {
+		s := new(Series)
+		if err := rows.Scan(&s.ID, &s.Machine, &s.Cell, &s.Unit, &s.Better); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		if f.keeps(s.Machine, s.Cell, s.Unit) {
+			byID[s.ID] = s
+			out = append(out, s)
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil || len(out) == 0 {
+		return out, err
+	}
+	// Only the chosen series' samples are read: their ids go in as one
+	// JSON array, however many there are.
+	ids := make([]int64, len(out))
+	for i, s := range out {
+		ids[i] = s.ID
+	}
+	chosen, _ := json.Marshal(ids)
+	rows, err = h.db.QueryContext(ctx, `SELECT s.series_id, r.commit_id, r.commit_time, r.cores, s.value
+		FROM samples s JOIN runs r ON r.id = s.run_id
+		WHERE s.series_id IN (SELECT value FROM json_each(?))
+		ORDER BY s.series_id, r.commit_time, r.commit_id, r.id`, string(chosen))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var (
+		id      int64
+		commit  string
+		stamped string
+		cores   int
+		value   float64
+		at      map[string]int // the point of each commit of the current series
+		cur     *Series
+	)
+	for rows.Next() {
+		if err := rows.Scan(&id, &commit, &stamped, &cores, &value); err != nil {
+			return nil, err
+		}
+		s := byID[id]
+		if s != cur {
+			cur, at = s, make(map[string]int)
+		}
+		s.Cores = max(s.Cores, cores)
+		i, ok := at[commit]
+		if !ok {
+			when, _ := time.Parse(time.RFC3339, stamped)
+			i = len(s.Points)
+			at[commit] = i
+			s.Points = append(s.Points, Point{Commit: commit, Time: when})
+		}
+		s.Points[i].Values = append(s.Points[i].Values, value)
+	}
+	return out, rows.Err()
+}
+
+// Stats counts what a history holds.
+type Stats struct {
+	Files, Runs, Commits, Series, Samples int
+	Machines                              []string
+}
+
+// Stats counts the history's files, runs, commits, series and samples,
+// and names its machines.
+func (h *DB) Stats(ctx context.Context) (Stats, error) {
+	var s Stats
+	err := h.db.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM files), (SELECT count(*) FROM runs),
+		(SELECT count(DISTINCT commit_id) FROM runs), (SELECT count(*) FROM series), (SELECT count(*) FROM samples)`).
+		Scan(&s.Files, &s.Runs, &s.Commits, &s.Series, &s.Samples)
+	if err != nil {
+		return s, err
+	}
+	rows, err := h.db.QueryContext(ctx, `SELECT DISTINCT machine FROM runs`)
+	if err != nil {
+		return s, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var m string
+		if err := rows.Scan(&m); err != nil {
+			return s, err
+		}
+		s.Machines = append(s.Machines, m)
+	}
+	sort.Strings(s.Machines)
+	return s, rows.Err()
+}
+
+// ShortCommit is a commit as reports print it: twelve characters of a
+// hash, and any suffix (-dirty) kept.
+func ShortCommit(c string) string {
+	hash, rest, _ := strings.Cut(c, "-")
+	if len(hash) > 12 {
+		hash = hash[:12]
+	}
+	if rest != "" {
+		return hash + "-" + rest
+	}
+	return hash
+}

@@ -1,0 +1,122 @@
+package records
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+
+	"golang.org/x/perf/benchfmt"
+)
+
+// ErrNoResults is returned for a file that holds no benchmark result.
+var ErrNoResults = errors.New("no benchmark results")
+
+// ReadFile reads a Go benchmark format file. As benchstat, a spec
+// "label=path" names the set (benchfmt.Files with AllowLabels); otherwise
+// the path is its label. The set keeps each cell's values and first record,
+// not every record: its memory grows with the cells, not the lines.
+func ReadFile(spec string) (*Set, error) {
+	files := &benchfmt.Files{Paths: []string{spec}, AllowLabels: true}
+	var s *Set
+	for files.Scan() {
+		rec := files.Result()
+		if s == nil {
+			file, _ := rec.Pos()
+			s = New("", file)
+		}
+		s.add(rec)
+	}
+	if err := files.Err(); err != nil {
+		return nil, err
+	}
+	if s == nil {
+		return nil, fmt.Errorf("%s: %w", spec, ErrNoResults)
+	}
+	for _, u := range files.Units() {
+		s.AddUnit(u)
+	}
+	if s.first != nil {
+		s.Label = s.first.GetConfig(".file")
+	}
+	return s, s.check()
+}
+
+// ReadFiles reads several files as one set named label: the rounds of one
+// arm measured by several processes.
+func ReadFiles(label string, paths ...string) (*Set, error) {
+	files := &benchfmt.Files{Paths: paths}
+	s := New(label, "")
+	for files.Scan() {
+		s.add(files.Result())
+	}
+	if err := files.Err(); err != nil {
+		return nil, err
+	}
+	for _, u := range files.Units() {
+		s.AddUnit(u)
+	}
+	return s, s.check()
+}
+
+// Read reads results from r; file names the input in messages. Unlike
+// ReadFile, it keeps every record, so the set can be written again.
+func Read(r io.Reader, file, label string) (*Set, error) {
+	s := New(label, file)
+	s.keep = true
+	br := benchfmt.NewReader(r, file)
+	for br.Scan() {
+		s.add(br.Result())
+	}
+	if err := br.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %v", file, err)
+	}
+	for _, u := range br.Units() {
+		s.AddUnit(u)
+	}
+	return s, s.check()
+}
+
+// add takes one record of a reader: a result, unit metadata, or a syntax
+// error the reader carries on past.
+func (s *Set) add(rec benchfmt.Record) {
+	switch rec := rec.(type) {
+	case *benchfmt.SyntaxError:
+		s.Warnings = append(s.Warnings, rec)
+	case *benchfmt.Result:
+		// benchmath never returns on NaN, and no measurement is infinite:
+		// such values are skipped with a warning.
+		kept := rec.Values[:0]
+		for _, v := range rec.Values {
+			if math.IsNaN(v.Value) || math.IsInf(v.Value, 0) {
+				file, line := rec.Pos()
+				s.Warnings = append(s.Warnings, fmt.Errorf("%s:%d: non-finite %v %s skipped", file, line, v.Value, v.Unit))
+				continue
+			}
+			// benchfmt's reader leaves the unit untidied when tidying does
+			// not change the value (0 ns/op stays ns/op): tidy by unit.
+			if v.OrigUnit == "" {
+				v = Value(v.Value, v.Unit)
+			}
+			kept = append(kept, v)
+		}
+		rec.Values = kept
+		if s.keep {
+			// The reader reuses its result: keep a copy.
+			s.Add(rec.Clone())
+			return
+		}
+		// Index copies what it keeps: memory grows with cells, not lines.
+		s.index(rec, false)
+	}
+}
+
+func (s *Set) check() error {
+	if s.first != nil {
+		return nil
+	}
+	if len(s.Warnings) > 0 {
+		return fmt.Errorf("%s: %w (first problem: %v)", s.File, ErrNoResults, s.Warnings[0])
+	}
+	return fmt.Errorf("%s: %w", s.File, ErrNoResults)
+}

@@ -1,0 +1,97 @@
+package records
+
+import (
+	"strings"
+
+	"golang.org/x/perf/benchfmt"
+	"golang.org/x/perf/benchunit"
+)
+
+// The units perfrun writes. Time is written in nanoseconds, as go test
+// writes it; readers see it tidied to seconds (Tidy).
+const (
+	// NsPerOp is wall time over all operations of all workers, what
+	// go test -bench reports as ns/op.
+	NsPerOp = "ns/op"
+	// NsPerCall is the time one worker spends per call: the mean over
+	// workers of each worker's elapsed time over its operations. It is
+	// the number OpenSSL's perftools and the seed tables report; at n
+	// threads that all run in parallel it is about n × ns/op.
+	NsPerCall = "ns/call"
+	// OpsPerSec is aggregate throughput: all operations over wall time.
+	OpsPerSec   = "ops/s"
+	BPerOp      = "B/op"
+	AllocsPerOp = "allocs/op"
+	// LockWait counts only time blocked in the runtime on a lock, in
+	// seconds: often exactly 0, and benchfmt's reader leaves a unit with
+	// "ns" in it untidied when its value is 0, so lock-wait-ns/op would
+	// read as two units in one file.
+	LockWait     = "lock-wait-sec/op"
+	GCCycles     = "gc-cycles"
+	Instructions = "instructions/op"
+	// NsPerAdd is the load workload's time one worker spends per Add.
+	NsPerAdd = "ns/add"
+	// BPerObject is the live heap of a loaded store over its objects.
+	BPerObject = "B/object"
+
+	// What the kernel saw of the workers in a window (Linux).
+
+	// CPUPerOp is the CPU time the workers' threads got over all their
+	// operations; below ns/call × threads when workers slept on a lock.
+	CPUPerOp = "cpu-ns/op"
+	// RunQueue is the largest fraction of the window any worker spent
+	// runnable but waiting for a CPU: near 0 when each had a core of its
+	// own, about 0.5 when a worker shared its core with a busy process. A
+	// worker woken from a lock waits a little too (sorted at 2 threads:
+	// 0.06–0.11 on a quiet 2-core VM).
+	RunQueue = "runq-frac"
+	// Fairness is the fewest operations any worker completed over the
+	// most: 1 when the workers shared the work evenly.
+	Fairness = "worker-min/max"
+	// Steal is the fraction of the machine's CPU time the hypervisor gave
+	// to others during the window.
+	Steal = "steal-frac"
+)
+
+// Tidy returns the unit as a Set holds it: benchunit's tidied form
+// (ns/op -> sec/op, ns/call -> sec/call).
+func Tidy(unit string) string {
+	_, u := benchunit.Tidy(1, unit)
+	return u
+}
+
+// Value makes a benchfmt value of v in unit, tidied as benchfmt's reader
+// would tidy it, so records made in memory equal records read back.
+func Value(v float64, unit string) benchfmt.Value {
+	tv, tu := benchunit.Tidy(v, unit)
+	if tu == unit {
+		return benchfmt.Value{Value: v, Unit: unit}
+	}
+	return benchfmt.Value{Value: tv, Unit: tu, OrigValue: v, OrigUnit: unit}
+}
+
+// Metadata is the unit metadata perfrun writes: what is better for units
+// where higher is, and which units are exact counts.
+func Metadata(units []string) []*benchfmt.UnitMetadata {
+	var out []*benchfmt.UnitMetadata
+	add := func(unit, key, value string) {
+		out = append(out, &benchfmt.UnitMetadata{
+			UnitMetadataKey: benchfmt.UnitMetadataKey{Unit: Tidy(unit), Key: key}, OrigUnit: unit, Value: value})
+	}
+	for _, u := range units {
+		switch {
+		case u == AllocsPerOp:
+			// Counted for one worker alone: the same in every process.
+			add(u, "assume", "exact")
+		case u == OpsPerSec || strings.HasSuffix(u, "-ops/s") || u == Fairness:
+			add(u, "better", "higher")
+		}
+	}
+	return out
+}
+
+// FormatValue prints a value of a tidied unit with benchunit's scaling, as
+// benchstat prints it: 1.23µ for 1.23e-6 sec/op, 15.9M for ops/s.
+func FormatValue(v float64, unit string) string {
+	return benchunit.Scale(v, benchunit.ClassOf(unit))
+}

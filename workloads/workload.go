@@ -1,0 +1,226 @@
+// Package workloads defines what perfrun asks the stores to do. A workload
+// is a pure description: it sets up a filled store for one cell (never
+// timed) and says what each worker does for n operations; the harness
+// decides when, how long and on how many threads, and does all the timing.
+//
+// Every workload runs identically on every implementation and checks every
+// answer: a wrong issuer, a lost object or a short snapshot is an error that
+// names the implementation and the object, and it fails the run.
+//
+// Its place: above the store and the corpus, below the designs and the
+// harness; it receives an implementation as a store.Impl, never the
+// registry. Importable; its API may change between perfrun versions, the
+// workloads' names and parameters change only with a note in the README.
+package workloads
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/perfrun/perfrun/store"
+	"github.com/perfrun/perfrun/store/corpus"
+)
+
+// Workload is one kind of work, with its parameters.
+type Workload struct {
+	Name        string // lower case, as on the command line
+	Title       string // as in benchmark names: "Issuer" gives BenchmarkIssuer
+	Description string
+	Params      []Param
+	// Setup prepares the workload for one cell. It may take long (filling a
+	// store); it is never timed.
+	Setup func(env Env) (*Instance, error)
+	// Hidden workloads are not in the default suite or the list (the
+	// harness's own overhead check).
+	Hidden bool
+	// Floor, if set, measures the limit of this workload's operation on
+	// the machine (no store); run measures it beside, at one thread, with
+	// the same parameters.
+	Floor *Workload
+}
+
+// Param declares a workload parameter.
+type Param struct {
+	Name    string
+	Default string
+	Help    string
+	Check   func(value string) error
+}
+
+// Env is what Setup gets: the implementation, the parameters, and access to
+// the corpus.
+type Env struct {
+	Impl   store.Impl
+	Params Params
+	// Corpus returns the corpus for a cell that wants about cas CA
+	// certificates. A generated corpus has exactly that many; a loaded one
+	// is what it is.
+	Corpus func(cas int) (*corpus.Corpus, error)
+	// Seed makes per-worker rotations reproducible.
+	Seed uint64
+}
+
+// Instance is a workload set up for one cell.
+type Instance struct {
+	// Worker returns what worker w (0-based) does; the harness calls it
+	// once per worker per measurement, before the workers start.
+	Worker func(w int) Op
+	// Paced workers run beside the measured ones, one operation per
+	// Interval, and are reported under their Role (the mixed writer).
+	Paced []Paced
+	// Unit, if set, names what one operation is made of, for a derived
+	// metric: Unit "add" with PerOp N reports ns/add = ns/op / N.
+	Unit  string
+	PerOp float64
+	// Extra metrics measured during setup, such as load's B/object.
+	Extra []Metric
+	// Period, if set, is after how many operations a worker's sequence
+	// repeats; exact counts (instructions/op) measure whole periods so every
+	// leaf of a rotation counts equally.
+	Period int
+}
+
+// Op performs n operations and reports the first wrong answer.
+type Op func(n int) error
+
+// Paced is a background worker with a fixed rate.
+type Paced struct {
+	Role     string
+	Interval time.Duration
+	Op       func() error
+}
+
+// Metric is a named value with a unit, in the Go benchmark format's sense.
+type Metric struct {
+	Value float64
+	Unit  string
+}
+
+// Params are a cell's parameter values, in the workload's declared order.
+type Params []KV
+
+// KV is one parameter value.
+type KV struct{ Key, Value string }
+
+// Get returns the value of key, or "".
+func (p Params) Get(key string) string {
+	for _, kv := range p {
+		if kv.Key == key {
+			return kv.Value
+		}
+	}
+	return ""
+}
+
+// Int returns key as an int; Resolve has already validated it.
+func (p Params) Int(key string) int {
+	n, _ := strconv.Atoi(p.Get(key))
+	return n
+}
+
+// Float returns key as a float64.
+func (p Params) Float(key string) float64 {
+	f, _ := strconv.ParseFloat(p.Get(key), 64)
+	return f
+}
+
+// Duration returns key as a duration.
+func (p Params) Duration(key string) time.Duration {
+	d, _ := time.ParseDuration(p.Get(key))
+	return d
+}
+
+// String formats the parameters as in a benchmark name: k=v/k=v.
+func (p Params) String() string {
+	parts := make([]string, len(p))
+	for i, kv := range p {
+		parts[i] = kv.Key + "=" + kv.Value
+	}
+	return strings.Join(parts, "/")
+}
+
+// Resolve fills defaults for the workload's parameters from set (which may
+// hold parameters of other workloads too) and validates each value.
+func (w Workload) Resolve(set map[string]string) (Params, error) {
+	var p Params
+	for _, d := range w.Params {
+		v, ok := set[d.Name]
+		if !ok {
+			v = d.Default
+		}
+		if err := d.Check(v); err != nil {
+			return nil, fmt.Errorf("workload %s: parameter %s=%q: %v", w.Name, d.Name, v, err)
+		}
+		p = append(p, KV{d.Name, v})
+	}
+	return p, nil
+}
+
+// Value checks, one per kind of parameter.
+func positiveInt(v string) error {
+	if n, err := strconv.Atoi(v); err != nil || n <= 0 {
+		return fmt.Errorf("want a positive integer")
+	}
+	return nil
+}
+
+func fraction(v string) error {
+	if f, err := strconv.ParseFloat(v, 64); err != nil || f < 0 || f > 1 {
+		return fmt.Errorf("want a fraction between 0 and 1")
+	}
+	return nil
+}
+
+func positiveNumber(v string) error {
+	if f, err := strconv.ParseFloat(v, 64); err != nil || f <= 0 {
+		return fmt.Errorf("want a positive number")
+	}
+	return nil
+}
+
+func positiveDuration(v string) error {
+	if d, err := time.ParseDuration(v); err != nil || d <= 0 {
+		return fmt.Errorf("want a positive duration such as 30s")
+	}
+	return nil
+}
+
+func oneOf(choices ...string) func(string) error {
+	return func(v string) error {
+		for _, c := range choices {
+			if v == c {
+				return nil
+			}
+		}
+		return fmt.Errorf("want one of %s", strings.Join(choices, ", "))
+	}
+}
+
+// All lists the workloads in presentation order.
+var All = []Workload{Issuer, Mixed, Load, Objects, Reload, Empty}
+
+// Lookup finds a workload by name.
+func Lookup(name string) (Workload, error) {
+	var names []string
+	for _, w := range All {
+		if w.Name == name {
+			return w, nil
+		}
+		names = append(names, w.Name)
+	}
+	return Workload{}, fmt.Errorf("unknown workload %q (have %s)", name, strings.Join(names, ", "))
+}
+
+// Known reports whether some workload declares parameter name.
+func Known(name string) bool {
+	for _, w := range All {
+		for _, p := range w.Params {
+			if p.Name == name {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,115 @@
+package workloads_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/perfrun/perfrun/impls"
+	"github.com/perfrun/perfrun/store"
+	"github.com/perfrun/perfrun/store/corpus"
+	"github.com/perfrun/perfrun/workloads"
+)
+
+func smallCorpus(cas int) (*corpus.Corpus, error) {
+	return corpus.Cached(corpus.Spec{Seed: 1, CAs: cas, Hits: cas, Misses: cas / 4})
+}
+
+func small(t *testing.T, w workloads.Workload, set map[string]string, im store.Impl) *workloads.Instance {
+	t.Helper()
+	p, err := w.Resolve(set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inst, err := w.Setup(workloads.Env{Impl: im, Params: p, Corpus: smallCorpus, Seed: 1})
+	if errors.Is(err, store.ErrUnsupported) {
+		t.Skipf("%s cannot run %s: %v", im.Name, w.Name, err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return inst
+}
+
+// TestEveryWorkloadOnEveryImplementation runs each workload a little on
+// each store, with two workers, checking every answer.
+func TestEveryWorkloadOnEveryImplementation(t *testing.T) {
+	sets := map[string][]map[string]string{
+		"issuer":  {{"certs": "64"}, {"certs": "64", "hit": "0"}, {"certs": "64", "hit": "0.5"}},
+		"mixed":   {{"certs": "64", "rate": "1000"}},
+		"load":    {{"n": "64"}, {"n": "64", "mode": "bucket", "dup": "0.3"}},
+		"objects": {{"certs": "64"}},
+		"reload":  {{"certs": "16"}, {"certs": "16", "mode": "cached"}},
+		"empty":   {{}},
+	}
+	for _, w := range workloads.All {
+		for _, set := range sets[w.Name] {
+			for _, im := range impls.All {
+				t.Run(w.Name+"/"+im.Name, func(t *testing.T) {
+					inst := small(t, w, set, im)
+					for wk := range 2 {
+						if err := inst.Worker(wk)(50); err != nil {
+							t.Fatal(err)
+						}
+					}
+					for _, p := range inst.Paced {
+						for range 5 {
+							if err := p.Op(); err != nil {
+								t.Fatal(err)
+							}
+						}
+					}
+				})
+			}
+		}
+		if _, ok := sets[w.Name]; !ok {
+			t.Errorf("workload %s has no test", w.Name)
+		}
+	}
+}
+
+// liar is a store that answers one lookup in eight wrongly.
+type liar struct {
+	store.Store
+	n int
+}
+
+func (l *liar) Issuer(c *store.Object, at time.Time) (*store.Object, bool) {
+	l.n++
+	if l.n%8 == 0 {
+		return nil, false
+	}
+	return l.Store.Issuer(c, at)
+}
+
+func TestWrongAnswerFailsNamingTheImplementation(t *testing.T) {
+	im := store.Impl{Name: "liar", New: func() store.Store { return &liar{Store: impls.All[0].New()} }}
+	inst := small(t, workloads.Issuer, map[string]string{"certs": "32"}, im)
+	err := inst.Worker(0)(100)
+	if err == nil || !strings.Contains(err.Error(), "liar: wrong issuer for cert") {
+		t.Fatalf("err = %v, want a wrong-issuer error naming liar and the certificate", err)
+	}
+}
+
+func TestResolveRejectsBadValues(t *testing.T) {
+	for _, tc := range []struct {
+		w   workloads.Workload
+		set map[string]string
+	}{
+		{workloads.Issuer, map[string]string{"hit": "2"}},
+		{workloads.Issuer, map[string]string{"certs": "0"}},
+		{workloads.Issuer, map[string]string{"certs": "x"}},
+		{workloads.Load, map[string]string{"mode": "sideways"}},
+		{workloads.Mixed, map[string]string{"rate": "-1"}},
+		{workloads.Reload, map[string]string{"ttl": "0s"}},
+	} {
+		if _, err := tc.w.Resolve(tc.set); err == nil {
+			t.Errorf("%s %v accepted", tc.w.Name, tc.set)
+		}
+	}
+	p, err := workloads.Issuer.Resolve(map[string]string{"hit": "0.5", "n": "7"})
+	if err != nil || p.String() != "certs=1024/hit=0.5" {
+		t.Fatalf("Resolve = %q, %v; want defaults filled, foreign parameters ignored", p, err)
+	}
+}
