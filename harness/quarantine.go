@@ -44,6 +44,21 @@ var DefaultQuarantine = Quarantine{Delivered: 0.85, MaxWait: 0.25, MaxSteal: 0.0
 
 func (q Quarantine) on() bool { return q.Delivered > 0 || q.MaxWait > 0 || q.MaxSteal > 0 }
 
+// Window says why the machine disturbed one window, judged from its own
+// values alone (value returns a unit's value and whether the window has
+// one), or "" when it did not: a worker waited for a CPU more than MaxWait
+// of the window, or the hypervisor stole more than MaxSteal of the CPU
+// time. The control's and the probe's judgements need other windows.
+func (q Quarantine) Window(value func(unit string) (float64, bool)) string {
+	if w, ok := value(records.RunQueue); ok && q.MaxWait > 0 && w > q.MaxWait {
+		return fmt.Sprintf("a worker waited for a CPU %.0f%% of the window", 100*w)
+	}
+	if st, ok := value(records.Steal); ok && q.MaxSteal > 0 && st > q.MaxSteal {
+		return fmt.Sprintf("the hypervisor stole %.0f%% of the CPU time", 100*st)
+	}
+	return ""
+}
+
 // metric returns the value of unit in a sample, and whether it has one.
 func metric(s *Sample, unit string) (float64, bool) {
 	for _, m := range s.Metrics {
@@ -71,11 +86,7 @@ func (r *runner) judge() {
 		if s.Cell.Threads > cores {
 			continue
 		}
-		if w, ok := metric(s, records.RunQueue); ok && q.MaxWait > 0 && w > q.MaxWait {
-			s.Quarantine = fmt.Sprintf("a worker waited for a CPU %.0f%% of the window", 100*w)
-		} else if st, ok := metric(s, records.Steal); ok && q.MaxSteal > 0 && st > q.MaxSteal {
-			s.Quarantine = fmt.Sprintf("the hypervisor stole %.0f%% of the CPU time", 100*st)
-		}
+		s.Quarantine = q.Window(func(unit string) (float64, bool) { return metric(s, unit) })
 	}
 	ref := r.controlReference()
 	if ref <= 0 || q.Delivered <= 0 {

@@ -122,6 +122,7 @@ type runner struct {
 	mem       map[string]memory
 	rng       *rand.Rand
 	cpus      []int
+	prober    *prober
 	done      int
 	total     int
 }
@@ -205,15 +206,9 @@ func (r *runner) round(ctx context.Context, cells []Cell, round int, extra strin
 			r.done++
 			continue
 		}
-		inst, err := r.instance(c)
+		s, err := r.window(ctx, c, round)
 		if err == nil {
-			start := time.Now()
-			var m []workloads.Metric
-			if m, err = measure(ctx, inst, c.Threads, r.opts.Warmup, r.opts.Window, r.mem[c.setupKey()], r.cpus); err == nil {
-				samples = append(samples, Sample{Cell: c, Round: round, Start: start, Metrics: m})
-			} else {
-				err = fmt.Errorf("cell %s: %w", c.Name(), err)
-			}
+			samples = append(samples, s)
 		}
 		if err != nil {
 			stopped, skip := r.setBack(ctx, c, err)
@@ -227,7 +222,7 @@ func (r *runner) round(ctx context.Context, cells []Cell, round int, extra strin
 		}
 		r.done++
 		if round == 0 && r.opts.Profiles.any() && c.Workload.Name != workloads.Control.Name {
-			if err := r.profile(ctx, c, inst); err != nil {
+			if err := r.profile(ctx, c, r.instances[c.setupKey()]); err != nil {
 				return false, fmt.Errorf("cell %s: profile: %w", c.Name(), err)
 			}
 		}
@@ -235,6 +230,30 @@ func (r *runner) round(ctx context.Context, cells []Cell, round int, extra strin
 	r.res.Samples = append(r.res.Samples, samples...)
 	r.judge()
 	return false, nil
+}
+
+// window measures one cell once, then probes the machine's speed on the
+// cell's threads (see probe.go).
+func (r *runner) window(ctx context.Context, c Cell, round int) (Sample, error) {
+	inst, err := r.instance(c)
+	if err != nil {
+		return Sample{}, err
+	}
+	if r.prober == nil {
+		if r.prober, err = newProber(r.opts.Seed, r.cpus); err != nil {
+			return Sample{}, err
+		}
+	}
+	start := time.Now()
+	m, err := measure(ctx, inst, c.Threads, r.opts.Warmup, r.opts.Window, r.mem[c.setupKey()], r.cpus)
+	if err != nil {
+		return Sample{}, fmt.Errorf("cell %s: %w", c.Name(), err)
+	}
+	speed, err := r.prober.probe(ctx, c.Threads)
+	if err != nil {
+		return Sample{}, fmt.Errorf("cell %s: speed probe: %w", c.Name(), err)
+	}
+	return Sample{Cell: c, Round: round, Start: start, Metrics: append(m, speed)}, nil
 }
 
 // setBack sorts an error of setting a cell up or measuring it: an

@@ -51,6 +51,11 @@ const (
 	// Steal is the fraction of the machine's CPU time the hypervisor gave
 	// to others during the window.
 	Steal = "steal-frac"
+	// Probe is the machine's speed right after the window: the control
+	// cell's work, run for a few milliseconds on the window's thread
+	// count, as time one worker spends per call. A window the host slowed
+	// shows here as a slower probe, whatever the store did.
+	Probe = "probe-ns/call"
 )
 
 // Tidy returns the unit as a Set holds it: benchunit's tidied form

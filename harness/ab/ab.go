@@ -23,6 +23,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/perfrun/perfrun/harness/compare"
 	"github.com/perfrun/perfrun/records"
@@ -31,41 +32,78 @@ import (
 // Build checks rev of the git repository at repo out into a worktree under
 // dir and builds the perfrun binary at pkg there: a package path relative to
 // the repository's root, such as ./cmd/perfrun, or a store author's own
-// main (which may sit in a module of its own below the root). cleanup
-// removes the worktree.
-func Build(ctx context.Context, repo, rev, pkg, dir, label string) (binary string, cleanup func(), err error) {
-	out, err := exec.CommandContext(ctx, "git", "-C", repo, "rev-parse", "--verify", rev+"^{commit}").Output()
+// main (which may sit in a module of its own below the root). It builds
+// one binary per entry of layouts: 0 links with the default layout, any
+// other value with -ldflags=-randlayout=VALUE (the linker's random
+// function order), so arms can differ in code layout as two revisions do.
+// cleanup removes the worktree.
+func Build(ctx context.Context, repo, rev, pkg, dir, label string, layouts ...uint64) (binaries []string, cleanup func(), err error) {
+	out, err := exec.CommandContext(ctx, "git", "-C", repo, "rev-parse", "--verify", "--end-of-options", rev+"^{commit}").Output()
 	if err != nil {
-		return "", nil, fmt.Errorf("%s: not a revision of %s", rev, repo)
+		return nil, nil, fmt.Errorf("%s: not a revision of %s", rev, repo)
 	}
 	commit := strings.TrimSpace(string(out))
 	wt := filepath.Join(dir, "src-"+label)
-	if msg, err := exec.CommandContext(ctx, "git", "-C", repo, "worktree", "add", "--detach", wt, commit).CombinedOutput(); err != nil {
-		return "", nil, fmt.Errorf("git worktree add %s: %v: %s", rev, err, strings.TrimSpace(string(msg)))
+	if msg, err := exec.CommandContext(ctx, "git", "-C", repo, "worktree", "add", "--detach", "--", wt, commit).CombinedOutput(); err != nil {
+		return nil, nil, fmt.Errorf("git worktree add %s: %v: %s", rev, err, strings.TrimSpace(string(msg)))
 	}
-	cleanup = func() { exec.Command("git", "-C", repo, "worktree", "remove", "--force", wt).Run() }
-	binary = filepath.Join(dir, "perfrun-"+label)
-	build := exec.CommandContext(ctx, "go", "build", "-o", binary, ".")
-	build.Dir = filepath.Join(wt, filepath.FromSlash(pkg))
-	if msg, err := build.CombinedOutput(); err != nil {
-		cleanup()
-		return "", nil, fmt.Errorf("building %s (%s): %v: %s", rev, commit[:12], err, strings.TrimSpace(string(msg)))
+	cleanup = func() { exec.Command("git", "-C", repo, "worktree", "remove", "--force", "--", wt).Run() }
+	if len(layouts) == 0 {
+		layouts = []uint64{0}
 	}
-	return binary, cleanup, nil
+	for i, layout := range layouts {
+		binary := filepath.Join(dir, "perfrun-"+label)
+		if i > 0 {
+			binary += strconv.Itoa(i + 1)
+		}
+		args := []string{"build", "-o", binary}
+		if layout != 0 {
+			args = append(args, "-ldflags=-randlayout="+strconv.FormatUint(layout, 10))
+		}
+		build := exec.CommandContext(ctx, "go", append(args, ".")...)
+		build.Dir = filepath.Join(wt, filepath.FromSlash(pkg))
+		if msg, err := build.CombinedOutput(); err != nil {
+			cleanup()
+			return nil, nil, fmt.Errorf("building %s (%s): %v: %s", rev, commit[:12], err, strings.TrimSpace(string(msg)))
+		}
+		binaries = append(binaries, binary)
+	}
+	return binaries, cleanup, nil
 }
 
 // Runner measures the arms.
 type Runner struct {
-	Base, Head string   // perfrun binaries
-	RunArgs    []string // flags for `perfrun run`: cells, window, corpus, seed
-	Rounds     int
-	// Inner is how many rounds each arm process measures; the arm's value
-	// for the round is their median, which damps window-to-window noise.
-	Inner    int
-	Seed     uint64 // varies the arm order and each process's cell order
-	Dir      string // scratch directory for per-arm results
-	Metric   string
-	Progress func(round, rounds int, arm string)
+	Base, Head string // perfrun binaries
+	// Base2, if set, is the A/A arm's binary: the base revision linked
+	// again with another layout, so the A/A arm sees the kind of
+	// difference head does. Empty: the A/A arm runs Base.
+	Base2 string
+	// Windows pairs the arms at the window (see windows.go): three arm
+	// processes per round driven one window at a time. Otherwise each arm
+	// is one whole `perfrun run` process after another.
+	Windows bool
+	RunArgs []string // flags for `perfrun run` (process pairing): cells, window, corpus, seed
+	ArmArgs []string // flags for `perfrun arm` (window pairing): cells, window, seed
+	Rounds  int
+	// Inner is how many windows each arm measures of a cell in a round;
+	// the arm's value for the round is their median, which damps
+	// window-to-window noise.
+	Inner int
+	Seed  uint64 // varies the arm order and each process's cell order
+	Dir   string // scratch directory for per-arm results
+	// Metric is the tidied unit the gate compares.
+	Metric string
+	// SpeedLimit sets aside a window triple whose arms' speed probes
+	// disagree by more than this fraction (window pairing; 0: never).
+	SpeedLimit float64
+	// Disturbed, if set, says why the machine disturbed one window, from
+	// its own values (harness.Quarantine.Window), or "".
+	Disturbed func(value func(unit string) (float64, bool)) string
+	// Measuring adds up the time the arms spent measuring: windows and
+	// their probes (window pairing), or whole arm processes.
+	Measuring time.Duration
+	// Progress reports where the run is: the round, and what of it.
+	Progress func(round, rounds int, what string)
 }
 
 // Arm names.
@@ -90,6 +128,9 @@ var orders = [][3]string{
 // cores as the results recorded them. A round whose arm lacks a cell
 // leaves that round out for that cell only.
 func (r *Runner) Run(ctx context.Context, match string, first int) ([]*records.Cell, map[string]compare.Arms, int, error) {
+	if r.Windows {
+		return r.runWindows(ctx, match, first)
+	}
 	arms := make(map[string]compare.Arms)
 	var cells []*records.Cell
 	cores := 0
@@ -109,11 +150,9 @@ func (r *Runner) Run(ctx context.Context, match string, first int) ([]*records.C
 			if r.Progress != nil {
 				r.Progress(round-first+1, r.Rounds, arm)
 			}
-			bin := r.Base
-			if arm == ArmHead {
-				bin = r.Head
-			}
-			set, err := r.runArm(ctx, bin, arm, round, match)
+			t0 := time.Now()
+			set, err := r.runArm(ctx, r.binary(arm), arm, round, match)
+			r.Measuring += time.Since(t0)
 			if err != nil {
 				return nil, nil, 0, err
 			}

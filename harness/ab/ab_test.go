@@ -22,7 +22,7 @@ func TestBuildAndRun(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	dir := t.TempDir()
-	bin, cleanup, err := Build(ctx, repo, "HEAD", "./cmd/perfrun", dir, "base")
+	bins, cleanup, err := Build(ctx, repo, "HEAD", "./cmd/perfrun", dir, "base")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,6 +30,7 @@ func TestBuildAndRun(t *testing.T) {
 	if _, _, err := Build(ctx, repo, "no-such-revision", "./cmd/perfrun", dir, "bad"); err == nil {
 		t.Fatal("built a revision that does not exist")
 	}
+	bin := bins[0]
 	r := &Runner{Base: bin, Head: bin, Rounds: 3, Inner: 1, Seed: 1, Dir: dir, Metric: "sec/op",
 		RunArgs: []string{"-impl", "rcu,hashmap", "-threads", "1", "-window", "20ms", "-warmup", "5ms", "-param", "certs=64",
 			"-quarantine=false"}} // the plumbing, not the machine: no round set aside

@@ -447,8 +447,12 @@ func TestGatePairedMissingFailsClosed(t *testing.T) {
 
 func TestPocockLevel(t *testing.T) {
 	// Pocock's two-look one-sided boundary at 0.05 is z = 1.875.
-	if got, want := PocockLevel(0.05, 2), 1-moremath.StdNormal.CDF(1.875); math.Abs(got-want) > 3e-4 {
-		t.Fatalf("PocockLevel(0.05, 2) = %.4f, want %.4f", got, want)
+	// Pocock's one-sided constants at alpha 0.05 (Jennison and Turnbull,
+	// Group Sequential Methods, table 2.1 at two-sided 0.10).
+	for looks, c := range map[int]float64{2: 1.875, 3: 1.992, 4: 2.067, 5: 2.122} {
+		if got, want := PocockLevel(0.05, looks), 1-moremath.StdNormal.CDF(c); math.Abs(got-want) > 3e-4 {
+			t.Errorf("PocockLevel(0.05, %d) = %.4f, want %.4f", looks, got, want)
+		}
 	}
 	if PocockLevel(0.05, 1) != 0.05 {
 		t.Fatal("one look must spend all of alpha")

@@ -62,14 +62,21 @@ func (e tEstimate) bounds(alpha float64) (lo, hi float64) {
 }
 
 // decide gives each estimate its verdict at the threshold (a fraction:
-// 0.05 is 5%), controlling the family-wise error of each kind of claim
-// across the cells with Holm at level alpha:
+// 0.05 is 5%), at level alpha for each kind of claim:
 //
 //   - REGRESSION: the slowdown's lower bound is above the threshold;
 //   - IMPROVED: the speedup's lower bound is beyond the threshold;
 //   - PASS: the slowdown's upper bound is below the threshold, so no
 //     regression as large as the threshold can have been missed;
 //   - otherwise nil: the data cannot decide yet.
+//
+// REGRESSION and IMPROVED are union claims (some cell moved): Holm across
+// the cells keeps the chance of any false one at alpha. The overall PASS
+// is an intersection–union claim (Berger, 1982): it needs every cell's
+// PASS, and if some cell truly regressed by the threshold, that cell's
+// own test at alpha already bounds the chance of the overall PASS — so
+// each cell's PASS is tested at alpha, with no correction for the number
+// of cells.
 //
 // It fills Ratio, Lo, Hi, P (of the regression test) and PAdj in cells.
 func decide(cells []*CellVerdict, ests []estimate, threshold, alpha float64) []Verdict {
@@ -81,8 +88,8 @@ func decide(cells []*CellVerdict, ests []estimate, threshold, alpha float64) []V
 	// The interval shown is the one the verdict rests on: at the Holm
 	// step level of the claim made, or — undecided — at alpha/m, where
 	// it must span the threshold (any p below alpha/m is rejected).
-	regLevel, passLevel, impLevel := holmLevels(reg, alpha), holmLevels(pass, alpha), holmLevels(imp, alpha)
-	reg, pass, imp = holm(reg), holm(pass), holm(imp)
+	regLevel, impLevel := holmLevels(reg, alpha), holmLevels(imp, alpha)
+	reg, imp = holm(reg), holm(imp)
 	out := make([]Verdict, len(ests))
 	for i, e := range ests {
 		c := cells[i]
@@ -93,11 +100,11 @@ func decide(cells []*CellVerdict, ests []estimate, threshold, alpha float64) []V
 		case imp[i] < alpha:
 			level = impLevel[i]
 		case pass[i] < alpha:
-			level = passLevel[i]
+			level = alpha
 		}
 		lo, hi := e.bounds(level)
 		c.Ratio, c.Lo, c.Hi = math.Exp(e.center()), finiteOrZero(math.Exp(lo)), finiteOrZero(math.Exp(hi))
-		c.P, c.PAdj = e.pAbove(tau), reg[i]
+		c.P, c.PAdj, c.Rounds = e.pAbove(tau), reg[i], e.rounds()
 		interval := fmt.Sprintf("%+.1f%% [%s, %s]", pct(c.Ratio), bound(lo), bound(hi))
 		switch {
 		case reg[i] < alpha:
@@ -115,6 +122,7 @@ func decide(cells []*CellVerdict, ests []estimate, threshold, alpha float64) []V
 		default:
 			c.Reason = fmt.Sprintf("%s: the interval spans the %.0f%% threshold", interval, 100*threshold)
 			if n := roundsToDecide(e, tau, level); n > e.rounds() && n <= 500 {
+				c.NeedRounds = n
 				c.Reason += fmt.Sprintf("; at this spread about %d rounds would decide", n)
 			}
 			if len(ests) > 1 {

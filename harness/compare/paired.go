@@ -4,9 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sync"
 
-	moremath "github.com/aclements/go-moremath/stats"
 	"github.com/perfrun/perfrun/records"
 )
 
@@ -153,71 +151,22 @@ func (r *Report) Undecided() []string {
 	return out
 }
 
-// Replace takes the second look's verdicts for the cells it decided on,
-// keeps the first look's for the others, and recomputes the overall
-// verdict. A second look never turns a first look's verdict around: only
-// cells the first left undecided are in it.
-func (r *Report) Replace(second *Report) {
+// Replace takes a later look's verdicts for the cells it decided on,
+// keeps the earlier looks' for the others, and recomputes the overall
+// verdict. A later look never turns an earlier verdict around: only cells
+// left undecided are in it.
+func (r *Report) Replace(later *Report, look int) {
 	byName := make(map[string]CellVerdict)
-	for _, c := range second.Cells {
+	for _, c := range later.Cells {
 		byName[c.Name] = c
 	}
 	for i, c := range r.Cells {
 		if s, ok := byName[c.Name]; ok {
-			s.Reason += " (second look)"
+			s.Reason += fmt.Sprintf(" (look %d)", look)
 			r.Cells[i] = s
 		}
 	}
 	r.finish()
-}
-
-var pocockCache sync.Map // [2]float64{alpha, looks} -> level
-
-// PocockLevel is the one-sided level each of looks equally spaced looks
-// tests at so that the chance of any false claim over all looks stays
-// alpha (Pocock's boundary): with two looks at alpha 0.05, about 0.0304.
-// The looks' statistics are those of one Brownian motion seen at times
-// 1..looks, so the boundary c solves P(max_k Z_k > c) = alpha; it is
-// computed here by integrating over the first look (looks ≤ 2).
-func PocockLevel(alpha float64, looks int) float64 {
-	if looks <= 1 {
-		return alpha
-	}
-	key := [2]float64{alpha, float64(looks)}
-	if v, ok := pocockCache.Load(key); ok {
-		return v.(float64)
-	}
-	rho := math.Sqrt(0.5) // corr(Z1, Z2) for equal increments
-	exceed := func(c float64) float64 {
-		// P(Z1 ≤ c, Z2 ≤ c) by Simpson's rule over z1 in [-10, c].
-		const n = 4000
-		a, b := -10.0, c
-		h := (b - a) / n
-		f := func(z float64) float64 {
-			return moremath.StdNormal.PDF(z) * moremath.StdNormal.CDF((c-rho*z)/math.Sqrt(1-rho*rho))
-		}
-		sum := f(a) + f(b)
-		for i := 1; i < n; i++ {
-			w := 2.0
-			if i%2 == 1 {
-				w = 4
-			}
-			sum += w * f(a+float64(i)*h)
-		}
-		return 1 - sum*h/3
-	}
-	lo, hi := 0.0, 6.0
-	for range 60 {
-		mid := (lo + hi) / 2
-		if exceed(mid) > alpha {
-			lo = mid
-		} else {
-			hi = mid
-		}
-	}
-	level := 1 - moremath.StdNormal.CDF((lo+hi)/2)
-	pocockCache.Store(key, level)
-	return level
 }
 
 // Merge adds b's rounds to a's (round ids do not collide: a later look

@@ -16,6 +16,9 @@ import (
 // ocInner is ab's default -inner.
 const ocInner = 3
 
+// ocLooks is ab's default -looks.
+const ocLooks = 2
+
 var updateOC = flag.Bool("update", false, "rewrite results/operating-characteristic.md")
 
 // noise is a model of one arm process's value on a shared machine, fitted
@@ -84,7 +87,7 @@ func simulate(r *rand.Rand, m noise, ratio float64, cells, rounds int, th Thresh
 		}
 		return out, arms, 2, nil
 	}
-	rep, _ := Sequential(th, rounds, measure)
+	rep, _ := Sequential(th, Looks{Rounds: rounds, Max: ocLooks}, measure)
 	return rep.Cells[0].Verdict
 }
 

@@ -37,8 +37,9 @@ type CellVerdict struct {
 	Name    string  `json:"name"`
 	Unit    string  `json:"unit"`
 	Verdict Verdict `json:"verdict"`
-	// Ratio is new/old of the centers (for paired A/B, the geometric mean
-	// of per-round ratios); Lo and Hi bound it where a test gives bounds.
+	// Ratio is new/old of the centers (for paired A/B, the Hodges–Lehmann
+	// estimate of the per-round ratio: the median of the Walsh averages of
+	// the log ratios); Lo and Hi bound it where a test gives bounds.
 	Ratio float64 `json:"ratio"`
 	Lo    float64 `json:"lo,omitempty"`
 	Hi    float64 `json:"hi,omitempty"`
@@ -48,6 +49,10 @@ type CellVerdict struct {
 	// fraction, where one was measured.
 	Noise  float64 `json:"noise,omitempty"`
 	Reason string  `json:"reason"`
+	// Rounds is how many rounds the verdict rests on; NeedRounds, for an
+	// undecided cell, about how many would decide it at the spread seen.
+	Rounds     int `json:"rounds,omitempty"`
+	NeedRounds int `json:"need_rounds,omitempty"`
 
 	undecided bool // more rounds may decide it (ab's second look)
 }

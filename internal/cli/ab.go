@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -20,18 +21,30 @@ import (
 var cmdAB = &command{
 	name: "ab", args: "[flags] BASE HEAD", short: "build two git revisions and gate them, interleaved, with an A/A noise arm",
 	long: `AB builds perfrun (or, with -pkg, any main that calls perfrun.Main) at two
-git revisions and runs them interleaved round by
-round on the same corpus and cells: base, head and base again (the A/A arm),
-each a fresh process, in orders balanced over all six permutations. Per cell
-the statistic is the per-round log ratio of head to the mean of both base
-arms, paired by round id (t interval). PASS means the upper bound of the
-slowdown is below the threshold, REGRESSION that its lower bound is above
-it, Holm across cells; anything else is INCONCLUSIVE. Cells the first
--rounds rounds leave undecided get as many fresh rounds and are decided on
-all of them, each look at Pocock's level so the error rate holds over both.
-An A/A interval wholly outside ±threshold/2 makes a cell INCONCLUSIVE.
-Both revisions must have "run -order-seed" and "-match". Exit codes as gate;
-a revision that does not build exits 4.`,
+git revisions and measures them side by side on the same corpus and cells:
+base, head and base again (the A/A arm). Each round starts the three arms as
+fresh processes and, once they are set up, drives them window by window: for
+each cell, -inner triples of one window in each arm back to back, in orders
+that rotate through all six permutations, so a slow stretch of the machine
+lands on all three arms alike. Each window is followed by a short probe of
+the machine's speed; a triple whose arms' probes differ by more than
+-speed-limit, or in which a worker waited for a CPU or the hypervisor stole
+time, is set aside and measured again. -pairing process runs each arm as one
+whole "perfrun run" process after another instead (revisions from before
+window pairing need it).
+
+Per cell the statistic is the per-round log ratio of head to the mean of both
+base arms, paired by round id, with Wilcoxon signed-rank bounds. PASS means
+the upper bound of the slowdown is below the threshold, REGRESSION that its
+lower bound is above it (Holm across cells), IMPROVED that the speedup's
+bound is beyond it; anything else is INCONCLUSIVE. After -rounds rounds ab
+decides what it can; the cells still undecided get -rounds fresh rounds, and
+so on, up to -looks looks or until -budget would be exceeded; every look
+tests at Pocock's level for -looks looks, so each kind of claim keeps its
+error rate at -alpha. An A/A interval wholly outside ±threshold/2 makes a
+cell INCONCLUSIVE. Each arm's binary is linked with a layout of its own
+(-layouts), so no verdict rests on one code layout. Exit codes as gate; a
+revision that does not build exits 4.`,
 }
 
 func init() { cmdAB.run = runAB }
@@ -39,111 +52,227 @@ func init() { cmdAB.run = runAB }
 // defaultPkg is perfrun's own main.
 const defaultPkg = "./cmd/perfrun"
 
-func runAB(ctx context.Context, o *streams, args []string) error {
+// abOptions are ab's flags.
+type abOptions struct {
+	th                   *compare.Thresholds
+	rounds, inner, looks int
+	budget               time.Duration
+	pairing              string
+	speedLimit           string
+	layouts              bool
+	repo, pkg            string
+	impl, workload       string
+	threads              string
+	params               listFlag
+	window, warmup       time.Duration
+	seed                 uint64
+	jsonOut, reportDir   string
+	keep, quiet          bool
+}
+
+func abFlags(o *streams) (*flag.FlagSet, *abOptions) {
 	fs := cmdAB.flags(o)
-	th := thresholdFlags(fs)
-	fs.BoolVar(&th.AllowMissing, "allow-missing", false, "do not fail cells that BASE measures and HEAD does not")
-	rounds := fs.Int("rounds", 10, "interleaved rounds of the first look (each runs all three arms); undecided cells get as many again")
-	inner := fs.Int("inner", 3, "windows each arm process measures; their median is the arm's value (damps a window the host slowed)")
-	repo := fs.String("repo", ".", "git repository")
-	pkg := fs.String("pkg", defaultPkg, "the main package to build at each revision, relative to the repository's root (a store's own main that calls perfrun.Main)")
-	implFlag := fs.String("impl", "", "implementations (default: all)")
-	workload := fs.String("workload", "issuer", "workloads")
-	threads := fs.String("threads", fmt.Sprintf("1-%d", harness.Cores()), "thread counts (oversubscribed ones are never gated)")
-	var params listFlag
-	fs.Var(&params, "param", "workload parameter name=v1,v2 (repeatable)")
-	window := fs.Duration("window", 150*time.Millisecond, "measured time per cell and window")
-	warmup := fs.Duration("warmup", 50*time.Millisecond, "unmeasured warm-up before each window")
-	seed := fs.Uint64("seed", 1, "corpus seed, and seed of the arm order")
-	jsonOut := fs.String("json", "", "also write the verdict as JSON to this file")
-	reportDir := fs.String("report", "", "also write report.md, report.html and images/ of the comparison here")
-	keep := fs.Bool("keep", false, "keep the scratch directory with every arm's results")
-	quiet := fs.Bool("q", false, "no progress on stderr")
+	a := &abOptions{th: thresholdFlags(fs)}
+	fs.BoolVar(&a.th.AllowMissing, "allow-missing", false, "do not fail cells that BASE measures and HEAD does not")
+	fs.IntVar(&a.rounds, "rounds", 10, "rounds of each look (each runs all three arms)")
+	fs.IntVar(&a.inner, "inner", 3, "windows each arm measures of a cell in a round; their median is the arm's value")
+	fs.IntVar(&a.looks, "looks", 3, "most looks: cells still undecided after a look get -rounds fresh rounds")
+	fs.DurationVar(&a.budget, "budget", 0, "start no look that would end past this time from the start (0: no limit), e.g. 5m")
+	fs.StringVar(&a.pairing, "pairing", "window", "window: arms driven window by window; process: one whole process per arm and round")
+	fs.StringVar(&a.speedLimit, "speed-limit", "10%", "set aside a window triple whose speed probes differ by more than this (window pairing; 0 for never)")
+	fs.BoolVar(&a.layouts, "layouts", true, "link each arm's binary with a code layout of its own (-ldflags=-randlayout)")
+	fs.StringVar(&a.repo, "repo", ".", "git repository")
+	fs.StringVar(&a.pkg, "pkg", defaultPkg, "the main package to build at each revision, relative to the repository's root (a store's own main that calls perfrun.Main)")
+	fs.StringVar(&a.impl, "impl", "", "implementations (default: all)")
+	fs.StringVar(&a.workload, "workload", "issuer", "workloads")
+	fs.StringVar(&a.threads, "threads", fmt.Sprintf("1-%d", harness.Cores()), "thread counts (oversubscribed ones are never gated)")
+	fs.Var(&a.params, "param", "workload parameter name=v1,v2 (repeatable)")
+	fs.DurationVar(&a.window, "window", 150*time.Millisecond, "measured time per cell and window")
+	fs.DurationVar(&a.warmup, "warmup", 50*time.Millisecond, "unmeasured warm-up before each window")
+	fs.Uint64Var(&a.seed, "seed", 1, "corpus seed, and seed of the arm order")
+	fs.StringVar(&a.jsonOut, "json", "", "also write the verdict as JSON to this file")
+	fs.StringVar(&a.reportDir, "report", "", "also write report.md, report.html and images/ of the comparison here")
+	fs.BoolVar(&a.keep, "keep", false, "keep the scratch directory with every arm's results")
+	fs.BoolVar(&a.quiet, "q", false, "no progress on stderr")
+	return fs, a
+}
+
+// cellArgs are the flags that choose the cells, for both arm commands.
+func (a *abOptions) cellArgs() []string {
+	args := []string{"-workload", a.workload, "-threads", a.threads, "-window", a.window.String(),
+		"-warmup", a.warmup.String(), "-seed", fmt.Sprint(a.seed)}
+	if a.impl != "" {
+		args = append(args, "-impl", a.impl)
+	}
+	for _, p := range a.params {
+		args = append(args, "-param", p)
+	}
+	return args
+}
+
+func runAB(ctx context.Context, o *streams, args []string) error {
+	fs, a := abFlags(o)
 	if err := parse(fs, args, -1); err != nil {
 		return err
 	}
 	if fs.NArg() != 2 {
 		return usageError("want two revisions: BASE HEAD")
 	}
-	if *rounds < compare.MinPairedRounds || *inner < 1 {
-		return usageError("-rounds must be at least %d for paired statistics, -inner at least 1", compare.MinPairedRounds)
+	limit, err := parsePercent(a.speedLimit)
+	if err != nil && a.speedLimit != "0" {
+		return usageError("bad -speed-limit %q: want a percentage such as 10%%, or 0", a.speedLimit)
 	}
-	if err := checkThresholds(th); err != nil {
+	switch {
+	case a.rounds < compare.MinPairedRounds || a.inner < 1 || a.looks < 1:
+		return usageError("-rounds must be at least %d for paired statistics, -inner and -looks at least 1", compare.MinPairedRounds)
+	case a.pairing != "window" && a.pairing != "process":
+		return usageError("-pairing must be window or process, not %q", a.pairing)
+	case a.budget < 0:
+		return usageError("-budget must not be negative")
+	}
+	if err := checkThresholds(a.th); err != nil {
 		return err
-	}
-	runArgs := []string{"-workload", *workload, "-threads", *threads, "-window", window.String(),
-		"-warmup", warmup.String(), "-seed", fmt.Sprint(*seed), "-plots", "none"}
-	if *implFlag != "" {
-		runArgs = append(runArgs, "-impl", *implFlag)
-	}
-	for _, p := range params {
-		runArgs = append(runArgs, "-param", p)
 	}
 	// Another package's binary knows implementations this one does not:
 	// only perfrun's own flags are checked here.
-	if *pkg == defaultPkg {
-		if _, err := planCells(orDefault(*implFlag), *workload, *threads, params); err != nil {
+	if a.pkg == defaultPkg {
+		if _, err := planCells(orDefault(a.impl), a.workload, a.threads, a.params); err != nil {
 			return asUsage(err)
 		}
 	}
 	ctx, stop := interruptible(ctx)
 	defer stop()
-	for _, d := range ab.PruneStale(*repo) {
+	start := time.Now()
+	for _, d := range ab.PruneStale(a.repo) {
 		fmt.Fprintf(o.stderr, "perfrun: ab: removed %s, left by a comparison that was killed\n", d)
 	}
-	if ab.Dirty(*repo) {
-		fmt.Fprintf(o.stderr, "perfrun: ab: %s has uncommitted changes; ab measures the commits %s and %s, not them\n", *repo, fs.Arg(0), fs.Arg(1))
+	if ab.Dirty(a.repo) {
+		fmt.Fprintf(o.stderr, "perfrun: ab: %s has uncommitted changes; ab measures the commits %s and %s, not them\n", a.repo, fs.Arg(0), fs.Arg(1))
 	}
 	dir, err := ab.TempDir()
 	if err != nil {
 		return err
 	}
-	if *keep {
+	if a.keep {
 		fmt.Fprintf(o.stderr, "perfrun: ab: keeping %s\n", dir)
 	} else {
 		defer os.RemoveAll(dir)
 	}
-	base, cleanBase, err := ab.Build(ctx, *repo, fs.Arg(0), *pkg, dir, "base")
+	r, cleanup, err := a.buildArms(ctx, o, dir, fs.Arg(0), fs.Arg(1))
 	if err != nil {
 		return err
 	}
-	defer cleanBase()
-	head, cleanHead, err := ab.Build(ctx, *repo, fs.Arg(1), *pkg, dir, "head")
-	if err != nil {
-		return err
-	}
-	defer cleanHead()
-	r := &ab.Runner{Base: base, Head: head, RunArgs: runArgs, Rounds: *rounds, Inner: *inner, Seed: *seed, Dir: dir, Metric: th.Metric}
-	if !*quiet {
-		r.Progress = func(round, rounds int, arm string) {
-			fmt.Fprintf(o.stderr, "perfrun: ab: round %d/%d, %s\n", round, rounds, arm)
-		}
-	}
-	start := time.Now()
-	rep, err := compare.Sequential(*th, *rounds, func(names []string, first int) ([]*records.Cell, map[string]compare.Arms, int, error) {
-		match := ""
-		if names != nil {
-			match = matchNames(names)
-			if !*quiet {
-				fmt.Fprintf(o.stderr, "perfrun: ab: %d cells undecided after %d rounds; measuring %d more rounds of them\n", len(names), first, *rounds)
-			}
-		}
-		return r.Run(ctx, match, first)
-	})
+	defer cleanup()
+	r.SpeedLimit = limit
+	rep, measured, err := a.decide(ctx, o, r, start)
 	if err != nil {
 		return err
 	}
 	rep.Old, rep.New = fs.Arg(0), fs.Arg(1)
-	if *reportDir != "" {
-		if err := abReport(rep, dir, *reportDir, r); err != nil {
+	if a.reportDir != "" {
+		if err := abReport(rep, dir, a.reportDir, r); err != nil {
 			return fmt.Errorf("report: %v", err)
 		}
 	}
-	verdict := finishGate(rep, *jsonOut, o)
-	if !*quiet {
-		fmt.Fprintf(o.stderr, "perfrun: ab: %s in %s\n", rep.Verdict, time.Since(start).Round(time.Second))
+	verdict := finishGate(rep, a.jsonOut, o)
+	if !a.quiet {
+		wall := time.Since(start)
+		fmt.Fprintf(o.stderr, "perfrun: ab: %s in %s (%.0f%% of it measuring)\n", rep.Verdict, wall.Round(time.Second), 100*measured.Seconds()/wall.Seconds())
 	}
 	return verdict
+}
+
+// buildArms builds both revisions (base twice with -layouts: the A/A arm
+// gets a layout of its own) and returns the runner of the arms.
+func (a *abOptions) buildArms(ctx context.Context, o *streams, dir, baseRev, headRev string) (*ab.Runner, func(), error) {
+	layouts := func(seeds ...uint64) []uint64 {
+		if !a.layouts {
+			return seeds[:1:1]
+		}
+		return seeds
+	}
+	// Layout seeds differ per arm and per campaign seed; 0 would mean the
+	// default layout.
+	base, head, base2 := 2*a.seed+1, 2*a.seed+2, 2*a.seed+1001
+	if !a.quiet {
+		fmt.Fprintf(o.stderr, "perfrun: ab: building %s and %s\n", baseRev, headRev)
+	}
+	baseBins, cleanBase, err := ab.Build(ctx, a.repo, baseRev, a.pkg, dir, "base", layouts(base, base2)...)
+	if err != nil {
+		return nil, nil, err
+	}
+	headBins, cleanHead, err := ab.Build(ctx, a.repo, headRev, a.pkg, dir, "head", layouts(head)[0])
+	if err != nil {
+		cleanBase()
+		return nil, nil, err
+	}
+	r := &ab.Runner{Base: baseBins[0], Head: headBins[0], Windows: a.pairing == "window",
+		RunArgs: append(a.cellArgs(), "-plots", "none"), ArmArgs: a.cellArgs(),
+		Rounds: a.rounds, Inner: a.inner, Seed: a.seed, Dir: dir, Metric: a.th.Metric,
+		Disturbed: harness.DefaultQuarantine.Window}
+	if len(baseBins) > 1 {
+		r.Base2 = baseBins[1]
+	}
+	if !a.quiet {
+		r.Progress = func(round, rounds int, what string) {
+			fmt.Fprintf(o.stderr, "perfrun: ab: round %d/%d, %s\n", round, rounds, what)
+		}
+	}
+	return r, func() { cleanHead(); cleanBase() }, nil
+}
+
+// decide runs the looks within the budget and returns the report and the
+// time spent measuring.
+func (a *abOptions) decide(ctx context.Context, o *streams, r *ab.Runner, start time.Time) (*compare.Report, time.Duration, error) {
+	var lastLook time.Duration
+	var lastCells int
+	looks := compare.Looks{Rounds: a.rounds, Max: a.looks, Next: func(look int, undecided []string) bool {
+		// The next look measures only the undecided cells: its time is the
+		// last look's, scaled by how many cells it measures.
+		next := lastLook * time.Duration(len(undecided)) / time.Duration(max(lastCells, 1))
+		if a.budget > 0 && time.Since(start)+next > a.budget {
+			if !a.quiet {
+				fmt.Fprintf(o.stderr, "perfrun: ab: %d cells undecided; another look (about %s) would pass -budget %s\n",
+					len(undecided), next.Round(time.Second), a.budget)
+			}
+			return false
+		}
+		if !a.quiet {
+			fmt.Fprintf(o.stderr, "perfrun: ab: %d cells undecided after look %d; measuring %d more rounds of them\n", len(undecided), look-1, a.rounds)
+		}
+		return true
+	}}
+	rep, err := compare.Sequential(*a.th, looks, func(names []string, first int) ([]*records.Cell, map[string]compare.Arms, int, error) {
+		match := ""
+		if names != nil {
+			match = matchNames(names)
+		}
+		t0 := time.Now()
+		cells, arms, cores, err := r.Run(ctx, match, first)
+		lastLook, lastCells = time.Since(t0), len(cells)
+		return cells, arms, cores, err
+	})
+	if err != nil {
+		return nil, 0, err
+	}
+	measured := r.Measuring
+	perCellRound := measured / time.Duration(max(1, totalCellRounds(rep)))
+	for i := range rep.Cells {
+		c := &rep.Cells[i]
+		if c.Verdict == compare.Inconclusive && c.NeedRounds > c.Rounds {
+			c.Reason += fmt.Sprintf(" (about %s more at this pace)", (time.Duration(c.NeedRounds-c.Rounds) * perCellRound).Round(time.Second))
+		}
+	}
+	return rep, measured, nil
+}
+
+// totalCellRounds counts the rounds behind every cell's verdict.
+func totalCellRounds(rep *compare.Report) int {
+	n := 0
+	for _, c := range rep.Cells {
+		n += c.Rounds
+	}
+	return n
 }
 
 func matchNames(names []string) string {
@@ -181,9 +310,17 @@ func abReport(rep *compare.Report, scratch, dir string, r *ab.Runner) error {
 		Verdict: rep,
 		Old:     base,
 		New:     head,
-		Notes: []string{fmt.Sprintf("Interleaved A/B on one machine: %d rounds of base, head and base again (the A/A arm) in balanced orders, "+
-			"%d more for cells the first look left undecided. PASS: the upper bound of the slowdown is below %.0f%%; "+
-			"REGRESSION: its lower bound is above it (Holm across cells, Pocock across the two looks).", r.Rounds, r.Rounds, 100*rep.Threshold)},
+		Notes: []string{fmt.Sprintf("Interleaved A/B on one machine: rounds of base, head and base again (the A/A arm), %s; "+
+			"%d rounds a look, cells a look left undecided measured again. PASS: the upper bound of the slowdown is below %.0f%%; "+
+			"REGRESSION: its lower bound is above it (Holm across cells, Pocock across the looks).", pairingNote(r), r.Rounds, 100*rep.Threshold)},
 	}
 	return writeDocument(doc, dir)
+}
+
+// pairingNote says how the arms of a round were paired.
+func pairingNote(r *ab.Runner) string {
+	if r.Windows {
+		return fmt.Sprintf("driven window by window (%d triples of one window per arm and cell, rotating orders)", r.Inner)
+	}
+	return "one whole process per arm, in balanced orders"
 }

@@ -38,7 +38,7 @@ var commands, hidden []*command
 
 func init() {
 	commands = []*command{cmdRun, cmdList, cmdPlot, cmdReport, cmdCompare, cmdGate, cmdAB, cmdExport, cmdCorpus, cmdBaselines, cmdHistory, cmdVersion, cmdHelp}
-	hidden = []*command{cmdCellOps}
+	hidden = []*command{cmdCellOps, cmdArm}
 }
 
 // run is perfrun with its arguments; it returns the exit code.

@@ -1,0 +1,321 @@
+package ab
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/perfrun/perfrun/harness/compare"
+	"github.com/perfrun/perfrun/records"
+)
+
+// Paired at the window: each round starts the three arm processes (base,
+// head, base again; fresh every round) at once, lets them set up, and then
+// drives them window by window — for each cell, in a shuffled order,
+// Inner triples of one window in each arm, back to back, in an order that
+// rotates through the six permutations — so a slow stretch of the machine
+// lands on all three arms of a triple, not on one arm's whole process. An
+// arm's value for the round is the median of its windows.
+//
+// Each window is followed by the arm's speed probe (records.Probe). A
+// triple whose arms' probes disagree by more than SpeedLimit — the machine
+// ran at one speed for one arm and at another for the next — or one of
+// whose windows Disturbed names a reason for, is set aside and measured
+// again, at most Retries times.
+
+// window is one arm's window of a cell: its values, tidied.
+type window map[string]float64
+
+// armProcess is one arm's `perfrun arm` process of a round.
+type armProcess struct {
+	name  string
+	cmd   *exec.Cmd
+	in    io.WriteCloser
+	out   *bufio.Scanner
+	cells []string
+	file  string
+	err   *strings.Builder
+}
+
+// startArm starts bin's arm process and reads its cells; it returns once
+// the arm has set every cell up.
+func (r *Runner) startArm(ctx context.Context, bin, arm string, round int, match string) (*armProcess, error) {
+	p := &armProcess{name: arm, file: filepath.Join(r.Dir, fmt.Sprintf("round%03d-%s.txt", round, arm)), err: new(strings.Builder)}
+	args := append([]string{"arm", "-o", p.file}, r.ArmArgs...)
+	if match != "" {
+		args = append(args, "-match", match)
+	}
+	p.cmd = exec.CommandContext(ctx, bin, args...)
+	p.cmd.Stderr = p.err
+	var err error
+	if p.in, err = p.cmd.StdinPipe(); err != nil {
+		return nil, err
+	}
+	stdout, err := p.cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := p.cmd.Start(); err != nil {
+		return nil, err
+	}
+	p.out = bufio.NewScanner(stdout)
+	p.out.Buffer(nil, 1<<20)
+	if !p.out.Scan() || p.out.Text() != armProtocol {
+		return nil, p.fail(fmt.Errorf("%s does not speak perfrun's arm protocol (a revision from before it; use -pairing process)", filepath.Base(bin)))
+	}
+	for p.out.Scan() {
+		line := p.out.Text()
+		if line == "ready" {
+			return p, nil
+		}
+		if name, ok := strings.CutPrefix(line, "cell "); ok {
+			p.cells = append(p.cells, name)
+		}
+	}
+	return nil, p.fail(errors.New("ended before it was ready"))
+}
+
+// armProtocol is the first line of an arm process (internal/cli's arm).
+const armProtocol = "perfrun-arm 1"
+
+// fail ends the process and returns err with what it printed.
+func (p *armProcess) fail(err error) error {
+	p.in.Close()
+	p.cmd.Wait()
+	if msg := strings.TrimSpace(p.err.String()); msg != "" {
+		err = fmt.Errorf("%v: %s", err, msg)
+	}
+	return fmt.Errorf("%s arm: %w", p.name, err)
+}
+
+// window measures one window of the named cell.
+func (p *armProcess) window(name string) (window, error) {
+	if _, err := fmt.Fprintf(p.in, "window %s\n", name); err != nil {
+		return nil, p.fail(err)
+	}
+	if !p.out.Scan() {
+		return nil, p.fail(fmt.Errorf("no answer for %s", name))
+	}
+	rest, ok := strings.CutPrefix(p.out.Text(), "sample "+name+" ")
+	if !ok {
+		return nil, p.fail(fmt.Errorf("unexpected answer %q", p.out.Text()))
+	}
+	var raw map[string]float64
+	if err := json.Unmarshal([]byte(rest), &raw); err != nil {
+		return nil, p.fail(err)
+	}
+	w := make(window, len(raw))
+	for unit, v := range raw {
+		tv := records.Value(v, unit)
+		w[tv.Unit] = tv.Value
+	}
+	return w, nil
+}
+
+// quit ends the process, which writes its results file.
+func (p *armProcess) quit() error {
+	fmt.Fprintln(p.in, "quit")
+	p.in.Close()
+	if err := p.cmd.Wait(); err != nil {
+		return fmt.Errorf("%s arm: %v: %s", p.name, err, strings.TrimSpace(p.err.String()))
+	}
+	return nil
+}
+
+// Retries is how many times a set-aside triple is measured again.
+const Retries = 2
+
+// runWindows is Run paired at the window.
+func (r *Runner) runWindows(ctx context.Context, match string, first int) ([]*records.Cell, map[string]compare.Arms, int, error) {
+	arms := make(map[string]compare.Arms)
+	known := make(map[string]*records.Cell)
+	var cells []*records.Cell
+	cores := 0
+	rng := rand.New(rand.NewPCG(r.Seed, uint64(first)+0xab))
+	probe := records.Tidy(records.Probe)
+	for round := first; round < first+r.Rounds; round++ {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, 0, err
+		}
+		procs, err := r.startArms(ctx, round, match)
+		if err != nil {
+			return nil, nil, 0, err
+		}
+		names := unionCells(procs)
+		rng.Shuffle(len(names), func(i, j int) { names[i], names[j] = names[j], names[i] })
+		for ci, name := range names {
+			if r.Progress != nil {
+				r.Progress(round-first+1, r.Rounds, fmt.Sprintf("cell %d/%d", ci+1, len(names)))
+			}
+			values := make(map[string][]float64) // by arm
+			a := arms[name]
+			for k := range max(r.Inner, 1) {
+				order := orders[(round*max(r.Inner, 1)+k+ci)%len(orders)]
+				for try := 0; ; try++ {
+					t0 := time.Now()
+					triple, err := r.triple(procs, order, name)
+					r.Measuring += time.Since(t0)
+					if err != nil {
+						stopAll(procs)
+						return nil, nil, 0, err
+					}
+					why := r.disturbed(triple, probe)
+					if why == "" {
+						for arm, w := range triple {
+							values[arm] = append(values[arm], w[r.Metric])
+						}
+						break
+					}
+					a.Aside++
+					a.Why = why
+					if try == Retries {
+						break
+					}
+				}
+			}
+			for arm, v := range values {
+				a.Add(arm, round, records.Median(v))
+			}
+			arms[name] = a
+		}
+		for _, p := range procs {
+			if err := p.quit(); err != nil {
+				stopAll(procs)
+				return nil, nil, 0, err
+			}
+		}
+		for _, p := range procs {
+			set, err := records.ReadFile(p.file)
+			if err != nil {
+				return nil, nil, 0, err
+			}
+			cores = max(cores, set.Cores())
+			for _, c := range set.Cells() {
+				if _, seen := known[c.Name]; !seen && !c.IsReference() {
+					known[c.Name] = c
+					cells = append(cells, c)
+				}
+			}
+		}
+	}
+	return cells, arms, cores, nil
+}
+
+// startArms starts the round's three arm processes at once: their set-up
+// is not measured, so it may share the machine.
+func (r *Runner) startArms(ctx context.Context, round int, match string) (map[string]*armProcess, error) {
+	procs := make(map[string]*armProcess)
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	var errs []error
+	for _, arm := range []string{ArmBase, ArmHead, ArmBase2} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p, err := r.startArm(ctx, r.binary(arm), arm, round, match)
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				errs = append(errs, err)
+				return
+			}
+			procs[arm] = p
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		stopAll(procs)
+		return nil, err
+	}
+	return procs, nil
+}
+
+// binary is the perfrun binary of an arm: the A/A arm has one of its own
+// when the base was built twice (a second link layout).
+func (r *Runner) binary(arm string) string {
+	switch {
+	case arm == ArmHead:
+		return r.Head
+	case arm == ArmBase2 && r.Base2 != "":
+		return r.Base2
+	}
+	return r.Base
+}
+
+func stopAll(procs map[string]*armProcess) {
+	for _, p := range procs {
+		p.in.Close()
+		p.cmd.Process.Kill()
+		p.cmd.Wait()
+	}
+}
+
+// unionCells lists every cell any arm measures, in the first arm's order
+// and then the others'.
+func unionCells(procs map[string]*armProcess) []string {
+	var out []string
+	for _, arm := range []string{ArmBase, ArmHead, ArmBase2} {
+		if p := procs[arm]; p != nil {
+			for _, c := range p.cells {
+				if !slices.Contains(out, c) {
+					out = append(out, c)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// triple measures one window of the cell in each arm that has it, in
+// order.
+func (r *Runner) triple(procs map[string]*armProcess, order [3]string, name string) (map[string]window, error) {
+	out := make(map[string]window)
+	for _, arm := range order {
+		p := procs[arm]
+		if !slices.Contains(p.cells, name) {
+			continue
+		}
+		w, err := p.window(name)
+		if err != nil {
+			return nil, err
+		}
+		out[arm] = w
+	}
+	return out, nil
+}
+
+// disturbed says why a triple cannot be compared, or "": a window the
+// machine disturbed (Disturbed), or probes that disagree by more than
+// SpeedLimit.
+func (r *Runner) disturbed(triple map[string]window, probe string) string {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, arm := range []string{ArmBase, ArmHead, ArmBase2} {
+		w, ok := triple[arm]
+		if !ok {
+			continue
+		}
+		if r.Disturbed != nil {
+			if why := r.Disturbed(func(unit string) (float64, bool) { v, ok := w[records.Tidy(unit)]; return v, ok }); why != "" {
+				return why
+			}
+		}
+		if p, ok := w[probe]; ok {
+			lo, hi = min(lo, p), max(hi, p)
+		}
+	}
+	if r.SpeedLimit > 0 && lo > 0 && hi/lo-1 > r.SpeedLimit {
+		return fmt.Sprintf("the machine's speed moved %.0f%% between the arms' windows", 100*(hi/lo-1))
+	}
+	return ""
+}

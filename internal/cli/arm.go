@@ -1,0 +1,124 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/perfrun/perfrun/harness"
+	"github.com/perfrun/perfrun/impls"
+)
+
+var cmdArm = &command{
+	name: "arm", args: "[flags]", short: "measure cells one window at a time, as ab asks (an A/B arm)",
+	long: `Arm sets up the cells that run's flags select (corpus made, stores filled)
+and then measures one window of a cell, followed by the speed probe, each
+time a line "window NAME" arrives on standard input. It answers on standard
+output: first a line "cell NAME" per cell it can measure and "ready", then
+for each window "sample NAME" and the window's values as a JSON object of
+unit to value. "quit" or the end of input writes -o (every window, in the
+Go benchmark format) and exits. ab drives three of these at once — base,
+head and base again — so a cell is measured in all three arms within a
+fraction of a second. Not listed in help.`,
+}
+
+func init() { cmdArm.run = runArm }
+
+// armProtocol is the first line an arm prints, so ab can tell a binary
+// that speaks it from one that does not.
+const armProtocol = "perfrun-arm 1"
+
+func runArm(ctx context.Context, o *streams, args []string) error {
+	return driveArm(ctx, o, os.Stdin, args)
+}
+
+func driveArm(ctx context.Context, o *streams, stdin io.Reader, args []string) error {
+	fs := cmdArm.flags(o)
+	def := harness.DefaultOptions
+	implFlag := fs.String("impl", strings.Join(impls.Names(), ","), "implementations, comma-separated")
+	workloadFlag := fs.String("workload", "issuer", "workloads, comma-separated")
+	threadsFlag := fs.String("threads", fmt.Sprintf("1-%d", harness.Cores()), "thread counts")
+	var params listFlag
+	fs.Var(&params, "param", "workload parameter `name=v1,v2,...` (repeatable)")
+	window := fs.Duration("window", def.Window, "measured time per window")
+	warmup := fs.Duration("warmup", def.Warmup, "unmeasured warm-up before each window")
+	seed := fs.Uint64("seed", def.Seed, "seed of the generated corpus")
+	match := fs.String("match", "", "only cells whose benchmark name matches this regular expression")
+	out := fs.String("o", "", "results file written at the end (Go benchmark format); empty for none")
+	if err := parse(fs, args, 0); err != nil {
+		return err
+	}
+	if *window < harness.MinWindow || *warmup < 0 {
+		return usageError("-window must be at least %v, -warmup not negative", harness.MinWindow)
+	}
+	cells, err := planCells(*implFlag, *workloadFlag, *threadsFlag, params)
+	if err != nil {
+		return asUsage(err)
+	}
+	if cells, err = filterCells(cells, *match); err != nil {
+		return asUsage(err)
+	}
+	provider, _, err := corpusProvider(ctx, "", false, *seed, io.Discard)
+	if err != nil {
+		return err
+	}
+	opts := def
+	opts.Window, opts.Warmup, opts.Seed, opts.Corpus = *window, *warmup, *seed, provider
+	d := harness.NewDriver(cells, opts)
+	if err := d.Setup(ctx); err != nil {
+		return err
+	}
+	w := bufio.NewWriter(o.stdout)
+	fmt.Fprintln(w, armProtocol)
+	for _, c := range d.Cells() {
+		fmt.Fprintf(w, "cell %s\n", c.Name())
+	}
+	fmt.Fprintln(w, "ready")
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	in := bufio.NewScanner(stdin)
+	for in.Scan() {
+		verb, name, _ := strings.Cut(strings.TrimSpace(in.Text()), " ")
+		if verb == "quit" {
+			break
+		}
+		if verb != "window" {
+			return usageError("arm: unknown request %q (want \"window NAME\" or \"quit\")", in.Text())
+		}
+		s, err := d.Window(ctx, name)
+		if err != nil {
+			return err
+		}
+		values := make(map[string]float64, len(s.Metrics))
+		for _, m := range s.Metrics {
+			values[m.Unit] = m.Value
+		}
+		js, err := json.Marshal(values)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "sample %s %s\n", name, js)
+		if err := w.Flush(); err != nil {
+			return err
+		}
+	}
+	if err := in.Err(); err != nil {
+		return err
+	}
+	if *out == "" {
+		return nil
+	}
+	res := d.Outcome()
+	res.Command = "perfrun arm " + strings.Join(args, " ")
+	var buf bytes.Buffer
+	if err := res.Set().Write(&buf); err != nil {
+		return err
+	}
+	return writeFile(*out, buf.Bytes())
+}
