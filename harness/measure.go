@@ -61,10 +61,10 @@ type workerResult struct {
 // measure runs one cell once: threads workers locked to OS threads (and
 // pinned to distinct CPUs when cpus lists enough) warm up, meet at a
 // barrier, then each runs batches of operations until the shared deadline,
-// reading the clock once per batch. The heap is collected first, so no
-// earlier cell's garbage is collected inside this window.
+// reading the clock once per batch. Callers collect the heap first
+// (runtime.GC), so no earlier cell's garbage is collected inside a
+// window; the speed probe, which allocates nothing, skips that.
 func measure(ctx context.Context, inst *workloads.Instance, threads int, warmup, window time.Duration, mem memory, cpus []int) ([]workloads.Metric, error) {
-	runtime.GC()
 	prev := runtime.GOMAXPROCS(threads)
 	defer runtime.GOMAXPROCS(prev)
 	if len(cpus) < threads {

@@ -55,6 +55,7 @@ func (r *runner) profile(ctx context.Context, c Cell, inst *workloads.Instance) 
 			return err
 		}
 	}
+	runtime.GC()
 	_, err = measure(ctx, inst, c.Threads, r.opts.Warmup, r.opts.Window, r.mem[c.setupKey()], r.cpus)
 	if p.CPU != "" {
 		pprof.StopCPUProfile()

@@ -20,7 +20,10 @@ import (
 //     of the run's undisturbed one-thread controls), or
 //   - one of its own workers spent more than MaxWait of the window
 //     runnable but waiting for a CPU, or the hypervisor stole more than
-//     MaxSteal of the machine's CPU time in it.
+//     MaxSteal of the machine's CPU time in it, or
+//   - its speed probe (records.Probe) ran more than MaxSlow slower than
+//     the median probe of the run's samples at its thread count: the
+//     machine itself was slow when the window was measured.
 //
 // Set-aside samples stay in the results, marked, and out of every table,
 // plot and verdict; their cells are measured again after the planned
@@ -31,6 +34,7 @@ type Quarantine struct {
 	Delivered float64
 	MaxWait   float64
 	MaxSteal  float64
+	MaxSlow   float64
 	Extra     int
 }
 
@@ -39,10 +43,14 @@ type Quarantine struct {
 // design's workers waited for a CPU under 3% of the window and a locking
 // one's up to 12% (a worker woken from a lock waits for its CPU too), and
 // no steal was seen; with a CPU hog pinned to one core, the worker sharing
-// it waits about half the window.
-var DefaultQuarantine = Quarantine{Delivered: 0.85, MaxWait: 0.25, MaxSteal: 0.05}
+// it waits about half the window. The probe's 10 ms spread over 2–3% on a
+// quiet machine, with single excursions of 10–45% (five default rounds at
+// 1 and 2 threads); a hog on one core slows the 2-thread probe by half.
+var DefaultQuarantine = Quarantine{Delivered: 0.85, MaxWait: 0.25, MaxSteal: 0.05, MaxSlow: 0.25}
 
-func (q Quarantine) on() bool { return q.Delivered > 0 || q.MaxWait > 0 || q.MaxSteal > 0 }
+func (q Quarantine) on() bool {
+	return q.Delivered > 0 || q.MaxWait > 0 || q.MaxSteal > 0 || q.MaxSlow > 0
+}
 
 // Window says why the machine disturbed one window, judged from its own
 // values alone (value returns a unit's value and whether the window has
@@ -88,6 +96,7 @@ func (r *runner) judge() {
 		}
 		s.Quarantine = q.Window(func(unit string) (float64, bool) { return metric(s, unit) })
 	}
+	r.judgeProbes()
 	ref := r.controlReference()
 	if ref <= 0 || q.Delivered <= 0 {
 		return
@@ -109,6 +118,37 @@ func (r *runner) judge() {
 			if s.Round == c.Round && s.Cell.Threads == n && s.Quarantine == "" {
 				s.Quarantine = why
 			}
+		}
+	}
+}
+
+// judgeProbes sets aside the samples whose speed probe ran more than
+// MaxSlow slower than the median probe at their thread count.
+func (r *runner) judgeProbes() {
+	q := r.opts.Quarantine
+	if q.MaxSlow <= 0 {
+		return
+	}
+	probes := make(map[int][]float64)
+	for i := range r.res.Samples {
+		s := &r.res.Samples[i]
+		if p, ok := metric(s, records.Probe); ok {
+			probes[s.Cell.Threads] = append(probes[s.Cell.Threads], p)
+		}
+	}
+	ref := make(map[int]float64)
+	for n, v := range probes {
+		ref[n] = records.Median(v)
+	}
+	cores := Cores()
+	for i := range r.res.Samples {
+		s := &r.res.Samples[i]
+		p, ok := metric(s, records.Probe)
+		if !ok || s.Quarantine != "" || s.Cell.Threads > cores || ref[s.Cell.Threads] <= 0 {
+			continue
+		}
+		if slow := p/ref[s.Cell.Threads] - 1; slow > q.MaxSlow {
+			s.Quarantine = fmt.Sprintf("the machine ran %.0f%% slower than usual (speed probe)", 100*slow)
 		}
 	}
 }

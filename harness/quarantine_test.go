@@ -51,8 +51,9 @@ func startHog(t *testing.T) *exec.Cmd {
 // TestQuarantineSetsAsideHoggedRounds runs a CPU hog pinned to the second
 // CPU during rounds 2 and 3 of a run: every 2-thread sample measured while
 // it spun is set aside, and the run measures those cells again until each
-// has its planned rounds — with the default rules, and with the control's
-// rule alone (the workers' own waits not looked at).
+// has its planned rounds — with the default rules, with the control's rule
+// alone (the workers' own waits not looked at), and with the speed probe's
+// alone.
 func TestQuarantineSetsAsideHoggedRounds(t *testing.T) {
 	if harness.Cores() < 2 {
 		t.Skip("needs 2 CPUs")
@@ -61,13 +62,16 @@ func TestQuarantineSetsAsideHoggedRounds(t *testing.T) {
 		t.Skip("needs taskset (util-linux)")
 	}
 	controlOnly := harness.DefaultQuarantine
-	controlOnly.MaxWait, controlOnly.MaxSteal = 0, 0
-	for name, q := range map[string]harness.Quarantine{"default": harness.DefaultQuarantine, "control": controlOnly} {
+	controlOnly.MaxWait, controlOnly.MaxSteal, controlOnly.MaxSlow = 0, 0, 0
+	// The speed probe alone: the hog slows the probe run after each
+	// window as it slows the window.
+	probeOnly := harness.Quarantine{MaxSlow: harness.DefaultQuarantine.MaxSlow}
+	for name, q := range map[string]harness.Quarantine{"default": harness.DefaultQuarantine, "control": controlOnly, "probe": probeOnly} {
 		t.Run(name, func(t *testing.T) {
-			if name == "control" && raceEnabled {
+			if name != "default" && raceEnabled {
 				// The control's speed is the race detector's, not the
 				// machine's: its reference drifts with the instrumentation.
-				t.Skip("the control's timing under the race detector means nothing")
+				t.Skip("the control's and the probe's timing under the race detector mean nothing")
 			}
 			hoggedRun(t, q)
 		})

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -244,6 +245,7 @@ func (r *runner) window(ctx context.Context, c Cell, round int) (Sample, error) 
 			return Sample{}, err
 		}
 	}
+	runtime.GC()
 	start := time.Now()
 	m, err := measure(ctx, inst, c.Threads, r.opts.Warmup, r.opts.Window, r.mem[c.setupKey()], r.cpus)
 	if err != nil {

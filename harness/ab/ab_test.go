@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/perfrun/perfrun/records"
 )
 
 // TestBuildAndRun builds this repository's HEAD in a worktree and runs a
@@ -95,5 +97,96 @@ func TestPruneStale(t *testing.T) {
 	}
 	if _, err := os.Stat(live); err != nil {
 		t.Errorf("a live comparison's directory was removed")
+	}
+}
+
+// TestWindowPairing builds HEAD and runs a tiny comparison of it against
+// itself paired at the window: every round has all three arms, each arm
+// measured Inner windows of every cell, the A/A arm from a second layout.
+func TestWindowPairing(t *testing.T) {
+	top, err := exec.Command("git", "rev-parse", "--show-toplevel").Output()
+	if err != nil {
+		t.Skip("not in a git checkout")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	dir := t.TempDir()
+	bins, cleanup, err := Build(ctx, strings.TrimSpace(string(top)), "HEAD", "./cmd/perfrun", dir, "base", 1, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cleanup()
+	if len(bins) != 2 || bins[0] == bins[1] {
+		t.Fatalf("two layouts built %v", bins)
+	}
+	r := &Runner{Base: bins[0], Base2: bins[1], Head: bins[0], Windows: true, Rounds: 2, Inner: 2, Seed: 1, Dir: dir, Metric: "sec/op",
+		ArmArgs: []string{"-impl", "rcu,hashmap", "-threads", "1", "-window", "20ms", "-warmup", "5ms", "-param", "certs=64"}}
+	cells, arms, cores, err := r.Run(ctx, "", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cells) != 2 || cores < 1 || r.Measuring <= 0 {
+		t.Fatalf("cells %v, cores %d, measuring %v", cells, cores, r.Measuring)
+	}
+	for _, c := range cells {
+		a := arms[c.Name]
+		if len(a.Base) != 2 || len(a.Head) != 2 || len(a.Base2) != 2 {
+			t.Fatalf("%s: %d/%d/%d rounds per arm, want 2 each", c.Name, len(a.Base), len(a.Head), len(a.Base2))
+		}
+		if a.Base[0] <= 0 || a.Base[0] > 1e-3 {
+			t.Fatalf("%s: %g sec/op", c.Name, a.Base[0])
+		}
+	}
+	// Every arm process wrote its windows, each with its speed probe.
+	set, err := records.ReadFile(filepath.Join(dir, "round001-base-again.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range set.Cells() {
+		if n := len(c.Values["sec/op"]); n < 2 {
+			t.Errorf("%s: %d windows in the A/A arm's file, want at least 2", c.Name, n)
+		}
+		if len(c.Values[records.Tidy(records.Probe)]) == 0 {
+			t.Errorf("%s: no speed probe recorded", c.Name)
+		}
+	}
+	// A binary that does not speak the arm protocol is named as such.
+	r.Head = "/bin/true"
+	if _, _, _, err := r.Run(ctx, "", 2); err == nil || !strings.Contains(err.Error(), "arm protocol") {
+		t.Fatalf("an arm that is not perfrun: %v", err)
+	}
+}
+
+// TestDisturbedTriple: a triple is set aside when its arms' probes differ
+// by more than the limit, or when one window says the machine disturbed
+// it; a triple whose probes agree is kept.
+func TestDisturbedTriple(t *testing.T) {
+	probe := records.Tidy(records.Probe)
+	r := &Runner{SpeedLimit: 0.10, Disturbed: func(value func(string) (float64, bool)) string {
+		if w, ok := value(records.RunQueue); ok && w > 0.25 {
+			return "a worker waited"
+		}
+		return ""
+	}}
+	triple := func(p1, p2, p3, wait float64) map[string]window {
+		return map[string]window{
+			ArmBase:  {probe: p1, "sec/op": 1e-8},
+			ArmHead:  {probe: p2, "sec/op": 1e-8, records.RunQueue: wait},
+			ArmBase2: {probe: p3, "sec/op": 1e-8},
+		}
+	}
+	for _, c := range []struct {
+		p1, p2, p3, wait float64
+		aside            bool
+	}{
+		{33e-9, 34e-9, 33.5e-9, 0, false},
+		{33e-9, 40e-9, 33e-9, 0, true}, // the head's window ran on a slower machine
+		{33e-9, 33e-9, 36.5e-9, 0, true},
+		{33e-9, 33e-9, 33e-9, 0.5, true},
+	} {
+		why := r.disturbed(triple(c.p1, c.p2, c.p3, c.wait), probe)
+		if (why != "") != c.aside {
+			t.Errorf("probes %g %g %g, wait %g: set aside %q, want %v", c.p1, c.p2, c.p3, c.wait, why, c.aside)
+		}
 	}
 }

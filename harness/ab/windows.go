@@ -171,6 +171,9 @@ func (r *Runner) runWindows(ctx context.Context, match string, first int) ([]*re
 						return nil, nil, 0, err
 					}
 					why := r.disturbed(triple, probe)
+					for arm, w := range triple {
+						a.Windows = append(a.Windows, compare.Window{Round: round, Arm: arm, Value: w[r.Metric], Probe: w[probe], Aside: why})
+					}
 					if why == "" {
 						for arm, w := range triple {
 							values[arm] = append(values[arm], w[r.Metric])

@@ -305,7 +305,7 @@ func asideReason(cells ...*records.Cell) string {
 	if n == 0 {
 		return ""
 	}
-	return fmt.Sprintf("%d rounds set aside because the machine did not deliver the cores (%s): no verdict on the store", n, why)
+	return fmt.Sprintf("%d rounds set aside because the machine disturbed them (%s): no verdict on the store", n, why)
 }
 
 // machineWarnings compares the parallelism the two runs' machines

@@ -24,6 +24,19 @@ type Arms struct {
 	// disturbed (quarantined), and Why holds one's reason.
 	Aside int
 	Why   string
+	// Windows are the single windows behind the rounds' values, where the
+	// arms were paired at the window: a lock-based design's windows under
+	// contention are bimodal or heavy-tailed, which a reader should see.
+	Windows []Window
+}
+
+// Window is one arm's window of a cell: the gated value, the speed probe
+// measured after it, and why it was set aside ("" if it counted).
+type Window struct {
+	Round        int
+	Arm          string
+	Value, Probe float64
+	Aside        string
 }
 
 // Add records an arm's value in a round.
@@ -104,7 +117,7 @@ func GatePaired(cells []*records.Cell, arms map[string]Arms, cores int, th Thres
 		if len(d) < MinPairedRounds {
 			c.Reason = fmt.Sprintf("%d complete rounds: needs at least %d", len(d), MinPairedRounds)
 			if a.Aside > 0 {
-				c.Reason += fmt.Sprintf("; %d samples set aside because the machine did not deliver the cores (%s): no verdict on the store", a.Aside, a.Why)
+				c.Reason += fmt.Sprintf("; %d samples set aside because the machine disturbed them (%s): no verdict on the store", a.Aside, a.Why)
 			}
 			c.undecided = true
 			rep.Cells = append(rep.Cells, c)
@@ -180,5 +193,10 @@ func (a *Arms) Merge(b Arms) {
 	}
 	for id, v := range b.Base2 {
 		a.Add(ArmBase2, id, v)
+	}
+	a.Windows = append(a.Windows, b.Windows...)
+	a.Aside += b.Aside
+	if b.Why != "" {
+		a.Why = b.Why
 	}
 }

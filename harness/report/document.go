@@ -22,6 +22,8 @@ type Document struct {
 	Old     *records.Set    // nil for a single run
 	New     *records.Set
 	Plots   []*Plot
+	// Extra are pictures drawn by the caller, shown after the verdict's.
+	Extra []*Plot
 	// ImageDir is where the Markdown's images are, relative to it; the
 	// caller saves the plots there.
 	ImageDir string

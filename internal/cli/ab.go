@@ -1,12 +1,15 @@
 package cli
 
 import (
+	"bytes"
 	"context"
+	"encoding/csv"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -59,7 +62,7 @@ type abOptions struct {
 	budget               time.Duration
 	pairing              string
 	speedLimit           string
-	layouts              bool
+	layouts, pin         bool
 	repo, pkg            string
 	impl, workload       string
 	threads              string
@@ -81,6 +84,7 @@ func abFlags(o *streams) (*flag.FlagSet, *abOptions) {
 	fs.StringVar(&a.pairing, "pairing", "window", "window: arms driven window by window; process: one whole process per arm and round")
 	fs.StringVar(&a.speedLimit, "speed-limit", "10%", "set aside a window triple whose speed probes differ by more than this (window pairing; 0 for never)")
 	fs.BoolVar(&a.layouts, "layouts", true, "link each arm's binary with a code layout of its own (-ldflags=-randlayout)")
+	fs.BoolVar(&a.pin, "pin", true, "window pairing: pin worker i of every arm to the same i-th CPU, so the arms of a triple run on the same CPUs")
 	fs.StringVar(&a.repo, "repo", ".", "git repository")
 	fs.StringVar(&a.pkg, "pkg", defaultPkg, "the main package to build at each revision, relative to the repository's root (a store's own main that calls perfrun.Main)")
 	fs.StringVar(&a.impl, "impl", "", "implementations (default: all)")
@@ -164,20 +168,20 @@ func runAB(ctx context.Context, o *streams, args []string) error {
 	}
 	defer cleanup()
 	r.SpeedLimit = limit
-	rep, measured, err := a.decide(ctx, o, r, start)
+	rep, windows, err := a.decide(ctx, o, r, start)
 	if err != nil {
 		return err
 	}
 	rep.Old, rep.New = fs.Arg(0), fs.Arg(1)
 	if a.reportDir != "" {
-		if err := abReport(rep, dir, a.reportDir, r); err != nil {
+		if err := abReport(rep, dir, a.reportDir, r, windows); err != nil {
 			return fmt.Errorf("report: %v", err)
 		}
 	}
 	verdict := finishGate(rep, a.jsonOut, o)
 	if !a.quiet {
 		wall := time.Since(start)
-		fmt.Fprintf(o.stderr, "perfrun: ab: %s in %s (%.0f%% of it measuring)\n", rep.Verdict, wall.Round(time.Second), 100*measured.Seconds()/wall.Seconds())
+		fmt.Fprintf(o.stderr, "perfrun: ab: %s in %s (%.0f%% of it measuring)\n", rep.Verdict, wall.Round(time.Second), 100*r.Measuring.Seconds()/wall.Seconds())
 	}
 	return verdict
 }
@@ -207,7 +211,7 @@ func (a *abOptions) buildArms(ctx context.Context, o *streams, dir, baseRev, hea
 		return nil, nil, err
 	}
 	r := &ab.Runner{Base: baseBins[0], Head: headBins[0], Windows: a.pairing == "window",
-		RunArgs: append(a.cellArgs(), "-plots", "none"), ArmArgs: a.cellArgs(),
+		RunArgs: append(a.cellArgs(), "-plots", "none"), ArmArgs: append(a.cellArgs(), "-pin="+strconv.FormatBool(a.pin)),
 		Rounds: a.rounds, Inner: a.inner, Seed: a.seed, Dir: dir, Metric: a.th.Metric,
 		Disturbed: harness.DefaultQuarantine.Window}
 	if len(baseBins) > 1 {
@@ -221,9 +225,10 @@ func (a *abOptions) buildArms(ctx context.Context, o *streams, dir, baseRev, hea
 	return r, func() { cleanHead(); cleanBase() }, nil
 }
 
-// decide runs the looks within the budget and returns the report and the
-// time spent measuring.
-func (a *abOptions) decide(ctx context.Context, o *streams, r *ab.Runner, start time.Time) (*compare.Report, time.Duration, error) {
+// decide runs the looks within the budget and returns the report and
+// every cell's windows.
+func (a *abOptions) decide(ctx context.Context, o *streams, r *ab.Runner, start time.Time) (*compare.Report, map[string][]compare.Window, error) {
+	windows := make(map[string][]compare.Window)
 	var lastLook time.Duration
 	var lastCells int
 	looks := compare.Looks{Rounds: a.rounds, Max: a.looks, Next: func(look int, undecided []string) bool {
@@ -250,20 +255,22 @@ func (a *abOptions) decide(ctx context.Context, o *streams, r *ab.Runner, start 
 		t0 := time.Now()
 		cells, arms, cores, err := r.Run(ctx, match, first)
 		lastLook, lastCells = time.Since(t0), len(cells)
+		for name, a := range arms {
+			windows[name] = append(windows[name], a.Windows...)
+		}
 		return cells, arms, cores, err
 	})
 	if err != nil {
-		return nil, 0, err
+		return nil, nil, err
 	}
-	measured := r.Measuring
-	perCellRound := measured / time.Duration(max(1, totalCellRounds(rep)))
+	perCellRound := r.Measuring / time.Duration(max(1, totalCellRounds(rep)))
 	for i := range rep.Cells {
 		c := &rep.Cells[i]
 		if c.Verdict == compare.Inconclusive && c.NeedRounds > c.Rounds {
 			c.Reason += fmt.Sprintf(" (about %s more at this pace)", (time.Duration(c.NeedRounds-c.Rounds) * perCellRound).Round(time.Second))
 		}
 	}
-	return rep, measured, nil
+	return rep, windows, nil
 }
 
 // totalCellRounds counts the rounds behind every cell's verdict.
@@ -292,7 +299,7 @@ func orDefault(impl string) string {
 
 // abReport writes the report of an A/B run: the paired verdict, and plots
 // of the base and head arms' results side by side.
-func abReport(rep *compare.Report, scratch, dir string, r *ab.Runner) error {
+func abReport(rep *compare.Report, scratch, dir string, r *ab.Runner, windows map[string][]compare.Window) error {
 	arm := func(name, label string) (*records.Set, error) {
 		files, _ := filepath.Glob(filepath.Join(scratch, "round*-"+name+".txt"))
 		return records.ReadFiles(label, files...)
@@ -314,7 +321,37 @@ func abReport(rep *compare.Report, scratch, dir string, r *ab.Runner) error {
 			"%d rounds a look, cells a look left undecided measured again. PASS: the upper bound of the slowdown is below %.0f%%; "+
 			"REGRESSION: its lower bound is above it (Holm across cells, Pocock across the looks).", pairingNote(r), r.Rounds, 100*rep.Threshold)},
 	}
-	return writeDocument(doc, dir)
+	var cells []string
+	for _, c := range rep.Cells {
+		cells = append(cells, c.Name)
+	}
+	strips, err := report.WindowStrips(cells, windows)
+	if err != nil {
+		return err
+	}
+	if strips == nil {
+		return writeDocument(doc, dir)
+	}
+	doc.Extra = append(doc.Extra, strips)
+	if err := writeDocument(doc, dir); err != nil {
+		return err
+	}
+	return writeOwned(filepath.Join(dir, "windows.csv"), windowsCSV(cells, windows))
+}
+
+// windowsCSV is every window of a comparison, one row each: what the
+// report's strip plot draws, for other tools.
+func windowsCSV(cells []string, windows map[string][]compare.Window) []byte {
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	w.Write([]string{"cell", "round", "arm", "value", "probe", "aside"})
+	for _, c := range cells {
+		for _, x := range windows[c] {
+			w.Write([]string{c, strconv.Itoa(x.Round), x.Arm, strconv.FormatFloat(x.Value, 'g', -1, 64), strconv.FormatFloat(x.Probe, 'g', -1, 64), x.Aside})
+		}
+	}
+	w.Flush()
+	return b.Bytes()
 }
 
 // pairingNote says how the arms of a round were paired.

@@ -50,6 +50,7 @@ func driveArm(ctx context.Context, o *streams, stdin io.Reader, args []string) e
 	seed := fs.Uint64("seed", def.Seed, "seed of the generated corpus")
 	match := fs.String("match", "", "only cells whose benchmark name matches this regular expression")
 	out := fs.String("o", "", "results file written at the end (Go benchmark format); empty for none")
+	pin := fs.Bool("pin", false, "pin worker i of every window to the i-th CPU the process may use")
 	if err := parse(fs, args, 0); err != nil {
 		return err
 	}
@@ -68,7 +69,7 @@ func driveArm(ctx context.Context, o *streams, stdin io.Reader, args []string) e
 		return err
 	}
 	opts := def
-	opts.Window, opts.Warmup, opts.Seed, opts.Corpus = *window, *warmup, *seed, provider
+	opts.Window, opts.Warmup, opts.Seed, opts.Corpus, opts.Pin = *window, *warmup, *seed, provider, *pin
 	d := harness.NewDriver(cells, opts)
 	if err := d.Setup(ctx); err != nil {
 		return err

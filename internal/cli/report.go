@@ -92,6 +92,7 @@ func writeDocument(doc *report.Document, dir string) error {
 	if err != nil {
 		return err
 	}
+	plots = append(doc.Extra, plots...)
 	if doc.Verdict != nil {
 		forest, err := report.ForestPlot(doc.Verdict)
 		if err != nil {
