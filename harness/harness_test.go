@@ -50,6 +50,17 @@ func cells(t *testing.T, w workloads.Workload, set map[string]string, threads ..
 	return out
 }
 
+// ofImpl keeps the cells of one implementation, in order.
+func ofImpl(cs []harness.Cell, name string) []harness.Cell {
+	var out []harness.Cell
+	for _, c := range cs {
+		if c.Impl.Name == name {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 func options(rounds int) harness.Options {
 	o := harness.DefaultOptions
 	o.Rounds, o.Window, o.Warmup = rounds, 20*time.Millisecond, 5*time.Millisecond

@@ -22,30 +22,22 @@ const batchTarget = 100 * time.Microsecond
 // clock read at the end of the last batch lands near the deadline.
 const MinWindow = 10 * batchTarget
 
-// runtimeSamples are the process-wide counters read around a measurement.
-var runtimeMetrics = []string{
-	"/gc/heap/allocs:bytes",
-	"/gc/heap/allocs:objects",
-	"/sync/mutex/wait/total:seconds",
-	"/gc/cycles/total:gc-cycles",
+// runtimeCounters are the process-wide counters read around a window.
+type runtimeCounters struct {
+	mutexWait float64 // seconds blocked on a runtime lock, all goroutines
+	gcCycles  float64
 }
 
-func readRuntime() [4]float64 {
-	s := make([]metrics.Sample, len(runtimeMetrics))
-	for i, name := range runtimeMetrics {
-		s[i].Name = name
-	}
+// minus is the counters' change from before to r.
+func (r runtimeCounters) minus(before runtimeCounters) runtimeCounters {
+	return runtimeCounters{mutexWait: r.mutexWait - before.mutexWait, gcCycles: r.gcCycles - before.gcCycles}
+}
+
+// readRuntime reads the counters from runtime/metrics.
+func readRuntime() runtimeCounters {
+	s := []metrics.Sample{{Name: "/sync/mutex/wait/total:seconds"}, {Name: "/gc/cycles/total:gc-cycles"}}
 	metrics.Read(s)
-	var out [4]float64
-	for i := range s {
-		switch s[i].Value.Kind() {
-		case metrics.KindUint64:
-			out[i] = float64(s[i].Value.Uint64())
-		case metrics.KindFloat64:
-			out[i] = s[i].Value.Float64()
-		}
-	}
-	return out
+	return runtimeCounters{mutexWait: s[0].Value.Float64(), gcCycles: float64(s[1].Value.Uint64())}
 }
 
 type workerResult struct {
@@ -70,51 +62,20 @@ func measure(ctx context.Context, inst *workloads.Instance, threads int, warmup,
 	if len(cpus) < threads {
 		cpus = nil
 	}
-
-	var stop atomic.Bool
-	var deadline time.Time // written before start is closed
-	start := make(chan struct{})
+	b := &barrier{start: make(chan struct{})}
 	var warm, done sync.WaitGroup
 	workers := make([]workerResult, threads)
 	for w := range threads {
 		op := inst.Worker(w)
+		cpu := -1
+		if cpus != nil {
+			cpu = cpus[w]
+		}
 		warm.Add(1)
 		done.Add(1)
 		go func() {
 			defer done.Done()
-			runtime.LockOSThread()
-			defer runtime.UnlockOSThread()
-			if cpus != nil {
-				undo, _ := pinThread(cpus[w])
-				defer undo()
-			}
-			batch, err := warmUp(op, warmup, window)
-			warm.Done()
-			<-start
-			r := &workers[w]
-			if err != nil {
-				r.err = err
-				stop.Store(true)
-				return
-			}
-			cpu0, ok1 := threadCPU()
-			delay0, ok2 := runDelay()
-			t0 := time.Now()
-			for {
-				if err := op(batch); err != nil {
-					r.err = err
-					stop.Store(true)
-					break
-				}
-				r.ops += int64(batch)
-				if now := time.Now(); !now.Before(deadline) || stop.Load() {
-					r.elapsed = now.Sub(t0)
-					break
-				}
-			}
-			cpu1, ok3 := threadCPU()
-			delay1, ok4 := runDelay()
-			r.cpu, r.delay, r.probed = cpu1-cpu0, delay1-delay0, ok1 && ok2 && ok3 && ok4
+			b.work(op, warmup, window, cpu, &warm, &workers[w])
 		}()
 	}
 	// Paced workers wait at the same barrier, so they cannot miss a short
@@ -126,23 +87,23 @@ func measure(ctx context.Context, inst *workloads.Instance, threads int, warmup,
 		go func() {
 			defer done.Done()
 			warm.Done()
-			<-start
-			paced[i] = runPaced(p, deadline, &stop)
+			<-b.start
+			paced[i] = runPaced(p, b.deadline, &b.stop)
 		}()
 	}
 	warm.Wait()
 	steal0, stealOK := stealTime()
 	before := readRuntime()
 	wallStart := time.Now()
-	deadline = wallStart.Add(window)
-	close(start)
+	b.deadline = wallStart.Add(window)
+	close(b.start)
 	// An interrupt stops the workers at their next batch, not at the end
 	// of a window that may be hours long; the window is then not a sample.
 	finished := make(chan struct{})
 	go func() {
 		select {
 		case <-ctx.Done():
-			stop.Store(true)
+			b.stop.Store(true)
 		case <-finished:
 		}
 	}()
@@ -154,22 +115,78 @@ func measure(ctx context.Context, inst *workloads.Instance, threads int, warmup,
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-
-	var total int64
-	var nsPerCall float64
 	var errs []error
 	for _, r := range workers {
 		errs = append(errs, r.err)
-		total += r.ops
-		if r.ops > 0 {
-			nsPerCall += float64(r.elapsed.Nanoseconds()) / float64(r.ops) / float64(threads)
-		}
 	}
 	for _, p := range paced {
 		errs = append(errs, p.err)
 	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
+	}
+	return windowMetrics(inst, workers, paced, wall, mem, after.minus(before), steal1-steal0, stealOK)
+}
+
+// barrier is what a window's workers share: the start signal, the
+// deadline (written before start is closed) and the stop flag that ends
+// the window early on an error or an interrupt.
+type barrier struct {
+	start    chan struct{}
+	deadline time.Time
+	stop     atomic.Bool
+}
+
+// work is one worker's window: warm up, wait for the start, run batches
+// until the deadline, and record what it did and what the kernel saw of
+// its thread. cpu >= 0 pins the thread there.
+func (b *barrier) work(op workloads.Op, warmup, window time.Duration, cpu int, warm *sync.WaitGroup, r *workerResult) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	if cpu >= 0 {
+		undo, _ := pinThread(cpu)
+		defer undo()
+	}
+	batch, err := warmUp(op, warmup, window)
+	warm.Done()
+	<-b.start
+	if err != nil {
+		r.err = err
+		b.stop.Store(true)
+		return
+	}
+	cpu0, ok1 := threadCPU()
+	delay0, ok2 := runDelay()
+	t0 := time.Now()
+	for {
+		if err := op(batch); err != nil {
+			r.err = err
+			b.stop.Store(true)
+			break
+		}
+		r.ops += int64(batch)
+		if now := time.Now(); !now.Before(b.deadline) || b.stop.Load() {
+			r.elapsed = now.Sub(t0)
+			break
+		}
+	}
+	cpu1, ok3 := threadCPU()
+	delay1, ok4 := runDelay()
+	r.cpu, r.delay, r.probed = cpu1-cpu0, delay1-delay0, ok1 && ok2 && ok3 && ok4
+}
+
+// windowMetrics are a window's values: its times and rates, the
+// allocations counted alone before, the runtime's and the kernel's
+// counters over the window, and the workload's own units.
+func windowMetrics(inst *workloads.Instance, workers []workerResult, paced []pacedResult, wall time.Duration, mem memory,
+	rt runtimeCounters, steal time.Duration, stealOK bool) ([]workloads.Metric, error) {
+	var total int64
+	var nsPerCall float64
+	for _, r := range workers {
+		total += r.ops
+		if r.ops > 0 {
+			nsPerCall += float64(r.elapsed.Nanoseconds()) / float64(r.ops) / float64(len(workers))
+		}
 	}
 	if total == 0 {
 		return nil, errors.New("no operation completed")
@@ -181,10 +198,10 @@ func measure(ctx context.Context, inst *workloads.Instance, threads int, warmup,
 		{Value: n / wall.Seconds(), Unit: records.OpsPerSec},
 		{Value: mem.bytes, Unit: records.BPerOp},
 		{Value: mem.allocs, Unit: records.AllocsPerOp},
-		{Value: (after[2] - before[2]) / n, Unit: records.LockWait},
-		{Value: after[3] - before[3], Unit: records.GCCycles},
+		{Value: rt.mutexWait / n, Unit: records.LockWait},
+		{Value: rt.gcCycles, Unit: records.GCCycles},
 	}
-	out = append(out, machineMetrics(workers, wall, n, steal1-steal0, stealOK)...)
+	out = append(out, machineMetrics(workers, wall, n, steal, stealOK)...)
 	if inst.Unit != "" && inst.PerOp > 0 {
 		// The time one worker spends per unit of an operation (per add).
 		out = append(out, workloads.Metric{Value: nsPerCall / inst.PerOp, Unit: "ns/" + inst.Unit})

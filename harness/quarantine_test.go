@@ -64,23 +64,41 @@ func TestQuarantineSetsAsideHoggedRounds(t *testing.T) {
 	controlOnly := harness.DefaultQuarantine
 	controlOnly.MaxWait, controlOnly.MaxSteal, controlOnly.MaxSlow = 0, 0, 0
 	// The speed probe alone: the hog slows the probe run after each
-	// window as it slows the window.
+	// window as it slows the window. The probe runs 10 ms, shorter than
+	// the scheduler's slice, so a probe thread just woken beside the hog
+	// can get its CPU for most of it: most of the hogged windows are set
+	// aside by the probe alone, not always all. The probe flags a window
+	// on its own, so a control it sets aside is not re-measured unless a
+	// store cell of its round is.
 	probeOnly := harness.Quarantine{MaxSlow: harness.DefaultQuarantine.MaxSlow}
-	for name, q := range map[string]harness.Quarantine{"default": harness.DefaultQuarantine, "control": controlOnly, "probe": probeOnly} {
-		t.Run(name, func(t *testing.T) {
-			if name != "default" && raceEnabled {
+	for _, c := range []struct {
+		name string
+		q    harness.Quarantine
+		want hogWant
+	}{
+		{"default", harness.DefaultQuarantine, hogWant{all: true, controlsBack: true}},
+		{"control", controlOnly, hogWant{all: true, controlsBack: true}},
+		{"probe", probeOnly, hogWant{}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if c.name != "default" && raceEnabled {
 				// The control's speed is the race detector's, not the
 				// machine's: its reference drifts with the instrumentation.
 				t.Skip("the control's and the probe's timing under the race detector mean nothing")
 			}
-			hoggedRun(t, q)
+			hoggedRun(t, c.q, c.want)
 		})
 	}
 }
 
-func hoggedRun(t *testing.T, q harness.Quarantine) {
+// hogWant is what a hogged run must show: every 2-thread sample beside the
+// hog set aside (else most of them), and the controls back to their
+// planned rounds too.
+type hogWant struct{ all, controlsBack bool }
+
+func hoggedRun(t *testing.T, q harness.Quarantine, want hogWant) {
 	cs := cells(t, workloads.Issuer, map[string]string{"certs": "64"}, 1, 2)
-	cs = []harness.Cell{cs[6], cs[7]} // rcu at 1 and 2 threads
+	cs = ofImpl(cs, "rcu") // at 1 and 2 threads
 	opts := options(6)
 	opts.Window, opts.Warmup = 100*time.Millisecond, 10*time.Millisecond
 	opts.Quarantine = q
@@ -112,7 +130,11 @@ func hoggedRun(t *testing.T, q harness.Quarantine) {
 		case during && s.Cell.Threads == 2:
 			hogged++
 			if s.Quarantine == "" {
-				t.Errorf("round %d, %s: measured beside the hog, not set aside: %v", s.Round, s.Cell.Name(), s.Metrics)
+				report := t.Logf
+				if want.all {
+					report = t.Errorf
+				}
+				report("round %d, %s: measured beside the hog, not set aside: %v", s.Round, s.Cell.Name(), s.Metrics)
 			} else {
 				flagged++
 				t.Logf("round %d, %s: set aside: %s", s.Round, s.Cell.Name(), s.Quarantine)
@@ -128,13 +150,20 @@ func hoggedRun(t *testing.T, q harness.Quarantine) {
 	if hogged < 4 {
 		t.Fatalf("only %d 2-thread samples measured beside the hog", hogged)
 	}
+	if 2*flagged <= hogged {
+		t.Errorf("%d of %d 2-thread samples beside the hog set aside: want most", flagged, hogged)
+	}
 	if res.ExtraRounds == 0 {
 		t.Error("no round added to measure the set-aside cells again")
 	}
 	// With the hog gone, the added rounds bring every cell back to its
 	// planned rounds — unless the machine stayed busy (other packages'
 	// tests beside this one), which the quarantine rightly keeps saying.
-	for _, c := range append(cs, res.Controls...) {
+	check := cs
+	if want.controlsBack {
+		check = append(check, res.Controls...)
+	}
+	for _, c := range check {
 		if n := len(res.Values(c, "ns/op")); n < opts.Rounds && quietFlagged == 0 {
 			t.Errorf("%s: %d rounds count after re-measuring, want %d", c.Name(), n, opts.Rounds)
 		}

@@ -29,13 +29,9 @@ type Options struct {
 	// Progress, if set, is called before each cell is measured.
 	Progress func(p Progress)
 	// Pin binds each worker of a cell with no more threads than the
-	// process has CPUs to a CPU of its own. Off by default: on the 2-core
-	// VM this project runs on, four processes each way (rcu, hashmap and
-	// sorted at 1 and 2 threads, 5 rounds of 300 ms), pinning narrowed the
-	// spread within a process a little (2-thread cells 17–19% against
-	// 21–23%, the control 7% against 12%) but did not make scaling steadier
-	// or truer: rcu's 2-thread scaling was 1.61–1.93× pinned and 1.94–2.04×
-	// not.
+	// process has CPUs to a CPU of its own. Off by default for runs: it
+	// did not make scaling steadier here (results/notes.md). ab's arms
+	// pin, so the arms of a triple run on the same CPUs.
 	Pin bool
 	// Quarantine sets rounds aside that the machine disturbed; its zero
 	// value turns it off.

@@ -158,7 +158,9 @@ func (w Workload) Resolve(set map[string]string) (Params, error) {
 	return p, nil
 }
 
-// Value checks, one per kind of parameter.
+// The value checks, one per kind of parameter.
+
+// positiveInt accepts a whole number above zero.
 func positiveInt(v string) error {
 	if n, err := strconv.Atoi(v); err != nil || n <= 0 {
 		return fmt.Errorf("want a positive integer")
@@ -166,6 +168,7 @@ func positiveInt(v string) error {
 	return nil
 }
 
+// fraction accepts a number from 0 to 1.
 func fraction(v string) error {
 	if f, err := strconv.ParseFloat(v, 64); err != nil || f < 0 || f > 1 {
 		return fmt.Errorf("want a fraction between 0 and 1")

@@ -73,11 +73,12 @@ func Build(ctx context.Context, repo, rev, pkg, dir, label string, layouts ...ui
 
 // Runner measures the arms.
 type Runner struct {
-	Base, Head string // perfrun binaries
-	// Base2, if set, is the A/A arm's binary: the base revision linked
-	// again with another layout, so the A/A arm sees the kind of
-	// difference head does. Empty: the A/A arm runs Base.
-	Base2 string
+	// Base and Head are the perfrun binaries of each revision, one per
+	// code layout. Round r runs Base[r], Head[r] and, as the A/A arm,
+	// Base[r+1] (each modulo its count): every arm's layout changes from
+	// round to round, so no verdict rests on one layout, and with two or
+	// more layouts the A/A arm sees the kind of difference head does.
+	Base, Head []string
 	// Windows pairs the arms at the window (see windows.go): three arm
 	// processes per round driven one window at a time. Otherwise each arm
 	// is one whole `perfrun run` process after another.
@@ -151,7 +152,7 @@ func (r *Runner) Run(ctx context.Context, match string, first int) ([]*records.C
 				r.Progress(round-first+1, r.Rounds, arm)
 			}
 			t0 := time.Now()
-			set, err := r.runArm(ctx, r.binary(arm), arm, round, match)
+			set, err := r.runArm(ctx, r.binary(arm, round), arm, round, match)
 			r.Measuring += time.Since(t0)
 			if err != nil {
 				return nil, nil, 0, err

@@ -33,7 +33,7 @@ func TestBuildAndRun(t *testing.T) {
 		t.Fatal("built a revision that does not exist")
 	}
 	bin := bins[0]
-	r := &Runner{Base: bin, Head: bin, Rounds: 3, Inner: 1, Seed: 1, Dir: dir, Metric: "sec/op",
+	r := &Runner{Base: []string{bin}, Head: []string{bin}, Rounds: 3, Inner: 1, Seed: 1, Dir: dir, Metric: "sec/op",
 		RunArgs: []string{"-impl", "rcu,hashmap", "-threads", "1", "-window", "20ms", "-warmup", "5ms", "-param", "certs=64",
 			"-quarantine=false"}} // the plumbing, not the machine: no round set aside
 	var arms []string
@@ -102,7 +102,7 @@ func TestPruneStale(t *testing.T) {
 
 // TestWindowPairing builds HEAD and runs a tiny comparison of it against
 // itself paired at the window: every round has all three arms, each arm
-// measured Inner windows of every cell, the A/A arm from a second layout.
+// measured Inner windows of every cell, the A/A arm from the other layout.
 func TestWindowPairing(t *testing.T) {
 	top, err := exec.Command("git", "rev-parse", "--show-toplevel").Output()
 	if err != nil {
@@ -119,7 +119,7 @@ func TestWindowPairing(t *testing.T) {
 	if len(bins) != 2 || bins[0] == bins[1] {
 		t.Fatalf("two layouts built %v", bins)
 	}
-	r := &Runner{Base: bins[0], Base2: bins[1], Head: bins[0], Windows: true, Rounds: 2, Inner: 2, Seed: 1, Dir: dir, Metric: "sec/op",
+	r := &Runner{Base: bins, Head: bins[:1], Windows: true, Rounds: 2, Inner: 2, Seed: 1, Dir: dir, Metric: "sec/op",
 		ArmArgs: []string{"-impl", "rcu,hashmap", "-threads", "1", "-window", "20ms", "-warmup", "5ms", "-param", "certs=64"}}
 	cells, arms, cores, err := r.Run(ctx, "", 0)
 	if err != nil {
@@ -151,7 +151,7 @@ func TestWindowPairing(t *testing.T) {
 		}
 	}
 	// A binary that does not speak the arm protocol is named as such.
-	r.Head = "/bin/true"
+	r.Head = []string{"/bin/true"}
 	if _, _, _, err := r.Run(ctx, "", 2); err == nil || !strings.Contains(err.Error(), "arm protocol") {
 		t.Fatalf("an arm that is not perfrun: %v", err)
 	}

@@ -226,7 +226,7 @@ func (r *Runner) startArms(ctx context.Context, round int, match string) (map[st
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			p, err := r.startArm(ctx, r.binary(arm), arm, round, match)
+			p, err := r.startArm(ctx, r.binary(arm, round), arm, round, match)
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil {
@@ -244,16 +244,15 @@ func (r *Runner) startArms(ctx context.Context, round int, match string) (map[st
 	return procs, nil
 }
 
-// binary is the perfrun binary of an arm: the A/A arm has one of its own
-// when the base was built twice (a second link layout).
-func (r *Runner) binary(arm string) string {
-	switch {
-	case arm == ArmHead:
-		return r.Head
-	case arm == ArmBase2 && r.Base2 != "":
-		return r.Base2
+// binary is the perfrun binary an arm runs in a round (see Runner.Base).
+func (r *Runner) binary(arm string, round int) string {
+	switch arm {
+	case ArmHead:
+		return r.Head[round%len(r.Head)]
+	case ArmBase2:
+		return r.Base[(round+1)%len(r.Base)]
 	}
-	return r.Base
+	return r.Base[round%len(r.Base)]
 }
 
 func stopAll(procs map[string]*armProcess) {

@@ -168,14 +168,15 @@ func (d *Document) WriteMarkdownFull(w io.Writer) {
 	}
 }
 
-// mdEscape makes text safe in Markdown (a GitHub comment) outside code
-// spans: HTML is shown, not interpreted, and no character can end a table
-// cell, a link or a span. Names are shown as escaped text rather than in a
-// code span, which a backtick in the name would end.
+// mdEscaper is what mdEscape replaces.
 var mdEscaper = strings.NewReplacer(
 	"&", "&amp;", "<", "&lt;", ">", "&gt;", "|", "\\|", "`", "\\`", "*", "\\*", "_", "\\_",
 	"[", "\\[", "]", "\\]", "\\", "\\\\", "\n", " ", "\r", " ")
 
+// mdEscape makes text safe in Markdown (a GitHub comment) outside code
+// spans: HTML is shown, not interpreted, and no character can end a table
+// cell, a link or a span. Names are shown as escaped text rather than in a
+// code span, which a backtick in the name would end.
 func mdEscape(s string) string { return mdEscaper.Replace(s) }
 
 // EscapeMarkdown makes text safe in Markdown outside code spans, as every

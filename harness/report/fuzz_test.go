@@ -24,8 +24,22 @@ func FuzzPlots(f *testing.F) {
 		if err != nil {
 			return
 		}
+		names := make(map[string]bool)
 		for _, p := range plots {
-			p.Encode("svg")
+			// Every plot has a name a file can carry, once, and encodes
+			// to a real SVG document.
+			if p.Name == "" || strings.ContainsAny(p.Name, "/\\\x00") || names[p.Name] {
+				t.Errorf("plot name %q: empty, not a file name, or drawn twice", p.Name)
+			}
+			names[p.Name] = true
+			svg, err := p.Encode("svg")
+			if err != nil {
+				t.Errorf("%s: %v", p.Name, err)
+				continue
+			}
+			if !strings.Contains(string(svg), "<svg") || !strings.HasSuffix(strings.TrimSpace(string(svg)), "</svg>") {
+				t.Errorf("%s: not an SVG document (%d bytes)", p.Name, len(svg))
+			}
 		}
 	})
 }

@@ -27,8 +27,8 @@ func goldenSets(t *testing.T) []*records.Set {
 	for m, machine := range []string{"amd64-ci", "arm64-ci"} {
 		var b strings.Builder
 		fmt.Fprintf(&b, "cores: 2\nmachine: %s\n", machine)
-		for round := range 5 {
-			jitter := 1 + 0.03*float64(round-2)
+		for round := range 8 { // enough rounds for a median's 95% interval
+			jitter := 1 + 0.03*float64(round-3)
 			for i, im := range []string{"sorted", "sortoninsert", "hashmap", "rcu"} {
 				base := []float64{390, 330, 150, 120}[i] * (1 + 0.3*float64(m))
 				scale := []float64{0.7, 1.4, 1.3, 1.95}[i]
@@ -87,10 +87,14 @@ func TestGoldenPlots(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%v (run with -update to create it)", err)
 		}
+		bad := filepath.Join("testdata", "golden", p.Name+".failed.png")
 		if ok, err := cmpimg.EqualApprox("png", got, want, 0.01); err != nil || !ok {
-			bad := filepath.Join(t.TempDir(), p.Name+".png")
+			// Kept beside the golden image (git ignores it), as gonum's
+			// cmpimg keeps its failed pictures: look at both.
 			os.WriteFile(bad, got, 0o644)
-			t.Errorf("%s differs from %s (%v); the new picture is %s", p.Name, golden, err, bad)
+			t.Errorf("%s differs from %s (%v); the new picture is kept in %s", p.Name, golden, err, bad)
+		} else {
+			os.Remove(bad)
 		}
 		if !bytes.Contains(mustSVG(t, p), []byte("rcu @ arm64-ci")) {
 			t.Errorf("%s: no legend entry per implementation and machine", p.Name)

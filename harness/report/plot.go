@@ -70,7 +70,7 @@ func Plots(sets []*records.Set, o PlotOptions) ([]*Plot, error) {
 		if len(f.xs) < 2 {
 			continue
 		}
-		p, err := d.linePlot(f, 1e9, "wall time per operation", "ns/op (mean ± sd over rounds)")
+		p, err := d.linePlot(f, 1e9, "wall time per operation", "ns/op (median, 95% interval over rounds)")
 		if err != nil {
 			return nil, err
 		}
@@ -80,7 +80,7 @@ func Plots(sets []*records.Set, o PlotOptions) ([]*Plot, error) {
 		if len(f.xs) < 2 {
 			continue
 		}
-		thr, err := d.linePlot(f, 1e-6, "aggregate throughput", "million ops/s (mean ± sd over rounds)")
+		thr, err := d.linePlot(f, 1e-6, "aggregate throughput", "million ops/s (median, 95% interval over rounds)")
 		if err != nil {
 			return nil, err
 		}
@@ -185,11 +185,13 @@ func (d *drawing) addSeries(p *plot.Plot, f *figure, value func(s series, x floa
 			continue
 		}
 		xys := make(plotter.XYs, len(pts))
-		bars := errPoints{XYs: make(plotter.XYs, len(pts)), YErrors: make(plotter.YErrors, len(pts))}
+		var bars errPoints // only where there is an interval to draw
 		for j, pt := range pts {
 			xys[j] = plotter.XY{X: pt.x, Y: pt.y}
-			bars.XYs[j] = plotter.XY{X: dodge(i, len(f.series), pt.x), Y: pt.y}
-			bars.YErrors[j] = struct{ Low, High float64 }{pt.low, pt.high}
+			if pt.low > 0 || pt.high > 0 {
+				bars.XYs = append(bars.XYs, plotter.XY{X: dodge(i, len(f.series), pt.x), Y: pt.y})
+				bars.YErrors = append(bars.YErrors, struct{ Low, High float64 }{pt.low, pt.high})
+			}
 		}
 		ci, mi := d.implIndex(s.impl), d.machineIndex(s.machine)
 		col := palette[ci%len(palette)]
@@ -199,12 +201,15 @@ func (d *drawing) addSeries(p *plot.Plot, f *figure, value func(s series, x floa
 		}
 		line.Color, line.Width, line.Dashes = col, vg.Points(1.6), dashes[mi%len(dashes)]
 		points.Color, points.Shape, points.Radius = col, glyphs[ci%len(glyphs)], vg.Points(3)
-		eb, err := plotter.NewYErrorBars(bars)
-		if err != nil {
-			return err
+		p.Add(line, points)
+		if len(bars.XYs) > 0 {
+			eb, err := plotter.NewYErrorBars(bars)
+			if err != nil {
+				return err
+			}
+			eb.Color, eb.Width = col, vg.Points(1)
+			p.Add(eb)
 		}
-		eb.Color, eb.Width = col, vg.Points(1)
-		p.Add(line, points, eb)
 		p.Legend.Add(s.String(), line, points)
 	}
 	return nil
@@ -216,11 +221,16 @@ type errPoints struct {
 	plotter.YErrors
 }
 
-// meanSD returns the mean and sample standard deviation of v (0 for one
-// value).
-func meanSD(v []float64) (float64, float64) {
+// medianCI returns the median of v and how far its 95% confidence
+// interval reaches below and above it — the centre and interval the
+// reports' tables show (records.Summarize). With too few rounds for an
+// interval, no bar (0, 0).
+func medianCI(v []float64) (m, below, above float64) {
 	s := records.Summarize(v)
-	return s.Mean, s.Std
+	if math.IsInf(s.Lo, 0) || math.IsInf(s.Hi, 0) {
+		return s.Median, 0, 0
+	}
+	return s.Median, s.Median - s.Lo, s.Hi - s.Median
 }
 
 // linearDodge spreads k series' bars over a fifth of a thread step.
@@ -238,8 +248,8 @@ func (d *drawing) linePlot(f *figure, scale float64, what, yLabel string) (*plot
 		if len(v) == 0 {
 			return point{}, false
 		}
-		m, sd := meanSD(v)
-		return point{x, m * scale, sd * scale, sd * scale}, true
+		m, below, above := medianCI(v)
+		return point{x, m * scale, below * scale, above * scale}, true
 	}, linearDodge)
 	if err != nil {
 		return nil, err
@@ -255,12 +265,12 @@ func (d *drawing) speedupPlot(f *figure) (*plot.Plot, error) {
 		if len(one) == 0 || len(v) == 0 {
 			return point{}, false
 		}
-		m1, _ := meanSD(one)
-		m, sd := meanSD(v)
+		m1, _, _ := medianCI(one)
+		m, below, above := medianCI(v)
 		if m1 <= 0 {
 			return point{}, false
 		}
-		return point{x, m / m1, sd / m1, sd / m1}, true
+		return point{x, m / m1, below / m1, above / m1}, true
 	}, linearDodge)
 	if err != nil {
 		return nil, err
@@ -336,33 +346,19 @@ func finishThreads(p *plot.Plot, xs []float64, cores int) {
 	p.Y.Tick.Marker = niceTicks{}
 }
 
-// geometric returns the geometric mean of positive values and its
-// geometric standard deviation factor (≥ 1), so that error bars on a log
-// axis, m/g to m·g, stay positive.
-func geometric(v []float64) (m, g float64, ok bool) {
-	var logs []float64
-	for _, x := range v {
-		if x > 0 && !math.IsInf(x, 0) {
-			logs = append(logs, math.Log(x))
-		}
-	}
-	if len(logs) == 0 {
-		return 0, 0, false
-	}
-	lm, lsd := meanSD(logs)
-	return math.Exp(lm), math.Exp(lsd), true
-}
-
 func (d *drawing) loadPlot(f *figure) (*plot.Plot, error) {
 	p := newPlot(f.group+": cost of one Add against store size", "objects in the store (n, log scale)",
-		"ns/add (log scale; geometric mean ×/÷ geometric sd)")
+		"ns/add (log scale; median, 95% interval over rounds)")
 	err := d.addSeries(p, f, func(s series, x float64) (point, bool) {
-		m, g, ok := geometric(f.vals[s][x])
-		if !ok || x <= 0 {
+		v := f.vals[s][x]
+		if len(v) == 0 || x <= 0 {
+			return point{}, false
+		}
+		m, below, above := medianCI(v)
+		if m-below <= 0 {
 			return point{}, false // a log axis cannot show values <= 0
 		}
-		m *= 1e9
-		return point{x, m, m - m/g, m*g - m}, true
+		return point{x, 1e9 * m, 1e9 * below, 1e9 * above}, true
 	}, func(i, k int, x float64) float64 {
 		if k < 2 {
 			return x

@@ -45,9 +45,10 @@ decides what it can; the cells still undecided get -rounds fresh rounds, and
 so on, up to -looks looks or until -budget would be exceeded; every look
 tests at Pocock's level for -looks looks, so each kind of claim keeps its
 error rate at -alpha. An A/A interval wholly outside ±threshold/2 makes a
-cell INCONCLUSIVE. Each arm's binary is linked with a layout of its own
-(-layouts), so no verdict rests on one code layout. Exit codes as gate; a
-revision that does not build exits 4.`,
+cell INCONCLUSIVE. Each revision is linked with -layouts code layouts,
+rotated over the rounds (the A/A arm another of base's than the base arm),
+so no verdict rests on one code layout. Exit codes as gate; a revision that
+does not build exits 4.`,
 }
 
 func init() { cmdAB.run = runAB }
@@ -62,7 +63,8 @@ type abOptions struct {
 	budget               time.Duration
 	pairing              string
 	speedLimit           string
-	layouts, pin         bool
+	layouts              int
+	pin                  bool
 	repo, pkg            string
 	impl, workload       string
 	threads              string
@@ -83,7 +85,7 @@ func abFlags(o *streams) (*flag.FlagSet, *abOptions) {
 	fs.DurationVar(&a.budget, "budget", 0, "start no look that would end past this time from the start (0: no limit), e.g. 5m")
 	fs.StringVar(&a.pairing, "pairing", "window", "window: arms driven window by window; process: one whole process per arm and round")
 	fs.StringVar(&a.speedLimit, "speed-limit", "10%", "set aside a window triple whose speed probes differ by more than this (window pairing; 0 for never)")
-	fs.BoolVar(&a.layouts, "layouts", true, "link each arm's binary with a code layout of its own (-ldflags=-randlayout)")
+	fs.IntVar(&a.layouts, "layouts", 3, "code layouts linked per revision (-ldflags=-randlayout), rotated over the rounds; 0 for the default layout alone")
 	fs.BoolVar(&a.pin, "pin", true, "window pairing: pin worker i of every arm to the same i-th CPU, so the arms of a triple run on the same CPUs")
 	fs.StringVar(&a.repo, "repo", ".", "git repository")
 	fs.StringVar(&a.pkg, "pkg", defaultPkg, "the main package to build at each revision, relative to the repository's root (a store's own main that calls perfrun.Main)")
@@ -131,8 +133,8 @@ func runAB(ctx context.Context, o *streams, args []string) error {
 		return usageError("-rounds must be at least %d for paired statistics, -inner and -looks at least 1", compare.MinPairedRounds)
 	case a.pairing != "window" && a.pairing != "process":
 		return usageError("-pairing must be window or process, not %q", a.pairing)
-	case a.budget < 0:
-		return usageError("-budget must not be negative")
+	case a.budget < 0 || a.layouts < 0:
+		return usageError("-budget and -layouts must not be negative")
 	}
 	if err := checkThresholds(a.th); err != nil {
 		return err
@@ -186,37 +188,31 @@ func runAB(ctx context.Context, o *streams, args []string) error {
 	return verdict
 }
 
-// buildArms builds both revisions (base twice with -layouts: the A/A arm
-// gets a layout of its own) and returns the runner of the arms.
+// buildArms builds both revisions, each linked with -layouts code layouts
+// (seeds from -seed, different for base and head), and returns the
+// runner of the arms.
 func (a *abOptions) buildArms(ctx context.Context, o *streams, dir, baseRev, headRev string) (*ab.Runner, func(), error) {
-	layouts := func(seeds ...uint64) []uint64 {
-		if !a.layouts {
-			return seeds[:1:1]
-		}
-		return seeds
+	var baseLayouts, headLayouts []uint64 // nil: the default layout
+	for i := range uint64(a.layouts) {
+		baseLayouts = append(baseLayouts, 1000*a.seed+2*i+1)
+		headLayouts = append(headLayouts, 1000*a.seed+2*i+2)
 	}
-	// Layout seeds differ per arm and per campaign seed; 0 would mean the
-	// default layout.
-	base, head, base2 := 2*a.seed+1, 2*a.seed+2, 2*a.seed+1001
 	if !a.quiet {
-		fmt.Fprintf(o.stderr, "perfrun: ab: building %s and %s\n", baseRev, headRev)
+		fmt.Fprintf(o.stderr, "perfrun: ab: building %s and %s (%d code layouts each)\n", baseRev, headRev, max(a.layouts, 1))
 	}
-	baseBins, cleanBase, err := ab.Build(ctx, a.repo, baseRev, a.pkg, dir, "base", layouts(base, base2)...)
+	base, cleanBase, err := ab.Build(ctx, a.repo, baseRev, a.pkg, dir, "base", baseLayouts...)
 	if err != nil {
 		return nil, nil, err
 	}
-	headBins, cleanHead, err := ab.Build(ctx, a.repo, headRev, a.pkg, dir, "head", layouts(head)[0])
+	head, cleanHead, err := ab.Build(ctx, a.repo, headRev, a.pkg, dir, "head", headLayouts...)
 	if err != nil {
 		cleanBase()
 		return nil, nil, err
 	}
-	r := &ab.Runner{Base: baseBins[0], Head: headBins[0], Windows: a.pairing == "window",
+	r := &ab.Runner{Base: base, Head: head, Windows: a.pairing == "window",
 		RunArgs: append(a.cellArgs(), "-plots", "none"), ArmArgs: append(a.cellArgs(), "-pin="+strconv.FormatBool(a.pin)),
 		Rounds: a.rounds, Inner: a.inner, Seed: a.seed, Dir: dir, Metric: a.th.Metric,
 		Disturbed: harness.DefaultQuarantine.Window}
-	if len(baseBins) > 1 {
-		r.Base2 = baseBins[1]
-	}
 	if !a.quiet {
 		r.Progress = func(round, rounds int, what string) {
 			fmt.Fprintf(o.stderr, "perfrun: ab: round %d/%d, %s\n", round, rounds, what)

@@ -61,7 +61,7 @@ func driveArm(ctx context.Context, o *streams, stdin io.Reader, args []string) e
 	if err != nil {
 		return asUsage(err)
 	}
-	if cells, err = filterCells(cells, *match); err != nil {
+	if cells, err = harness.Match(cells, *match); err != nil {
 		return asUsage(err)
 	}
 	provider, _, err := corpusProvider(ctx, "", false, *seed, io.Discard)

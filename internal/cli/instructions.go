@@ -6,22 +6,10 @@ import (
 	"io"
 	"os"
 	"strconv"
-	"time"
 
 	"github.com/perfrun/perfrun/harness"
-	"github.com/perfrun/perfrun/records"
 	"github.com/perfrun/perfrun/workloads"
 )
-
-// instructionBudget is how long the counted operations would take natively
-// (callgrind runs them some fifty times slower). Counting only inside
-// countedOps makes the count exact for a given process; counting whole
-// rotations of leaves keeps every leaf equally weighted. Measured at
-// certs=32, five processes each: sortoninsert 1271.22 instructions/op every
-// time, sorted 1415.03–1415.11, rcu 294.065–294.069, hashmap
-// 313.221–313.238 (within 0.006%; before the models hashed with a fixed
-// function, hashmap's counts spread over 781–786 and rcu's over 810–825).
-const instructionBudget = 20 * time.Millisecond
 
 // cellOpsArgs are the corpus flags a cell-ops child needs to rebuild the
 // very same corpus.
@@ -33,48 +21,28 @@ func cellOpsArgs(corpusPath string, strict bool, seed uint64) []string {
 	return args
 }
 
-// countInstructions adds instructions/op to every sample of each
-// single-threaded cell, each process's count to its own round.
-func countInstructions(ctx context.Context, res *harness.Outcome, periods map[string]int, corpusArgs []string, stderr io.Writer, quiet bool) error {
+// countInstructions has the harness count instructions/op of the run's
+// single-threaded cells, each in processes of this very binary running
+// cell-ops.
+func countInstructions(ctx context.Context, res *harness.Outcome, corpusArgs []string, stderr io.Writer, quiet bool) error {
 	exe, err := os.Executable()
 	if err != nil {
 		return err
 	}
-	for _, c := range res.Cells {
-		if c.Threads != 1 || c.Impl.Name == "" { // a floor measures no store
-			continue
+	command := func(c harness.Cell, ops int) []string {
+		args := append([]string{exe, "cell-ops", "-impl", c.Impl.Name, "-workload", c.Workload.Name, "-ops", strconv.Itoa(ops)}, corpusArgs...)
+		for _, kv := range c.Params {
+			args = append(args, "-param", kv.Key+"="+kv.Value)
 		}
-		ns := records.Summarize(res.Values(c, records.NsPerOp)).Median
-		n := max(1, int(float64(instructionBudget.Nanoseconds())/max(ns, 1)))
-		if p := periods[c.Name()]; p > 1 {
-			n = (n + p - 1) / p * p // whole rotations
-		}
-		if !quiet {
+		return args
+	}
+	var progress func(harness.Cell, int)
+	if !quiet {
+		progress = func(c harness.Cell, n int) {
 			fmt.Fprintf(stderr, "perfrun: counting instructions of %s (%d ops under callgrind)\n", c.Name(), n)
 		}
-		command := func(ops int) []string {
-			args := append([]string{exe, "cell-ops", "-impl", c.Impl.Name, "-workload", c.Workload.Name, "-ops", strconv.Itoa(ops)}, corpusArgs...)
-			for _, kv := range c.Params {
-				args = append(args, "-param", kv.Key+"="+kv.Value)
-			}
-			return args
-		}
-		per, err := harness.Instructions(ctx, command, countedFunction, n)
-		if err != nil {
-			return fmt.Errorf("cell %s: %v", c.Name(), err)
-		}
-		// One process's count per round's record: the records then hold
-		// the per-process sample a gate tests (rounds beyond the processes
-		// reuse them in turn).
-		k := 0
-		for i := range res.Samples {
-			if res.Samples[i].Cell.Name() == c.Name() {
-				res.Samples[i].Metrics = append(res.Samples[i].Metrics, workloads.Metric{Value: per[k%len(per)], Unit: records.Instructions})
-				k++
-			}
-		}
 	}
-	return nil
+	return res.CountInstructions(ctx, command, progress)
 }
 
 var cmdCellOps = &command{
@@ -112,14 +80,5 @@ func runCellOps(ctx context.Context, o *streams, args []string) error {
 	if err != nil {
 		return err
 	}
-	return countedOps(inst.Worker(0), *ops)
+	return harness.CountedOps(inst.Worker(0), *ops)
 }
-
-// countedFunction is the symbol callgrind collects inside (--toggle-collect):
-// only the operations count, not setup or the runtime's other threads.
-const countedFunction = "github.com/perfrun/perfrun/internal/cli.countedOps"
-
-// countedOps runs the operations that are counted.
-//
-//go:noinline
-func countedOps(op workloads.Op, n int) error { return op(n) }

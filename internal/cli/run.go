@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -54,82 +55,114 @@ var printers = map[string]func(io.Writer, *records.Set, int) error{
 	"json":     report.WriteJSON,
 }
 
-func runRun(ctx context.Context, o *streams, args []string) error {
+// runFlags are run's flags, as parsed.
+type runFlags struct {
+	impl, workload, threads    string
+	params, labels             listFlag
+	rounds                     int
+	window, warmup, maxTime    time.Duration
+	corpus, match, out, format string
+	plots, precision, saveAs   string
+	strict, instructions       bool
+	quiet, pin, quarantine     bool
+	seed, orderSeed            uint64
+	profiles                   harness.Profiles
+}
+
+func newRunFlags(o *streams) (*flag.FlagSet, *runFlags) {
 	fs := cmdRun.flags(o)
 	def := harness.DefaultOptions
-	implFlag := fs.String("impl", strings.Join(impls.Names(), ","), "implementations, comma-separated")
-	workloadFlag := fs.String("workload", "issuer", "workloads, comma-separated (see perfrun list)")
-	threadsFlag := fs.String("threads", fmt.Sprintf("1-%d", 2*harness.Cores()), "thread counts: 1,2,4,8 or ranges like 1-18/2")
-	var params listFlag
-	fs.Var(&params, "param", "workload parameter `name=v1,v2,...` (repeatable; several values sweep)")
-	rounds := fs.Int("rounds", def.Rounds, "rounds; each measures every cell once")
-	window := fs.Duration("window", def.Window, "measured time per cell and round")
-	warmup := fs.Duration("warmup", def.Warmup, "unmeasured warm-up before each window")
-	corpusPath := fs.String("corpus", "", "PEM bundle or directory of PEM/DER files (default: generated)")
-	strict := fs.Bool("strict", false, "refuse a corpus with bad blocks instead of skipping them")
-	seed := fs.Uint64("seed", def.Seed, "seed of the generated corpus and of the round order")
-	orderSeed := fs.Uint64("order-seed", 0, "seed of the round order alone (0: -seed)")
-	match := fs.String("match", "", "only cells whose benchmark name matches this regular expression")
-	instructions := fs.Bool("instructions", false, "also count instructions/op of 1-thread cells under valgrind (callgrind)")
-	out := fs.String("o", defaultOutput, "results file (Go benchmark format); empty for none")
-	format := fs.String("format", "table", "what to print: table, benchfmt, jmh, csv, json")
-	quiet := fs.Bool("q", false, "no progress on stderr")
-	var labels listFlag
-	fs.Var(&labels, "label", "extra configuration line `key=value` for the results, e.g. machine=arm64 (repeatable)")
-	plotDir := fs.String("plots", "", "directory for plots (default: beside -o, as NAME-plots; \"none\" for none)")
-	pin := fs.Bool("pin", def.Pin, "pin each worker to a CPU of its own when the threads fit the CPUs")
-	quarantine := fs.Bool("quarantine", true, "set aside and re-measure rounds the machine disturbed (see above)")
-	precision := fs.String("precision", "", "add rounds until every gated cell's median is known to within this, e.g. 2%")
-	maxTime := fs.Duration("max-time", def.MaxTime, "with -precision: stop adding rounds when the run has taken this long")
-	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of each cell into `DIR` (an extra window after round 1)")
-	mutexProfile := fs.String("mutexprofile", "", "write a mutex contention profile of each cell into `DIR`")
-	blockProfile := fs.String("blockprofile", "", "write a blocking profile of each cell into `DIR`")
-	saveAs := fs.String("save-baseline", "", "also save the results as the named baseline `NAME` (see perfrun baselines)")
-	if err := parse(fs, args, 0); err != nil {
-		return err
+	f := &runFlags{}
+	fs.StringVar(&f.impl, "impl", strings.Join(impls.Names(), ","), "implementations, comma-separated")
+	fs.StringVar(&f.workload, "workload", "issuer", "workloads, comma-separated (see perfrun list)")
+	fs.StringVar(&f.threads, "threads", fmt.Sprintf("1-%d", 2*harness.Cores()), "thread counts: 1,2,4,8 or ranges like 1-18/2")
+	fs.Var(&f.params, "param", "workload parameter `name=v1,v2,...` (repeatable; several values sweep)")
+	fs.IntVar(&f.rounds, "rounds", def.Rounds, "rounds; each measures every cell once")
+	fs.DurationVar(&f.window, "window", def.Window, "measured time per cell and round")
+	fs.DurationVar(&f.warmup, "warmup", def.Warmup, "unmeasured warm-up before each window")
+	fs.StringVar(&f.corpus, "corpus", "", "PEM bundle or directory of PEM/DER files (default: generated)")
+	fs.BoolVar(&f.strict, "strict", false, "refuse a corpus with bad blocks instead of skipping them")
+	fs.Uint64Var(&f.seed, "seed", def.Seed, "seed of the generated corpus and of the round order")
+	fs.Uint64Var(&f.orderSeed, "order-seed", 0, "seed of the round order alone (0: -seed)")
+	fs.StringVar(&f.match, "match", "", "only cells whose benchmark name matches this regular expression")
+	fs.BoolVar(&f.instructions, "instructions", false, "also count instructions/op of 1-thread cells under valgrind (callgrind)")
+	fs.StringVar(&f.out, "o", defaultOutput, "results file (Go benchmark format); empty for none")
+	fs.StringVar(&f.format, "format", "table", "what to print: table, benchfmt, jmh, csv, json")
+	fs.BoolVar(&f.quiet, "q", false, "no progress on stderr")
+	fs.Var(&f.labels, "label", "extra configuration line `key=value` for the results, e.g. machine=arm64 (repeatable)")
+	fs.StringVar(&f.plots, "plots", "", "directory for plots (default: beside -o, as NAME-plots; \"none\" for none)")
+	fs.BoolVar(&f.pin, "pin", def.Pin, "pin each worker to a CPU of its own when the threads fit the CPUs")
+	fs.BoolVar(&f.quarantine, "quarantine", true, "set aside and re-measure rounds the machine disturbed (see above)")
+	fs.StringVar(&f.precision, "precision", "", "add rounds until every gated cell's median is known to within this, e.g. 2%")
+	fs.DurationVar(&f.maxTime, "max-time", def.MaxTime, "with -precision: stop adding rounds when the run has taken this long")
+	fs.StringVar(&f.profiles.CPU, "cpuprofile", "", "write a CPU profile of each cell into `DIR` (an extra window after round 1)")
+	fs.StringVar(&f.profiles.Mutex, "mutexprofile", "", "write a mutex contention profile of each cell into `DIR`")
+	fs.StringVar(&f.profiles.Block, "blockprofile", "", "write a blocking profile of each cell into `DIR`")
+	fs.StringVar(&f.saveAs, "save-baseline", "", "also save the results as the named baseline `NAME` (see perfrun baselines)")
+	return fs, f
+}
+
+// options checks the flags that need no corpus and turns them into the
+// harness's options (the corpus and progress still to be set).
+func (f *runFlags) options() (harness.Options, error) {
+	opts := harness.DefaultOptions
+	if _, ok := printers[f.format]; !ok {
+		return opts, usageError("unknown format %q (have table, benchfmt, jmh, csv, json)", f.format)
 	}
-	cells, err := planCells(*implFlag, *workloadFlag, *threadsFlag, params)
-	if err != nil {
-		return asUsage(err)
+	if f.rounds < 1 || f.window <= 0 || f.warmup < 0 {
+		return opts, usageError("-rounds and -window must be positive, -warmup not negative")
 	}
-	printer, ok := printers[*format]
-	if !ok {
-		return usageError("unknown format %q (have table, benchfmt, jmh, csv, json)", *format)
+	if f.window < harness.MinWindow {
+		return opts, usageError("-window %v is shorter than %v: a worker reads the clock once per batch of about 100µs, so a shorter window measures a batch, not a rate", f.window, harness.MinWindow)
 	}
-	if *rounds < 1 || *window <= 0 || *warmup < 0 {
-		return usageError("-rounds and -window must be positive, -warmup not negative")
-	}
-	if *window < harness.MinWindow {
-		return usageError("-window %v is shorter than %v: a worker reads the clock once per batch of about 100µs, so a shorter window measures a batch, not a rate", *window, harness.MinWindow)
-	}
-	if *out != "" {
-		if err := checkOutput(*out); err != nil {
-			return asUsage(err)
+	if f.out != "" {
+		if err := checkOutput(f.out); err != nil {
+			return opts, asUsage(err)
 		}
 	}
-	if *saveAs != "" {
-		if err := checkBaselineName(*saveAs); err != nil {
-			return err
+	if f.saveAs != "" {
+		if err := checkBaselineName(f.saveAs); err != nil {
+			return opts, err
 		}
 	}
-	prec, err := parsePercent(*precision)
+	prec, err := parsePercent(f.precision)
 	if err != nil {
-		return usageError("bad -precision %q: want a percentage above 0 and below 100, e.g. 2%%", *precision)
+		return opts, usageError("bad -precision %q: want a percentage above 0 and below 100, e.g. 2%%", f.precision)
 	}
-	if *maxTime <= 0 {
-		return usageError("-max-time must be positive")
+	if f.maxTime <= 0 {
+		return opts, usageError("-max-time must be positive")
 	}
-	profiles := harness.Profiles{CPU: *cpuProfile, Mutex: *mutexProfile, Block: *blockProfile, Write: writeOwned}
-	for _, dir := range []string{*cpuProfile, *mutexProfile, *blockProfile} {
+	for _, dir := range []string{f.profiles.CPU, f.profiles.Mutex, f.profiles.Block} {
 		if dir == "" {
 			continue
 		}
 		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return err
+			return opts, err
 		}
 	}
+	opts.Rounds, opts.Window, opts.Warmup, opts.Seed, opts.OrderSeed = f.rounds, f.window, f.warmup, f.seed, f.orderSeed
+	opts.Pin, opts.Precision, opts.MaxTime, opts.Profiles = f.pin, prec, f.maxTime, f.profiles
+	opts.Profiles.Write = writeOwned
+	if !f.quarantine {
+		opts.Quarantine = harness.Quarantine{}
+	}
+	return opts, nil
+}
+
+func runRun(ctx context.Context, o *streams, args []string) error {
+	fs, f := newRunFlags(o)
+	if err := parse(fs, args, 0); err != nil {
+		return err
+	}
+	if _, err := planCells(f.impl, f.workload, f.threads, f.params); err != nil {
+		return asUsage(err)
+	}
+	opts, err := f.options()
+	if err != nil {
+		return err
+	}
 	var kvs []workloads.KV
-	for _, l := range labels {
+	for _, l := range f.labels {
 		kv, err := harness.ParseLabel(l)
 		if err != nil {
 			return asUsage(err)
@@ -140,10 +173,43 @@ func runRun(ctx context.Context, o *streams, args []string) error {
 	// an interrupt stops that too.
 	ctx, stop := interruptible(ctx)
 	defer stop()
-	provider, loaded, err := corpusProvider(ctx, *corpusPath, *strict, *seed, o.stderr)
+	cells, err := f.cells(ctx, o, &opts)
 	if err != nil {
 		return err
 	}
+	if est := time.Duration(f.rounds) * time.Duration(len(cells)) * (f.window + f.warmup); est > longRun && !f.quiet {
+		fmt.Fprintf(o.stderr, "perfrun: run: %d cells × %d rounds × %v will take at least %v; Ctrl-C keeps the rounds completed by then\n",
+			len(cells), f.rounds, f.window+f.warmup, est.Round(time.Minute))
+	}
+	if !f.quiet {
+		opts.Progress = progressPrinter(o.stderr)
+	}
+	res, err := harness.Run(ctx, cells, opts)
+	if !f.quiet && isTerminal(o.stderr) {
+		fmt.Fprint(o.stderr, "\r\033[K")
+	}
+	if err != nil {
+		return err
+	}
+	res.Labels = kvs
+	res.Command = "perfrun run " + strings.Join(args, " ")
+	if f.instructions && !res.Incomplete {
+		if err := countInstructions(ctx, res, cellOpsArgs(f.corpus, f.strict, f.seed), o.stderr, f.quiet); err != nil {
+			return fmt.Errorf("instructions: %v", err)
+		}
+	}
+	return f.write(o, res)
+}
+
+// cells sets the corpus of opts up (generated, or loaded once for every
+// cell) and plans the cells, fitted to a loaded corpus, with their floors.
+func (f *runFlags) cells(ctx context.Context, o *streams, opts *harness.Options) ([]harness.Cell, error) {
+	provider, loaded, err := corpusProvider(ctx, f.corpus, f.strict, f.seed, o.stderr)
+	if err != nil {
+		return nil, err
+	}
+	opts.Corpus = provider
+	params := f.params
 	if loaded > 0 {
 		// A loaded corpus has the size it has: say so in every cell name.
 		for _, p := range params {
@@ -153,12 +219,13 @@ func runRun(ctx context.Context, o *streams, args []string) error {
 		}
 		params = append(withoutParam(params, "certs"), fmt.Sprintf("certs=%d", loaded))
 		params = fitLoad(params, provider, o.stderr)
-		if cells, err = planCells(*implFlag, *workloadFlag, *threadsFlag, params); err != nil {
-			return asUsage(err)
-		}
 	}
-	if cells, err = filterCells(cells, *match); err != nil {
-		return asUsage(err)
+	cells, err := planCells(f.impl, f.workload, f.threads, params)
+	if err == nil {
+		cells, err = harness.Match(cells, f.match)
+	}
+	if err != nil {
+		return nil, asUsage(err)
 	}
 	if loaded == 0 {
 		// A generated corpus this machine cannot hold is refused before
@@ -166,82 +233,59 @@ func runRun(ctx context.Context, o *streams, args []string) error {
 		for _, c := range cells {
 			if v := c.Params.Get("certs"); v != "" {
 				if err := fitsMemory(c.Params.Int("certs")); err != nil {
-					return asUsage(err)
+					return nil, asUsage(err)
 				}
 			}
 		}
 	}
-	cells = withFloors(cells)
-	if est := time.Duration(*rounds) * time.Duration(len(cells)) * (*window + *warmup); est > longRun && !*quiet {
-		fmt.Fprintf(o.stderr, "perfrun: run: %d cells × %d rounds × %v will take at least %v; Ctrl-C keeps the rounds completed by then\n",
-			len(cells), *rounds, *window+*warmup, est.Round(time.Minute))
-	}
-	opts := def
-	opts.Rounds, opts.Window, opts.Warmup, opts.Seed, opts.Corpus = *rounds, *window, *warmup, *seed, provider
-	opts.OrderSeed = *orderSeed
-	opts.Pin, opts.Precision, opts.MaxTime, opts.Profiles = *pin, prec, *maxTime, profiles
-	if !*quarantine {
-		opts.Quarantine = harness.Quarantine{}
-	}
-	if !*quiet {
-		opts.Progress = progressPrinter(o.stderr)
-	}
-	res, err := harness.Run(ctx, cells, opts)
-	if !*quiet && isTerminal(o.stderr) {
-		fmt.Fprint(o.stderr, "\r\033[K")
-	}
-	if err != nil {
-		return err
-	}
-	res.Labels = kvs
-	res.Command = "perfrun " + strings.Join(os.Args[1:], " ")
-	if *instructions && !res.Incomplete {
-		if err := countInstructions(ctx, res, res.Periods, cellOpsArgs(*corpusPath, *strict, *seed), o.stderr, *quiet); err != nil {
-			return fmt.Errorf("instructions: %v", err)
-		}
-	}
+	return harness.WithFloors(cells), nil
+}
+
+// write writes what a run produced: the results file, the baseline, the
+// plots, the printed table and the summary.
+func (f *runFlags) write(o *streams, res *harness.Outcome) error {
 	set := res.Set()
-	if *out != "" || *saveAs != "" {
+	if f.out != "" || f.saveAs != "" {
 		var buf bytes.Buffer
 		if err := set.Write(&buf); err != nil {
 			return err
 		}
-		if *out != "" {
-			if err := writeFile(*out, buf.Bytes()); err != nil {
+		if f.out != "" {
+			if err := writeFile(f.out, buf.Bytes()); err != nil {
 				return err
 			}
 		}
-		if *saveAs != "" && !res.Incomplete {
-			path, err := saveBaseline(*saveAs, buf.Bytes())
+		if f.saveAs != "" && !res.Incomplete {
+			path, err := saveBaseline(f.saveAs, buf.Bytes())
 			if err != nil {
 				return err
 			}
-			if !*quiet {
-				fmt.Fprintf(o.stderr, "perfrun: saved baseline %s (%s); gate against it with: perfrun gate -baseline %s NEW\n", *saveAs, path, *saveAs)
+			if !f.quiet {
+				fmt.Fprintf(o.stderr, "perfrun: saved baseline %s (%s); gate against it with: perfrun gate -baseline %s NEW\n", f.saveAs, path, f.saveAs)
 			}
 		}
 	}
-	if dir := *plotDir; dir != "none" && (dir != "" || *out != "") {
+	if dir := f.plots; dir != "none" && (dir != "" || f.out != "") {
 		if dir == "" {
-			dir = plotsDir(*out)
+			dir = plotsDir(f.out)
 		}
 		files, err := drawPlots([]*records.Set{set}, dir)
 		if err != nil {
 			return fmt.Errorf("plots: %v", err)
 		}
-		if len(files) > 0 && !*quiet {
+		if len(files) > 0 && !f.quiet {
 			fmt.Fprintf(o.stderr, "perfrun: wrote %d plots to %s\n", len(files), dir)
 		}
 	}
-	if err := printer(o.stdout, set, harness.Cores()); err != nil {
+	if err := printers[f.format](o.stdout, set, harness.Cores()); err != nil {
 		return err
 	}
-	if !*quiet {
+	if !f.quiet {
 		summarize(o.stderr, res)
 	}
-	if *out != "" && !*quiet {
+	if f.out != "" && !f.quiet {
 		fmt.Fprintf(o.stderr, "perfrun: wrote %s (%d samples, %s); read it with: benchstat -col /impl -row /threads %s\n",
-			*out, len(res.Samples), res.Wall.Round(time.Second), *out)
+			f.out, len(res.Samples), res.Wall.Round(time.Second), f.out)
 	}
 	if res.Incomplete {
 		return fmt.Errorf("interrupted: kept the %d completed rounds", res.CompletedRounds())

@@ -1,0 +1,173 @@
+package compare
+
+import (
+	"encoding/csv"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/perfrun/perfrun/records"
+)
+
+// noise is a model of one cell's windows in an A/B campaign paired at the
+// window, fitted to real A/A campaigns of this project's 2-core VM
+// (results/campaigns): each arm process has an effect of its own
+// (process: its heap, its neighbour of the moment), each window one of
+// its own (window), and a fraction tail of windows ran slower than the
+// arms they were paired with by a factor drawn from slow — the host's
+// short stretches the probe did not set aside. What a triple's three
+// windows share cancels in the statistic and is not modelled.
+type noise struct {
+	process, window float64 // sd of the log effects
+	tail            float64
+	slow            []float64 // slowdown factors of tail windows, resampled
+	inner           int       // windows per arm and round; the arm's value is their median
+}
+
+func (m noise) value(r *rand.Rand, truth float64, process float64) float64 {
+	inner := max(m.inner, 1)
+	w := make([]float64, inner)
+	for i := range w {
+		w[i] = r.NormFloat64() * m.window
+		if len(m.slow) > 0 && r.Float64() < m.tail {
+			w[i] += math.Log(m.slow[r.IntN(len(m.slow))])
+		}
+	}
+	return truth * math.Exp(process+records.Median(w))
+}
+
+// armValue is one arm's value for a round: a fresh process, inner windows.
+func (m noise) armValue(r *rand.Rand, truth float64) float64 {
+	return m.value(r, truth, r.NormFloat64()*m.process)
+}
+
+// A class of cells shares one fitted noise: one thread; two threads of a
+// lock-based design; two threads of the lock-free one.
+type class string
+
+const (
+	oneThread  class = "1 thread"
+	twoLocked  class = "2 threads, lock-based"
+	twoLockFre class = "2 threads, lock-free"
+)
+
+func classOf(cell string) class {
+	switch {
+	case strings.HasSuffix(cell, "/threads=1"):
+		return oneThread
+	case strings.Contains(cell, "/impl=rcu/"):
+		return twoLockFre
+	}
+	return twoLocked
+}
+
+// campaignWindow is one row of a campaign's windows.csv.
+type campaignWindow struct {
+	cell, arm string
+	round     int
+	value     float64
+	aside     bool
+}
+
+// readCampaigns reads every A/A campaign's windows under dir (aa-*.csv).
+func readCampaigns(dir string) (map[string][]campaignWindow, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "aa-*.csv"))
+	if err != nil || len(files) == 0 {
+		return nil, fmt.Errorf("no A/A campaigns in %s (%v)", dir, err)
+	}
+	out := make(map[string][]campaignWindow)
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		rows, err := csv.NewReader(strings.NewReader(string(data))).ReadAll()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", f, err)
+		}
+		for _, row := range rows[1:] {
+			round, _ := strconv.Atoi(row[1])
+			v, _ := strconv.ParseFloat(row[3], 64)
+			out[filepath.Base(f)] = append(out[filepath.Base(f)], campaignWindow{cell: row[0], round: round, arm: row[2], value: v, aside: row[5] != ""})
+		}
+	}
+	return out, nil
+}
+
+// fitNoise fits each class's noise to the kept windows of A/A campaigns.
+// Windows come in triples (one per arm, back to back, in file order);
+// a window's residual is its log value less its triple's mean (what the
+// triple shared); an arm process's effect is the median residual of its
+// windows in the round, and a window's own effect what is left. Removing
+// a mean of three leaves 2/3 of a variance, which the fit restores.
+func fitNoise(campaigns map[string][]campaignWindow, inner int) map[class]noise {
+	type key struct {
+		campaign, cell string
+		round          int
+		arm            string
+	}
+	resid := make(map[key][]float64)
+	classes := make(map[key]class)
+	for name, ws := range campaigns {
+		var kept []campaignWindow
+		for _, w := range ws {
+			if !w.aside && w.value > 0 {
+				kept = append(kept, w)
+			}
+		}
+		for i := 0; i+3 <= len(kept); {
+			t := kept[i : i+3]
+			if t[0].cell != t[2].cell || t[0].round != t[2].round || t[0].arm == t[1].arm || t[1].arm == t[2].arm || t[0].arm == t[2].arm {
+				i++ // not a triple: skip a window and look again
+				continue
+			}
+			mean := (math.Log(t[0].value) + math.Log(t[1].value) + math.Log(t[2].value)) / 3
+			for _, w := range t {
+				k := key{name, w.cell, w.round, w.arm}
+				resid[k] = append(resid[k], math.Log(w.value)-mean)
+				classes[k] = classOf(w.cell)
+			}
+			i += 3
+		}
+	}
+	procs := make(map[class][]float64)
+	wins := make(map[class][]float64)
+	for k, r := range resid {
+		p := records.Median(r)
+		procs[classes[k]] = append(procs[classes[k]], p)
+		for _, x := range r {
+			wins[classes[k]] = append(wins[classes[k]], x-p)
+		}
+	}
+	out := make(map[class]noise)
+	for c, w := range wins {
+		window := robustSD(w) * math.Sqrt(1.5)
+		m := noise{window: window, inner: inner}
+		for _, x := range w {
+			if x > 3*window {
+				m.slow = append(m.slow, math.Exp(x))
+			}
+		}
+		slices.Sort(m.slow)
+		m.tail = float64(len(m.slow)) / float64(len(w))
+		medianVar := math.Pi / 2 / float64(inner) // of a median of inner normals
+		m.process = math.Sqrt(max(0, 1.5*math.Pow(robustSD(procs[c]), 2)-window*window*medianVar))
+		out[c] = m
+	}
+	return out
+}
+
+// robustSD is the normal-consistent median absolute deviation.
+func robustSD(x []float64) float64 {
+	m := records.Median(x)
+	d := make([]float64, len(x))
+	for i, v := range x {
+		d[i] = math.Abs(v - m)
+	}
+	return 1.4826 * records.Median(d)
+}

@@ -1,0 +1,145 @@
+package harness
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/perfrun/perfrun/store"
+	"github.com/perfrun/perfrun/workloads"
+)
+
+// Sweep is the parameter values a plan sweeps, each parameter's values in
+// the order given and the parameters in the order first named.
+type Sweep struct {
+	order  []string
+	values map[string][]string
+}
+
+// ParseSweep reads -param values: "name=v1,v2,..." each, a name given
+// twice sweeping the values of both.
+func ParseSweep(params []string) (Sweep, error) {
+	s := Sweep{values: make(map[string][]string)}
+	for _, p := range params {
+		name, values, ok := strings.Cut(p, "=")
+		if !ok || values == "" {
+			return Sweep{}, fmt.Errorf("bad -param %q: want name=value[,value...]", p)
+		}
+		if !workloads.Known(name) {
+			return Sweep{}, fmt.Errorf("unknown parameter %q (see perfrun list)", name)
+		}
+		if _, dup := s.values[name]; !dup {
+			s.order = append(s.order, name)
+		}
+		s.values[name] = append(s.values[name], SplitList(values)...)
+	}
+	return s, nil
+}
+
+// Plan expands implementations, workloads, a sweep and thread counts into
+// cells, in the order results are written: workloads, then
+// implementations (as given), then parameter sets, then threads.
+func Plan(ims []store.Impl, ws []workloads.Workload, sweep Sweep, threads []int) ([]Cell, error) {
+	if len(ims) == 0 || len(ws) == 0 {
+		return nil, fmt.Errorf("no implementation or no workload selected")
+	}
+	var cells []Cell
+	for _, w := range ws {
+		var sets []workloads.Params
+		for _, set := range sweep.combinations(w) {
+			p, err := w.Resolve(set)
+			if err != nil {
+				return nil, err
+			}
+			sets = append(sets, p)
+		}
+		for _, im := range ims {
+			for _, p := range sets {
+				for _, t := range threads {
+					cells = append(cells, Cell{Impl: im, Workload: w, Params: p, Threads: t})
+				}
+			}
+		}
+	}
+	return cells, nil
+}
+
+// combinations returns every assignment of the swept values that the
+// workload declares (others are ignored for it).
+func (s Sweep) combinations(w workloads.Workload) []map[string]string {
+	sets := []map[string]string{{}}
+	for _, name := range s.order {
+		declared := false
+		for _, p := range w.Params {
+			declared = declared || p.Name == name
+		}
+		if !declared {
+			continue
+		}
+		var next []map[string]string
+		for _, set := range sets {
+			for _, v := range s.values[name] {
+				m := make(map[string]string, len(set)+1)
+				for k, x := range set {
+					m[k] = x
+				}
+				m[name] = v
+				next = append(next, m)
+			}
+		}
+		sets = next
+	}
+	return sets
+}
+
+// WithFloors adds, for each workload and parameters among cells whose
+// workload has a floor, the floor cell at one thread: the limit of the
+// operation on this machine, measured beside the designs.
+func WithFloors(cells []Cell) []Cell {
+	seen := make(map[string]bool)
+	out := cells
+	for _, c := range cells {
+		if c.Workload.Floor == nil {
+			continue
+		}
+		f := Cell{Workload: *c.Workload.Floor, Params: c.Params, Threads: 1}
+		if !seen[f.Name()] {
+			seen[f.Name()] = true
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// Match keeps the cells whose name matches the regular expression expr
+// (all of them for ""); a match of none is an error.
+func Match(cells []Cell, expr string) ([]Cell, error) {
+	if expr == "" {
+		return cells, nil
+	}
+	re, err := regexp.Compile(expr)
+	if err != nil {
+		return nil, fmt.Errorf("bad -match: %v", err)
+	}
+	var out []Cell
+	for _, c := range cells {
+		if re.MatchString(c.Name()) {
+			out = append(out, c)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("-match %q selects no cell", expr)
+	}
+	return out, nil
+}
+
+// SplitList splits a comma-separated list, dropping empty entries.
+func SplitList(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}

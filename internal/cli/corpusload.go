@@ -1,0 +1,139 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/perfrun/perfrun/store/corpus"
+	"github.com/perfrun/perfrun/workloads"
+)
+
+// fitLoad lowers the load workload's n to what a loaded corpus holds: it
+// loads all of it instead, and says so.
+func fitLoad(params []string, provider func(int) (*corpus.Corpus, error), stderr io.Writer) []string {
+	c, err := provider(0)
+	if err != nil {
+		return params
+	}
+	objects := len(c.Objects())
+	var values []string
+	for _, p := range params {
+		if v, ok := strings.CutPrefix(p, "n="); ok {
+			values = append(values, splitList(v)...)
+		}
+	}
+	if len(values) == 0 {
+		for _, p := range workloads.Load.Params {
+			if p.Name == "n" {
+				values = []string{p.Default}
+			}
+		}
+	}
+	var fitted []string
+	for _, v := range values {
+		if n, err := strconv.Atoi(v); err == nil && n > objects {
+			fmt.Fprintf(stderr, "perfrun: run: load n=%d: the loaded corpus holds %d objects; loading all of them (n=%d)\n", n, objects, objects)
+			v = strconv.Itoa(objects)
+		}
+		if !slices.Contains(fitted, v) {
+			fitted = append(fitted, v)
+		}
+	}
+	return append(withoutParam(params, "n"), "n="+strings.Join(fitted, ","))
+}
+
+// corpusBytesPerCA is what one generated CA costs in memory with its share
+// of leaves, parsed (measured: a 16384-CA corpus holds ~70 MB live).
+const corpusBytesPerCA = 4 << 10
+
+// fitsMemory refuses, up front, a generated corpus this machine cannot hold:
+// certs=20000000 used to generate for minutes and then die of OOM.
+func fitsMemory(cas int) error {
+	need := uint64(cas) * corpusBytesPerCA
+	if avail := availableMemory(); avail > 0 && need > avail*8/10 {
+		return fmt.Errorf("certs=%d needs about %s for its corpus; this machine has %s available", cas, bytesText(need), bytesText(avail))
+	}
+	return nil
+}
+
+// availableMemory is /proc/meminfo's MemAvailable in bytes, 0 where unknown.
+func availableMemory() uint64 {
+	data, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if rest, ok := strings.CutPrefix(line, "MemAvailable:"); ok {
+			kb, _ := strconv.ParseUint(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
+}
+
+func bytesText(b uint64) string {
+	switch {
+	case b >= 1<<40:
+		return fmt.Sprintf("%.1f TiB", float64(b)/(1<<40))
+	case b >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(b)/(1<<30))
+	}
+	return fmt.Sprintf("%.0f MiB", float64(b)/(1<<20))
+}
+
+// progressAfter returns a progress reporter that stays quiet for the
+// first two seconds of work (most corpora are made in less), then says
+// how far it got, about every few seconds.
+func progressAfter(w io.Writer, what, unit string) func(done, total int) {
+	start := time.Now()
+	var last time.Time
+	return func(done, total int) {
+		now := time.Now()
+		if now.Sub(start) < 2*time.Second || now.Sub(last) < 3*time.Second || total == 0 {
+			return
+		}
+		last = now
+		fmt.Fprintf(w, "perfrun: %s: %d of %d %s (%d%%)\n", what, done, total, unit, 100*done/total)
+	}
+}
+
+// corpusProvider returns where cells get their corpus: generated per size
+// from the seed, or one loaded corpus for every cell (then loaded is its
+// number of CAs).
+func corpusProvider(ctx context.Context, path string, strict bool, seed uint64, stderr io.Writer) (provider func(int) (*corpus.Corpus, error), loaded int, err error) {
+	if path == "" {
+		return func(cas int) (*corpus.Corpus, error) {
+			if err := fitsMemory(cas); err != nil {
+				return nil, err
+			}
+			leaves := min(cas, 4096)
+			spec := corpus.Spec{Seed: seed, CAs: cas, Hits: leaves, Misses: max(leaves/4, 1)}
+			return corpus.CachedContext(ctx, spec, progressAfter(stderr, "generating corpus", "objects"))
+		}, 0, nil
+	}
+	loading := progressAfter(stderr, "loading "+path, "MiB")
+	c, problems, err := corpus.LoadContext(ctx, path, strict, func(done, total int64) {
+		loading(int(done>>20), int(max(total>>20, 1)))
+	})
+	for _, p := range problems {
+		if !strict {
+			fmt.Fprintf(stderr, "perfrun: run: skipped %v\n", p)
+		}
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	dups := ""
+	if c.Duplicates > 0 {
+		dups = fmt.Sprintf(" (%d duplicates listed again, kept once)", c.Duplicates)
+	}
+	fmt.Fprintf(stderr, "perfrun: corpus %s: %d CAs, %d CRLs, %d leaves with issuer, %d without%s\n",
+		path, len(c.CAs), len(c.CRLs), len(c.Hits), len(c.Misses), dups)
+	return func(int) (*corpus.Corpus, error) { return c, nil }, max(len(c.CAs), 1), nil
+}
