@@ -14,7 +14,7 @@ import (
 
 // The defaults of ab that the operating characteristic is computed at.
 const (
-	ocInner  = 3  // -inner
+	ocInner  = 2  // -inner
 	ocLooks  = 3  // -looks
 	ocRounds = 10 // -rounds
 )
@@ -86,7 +86,7 @@ func characteristic(seed uint64, models map[class]noise, c class, th Thresholds,
 
 // TestOperatingCharacteristic fits the noise model to the A/A campaigns in
 // results/campaigns, then drives ab's decision rule at its defaults (10
-// rounds a look, up to 3 looks at Pocock's level, 3 windows per arm and
+// rounds a look, up to 3 looks at Pocock's level, 2 windows per arm and
 // round, Holm across cells for REGRESSION and IMPROVED, each cell's PASS at
 // alpha) with synthetic arms from it. It checks the targets a CI owner
 // relies on and writes the fitted model and the tables to results/ when

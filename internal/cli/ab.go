@@ -80,7 +80,7 @@ func abFlags(o *streams) (*flag.FlagSet, *abOptions) {
 	a := &abOptions{th: thresholdFlags(fs)}
 	fs.BoolVar(&a.th.AllowMissing, "allow-missing", false, "do not fail cells that BASE measures and HEAD does not")
 	fs.IntVar(&a.rounds, "rounds", 10, "rounds of each look (each runs all three arms)")
-	fs.IntVar(&a.inner, "inner", 3, "windows each arm measures of a cell in a round; their median is the arm's value")
+	fs.IntVar(&a.inner, "inner", 2, "windows each arm measures of a cell in a round; their median is the arm's value")
 	fs.IntVar(&a.looks, "looks", 3, "most looks: cells still undecided after a look get -rounds fresh rounds")
 	fs.DurationVar(&a.budget, "budget", 0, "start no look that would end past this time from the start (0: no limit), e.g. 5m")
 	fs.StringVar(&a.pairing, "pairing", "window", "window: arms driven window by window; process: one whole process per arm and round")
