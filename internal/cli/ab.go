@@ -22,7 +22,7 @@ import (
 )
 
 var cmdAB = &command{
-	name: "ab", args: "[flags] BASE HEAD", short: "build two git revisions and gate them, interleaved, with an A/A noise arm",
+	maxArgs: -1, name: "ab", args: "[flags] BASE HEAD", short: "build two git revisions and gate them, interleaved, with an A/A noise arm",
 	long: `AB builds perfrun (or, with -pkg, any main that calls perfrun.Main) at two
 git revisions and measures them side by side on the same corpus and cells:
 base, head and base again (the A/A arm). Each round starts the three arms as
@@ -51,7 +51,7 @@ so no verdict rests on one code layout. Exit codes as gate; a revision that
 does not build exits 4.`,
 }
 
-func init() { cmdAB.run = runAB }
+func init() { cmdAB.define = abFlags }
 
 // defaultPkg is perfrun's own main.
 const defaultPkg = "./cmd/perfrun"
@@ -75,8 +75,7 @@ type abOptions struct {
 	keep, quiet          bool
 }
 
-func abFlags(o *streams) (*flag.FlagSet, *abOptions) {
-	fs := cmdAB.flags(o)
+func abFlags(fs *flag.FlagSet) runFunc {
 	a := &abOptions{th: thresholdFlags(fs)}
 	fs.BoolVar(&a.th.AllowMissing, "allow-missing", false, "do not fail cells that BASE measures and HEAD does not")
 	fs.IntVar(&a.rounds, "rounds", 10, "rounds of each look (each runs all three arms)")
@@ -100,7 +99,7 @@ func abFlags(o *streams) (*flag.FlagSet, *abOptions) {
 	fs.StringVar(&a.reportDir, "report", "", "also write report.md, report.html and images/ of the comparison here")
 	fs.BoolVar(&a.keep, "keep", false, "keep the scratch directory with every arm's results")
 	fs.BoolVar(&a.quiet, "q", false, "no progress on stderr")
-	return fs, a
+	return func(ctx context.Context, o *streams, _ []string) error { return a.run(ctx, o, fs) }
 }
 
 // cellArgs are the flags that choose the cells, for both arm commands.
@@ -116,11 +115,7 @@ func (a *abOptions) cellArgs() []string {
 	return args
 }
 
-func runAB(ctx context.Context, o *streams, args []string) error {
-	fs, a := abFlags(o)
-	if err := parse(fs, args, -1); err != nil {
-		return err
-	}
+func (a *abOptions) run(ctx context.Context, o *streams, fs *flag.FlagSet) error {
 	if fs.NArg() != 2 {
 		return usageError("want two revisions: BASE HEAD")
 	}

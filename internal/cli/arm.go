@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -27,18 +28,25 @@ head and base again — so a cell is measured in all three arms within a
 fraction of a second. Not listed in help.`,
 }
 
-func init() { cmdArm.run = runArm }
+func init() { cmdArm.define = func(fs *flag.FlagSet) runFunc { return armFlags(fs, os.Stdin) } }
 
 // armProtocol is the first line an arm prints, so ab can tell a binary
 // that speaks it from one that does not.
 const armProtocol = "perfrun-arm 1"
 
-func runArm(ctx context.Context, o *streams, args []string) error {
-	return driveArm(ctx, o, os.Stdin, args)
-}
-
+// driveArm runs an arm on args whose requests come from stdin (tests
+// drive it in-process).
 func driveArm(ctx context.Context, o *streams, stdin io.Reader, args []string) error {
 	fs := cmdArm.flags(o)
+	run := armFlags(fs, stdin)
+	if err := parse(fs, args, 0); err != nil {
+		return err
+	}
+	return run(ctx, o, args)
+}
+
+// armFlags defines arm's flags; the arm reads its requests from stdin.
+func armFlags(fs *flag.FlagSet, stdin io.Reader) runFunc {
 	def := harness.DefaultOptions
 	implFlag := fs.String("impl", strings.Join(impls.Names(), ","), "implementations, comma-separated")
 	workloadFlag := fs.String("workload", "issuer", "workloads, comma-separated")
@@ -51,75 +59,74 @@ func driveArm(ctx context.Context, o *streams, stdin io.Reader, args []string) e
 	match := fs.String("match", "", "only cells whose benchmark name matches this regular expression")
 	out := fs.String("o", "", "results file written at the end (Go benchmark format); empty for none")
 	pin := fs.Bool("pin", false, "pin worker i of every window to the i-th CPU the process may use")
-	if err := parse(fs, args, 0); err != nil {
-		return err
-	}
-	if *window < harness.MinWindow || *warmup < 0 {
-		return usageError("-window must be at least %v, -warmup not negative", harness.MinWindow)
-	}
-	cells, err := planCells(*implFlag, *workloadFlag, *threadsFlag, params)
-	if err != nil {
-		return asUsage(err)
-	}
-	if cells, err = harness.Match(cells, *match); err != nil {
-		return asUsage(err)
-	}
-	provider, _, err := corpusProvider(ctx, "", false, *seed, io.Discard)
-	if err != nil {
-		return err
-	}
-	opts := def
-	opts.Window, opts.Warmup, opts.Seed, opts.Corpus, opts.Pin = *window, *warmup, *seed, provider, *pin
-	d := harness.NewDriver(cells, opts)
-	if err := d.Setup(ctx); err != nil {
-		return err
-	}
-	w := bufio.NewWriter(o.stdout)
-	fmt.Fprintln(w, armProtocol)
-	for _, c := range d.Cells() {
-		fmt.Fprintf(w, "cell %s\n", c.Name())
-	}
-	fmt.Fprintln(w, "ready")
-	if err := w.Flush(); err != nil {
-		return err
-	}
-	in := bufio.NewScanner(stdin)
-	for in.Scan() {
-		verb, name, _ := strings.Cut(strings.TrimSpace(in.Text()), " ")
-		if verb == "quit" {
-			break
+	return func(ctx context.Context, o *streams, args []string) error {
+		if *window < harness.MinWindow || *warmup < 0 {
+			return usageError("-window must be at least %v, -warmup not negative", harness.MinWindow)
 		}
-		if verb != "window" {
-			return usageError("arm: unknown request %q (want \"window NAME\" or \"quit\")", in.Text())
+		cells, err := planCells(*implFlag, *workloadFlag, *threadsFlag, params)
+		if err != nil {
+			return asUsage(err)
 		}
-		s, err := d.Window(ctx, name)
+		if cells, err = harness.Match(cells, *match); err != nil {
+			return asUsage(err)
+		}
+		provider, _, err := corpusProvider(ctx, "", false, *seed, io.Discard)
 		if err != nil {
 			return err
 		}
-		values := make(map[string]float64, len(s.Metrics))
-		for _, m := range s.Metrics {
-			values[m.Unit] = m.Value
-		}
-		js, err := json.Marshal(values)
-		if err != nil {
+		opts := def
+		opts.Window, opts.Warmup, opts.Seed, opts.Corpus, opts.Pin = *window, *warmup, *seed, provider, *pin
+		d := harness.NewDriver(cells, opts)
+		if err := d.Setup(ctx); err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "sample %s %s\n", name, js)
+		w := bufio.NewWriter(o.stdout)
+		fmt.Fprintln(w, armProtocol)
+		for _, c := range d.Cells() {
+			fmt.Fprintf(w, "cell %s\n", c.Name())
+		}
+		fmt.Fprintln(w, "ready")
 		if err := w.Flush(); err != nil {
 			return err
 		}
+		in := bufio.NewScanner(stdin)
+		for in.Scan() {
+			verb, name, _ := strings.Cut(strings.TrimSpace(in.Text()), " ")
+			if verb == "quit" {
+				break
+			}
+			if verb != "window" {
+				return usageError("arm: unknown request %q (want \"window NAME\" or \"quit\")", in.Text())
+			}
+			s, err := d.Window(ctx, name)
+			if err != nil {
+				return err
+			}
+			values := make(map[string]float64, len(s.Metrics))
+			for _, m := range s.Metrics {
+				values[m.Unit] = m.Value
+			}
+			js, err := json.Marshal(values)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(w, "sample %s %s\n", name, js)
+			if err := w.Flush(); err != nil {
+				return err
+			}
+		}
+		if err := in.Err(); err != nil {
+			return err
+		}
+		if *out == "" {
+			return nil
+		}
+		res := d.Outcome()
+		res.Command = "perfrun arm " + strings.Join(args, " ")
+		var buf bytes.Buffer
+		if err := res.Set().Write(&buf); err != nil {
+			return err
+		}
+		return writeFile(*out, buf.Bytes())
 	}
-	if err := in.Err(); err != nil {
-		return err
-	}
-	if *out == "" {
-		return nil
-	}
-	res := d.Outcome()
-	res.Command = "perfrun arm " + strings.Join(args, " ")
-	var buf bytes.Buffer
-	if err := res.Set().Write(&buf); err != nil {
-		return err
-	}
-	return writeFile(*out, buf.Bytes())
 }

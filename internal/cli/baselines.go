@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,7 +15,7 @@ import (
 )
 
 var cmdBaselines = &command{
-	name: "baselines", args: "", short: "list the named baselines (run -save-baseline NAME, gate -baseline NAME)",
+	maxArgs: 0, name: "baselines", args: "", short: "list the named baselines (run -save-baseline NAME, gate -baseline NAME)",
 	long: `Baselines lists the results saved under a name with "run -save-baseline
 NAME": when each was measured, on what, by which command. "gate -baseline
 NAME NEW" gates NEW against one. They live in one folder, $PERFRUN_BASELINES
@@ -22,7 +23,7 @@ or perfrun-out/baselines, one results file each (NAME.txt) with its
 configuration.`,
 }
 
-func init() { cmdBaselines.run = runBaselines }
+func init() { cmdBaselines.define = baselinesFlags }
 
 // baselinesDir is the folder of named baselines.
 func baselinesDir() string {
@@ -77,29 +78,28 @@ func savedBaselines() []string {
 	return names
 }
 
-func runBaselines(_ context.Context, o *streams, args []string) error {
-	if err := parse(cmdBaselines.flags(o), args, 0); err != nil {
-		return err
-	}
-	names := savedBaselines()
-	if len(names) == 0 {
-		fmt.Fprintf(o.stderr, "perfrun: baselines: none in %s (run -save-baseline NAME)\n", baselinesDir())
-		return nil
-	}
-	tw := tabwriter.NewWriter(o.stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tDATE\tCELLS\tMACHINE\tCOMMAND")
-	for _, name := range names {
-		s, err := records.ReadFile(filepath.Join(baselinesDir(), name+".txt"))
-		if err != nil {
-			fmt.Fprintf(tw, "%s\t(unreadable: %v)\t\t\t\n", name, err)
-			continue
+func baselinesFlags(*flag.FlagSet) runFunc {
+	return func(_ context.Context, o *streams, args []string) error {
+		names := savedBaselines()
+		if len(names) == 0 {
+			fmt.Fprintf(o.stderr, "perfrun: baselines: none in %s (run -save-baseline NAME)\n", baselinesDir())
+			return nil
 		}
-		machine := s.Config("machine")
-		if machine == "" {
-			machine = s.Config("cpu") + " ×" + s.Config("cores")
+		tw := tabwriter.NewWriter(o.stdout, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "NAME\tDATE\tCELLS\tMACHINE\tCOMMAND")
+		for _, name := range names {
+			s, err := records.ReadFile(filepath.Join(baselinesDir(), name+".txt"))
+			if err != nil {
+				fmt.Fprintf(tw, "%s\t(unreadable: %v)\t\t\t\n", name, err)
+				continue
+			}
+			machine := s.Config("machine")
+			if machine == "" {
+				machine = s.Config("cpu") + " ×" + s.Config("cores")
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", name, s.Config("date"), len(s.Cells()), machine, s.Config("command"))
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", name, s.Config("date"), len(s.Cells()), machine, s.Config("command"))
+		fmt.Fprintf(tw, "\n(in %s)\n", baselinesDir())
+		return tw.Flush()
 	}
-	fmt.Fprintf(tw, "\n(in %s)\n", baselinesDir())
-	return tw.Flush()
 }

@@ -22,13 +22,45 @@ const (
 )
 
 // command is one subcommand; the slice of them is both the dispatch table
-// and the help text, in order.
+// and the help text, in order. A command is a value that carries its flag
+// set: define puts its flags on a FlagSet and returns what runs once they
+// are parsed, so help prints a command's flags without running anything.
+// A command without flags of its own (help, history) has run instead.
 type command struct {
-	name  string
-	args  string // usage line after the name
-	short string
-	long  string
-	run   func(ctx context.Context, o *streams, args []string) error
+	name    string
+	args    string // usage line after the name
+	short   string
+	long    string
+	maxArgs int // positional arguments allowed after the flags; -1 any
+	define  func(fs *flag.FlagSet) runFunc
+	run     func(ctx context.Context, o *streams, args []string) error
+}
+
+// runFunc runs a command whose flags are parsed; args are its arguments
+// as given (the command line, for the record), fs.Args() the positional
+// ones.
+type runFunc func(ctx context.Context, o *streams, args []string) error
+
+// execute parses args against the command's flags and runs it.
+func (c *command) execute(ctx context.Context, o *streams, args []string) error {
+	if c.define == nil {
+		return c.run(ctx, o, args)
+	}
+	fs := c.flags(o)
+	run := c.define(fs)
+	if err := parse(fs, args, c.maxArgs); err != nil {
+		return err
+	}
+	return run(ctx, o, args)
+}
+
+// flagSet is the command's flags, defined and not parsed: what help prints.
+func (c *command) flagSet() *flag.FlagSet {
+	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
+	if c.define != nil {
+		c.define(fs)
+	}
+	return fs
 }
 
 // streams are a command's standard output and error.
@@ -55,7 +87,7 @@ func run(stdout, stderr io.Writer, args []string) int {
 	}
 	for _, c := range append(commands, hidden...) {
 		if c.name == args[0] {
-			return exitCode(c, c.run(context.Background(), o, args[1:]), stderr)
+			return exitCode(c, c.execute(context.Background(), o, args[1:]), stderr)
 		}
 	}
 	fmt.Fprintf(stderr, "perfrun: unknown command %q\n\n", args[0])

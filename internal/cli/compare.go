@@ -2,36 +2,35 @@ package cli
 
 import (
 	"context"
+	"flag"
 
 	"github.com/perfrun/perfrun/harness/compare"
 	"github.com/perfrun/perfrun/records"
 )
 
 var cmdCompare = &command{
-	name: "compare", args: "OLD NEW", short: "compare two results files, benchstat style, and rank implementations",
+	maxArgs: -1, name: "compare", args: "OLD NEW", short: "compare two results files, benchstat style, and rank implementations",
 	long: `Compare two results files the way benchstat does (median, 95% CI,
 Mann-Whitney U at alpha 0.05, "~" when not significant), then say how many
 times faster each implementation ran than the others, in each file.
 A file may be given as label=path.`,
 }
 
-func init() { cmdCompare.run = runCompare }
+func init() { cmdCompare.define = compareFlags }
 
-func runCompare(_ context.Context, o *streams, args []string) error {
-	fs := cmdCompare.flags(o)
-	if err := parse(fs, args, -1); err != nil {
-		return err
+func compareFlags(fs *flag.FlagSet) runFunc {
+	return func(_ context.Context, o *streams, args []string) error {
+		old, new, err := readPair("compare", fs.Args(), o)
+		if err != nil {
+			return err
+		}
+		rows, _ := compare.Compare(old, new)
+		compare.WriteCompare(o.stdout, old, new, rows)
+		for _, s := range []*records.Set{old, new} {
+			compare.WriteSpeedups(o.stdout, s.Label+": mean time/op ± std, hyperfine style", compare.Speedups(s, compare.DefaultThresholds.Metric))
+		}
+		return nil
 	}
-	old, new, err := readPair("compare", fs.Args(), o)
-	if err != nil {
-		return err
-	}
-	rows, _ := compare.Compare(old, new)
-	compare.WriteCompare(o.stdout, old, new, rows)
-	for _, s := range []*records.Set{old, new} {
-		compare.WriteSpeedups(o.stdout, s.Label+": mean time/op ± std, hyperfine style", compare.Speedups(s, compare.DefaultThresholds.Metric))
-	}
-	return nil
 }
 
 // readPair reads OLD and NEW, printing their warnings; they must share a

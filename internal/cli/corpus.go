@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/hex"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,7 +14,7 @@ import (
 )
 
 var cmdCorpus = &command{
-	name: "corpus", args: "[flags] -o DIR", short: "write the generated corpus as PEM files with a manifest",
+	maxArgs: 0, name: "corpus", args: "[flags] -o DIR", short: "write the generated corpus as PEM files with a manifest",
 	long: `Corpus writes the generated corpus as PEM files, so the very same workload
 can be fed to OpenSSL or another stack:
 
@@ -24,37 +25,35 @@ can be fed to OpenSSL or another stack:
 	                   and the verification time (openssl verify -attime)`,
 }
 
-func init() { cmdCorpus.run = runCorpus }
+func init() { cmdCorpus.define = corpusFlags }
 
-func runCorpus(_ context.Context, o *streams, args []string) error {
-	fs := cmdCorpus.flags(o)
+func corpusFlags(fs *flag.FlagSet) runFunc {
 	dir := fs.String("o", "", "output directory (created; must be new or empty)")
 	cas := fs.Int("cas", 1024, "CA certificates")
 	hits := fs.Int("hits", 256, "leaves whose issuer is present")
 	misses := fs.Int("misses", 32, "leaves whose issuer is absent")
 	seed := fs.Uint64("seed", 1, "seed")
-	if err := parse(fs, args, 0); err != nil {
-		return err
+	return func(_ context.Context, o *streams, args []string) error {
+		if *dir == "" {
+			return usageError("-o DIR is required")
+		}
+		if *cas < 1 || *hits < 0 || *misses < 0 {
+			return usageError("-cas must be positive, -hits and -misses not negative")
+		}
+		if err := emptyOrNew(*dir); err != nil {
+			return err
+		}
+		c, err := corpus.Generate(corpus.Spec{Seed: *seed, CAs: *cas, Hits: *hits, Misses: *misses})
+		if err != nil {
+			return err
+		}
+		if err := writeCorpus(*dir, c); err != nil {
+			return err
+		}
+		fmt.Fprintf(o.stdout, "wrote %s: %d CAs, %d CRLs, %d leaves (%d with issuer), digest %s, verify at %d (%s)\n",
+			*dir, len(c.CAs), len(c.CRLs), len(c.Hits)+len(c.Misses), len(c.Hits), c.Digest, c.At.Unix(), c.At.Format("2006-01-02"))
+		return nil
 	}
-	if *dir == "" {
-		return usageError("-o DIR is required")
-	}
-	if *cas < 1 || *hits < 0 || *misses < 0 {
-		return usageError("-cas must be positive, -hits and -misses not negative")
-	}
-	if err := emptyOrNew(*dir); err != nil {
-		return err
-	}
-	c, err := corpus.Generate(corpus.Spec{Seed: *seed, CAs: *cas, Hits: *hits, Misses: *misses})
-	if err != nil {
-		return err
-	}
-	if err := writeCorpus(*dir, c); err != nil {
-		return err
-	}
-	fmt.Fprintf(o.stdout, "wrote %s: %d CAs, %d CRLs, %d leaves (%d with issuer), digest %s, verify at %d (%s)\n",
-		*dir, len(c.CAs), len(c.CRLs), len(c.Hits)+len(c.Misses), len(c.Hits), c.Digest, c.At.Unix(), c.At.Format("2006-01-02"))
-	return nil
 }
 
 // emptyOrNew refuses a folder that holds anything: leaves of an older

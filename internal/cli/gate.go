@@ -11,7 +11,7 @@ import (
 )
 
 var cmdGate = &command{
-	name: "gate", args: "[flags] OLD NEW", short: "decide PASS / IMPROVED / REGRESSION / INCONCLUSIVE between two results files",
+	maxArgs: -1, name: "gate", args: "[flags] OLD NEW", short: "decide PASS / IMPROVED / REGRESSION / INCONCLUSIVE between two results files",
 	long: `Gate decides whether NEW regressed against OLD (or against a named
 baseline: -baseline NAME NEW), per cell and overall. Per cell it estimates
 the change of time/op as the difference of 20% trimmed means of log values
@@ -30,10 +30,9 @@ their difference includes the process's own luck, which gate cannot see.
 For two revisions on one machine prefer "perfrun ab".`,
 }
 
-func init() { cmdGate.run = runGate }
+func init() { cmdGate.define = gateFlags }
 
-func runGate(_ context.Context, o *streams, args []string) error {
-	fs := cmdGate.flags(o)
+func gateFlags(fs *flag.FlagSet) runFunc {
 	th := thresholdFlags(fs)
 	fs.Float64Var(&th.AllocsDelta, "allocs-delta", th.AllocsDelta, "allocs/op increase that fails")
 	fs.Float64Var(&th.InstructionsRatio, "instructions-ratio", th.InstructionsRatio, "instructions/op increase that fails, as a fraction")
@@ -41,36 +40,35 @@ func runGate(_ context.Context, o *streams, args []string) error {
 	ignore := fs.String("ignore-config", "", "configuration `keys` (comma-separated) whose differences to accept: "+strings.Join(compare.MeaningKeys, ", "))
 	jsonOut := fs.String("json", "", "also write the verdict as JSON to this file")
 	baseline := fs.String("baseline", "", "gate NEW against the baseline saved under this `name` (run -save-baseline)")
-	if err := parse(fs, args, -1); err != nil {
-		return err
-	}
-	if err := checkThresholds(th); err != nil {
-		return err
-	}
-	if !(th.AllocsDelta >= 0) || !(th.InstructionsRatio >= 0) || math.IsInf(th.AllocsDelta+th.InstructionsRatio, 0) {
-		return usageError("-allocs-delta and -instructions-ratio must be finite and >= 0")
-	}
-	th.IgnoreConfig = splitList(*ignore)
-	files := fs.Args()
-	if *baseline != "" {
-		if len(files) != 1 {
-			return usageError("with -baseline, want one results file: NEW")
+	return func(_ context.Context, o *streams, args []string) error {
+		if err := checkThresholds(th); err != nil {
+			return err
 		}
-		path, err := baselinePath(*baseline)
+		if !(th.AllocsDelta >= 0) || !(th.InstructionsRatio >= 0) || math.IsInf(th.AllocsDelta+th.InstructionsRatio, 0) {
+			return usageError("-allocs-delta and -instructions-ratio must be finite and >= 0")
+		}
+		th.IgnoreConfig = splitList(*ignore)
+		files := fs.Args()
+		if *baseline != "" {
+			if len(files) != 1 {
+				return usageError("with -baseline, want one results file: NEW")
+			}
+			path, err := baselinePath(*baseline)
+			if err != nil {
+				return err
+			}
+			files = []string{*baseline + "=" + path, files[0]}
+		}
+		old, new, err := readPair("gate", files, o)
 		if err != nil {
 			return err
 		}
-		files = []string{*baseline + "=" + path, files[0]}
+		rep, err := compare.Gate(old, new, *th)
+		if err != nil {
+			return asUsage(err)
+		}
+		return finishGate(rep, *jsonOut, o)
 	}
-	old, new, err := readPair("gate", files, o)
-	if err != nil {
-		return err
-	}
-	rep, err := compare.Gate(old, new, *th)
-	if err != nil {
-		return asUsage(err)
-	}
-	return finishGate(rep, *jsonOut, o)
 }
 
 // thresholdFlags defines the flags gate and ab share, over the defaults.

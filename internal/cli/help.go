@@ -2,7 +2,7 @@ package cli
 
 import (
 	"context"
-	"errors"
+	"flag"
 	"fmt"
 	"runtime"
 
@@ -15,13 +15,13 @@ var cmdHelp = &command{
 }
 
 var cmdVersion = &command{
-	name: "version", args: "", short: "print perfrun's version",
+	maxArgs: 0, name: "version", args: "", short: "print perfrun's version",
 	long: "Version prints the perfrun revision and the Go toolchain that built it.",
 }
 
 func init() {
 	cmdHelp.run = runHelp
-	cmdVersion.run = runVersion
+	cmdVersion.define = versionFlags
 }
 
 func runHelp(ctx context.Context, o *streams, args []string) error {
@@ -31,20 +31,16 @@ func runHelp(ctx context.Context, o *streams, args []string) error {
 	}
 	for _, c := range commands {
 		if c.name == args[0] {
-			// A command's -h prints its usage and flags; here, to stdout.
-			if err := c.run(ctx, &streams{o.stdout, o.stdout}, []string{"-h"}); !errors.Is(err, errHelp) {
-				return err
-			}
+			c.help(o.stdout, c.flagSet())
 			return nil
 		}
 	}
 	return usageError("unknown command %q", args[0])
 }
 
-func runVersion(_ context.Context, o *streams, args []string) error {
-	if err := parse(cmdVersion.flags(o), args, 0); err != nil {
-		return err
+func versionFlags(*flag.FlagSet) runFunc {
+	return func(_ context.Context, o *streams, args []string) error {
+		fmt.Fprintf(o.stdout, "perfrun %s %s %s/%s\n", harness.Revision(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
+		return nil
 	}
-	fmt.Fprintf(o.stdout, "perfrun %s %s %s/%s\n", harness.Revision(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
-	return nil
 }

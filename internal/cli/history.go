@@ -25,40 +25,53 @@ var cmdHistory = &command{
 	long: `History keeps results across commits in one SQLite file and finds where
 a series — one cell in one unit on one machine — stepped up or down.
 
-  perfrun history add [-commit REV] [-commit-time TIME] [-machine LABEL] FILE...
-      Store results files: perfrun's, or any go test -bench output ("-" reads
-      standard input). Each file is one transaction; a file whose bytes were
-      added before is skipped. The commit is the file's commit: or perfrun:
-      line unless -commit gives it; its time comes from git (-git DIR), else
-      from the file's date: line, unless -commit-time gives it. The machine
-      is the file's machine: line (run -label machine=X), else its cpu and
-      cores, unless -machine gives it. Samples a run set aside are not stored.
-
-  perfrun history changes [-record] [-fail]
-      Find the steps in every series with E-divisive means and a permutation
-      test, and print each with the commits it lies between, its size with a
-      95% interval, and its p-value. A step that a control or floor cell of
-      the same runs shares (the same way, at least half as large) is noted
-      as the machine's. Steps not recorded before are new; -record stores
-      them; -fail exits 1 when a new one is a regression of a store at no
-      more threads than cores (oversubscribed cells only time-slice).
-
-  perfrun history plot [-o DIR]
-      Draw every series over its commits (SVG and PNG), steps marked.
-
-  perfrun history report [-o DIR]
-      Write report.md and a self-contained report.html: the steps and the
-      plots of the series that have them.
-
-  perfrun history info
-      Say what the history holds.
-
 The history is -db FILE, else $PERFRUN_HISTORY, else perfrun-out/history.db.
-Series from different machines are never mixed. A step can be found once
--min-size commits follow it.`,
+Series from different machines are never mixed. "perfrun history COMMAND -h"
+prints a command's flags.`,
 }
 
-func init() { cmdHistory.run = runHistory }
+// historyCommands are history's commands, in the order help lists them.
+var historyCommands = []*command{
+	{name: "history add", args: "[-commit REV] [-commit-time TIME] [-machine LABEL] FILE...", short: "store results files",
+		long: `Add stores results files: perfrun's, or any go test -bench output ("-" reads
+standard input). Each file is one transaction; a file whose bytes were
+added before is skipped. The commit is the file's commit: or perfrun: line
+unless -commit gives it; its time comes from git (-git DIR), else from the
+file's date: line, unless -commit-time gives it. The machine is the file's
+machine: line (run -label machine=X), else its cpu and cores, unless
+-machine gives it. Samples a run set aside are not stored.`},
+	{name: "history changes", args: "[-record] [-fail]", short: "find the steps in every series",
+		long: `Changes finds the steps in every series with E-divisive means and a
+permutation test, and prints each with the commits it lies between, its
+size with a 95% interval, and its p-value. A step that a control or floor
+cell of the same runs shares (the same way, at least half as large) is
+noted as the machine's. Steps not recorded before are new; -record stores
+them; -fail exits 1 when a new one is a regression of a store at no more
+threads than cores (oversubscribed cells only time-slice). A step can be
+found once -min-size commits follow it.`},
+	{name: "history plot", args: "[-o DIR]", short: "draw every series over its commits",
+		long: "Plot draws every series over its commits (SVG and PNG), steps marked."},
+	{name: "history report", args: "[-o DIR]", short: "write the steps and their plots as a report",
+		long: `Report writes report.md and a self-contained report.html: the steps and the
+plots of the series that have them.`},
+	{name: "history info", args: "", short: "say what the history holds",
+		long: "Info says what the history holds."},
+}
+
+func init() {
+	cmdHistory.run = runHistory
+	defines := []func(*flag.FlagSet) runFunc{historyAdd, historyChanges, historyPlot, historyReport, historyInfo}
+	maxArgs := []int{-1, 0, 0, 0, 0}
+	for i, c := range historyCommands {
+		c.define, c.maxArgs = defines[i], maxArgs[i]
+	}
+	var b strings.Builder
+	b.WriteString(cmdHistory.long + "\n\nCommands:\n")
+	for _, c := range historyCommands {
+		fmt.Fprintf(&b, "\n  perfrun %s %s\n      %s\n", c.name, c.args, c.short)
+	}
+	cmdHistory.long = strings.TrimSuffix(b.String(), "\n")
+}
 
 // historyPath is the default history database.
 func historyPath() string {
@@ -77,26 +90,18 @@ func runHistory(ctx context.Context, o *streams, args []string) error {
 	case "-h", "-help", "--help", "help":
 		cmdHistory.help(o.stdout, flag.NewFlagSet("history", flag.ContinueOnError))
 		return nil
-	case "add":
-		return historyAdd(ctx, o, args[1:])
-	case "changes":
-		return historyChanges(ctx, o, args[1:])
-	case "plot":
-		return historyPlot(ctx, o, args[1:])
-	case "report":
-		return historyReport(ctx, o, args[1:])
-	case "info":
-		return historyInfo(ctx, o, args[1:])
+	}
+	for _, c := range historyCommands {
+		if c.name == "history "+args[0] {
+			return c.execute(ctx, o, args[1:])
+		}
 	}
 	return usageError("unknown history command %q: want add, changes, plot, report or info", args[0])
 }
 
-// subFlags makes the flag set of a history command, with -db.
-func subFlags(o *streams, name string) (*flag.FlagSet, *string) {
-	fs := cmdHistory.flags(o)
-	fs.Init("history "+name, flag.ContinueOnError)
-	db := fs.String("db", historyPath(), "the history database (SQLite)")
-	return fs, db
+// dbFlag is every history command's -db.
+func dbFlag(fs *flag.FlagSet) *string {
+	return fs.String("db", historyPath(), "the history database (SQLite)")
 }
 
 // openHistory opens the database; a newer or foreign one is the user's
@@ -109,87 +114,86 @@ func openHistory(ctx context.Context, path string) (*history.DB, error) {
 	return h, err
 }
 
-func historyAdd(ctx context.Context, o *streams, args []string) error {
-	fs, db := subFlags(o, "add")
+func historyAdd(fs *flag.FlagSet) runFunc {
+	db := dbFlag(fs)
 	commit := fs.String("commit", "", "the commit the results measured (default: the file's commit: or perfrun: line)")
 	when := fs.String("commit-time", "", "when that commit was made, RFC 3339 or YYYY-MM-DD (default: git's answer, else the file's date: line)")
 	machine := fs.String("machine", "", "the machine label (default: the file's machine: line, else its cpu and cores)")
 	gitDir := fs.String("git", ".", "the repository git asks for commit times")
-	if err := parse(fs, args, -1); err != nil {
-		return err
-	}
-	if fs.NArg() == 0 {
-		return usageError("history add: want results files (or - for standard input)")
-	}
-	opts := history.AddOptions{Commit: *commit, Machine: *machine, CommitTimeOf: gitCommitTime(*gitDir)}
-	if *when != "" {
-		t, err := parseTime(*when)
+	return func(ctx context.Context, o *streams, args []string) error {
+		if fs.NArg() == 0 {
+			return usageError("history add: want results files (or - for standard input)")
+		}
+		opts := history.AddOptions{Commit: *commit, Machine: *machine, CommitTimeOf: gitCommitTime(*gitDir)}
+		if *when != "" {
+			t, err := parseTime(*when)
+			if err != nil {
+				return usageError("bad -commit-time %q: want RFC 3339 (2026-11-30T12:00:00Z) or a date (2026-11-30)", *when)
+			}
+			opts.CommitTime = t
+		}
+		// Read every file before the database is touched: a missing file is
+		// a usage error, not half a history.
+		type input struct {
+			name string
+			data []byte
+		}
+		var inputs []input
+		for _, name := range fs.Args() {
+			var data []byte
+			var err error
+			if name == "-" {
+				data, err = io.ReadAll(os.Stdin)
+				name = "standard input"
+			} else {
+				data, err = os.ReadFile(name)
+			}
+			if err != nil {
+				return asUsage(err)
+			}
+			inputs = append(inputs, input{name, data})
+		}
+		ctx, stop := interruptible(ctx)
+		defer stop()
+		h, err := openHistory(ctx, *db)
 		if err != nil {
-			return usageError("bad -commit-time %q: want RFC 3339 (2026-11-30T12:00:00Z) or a date (2026-11-30)", *when)
+			return err
 		}
-		opts.CommitTime = t
+		defer h.Close()
+		added, skipped := 0, 0
+		for _, in := range inputs {
+			a, err := h.Add(ctx, in.name, in.data, opts)
+			if errors.Is(err, context.Canceled) {
+				return fmt.Errorf("interrupted: %d files added, %s and the rest not (each file is all or nothing)", added, in.name)
+			}
+			if errors.Is(err, history.ErrNoCommit) || errors.Is(err, records.ErrNoResults) {
+				return asUsage(fmt.Errorf("%v (nothing of %s was added; %d files before it were)", err, in.name, added))
+			}
+			if err != nil {
+				return fmt.Errorf("%v (nothing of %s was added; %d files before it were)", err, in.name, added)
+			}
+			for _, w := range a.Warnings {
+				fmt.Fprintf(o.stderr, "perfrun: history add: %v\n", w)
+			}
+			if a.Duplicate {
+				skipped++
+				fmt.Fprintf(o.stdout, "%s: already in the history (same bytes); nothing added\n", in.name)
+				continue
+			}
+			added++
+			commits := make([]string, len(a.Commits))
+			for i, c := range a.Commits {
+				commits[i] = history.ShortCommit(c)
+			}
+			aside := ""
+			if a.Aside > 0 {
+				aside = fmt.Sprintf("; %d results set aside by the run not stored", a.Aside)
+			}
+			fmt.Fprintf(o.stdout, "%s: %d values of %d run(s), commit %s%s\n", in.name, a.Samples, a.Runs, strings.Join(commits, ", "), aside)
+		}
+		fmt.Fprintf(o.stdout, "history %s: %d files added, %d already there\n", *db, added, skipped)
+		return nil
 	}
-	// Read every file before the database is touched: a missing file is
-	// a usage error, not half a history.
-	type input struct {
-		name string
-		data []byte
-	}
-	var inputs []input
-	for _, name := range fs.Args() {
-		var data []byte
-		var err error
-		if name == "-" {
-			data, err = io.ReadAll(os.Stdin)
-			name = "standard input"
-		} else {
-			data, err = os.ReadFile(name)
-		}
-		if err != nil {
-			return asUsage(err)
-		}
-		inputs = append(inputs, input{name, data})
-	}
-	ctx, stop := interruptible(ctx)
-	defer stop()
-	h, err := openHistory(ctx, *db)
-	if err != nil {
-		return err
-	}
-	defer h.Close()
-	added, skipped := 0, 0
-	for _, in := range inputs {
-		a, err := h.Add(ctx, in.name, in.data, opts)
-		if errors.Is(err, context.Canceled) {
-			return fmt.Errorf("interrupted: %d files added, %s and the rest not (each file is all or nothing)", added, in.name)
-		}
-		if errors.Is(err, history.ErrNoCommit) || errors.Is(err, records.ErrNoResults) {
-			return asUsage(fmt.Errorf("%v (nothing of %s was added; %d files before it were)", err, in.name, added))
-		}
-		if err != nil {
-			return fmt.Errorf("%v (nothing of %s was added; %d files before it were)", err, in.name, added)
-		}
-		for _, w := range a.Warnings {
-			fmt.Fprintf(o.stderr, "perfrun: history add: %v\n", w)
-		}
-		if a.Duplicate {
-			skipped++
-			fmt.Fprintf(o.stdout, "%s: already in the history (same bytes); nothing added\n", in.name)
-			continue
-		}
-		added++
-		commits := make([]string, len(a.Commits))
-		for i, c := range a.Commits {
-			commits[i] = history.ShortCommit(c)
-		}
-		aside := ""
-		if a.Aside > 0 {
-			aside = fmt.Sprintf("; %d results set aside by the run not stored", a.Aside)
-		}
-		fmt.Fprintf(o.stdout, "%s: %d values of %d run(s), commit %s%s\n", in.name, a.Samples, a.Runs, strings.Join(commits, ", "), aside)
-	}
-	fmt.Fprintf(o.stdout, "history %s: %d files added, %d already there\n", *db, added, skipped)
-	return nil
 }
 
 func parseTime(s string) (time.Time, error) {
@@ -328,57 +332,56 @@ func loadSteps(ctx context.Context, h *history.DB, f *seriesFlags) ([]*history.S
 	return series, steps, h.Mark(ctx, steps)
 }
 
-func historyChanges(ctx context.Context, o *streams, args []string) error {
-	fs, db := subFlags(o, "changes")
+func historyChanges(fs *flag.FlagSet) runFunc {
+	db := dbFlag(fs)
 	sf := addSeriesFlags(fs, defaultUnits)
 	record := fs.Bool("record", false, "store the new steps, so the next search knows them")
 	fail := fs.Bool("fail", false, "exit 1 when a new step is a regression of a store that no control or floor cell shares, at no more threads than cores")
-	if err := parse(fs, args, 0); err != nil {
-		return err
-	}
-	ctx, stop := interruptible(ctx)
-	defer stop()
-	h, series, steps, err := openSteps(ctx, *db, sf)
-	if err != nil {
-		return err
-	}
-	defer h.Close()
-	if *record {
-		if err := h.Record(ctx, steps, time.Now()); err != nil {
+	return func(ctx context.Context, o *streams, args []string) error {
+		ctx, stop := interruptible(ctx)
+		defer stop()
+		h, series, steps, err := openSteps(ctx, *db, sf)
+		if err != nil {
 			return err
 		}
-	}
-	newRegressions, fresh := 0, 0
-	if len(steps) > 0 {
-		tw := tabwriter.NewWriter(o.stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintf(tw, "\tstep\tcell\tunit\tmachine\tbetween\tsize (95%% interval)\tlevels\tp\tnote\n")
-		for _, st := range steps {
-			r := chart.Row(st)
-			mark := ""
-			if st.New {
-				mark = "NEW"
-				fresh++
-				if st.Regression && st.Machine == "" && !st.Series.Oversubscribed() {
-					newRegressions++
-				}
+		defer h.Close()
+		if *record {
+			if err := h.Record(ctx, steps, time.Now()); err != nil {
+				return err
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", mark, r.Kind, r.Cell, r.Unit, r.Machine, r.Commits, r.Size, r.Levels, r.P, r.Note)
 		}
-		tw.Flush()
-	}
-	long := 0
-	for _, s := range series {
-		if len(s.Points) >= 2**sf.minSz {
-			long++
+		newRegressions, fresh := 0, 0
+		if len(steps) > 0 {
+			tw := tabwriter.NewWriter(o.stdout, 0, 4, 2, ' ', 0)
+			fmt.Fprintf(tw, "\tstep\tcell\tunit\tmachine\tbetween\tsize (95%% interval)\tlevels\tp\tnote\n")
+			for _, st := range steps {
+				r := chart.Row(st)
+				mark := ""
+				if st.New {
+					mark = "NEW"
+					fresh++
+					if st.Regression && st.Machine == "" && !st.Series.Oversubscribed() {
+						newRegressions++
+					}
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", mark, r.Kind, r.Cell, r.Unit, r.Machine, r.Commits, r.Size, r.Levels, r.P, r.Note)
+			}
+			tw.Flush()
 		}
+		long := 0
+		for _, s := range series {
+			if len(s.Points) >= 2**sf.minSz {
+				long++
+			}
+		}
+		fmt.Fprintf(o.stdout, "%d steps in %d series (%d long enough to test, %d commits or more); %d new, %d of them regressions of a store\n",
+			len(steps), len(series), long, 2**sf.minSz, fresh, newRegressions)
+		if *fail && newRegressions > 0 {
+			fmt.Fprintf(o.stderr, "perfrun: history changes: %d new regression step(s)\n", newRegressions)
+			return &exitError{code: exitRegression}
+		}
+		return nil
 	}
-	fmt.Fprintf(o.stdout, "%d steps in %d series (%d long enough to test, %d commits or more); %d new, %d of them regressions of a store\n",
-		len(steps), len(series), long, 2**sf.minSz, fresh, newRegressions)
-	if *fail && newRegressions > 0 {
-		fmt.Fprintf(o.stderr, "perfrun: history changes: %d new regression step(s)\n", newRegressions)
-		return &exitError{code: exitRegression}
-	}
-	return nil
 }
 
 // openExisting opens a history a command reads: one that is not there
@@ -390,22 +393,21 @@ func openExisting(ctx context.Context, path string) (*history.DB, error) {
 	return openHistory(ctx, path)
 }
 
-func historyInfo(ctx context.Context, o *streams, args []string) error {
-	fs, db := subFlags(o, "info")
-	if err := parse(fs, args, 0); err != nil {
-		return err
+func historyInfo(fs *flag.FlagSet) runFunc {
+	db := dbFlag(fs)
+	return func(ctx context.Context, o *streams, args []string) error {
+		h, err := openExisting(ctx, *db)
+		if err != nil {
+			return err
+		}
+		defer h.Close()
+		st, err := h.Stats(ctx)
+		if err != nil {
+			return err
+		}
+		v, _ := h.Version(ctx)
+		fmt.Fprintf(o.stdout, "history %s (schema %d)\n%d files, %d runs, %d commits, %d series, %d values\nmachines: %s\n",
+			*db, v, st.Files, st.Runs, st.Commits, st.Series, st.Samples, strings.Join(st.Machines, ", "))
+		return nil
 	}
-	h, err := openExisting(ctx, *db)
-	if err != nil {
-		return err
-	}
-	defer h.Close()
-	st, err := h.Stats(ctx)
-	if err != nil {
-		return err
-	}
-	v, _ := h.Version(ctx)
-	fmt.Fprintf(o.stdout, "history %s (schema %d)\n%d files, %d runs, %d commits, %d series, %d values\nmachines: %s\n",
-		*db, v, st.Files, st.Runs, st.Commits, st.Series, st.Samples, strings.Join(st.Machines, ", "))
-	return nil
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"flag"
 	"fmt"
 	"path/filepath"
 
@@ -34,77 +35,75 @@ func seriesPlots(series []*history.Series, steps []history.Step, withSteps bool)
 	return plots, left, nil
 }
 
-func historyPlot(ctx context.Context, o *streams, args []string) error {
-	fs, db := subFlags(o, "plot")
+func historyPlot(fs *flag.FlagSet) runFunc {
+	db := dbFlag(fs)
 	sf := addSeriesFlags(fs, "ns/op")
 	dir := fs.String("o", filepath.Join(filepath.Dir(defaultOutput), "history"), "output directory for the SVG and PNG files")
-	if err := parse(fs, args, 0); err != nil {
-		return err
+	return func(ctx context.Context, o *streams, args []string) error {
+		h, series, steps, err := openSteps(ctx, *db, sf)
+		if err != nil {
+			return err
+		}
+		defer h.Close()
+		plots, left, err := seriesPlots(series, steps, false)
+		if err != nil {
+			return err
+		}
+		if len(plots) == 0 {
+			return usageError("no series in %s has two commits yet: nothing to draw", *db)
+		}
+		names, err := report.SavePlots(*dir, plots, writeOwned)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(o.stdout, "wrote %d files to %s (%d series, %d steps marked", len(names), *dir, len(plots), len(steps))
+		if left > 0 {
+			fmt.Fprintf(o.stdout, "; %d series of one commit not drawn", left)
+		}
+		fmt.Fprintln(o.stdout, ")")
+		return nil
 	}
-	h, series, steps, err := openSteps(ctx, *db, sf)
-	if err != nil {
-		return err
-	}
-	defer h.Close()
-	plots, left, err := seriesPlots(series, steps, false)
-	if err != nil {
-		return err
-	}
-	if len(plots) == 0 {
-		return usageError("no series in %s has two commits yet: nothing to draw", *db)
-	}
-	names, err := report.SavePlots(*dir, plots, writeOwned)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(o.stdout, "wrote %d files to %s (%d series, %d steps marked", len(names), *dir, len(plots), len(steps))
-	if left > 0 {
-		fmt.Fprintf(o.stdout, "; %d series of one commit not drawn", left)
-	}
-	fmt.Fprintln(o.stdout, ")")
-	return nil
 }
 
-func historyReport(ctx context.Context, o *streams, args []string) error {
-	fs, db := subFlags(o, "report")
+func historyReport(fs *flag.FlagSet) runFunc {
+	db := dbFlag(fs)
 	sf := addSeriesFlags(fs, defaultUnits)
 	dir := fs.String("o", "perfrun-history-report", "output directory: report.md, report.html, images/")
 	title := fs.String("title", "perfrun history", "page title")
 	all := fs.Bool("all", false, "draw every series, not only those with steps")
-	if err := parse(fs, args, 0); err != nil {
-		return err
+	return func(ctx context.Context, o *streams, args []string) error {
+		h, series, steps, err := openSteps(ctx, *db, sf)
+		if err != nil {
+			return err
+		}
+		defer h.Close()
+		st, err := h.Stats(ctx)
+		if err != nil {
+			return err
+		}
+		plots, left, err := seriesPlots(series, steps, !*all)
+		if err != nil {
+			return err
+		}
+		doc := &chart.Document{Title: *title, Stats: st, Method: sf.method(), Steps: steps, Plots: plots, ImageDir: "images", Left: left}
+		if err := clearReport(*dir); err != nil {
+			return err
+		}
+		if _, err := report.SavePlots(filepath.Join(*dir, "images"), plots, writeOwned); err != nil {
+			return err
+		}
+		var md, page bytes.Buffer
+		doc.WriteMarkdown(&md)
+		if err := doc.WriteHTML(&page); err != nil {
+			return err
+		}
+		if err := writeOwned(filepath.Join(*dir, "report.md"), md.Bytes()); err != nil {
+			return err
+		}
+		if err := writeOwned(filepath.Join(*dir, "report.html"), page.Bytes()); err != nil {
+			return err
+		}
+		fmt.Fprintf(o.stdout, "wrote %s and %s (%d steps, %d series drawn)\n", filepath.Join(*dir, "report.md"), filepath.Join(*dir, "report.html"), len(steps), len(plots))
+		return nil
 	}
-	h, series, steps, err := openSteps(ctx, *db, sf)
-	if err != nil {
-		return err
-	}
-	defer h.Close()
-	st, err := h.Stats(ctx)
-	if err != nil {
-		return err
-	}
-	plots, left, err := seriesPlots(series, steps, !*all)
-	if err != nil {
-		return err
-	}
-	doc := &chart.Document{Title: *title, Stats: st, Method: sf.method(), Steps: steps, Plots: plots, ImageDir: "images", Left: left}
-	if err := clearReport(*dir); err != nil {
-		return err
-	}
-	if _, err := report.SavePlots(filepath.Join(*dir, "images"), plots, writeOwned); err != nil {
-		return err
-	}
-	var md, page bytes.Buffer
-	doc.WriteMarkdown(&md)
-	if err := doc.WriteHTML(&page); err != nil {
-		return err
-	}
-	if err := writeOwned(filepath.Join(*dir, "report.md"), md.Bytes()); err != nil {
-		return err
-	}
-	if err := writeOwned(filepath.Join(*dir, "report.html"), page.Bytes()); err != nil {
-		return err
-	}
-	fmt.Fprintf(o.stdout, "wrote %s and %s (%d steps, %d series drawn)\n", filepath.Join(*dir, "report.md"), filepath.Join(*dir, "report.html"), len(steps), len(plots))
-	return nil
 }

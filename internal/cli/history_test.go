@@ -156,3 +156,24 @@ func TestHistoryOversubscribedNotGated(t *testing.T) {
 		t.Errorf("changes -fail on an oversubscribed regression: exit %d, want 0 with the step shown\n%s%s", code, out, errs)
 	}
 }
+
+// TestHistoryCommandHelp: each history command's -h prints its own usage
+// and flags (it printed history's once), and history's help lists them.
+func TestHistoryCommandHelp(t *testing.T) {
+	for _, c := range historyCommands {
+		sub := strings.TrimPrefix(c.name, "history ")
+		code, out, errs := perfrun("history", sub, "-h")
+		if code != exitOK || !strings.Contains(errs, "usage: perfrun "+c.name+" ") || !strings.Contains(errs, "-db") {
+			t.Errorf("history %s -h: exit %d\n%s%s", sub, code, out, errs)
+		}
+		if strings.Contains(errs, "Commands:") {
+			t.Errorf("history %s -h printed history's own help:\n%s", sub, errs)
+		}
+	}
+	code, out, _ := perfrun("help", "history")
+	for _, c := range historyCommands {
+		if code != exitOK || !strings.Contains(out, "perfrun "+c.name+" ") {
+			t.Errorf("help history does not list %s:\n%s", c.name, out)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -46,16 +47,15 @@ func countInstructions(ctx context.Context, res *harness.Outcome, corpusArgs []s
 }
 
 var cmdCellOps = &command{
-	name: "cell-ops", args: "[flags]", short: "run N operations of one cell (for callgrind)",
+	maxArgs: 0, name: "cell-ops", args: "[flags]", short: "run N operations of one cell (for callgrind)",
 	long: `Cell-ops performs exactly -ops operations of one cell on one thread after
 its setup, and nothing else: what "run -instructions" counts under
 callgrind. Not listed in help.`,
 }
 
-func init() { cmdCellOps.run = runCellOps }
+func init() { cmdCellOps.define = cellOpsFlags }
 
-func runCellOps(ctx context.Context, o *streams, args []string) error {
-	fs := cmdCellOps.flags(o)
+func cellOpsFlags(fs *flag.FlagSet) runFunc {
 	impl := fs.String("impl", "", "implementation")
 	workload := fs.String("workload", "", "workload")
 	ops := fs.Int("ops", 1000, "operations")
@@ -64,21 +64,20 @@ func runCellOps(ctx context.Context, o *streams, args []string) error {
 	seed := fs.Uint64("seed", 1, "corpus seed")
 	corpusPath := fs.String("corpus", "", "corpus path")
 	strict := fs.Bool("strict", false, "strict corpus loading")
-	if err := parse(fs, args, 0); err != nil {
-		return err
+	return func(ctx context.Context, o *streams, args []string) error {
+		cells, err := planCells(*impl, *workload, "1", params)
+		if err != nil || len(cells) != 1 || *ops < 1 {
+			return usageError("want exactly one cell and -ops > 0 (%v)", err)
+		}
+		provider, _, err := corpusProvider(ctx, *corpusPath, *strict, *seed, io.Discard)
+		if err != nil {
+			return err
+		}
+		c := cells[0]
+		inst, err := c.Workload.Setup(workloads.Env{Impl: c.Impl, Params: c.Params, Corpus: provider, Seed: *seed})
+		if err != nil {
+			return err
+		}
+		return harness.CountedOps(inst.Worker(0), *ops)
 	}
-	cells, err := planCells(*impl, *workload, "1", params)
-	if err != nil || len(cells) != 1 || *ops < 1 {
-		return usageError("want exactly one cell and -ops > 0 (%v)", err)
-	}
-	provider, _, err := corpusProvider(ctx, *corpusPath, *strict, *seed, io.Discard)
-	if err != nil {
-		return err
-	}
-	c := cells[0]
-	inst, err := c.Workload.Setup(workloads.Env{Impl: c.Impl, Params: c.Params, Corpus: provider, Seed: *seed})
-	if err != nil {
-		return err
-	}
-	return harness.CountedOps(inst.Worker(0), *ops)
 }

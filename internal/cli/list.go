@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"text/tabwriter"
 
@@ -10,37 +11,36 @@ import (
 )
 
 var cmdList = &command{
-	name: "list", args: "", short: "list implementations, workloads and their parameters",
+	maxArgs: 0, name: "list", args: "", short: "list implementations, workloads and their parameters",
 	long: "List prints the implementations and the workloads with their parameters and defaults.",
 }
 
-func init() { cmdList.run = runList }
+func init() { cmdList.define = listFlags }
 
-func runList(_ context.Context, o *streams, args []string) error {
-	if err := parse(cmdList.flags(o), args, 0); err != nil {
-		return err
-	}
-	tw := tabwriter.NewWriter(o.stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "Implementations:")
-	for _, im := range impls.All {
-		desc := im.Description
-		if im.Library != "" {
-			desc += ": " + im.Library
+func listFlags(*flag.FlagSet) runFunc {
+	return func(_ context.Context, o *streams, args []string) error {
+		tw := tabwriter.NewWriter(o.stdout, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "Implementations:")
+		for _, im := range impls.All {
+			desc := im.Description
+			if im.Library != "" {
+				desc += ": " + im.Library
+			}
+			fmt.Fprintf(tw, "  %s\t%s\n", im.Name, desc)
 		}
-		fmt.Fprintf(tw, "  %s\t%s\n", im.Name, desc)
-	}
-	for _, m := range impls.Missing {
-		fmt.Fprintf(tw, "  (%s)\n", m)
-	}
-	fmt.Fprintln(tw, "\nWorkloads:")
-	for _, w := range workloads.All {
-		if w.Hidden {
-			continue
+		for _, m := range impls.Missing {
+			fmt.Fprintf(tw, "  (%s)\n", m)
 		}
-		fmt.Fprintf(tw, "  %s\t%s\n", w.Name, w.Description)
-		for _, p := range w.Params {
-			fmt.Fprintf(tw, "    %s=%s\t%s\n", p.Name, p.Default, p.Help)
+		fmt.Fprintln(tw, "\nWorkloads:")
+		for _, w := range workloads.All {
+			if w.Hidden {
+				continue
+			}
+			fmt.Fprintf(tw, "  %s\t%s\n", w.Name, w.Description)
+			for _, p := range w.Params {
+				fmt.Fprintf(tw, "    %s=%s\t%s\n", p.Name, p.Default, p.Help)
+			}
 		}
+		return tw.Flush()
 	}
-	return tw.Flush()
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"flag"
 	"fmt"
 
 	"github.com/perfrun/perfrun/harness"
@@ -11,7 +12,7 @@ import (
 )
 
 var cmdPlot = &command{
-	name: "plot", args: "[flags] FILE...", short: "draw latency, throughput, speedup and load plots (SVG, PNG) from results",
+	maxArgs: -1, name: "plot", args: "[flags] FILE...", short: "draw latency, throughput, speedup and load plots (SVG, PNG) from results",
 	long: `Plot redraws the pictures of saved results: latency, throughput and speedup
 against threads per workload, and ns/add against n for load, as SVG and PNG.
 Files from several machines (run -label machine=NAME) draw one line per
@@ -19,34 +20,32 @@ implementation and machine: one colour per implementation, dashes per
 machine.`,
 }
 
-func init() { cmdPlot.run = runPlot }
+func init() { cmdPlot.define = plotFlags }
 
-func runPlot(_ context.Context, o *streams, args []string) error {
-	fs := cmdPlot.flags(o)
+func plotFlags(fs *flag.FlagSet) runFunc {
 	dir := fs.String("o", "", "output directory (default: the first FILE without extension, plus -plots)")
-	if err := parse(fs, args, -1); err != nil {
-		return err
+	return func(_ context.Context, o *streams, args []string) error {
+		if fs.NArg() == 0 {
+			return usageError("want at least one results file")
+		}
+		sets, err := readSets("plot", fs.Args(), o)
+		if err != nil {
+			return err
+		}
+		out := *dir
+		if out == "" {
+			out = plotsDir(fs.Arg(0))
+		}
+		files, err := drawPlots(sets, out)
+		if err != nil {
+			return err
+		}
+		if len(files) == 0 {
+			return fmt.Errorf("nothing to plot: need at least two thread counts, or two sizes n for load")
+		}
+		fmt.Fprintf(o.stdout, "wrote %d files to %s\n", len(files), out)
+		return nil
 	}
-	if fs.NArg() == 0 {
-		return usageError("want at least one results file")
-	}
-	sets, err := readSets("plot", fs.Args(), o)
-	if err != nil {
-		return err
-	}
-	out := *dir
-	if out == "" {
-		out = plotsDir(fs.Arg(0))
-	}
-	files, err := drawPlots(sets, out)
-	if err != nil {
-		return err
-	}
-	if len(files) == 0 {
-		return fmt.Errorf("nothing to plot: need at least two thread counts, or two sizes n for load")
-	}
-	fmt.Fprintf(o.stdout, "wrote %d files to %s\n", len(files), out)
-	return nil
 }
 
 // readSets reads results files, printing their warnings; a file that

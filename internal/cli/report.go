@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,46 +14,44 @@ import (
 )
 
 var cmdReport = &command{
-	name: "report", args: "[flags] FILE | OLD NEW", short: "write a Markdown comment and a self-contained HTML page",
+	maxArgs: 2, name: "report", args: "[flags] FILE | OLD NEW", short: "write a Markdown comment and a self-contained HTML page",
 	long: `Report writes a Markdown page for a pull-request comment and a
 self-contained HTML page (inline SVG, no network) of one run, or of a
 comparison with its gate verdict first. Plots go to DIR/images.`,
 }
 
-func init() { cmdReport.run = runReport }
+func init() { cmdReport.define = reportFlags }
 
-func runReport(_ context.Context, o *streams, args []string) error {
-	fs := cmdReport.flags(o)
+func reportFlags(fs *flag.FlagSet) runFunc {
 	dir := fs.String("o", "perfrun-report", "output directory: report.md, report.html, images/")
 	title := fs.String("title", "perfrun report", "page title")
 	th := thresholdFlags(fs)
-	if err := parse(fs, args, 2); err != nil {
-		return err
-	}
-	if err := checkThresholds(th); err != nil {
-		return err
-	}
-	if fs.NArg() == 0 {
-		return usageError("want one results file, or two to compare")
-	}
-	sets, err := readSets("report", fs.Args(), o)
-	if err != nil {
-		return err
-	}
-	doc := &report.Document{Title: *title, New: sets[len(sets)-1]}
-	if len(sets) == 2 {
-		rep, err := compare.Gate(sets[0], sets[1], *th)
-		if err != nil {
-			return asUsage(err)
+	return func(_ context.Context, o *streams, args []string) error {
+		if err := checkThresholds(th); err != nil {
+			return err
 		}
-		doc.Old, doc.Verdict = sets[0], rep
-		doc.Rows, _ = compare.Compare(sets[0], sets[1])
+		if fs.NArg() == 0 {
+			return usageError("want one results file, or two to compare")
+		}
+		sets, err := readSets("report", fs.Args(), o)
+		if err != nil {
+			return err
+		}
+		doc := &report.Document{Title: *title, New: sets[len(sets)-1]}
+		if len(sets) == 2 {
+			rep, err := compare.Gate(sets[0], sets[1], *th)
+			if err != nil {
+				return asUsage(err)
+			}
+			doc.Old, doc.Verdict = sets[0], rep
+			doc.Rows, _ = compare.Compare(sets[0], sets[1])
+		}
+		if err := writeDocument(doc, *dir); err != nil {
+			return err
+		}
+		fmt.Fprintf(o.stdout, "wrote %s and %s\n", filepath.Join(*dir, "report.md"), filepath.Join(*dir, "report.html"))
+		return nil
 	}
-	if err := writeDocument(doc, *dir); err != nil {
-		return err
-	}
-	fmt.Fprintf(o.stdout, "wrote %s and %s\n", filepath.Join(*dir, "report.md"), filepath.Join(*dir, "report.html"))
-	return nil
 }
 
 // clearReport makes dir and removes what an earlier report wrote there:

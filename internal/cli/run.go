@@ -41,7 +41,7 @@ hypervisor stole 5% of the machine, is set aside (kept in the file under a
 again at the end (-quarantine=false to keep every round).`,
 }
 
-func init() { cmdRun.run = runRun }
+func init() { cmdRun.define = runDefine }
 
 // longRun is how long a run may take before run says so up front.
 const longRun = 10 * time.Minute
@@ -69,8 +69,7 @@ type runFlags struct {
 	profiles                   harness.Profiles
 }
 
-func newRunFlags(o *streams) (*flag.FlagSet, *runFlags) {
-	fs := cmdRun.flags(o)
+func newRunFlags(fs *flag.FlagSet) *runFlags {
 	def := harness.DefaultOptions
 	f := &runFlags{}
 	fs.StringVar(&f.impl, "impl", strings.Join(impls.Names(), ","), "implementations, comma-separated")
@@ -99,7 +98,7 @@ func newRunFlags(o *streams) (*flag.FlagSet, *runFlags) {
 	fs.StringVar(&f.profiles.Mutex, "mutexprofile", "", "write a mutex contention profile of each cell into `DIR`")
 	fs.StringVar(&f.profiles.Block, "blockprofile", "", "write a blocking profile of each cell into `DIR`")
 	fs.StringVar(&f.saveAs, "save-baseline", "", "also save the results as the named baseline `NAME` (see perfrun baselines)")
-	return fs, f
+	return f
 }
 
 // options checks the flags that need no corpus and turns them into the
@@ -149,11 +148,12 @@ func (f *runFlags) options() (harness.Options, error) {
 	return opts, nil
 }
 
-func runRun(ctx context.Context, o *streams, args []string) error {
-	fs, f := newRunFlags(o)
-	if err := parse(fs, args, 0); err != nil {
-		return err
-	}
+func runDefine(fs *flag.FlagSet) runFunc {
+	f := newRunFlags(fs)
+	return f.run
+}
+
+func (f *runFlags) run(ctx context.Context, o *streams, args []string) error {
 	if _, err := planCells(f.impl, f.workload, f.threads, f.params); err != nil {
 		return asUsage(err)
 	}
