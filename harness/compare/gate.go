@@ -118,13 +118,7 @@ func Gate(old, new *records.Set, th Thresholds) (*Report, error) {
 	}
 	rep := &Report{Old: old.Label, New: new.Label, Threshold: th.MinEffect, Warnings: warnings}
 	cores := min(nonZero(old.Cores()), nonZero(new.Cores()))
-	missing := func(name, unit, why string) {
-		v := Regression
-		if th.AllowMissing {
-			v = NotGated
-		}
-		rep.Cells = append(rep.Cells, CellVerdict{Name: name, Unit: unit, Verdict: v, Reason: why})
-	}
+	missing := func(name, unit, why string) { rep.Cells = append(rep.Cells, missingVerdict(name, unit, why, th)) }
 	var tested []int
 	var ests []estimate
 	rep.Warnings = append(rep.Warnings, machineWarnings(old, new)...)
@@ -143,32 +137,7 @@ func Gate(old, new *records.Set, th Thresholds) (*Report, error) {
 				Reason: fmt.Sprintf("oversubscribed: %d threads on %d cores", oc.Threads, cores)})
 			continue
 		}
-		for _, unit := range exactMetrics {
-			a, b := oc.Values[unit], nc.Values[unit]
-			switch {
-			case len(a) == 0:
-			case len(b) == 0:
-				missing(name, unit, fmt.Sprintf("%s has no %s for it", new.Label, unit))
-			case unit == records.Instructions && !(exactCount(a) && exactCount(b)):
-				c := CellVerdict{Name: name, Unit: unit, Verdict: Inconclusive}
-				e, ok := logRatio(a, b)
-				switch {
-				case len(a) < instructionSample || len(b) < instructionSample:
-					c.Reason = fmt.Sprintf("counts vary between processes: %d and %d processes, needs %d a side", len(a), len(b), instructionSample)
-				case !ok:
-					c.Reason = "a count is not positive"
-				default:
-					// Its own family: one claim per cell, at the
-					// instructions threshold.
-					if v := decide([]*CellVerdict{&c}, []estimate{e}, th.InstructionsRatio, th.Alpha)[0]; v != "" {
-						c.Verdict = v
-					}
-				}
-				rep.Cells = append(rep.Cells, c)
-			default:
-				rep.Cells = append(rep.Cells, exactVerdict(name, unit, records.Median(a), records.Median(b), th))
-			}
-		}
+		rep.Cells = append(rep.Cells, exactVerdicts(oc, nc, new.Label, th)...)
 		a, b := oc.Values[th.Metric], nc.Values[th.Metric]
 		c := CellVerdict{Name: name, Unit: th.Metric, Verdict: Inconclusive}
 		switch {
@@ -211,6 +180,51 @@ func Gate(old, new *records.Set, th Thresholds) (*Report, error) {
 	}
 	rep.finish()
 	return rep, nil
+}
+
+// missingVerdict fails closed on a cell or unit NEW lacks, unless the
+// thresholds allow missing ones.
+func missingVerdict(name, unit, why string, th Thresholds) CellVerdict {
+	v := Regression
+	if th.AllowMissing {
+		v = NotGated
+	}
+	return CellVerdict{Name: name, Unit: unit, Verdict: v, Reason: why}
+}
+
+// exactVerdicts are a cell's verdicts on the exact units (allocs/op,
+// instructions/op): exactly compared where the counts agree across
+// processes, as a sample where instruction counts vary.
+func exactVerdicts(oc, nc *records.Cell, newLabel string, th Thresholds) []CellVerdict {
+	var out []CellVerdict
+	name := oc.Name
+	for _, unit := range exactMetrics {
+		a, b := oc.Values[unit], nc.Values[unit]
+		switch {
+		case len(a) == 0:
+		case len(b) == 0:
+			out = append(out, missingVerdict(name, unit, fmt.Sprintf("%s has no %s for it", newLabel, unit), th))
+		case unit == records.Instructions && !(exactCount(a) && exactCount(b)):
+			c := CellVerdict{Name: name, Unit: unit, Verdict: Inconclusive}
+			e, ok := logRatio(a, b)
+			switch {
+			case len(a) < instructionSample || len(b) < instructionSample:
+				c.Reason = fmt.Sprintf("counts vary between processes: %d and %d processes, needs %d a side", len(a), len(b), instructionSample)
+			case !ok:
+				c.Reason = "a count is not positive"
+			default:
+				// Its own family: one claim per cell, at the
+				// instructions threshold.
+				if v := decide([]*CellVerdict{&c}, []estimate{e}, th.InstructionsRatio, th.Alpha)[0]; v != "" {
+					c.Verdict = v
+				}
+			}
+			out = append(out, c)
+		default:
+			out = append(out, exactVerdict(name, unit, records.Median(a), records.Median(b), th))
+		}
+	}
+	return out
 }
 
 // exactTolerance is how far apart the processes' instruction counts of a
