@@ -20,7 +20,8 @@ slowdown is below -threshold, so no regression that large was missed;
 REGRESSION — its lower bound is above it; IMPROVED — the speedup's bound is
 beyond it; INCONCLUSIVE — the interval spans the threshold or the rounds
 are too few (each side needs 3), with how many rounds would decide. Holm
-controls each kind of claim across the gated cells. allocs/op and
+controls REGRESSION and IMPROVED across the gated cells; the overall PASS
+needs every cell's own PASS, each tested at -alpha. allocs/op and
 instructions/op gate on plain limits; cells with more threads than cores
 are not gated; cells or units missing from NEW fail unless -allow-missing;
 files of different setups (machine, cpu, cores, Go, corpus) are refused
@@ -75,7 +76,7 @@ func gateFlags(fs *flag.FlagSet) runFunc {
 func thresholdFlags(fs *flag.FlagSet) *compare.Thresholds {
 	th := compare.DefaultThresholds
 	fs.Float64Var(&th.MinEffect, "threshold", th.MinEffect, "minimum effect as a fraction (0.05 = 5%)")
-	fs.Float64Var(&th.Alpha, "alpha", th.Alpha, "family-wise false-alarm rate")
+	fs.Float64Var(&th.Alpha, "alpha", th.Alpha, "error rate of each kind of claim (REGRESSION, IMPROVED: across the cells)")
 	return &th
 }
 
