@@ -517,3 +517,78 @@ func TestGateQuarantinedIsNoVerdict(t *testing.T) {
 		t.Fatalf("verdict %s (%s), want INCONCLUSIVE because the machine did not deliver", c.Verdict, c.Reason)
 	}
 }
+
+// TestSequentialLooks: cells a look leaves undecided get fresh rounds,
+// numbered after the earlier looks', up to Max looks; Next can stop the
+// looks early (a time budget), which leaves them INCONCLUSIVE.
+func TestSequentialLooks(t *testing.T) {
+	all := cellsOf("Sim/cell=clear/threads=1", "Sim/cell=noisy/threads=1")
+	run := func(next func(int, []string) bool) (firsts [][2]int, rep *Report) {
+		r := rand.New(rand.NewPCG(3, 4))
+		measure := func(only []string, first int) ([]*records.Cell, map[string]Arms, int, error) {
+			arms := make(map[string]Arms)
+			var out []*records.Cell
+			for _, c := range all {
+				if only != nil && !slices.Contains(only, c.Name) {
+					continue
+				}
+				out = append(out, c)
+				spread := 0.005
+				if strings.Contains(c.Name, "noisy") {
+					spread = 0.3 // wide enough that no look of 10 rounds decides it
+				}
+				a := arms[c.Name]
+				for id := first; id < first+10; id++ {
+					a.Add(ArmBase, id, 100*math.Exp(r.NormFloat64()*spread))
+					a.Add(ArmHead, id, 100*math.Exp(r.NormFloat64()*spread))
+					a.Add(ArmBase2, id, 100*math.Exp(r.NormFloat64()*spread))
+				}
+				arms[c.Name] = a
+			}
+			firsts = append(firsts, [2]int{first, len(out)})
+			return out, arms, 2, nil
+		}
+		rep, err := Sequential(DefaultThresholds, Looks{Rounds: 10, Max: 3, Next: next}, measure)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return firsts, rep
+	}
+	firsts, rep := run(nil)
+	if want := [][2]int{{0, 2}, {10, 1}, {20, 1}}; !slices.Equal(firsts, want) {
+		t.Errorf("looks measured (first round id, cells) %v, want %v", firsts, want)
+	}
+	if v := verdictOf(t, rep, "Sim/cell=clear/threads=1", "sec/op"); v.Verdict != Pass {
+		t.Errorf("the clear cell: %s (%s)", v.Verdict, v.Reason)
+	}
+	firsts, rep = run(func(look int, undecided []string) bool { return false })
+	if len(firsts) != 1 {
+		t.Errorf("a budget that fits no second look: %d looks measured", len(firsts))
+	}
+	if v := verdictOf(t, rep, "Sim/cell=noisy/threads=1", "sec/op"); v.Verdict != Inconclusive || v.NeedRounds == 0 && !strings.Contains(v.Reason, "spans") {
+		t.Errorf("the noisy cell after one look: %s (%s)", v.Verdict, v.Reason)
+	}
+}
+
+// TestPassIsIntersectionUnion: eight cells whose own PASS test holds at
+// alpha but not at alpha/8 all PASS — the overall PASS needs every cell's
+// PASS, so no correction for the number of cells is owed (Holm applies to
+// REGRESSION and IMPROVED only).
+func TestPassIsIntersectionUnion(t *testing.T) {
+	var cells []*CellVerdict
+	var ests []estimate
+	for range 8 {
+		cells = append(cells, &CellVerdict{})
+		// log ratios centred at +2%: their upper bound sits just under
+		// the 5% threshold at alpha 0.05, above it at 0.05/8.
+		ests = append(ests, tEstimate{mean: math.Log(1.02), se: 0.014, df: 9, n: 10})
+	}
+	if p := ests[0].pBelow(math.Log(1.05)); !(p < 0.05 && p > 0.05/8) {
+		t.Fatalf("the test's estimate: PASS p = %.4f, want it between alpha/8 and alpha", p)
+	}
+	for i, v := range decide(cells, ests, 0.05, 0.05) {
+		if v != Pass {
+			t.Errorf("cell %d: %q (%s), want PASS", i, v, cells[i].Reason)
+		}
+	}
+}
