@@ -71,7 +71,7 @@ func (r *Runner) startArm(ctx context.Context, bin, arm string, round int, match
 	}
 	p.out = bufio.NewScanner(stdout)
 	p.out.Buffer(nil, 1<<20)
-	if !p.out.Scan() || p.out.Text() != armProtocol {
+	if !p.out.Scan() || p.out.Text() != ArmProtocol {
 		return nil, p.fail(fmt.Errorf("%s does not speak perfrun's arm protocol (a revision from before it; use -pairing process)", filepath.Base(bin)))
 	}
 	for p.out.Scan() {
@@ -86,8 +86,9 @@ func (r *Runner) startArm(ctx context.Context, bin, arm string, round int, match
 	return nil, p.fail(errors.New("ended before it was ready"))
 }
 
-// armProtocol is the first line of an arm process (internal/cli's arm).
-const armProtocol = "perfrun-arm 1"
+// ArmProtocol is the first line an arm process prints (perfrun arm), so
+// ab can tell a binary that speaks the protocol from one that does not.
+const ArmProtocol = "perfrun-arm 1"
 
 // fail ends the process and returns err with what it printed.
 func (p *armProcess) fail(err error) error {

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/perfrun/perfrun/harness"
+	"github.com/perfrun/perfrun/harness/ab"
 	"github.com/perfrun/perfrun/impls"
 )
 
@@ -29,10 +30,6 @@ fraction of a second. Not listed in help.`,
 }
 
 func init() { cmdArm.define = func(fs *flag.FlagSet) runFunc { return armFlags(fs, os.Stdin) } }
-
-// armProtocol is the first line an arm prints, so ab can tell a binary
-// that speaks it from one that does not.
-const armProtocol = "perfrun-arm 1"
 
 // driveArm runs an arm on args whose requests come from stdin (tests
 // drive it in-process).
@@ -81,7 +78,7 @@ func armFlags(fs *flag.FlagSet, stdin io.Reader) runFunc {
 			return err
 		}
 		w := bufio.NewWriter(o.stdout)
-		fmt.Fprintln(w, armProtocol)
+		fmt.Fprintln(w, ab.ArmProtocol)
 		for _, c := range d.Cells() {
 			fmt.Fprintf(w, "cell %s\n", c.Name())
 		}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/perfrun/perfrun/harness/ab"
 	"github.com/perfrun/perfrun/records"
 )
 
@@ -29,7 +30,7 @@ func TestArmProtocol(t *testing.T) {
 	for sc.Scan() {
 		lines = append(lines, sc.Text())
 	}
-	if len(lines) != 5 || lines[0] != armProtocol || lines[1] != "cell "+cell || lines[2] != "ready" {
+	if len(lines) != 5 || lines[0] != ab.ArmProtocol || lines[1] != "cell "+cell || lines[2] != "ready" {
 		t.Fatalf("arm said:\n%s", stdout.String())
 	}
 	for _, l := range lines[3:] {
