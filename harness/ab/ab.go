@@ -133,8 +133,7 @@ func (r *Runner) Run(ctx context.Context, match string, first int) ([]*records.C
 		return r.runWindows(ctx, match, first)
 	}
 	arms := make(map[string]compare.Arms)
-	var cells []*records.Cell
-	cores := 0
+	var idx cellIndex
 	rng := rand.New(rand.NewPCG(r.Seed, uint64(first)+0xab))
 	var block [][3]string
 	for round := first; round < first+r.Rounds; round++ {
@@ -157,15 +156,12 @@ func (r *Runner) Run(ctx context.Context, match string, first int) ([]*records.C
 			if err != nil {
 				return nil, nil, 0, err
 			}
-			cores = max(cores, set.Cores())
+			idx.add(set)
 			for _, c := range set.Cells() {
 				if c.IsReference() {
 					continue
 				}
-				a, seen := arms[c.Name]
-				if !seen {
-					cells = append(cells, c)
-				}
+				a := arms[c.Name]
 				if c.Aside > 0 {
 					a.Aside += c.Aside
 					a.Why = c.Why
@@ -179,7 +175,28 @@ func (r *Runner) Run(ctx context.Context, match string, first int) ([]*records.C
 			}
 		}
 	}
-	return cells, arms, cores, nil
+	return idx.cells, arms, idx.cores, nil
+}
+
+// cellIndex collects the store cells the arms' results files name, in the
+// order first seen, and the most cores any file recorded.
+type cellIndex struct {
+	known map[string]bool
+	cells []*records.Cell
+	cores int
+}
+
+func (x *cellIndex) add(set *records.Set) {
+	if x.known == nil {
+		x.known = make(map[string]bool)
+	}
+	x.cores = max(x.cores, set.Cores())
+	for _, c := range set.Cells() {
+		if !x.known[c.Name] && !c.IsReference() {
+			x.known[c.Name] = true
+			x.cells = append(x.cells, c)
+		}
+	}
 }
 
 func (r *Runner) runArm(ctx context.Context, bin, arm string, round int, match string) (*records.Set, error) {

@@ -140,11 +140,8 @@ const Retries = 2
 // runWindows is Run paired at the window.
 func (r *Runner) runWindows(ctx context.Context, match string, first int) ([]*records.Cell, map[string]compare.Arms, int, error) {
 	arms := make(map[string]compare.Arms)
-	known := make(map[string]*records.Cell)
-	var cells []*records.Cell
-	cores := 0
+	var idx cellIndex
 	rng := rand.New(rand.NewPCG(r.Seed, uint64(first)+0xab))
-	probe := records.Tidy(records.Probe)
 	for round := first; round < first+r.Rounds; round++ {
 		if err := ctx.Err(); err != nil {
 			return nil, nil, 0, err
@@ -159,37 +156,10 @@ func (r *Runner) runWindows(ctx context.Context, match string, first int) ([]*re
 			if r.Progress != nil {
 				r.Progress(round-first+1, r.Rounds, fmt.Sprintf("cell %d/%d", ci+1, len(names)))
 			}
-			values := make(map[string][]float64) // by arm
 			a := arms[name]
-			for k := range max(r.Inner, 1) {
-				order := orders[(round*max(r.Inner, 1)+k+ci)%len(orders)]
-				for try := 0; ; try++ {
-					t0 := time.Now()
-					triple, err := r.triple(procs, order, name)
-					r.Measuring += time.Since(t0)
-					if err != nil {
-						stopAll(procs)
-						return nil, nil, 0, err
-					}
-					why := r.disturbed(triple, probe)
-					for arm, w := range triple {
-						a.Windows = append(a.Windows, compare.Window{Round: round, Arm: arm, Value: w[r.Metric], Probe: w[probe], Aside: why})
-					}
-					if why == "" {
-						for arm, w := range triple {
-							values[arm] = append(values[arm], w[r.Metric])
-						}
-						break
-					}
-					a.Aside++
-					a.Why = why
-					if try == Retries {
-						break
-					}
-				}
-			}
-			for arm, v := range values {
-				a.Add(arm, round, records.Median(v))
+			if err := r.measureCell(procs, name, round, ci, &a); err != nil {
+				stopAll(procs)
+				return nil, nil, 0, err
 			}
 			arms[name] = a
 		}
@@ -204,16 +174,47 @@ func (r *Runner) runWindows(ctx context.Context, match string, first int) ([]*re
 			if err != nil {
 				return nil, nil, 0, err
 			}
-			cores = max(cores, set.Cores())
-			for _, c := range set.Cells() {
-				if _, seen := known[c.Name]; !seen && !c.IsReference() {
-					known[c.Name] = c
-					cells = append(cells, c)
-				}
-			}
+			idx.add(set)
 		}
 	}
-	return cells, arms, cores, nil
+	return idx.cells, arms, idx.cores, nil
+}
+
+// measureCell measures a cell's Inner triples of the round, each in the
+// order the rotation gives it, a disturbed triple again up to Retries
+// times; every window goes into a.Windows, and each arm's median of its
+// kept windows is its value for the round.
+func (r *Runner) measureCell(procs map[string]*armProcess, name string, round, ci int, a *compare.Arms) error {
+	probe := records.Tidy(records.Probe)
+	inner := max(r.Inner, 1)
+	values := make(map[string][]float64) // by arm
+	for k := range inner {
+		order := orders[(round*inner+k+ci)%len(orders)]
+		for try := 0; try <= Retries; try++ {
+			t0 := time.Now()
+			triple, err := r.triple(procs, order, name)
+			r.Measuring += time.Since(t0)
+			if err != nil {
+				return err
+			}
+			why := r.disturbed(triple, probe)
+			for arm, w := range triple {
+				a.Windows = append(a.Windows, compare.Window{Round: round, Arm: arm, Value: w[r.Metric], Probe: w[probe], Aside: why})
+			}
+			if why == "" {
+				for arm, w := range triple {
+					values[arm] = append(values[arm], w[r.Metric])
+				}
+				break
+			}
+			a.Aside++
+			a.Why = why
+		}
+	}
+	for arm, v := range values {
+		a.Add(arm, round, records.Median(v))
+	}
+	return nil
 }
 
 // startArms starts the round's three arm processes at once: their set-up
