@@ -3,9 +3,6 @@ package harness
 import (
 	"context"
 	"fmt"
-	"time"
-
-	"github.com/perfrun/perfrun/workloads"
 )
 
 // Driver measures cells one window at a time, when asked: what an arm
@@ -23,13 +20,7 @@ type Driver struct {
 // NewDriver prepares cells for measurement with opts' window, warm-up,
 // seed, corpus and pinning; rounds, quarantine and precision do not apply.
 func NewDriver(cells []Cell, opts Options) *Driver {
-	res := &Outcome{Cells: cells, Corpora: make(map[string]string), Started: time.Now(), Periods: make(map[string]int), Options: opts,
-		Unsupported: make(map[string]string)}
-	d := &Driver{r: &runner{opts: opts, res: res, instances: make(map[string]*workloads.Instance), mem: make(map[string]memory)},
-		cells: cells, byName: make(map[string]Cell), count: make(map[string]int)}
-	if opts.Pin {
-		d.r.cpus = allowedCPUs()
-	}
+	d := &Driver{r: newRunner(cells, opts), cells: cells, byName: make(map[string]Cell), count: make(map[string]int)}
 	for _, c := range cells {
 		d.byName[c.Name()] = c
 	}

@@ -137,18 +137,14 @@ func Run(ctx context.Context, cells []Cell, opts Options) (*Outcome, error) {
 	if opts.Rounds < 1 || opts.Window <= 0 || opts.Warmup < 0 {
 		return nil, fmt.Errorf("rounds and window must be positive")
 	}
-	res := &Outcome{Cells: cells, Corpora: make(map[string]string), Started: time.Now(), Periods: make(map[string]int), Options: opts,
-		Unsupported: make(map[string]string)}
+	r := newRunner(cells, opts)
+	res := r.res
 	res.Controls = controlCells(cells)
 	orderSeed := opts.OrderSeed
 	if orderSeed == 0 {
 		orderSeed = opts.Seed
 	}
-	r := &runner{opts: opts, res: res, instances: make(map[string]*workloads.Instance), mem: make(map[string]memory),
-		rng: rand.New(rand.NewPCG(orderSeed, 0x5eed))}
-	if opts.Pin {
-		r.cpus = allowedCPUs()
-	}
+	r.rng = rand.New(rand.NewPCG(orderSeed, 0x5eed))
 	planned := append(slices.Clone(cells), res.Controls...)
 	r.total = len(planned) * opts.Rounds
 	for round := 0; round < opts.Rounds; round++ {
@@ -160,6 +156,18 @@ func Run(ctx context.Context, cells []Cell, opts Options) (*Outcome, error) {
 		return r.finish(), err
 	}
 	return r.finish(), nil
+}
+
+// newRunner starts the outcome of cells measured with opts, and the
+// runner that fills it (a run's, or a driver's).
+func newRunner(cells []Cell, opts Options) *runner {
+	res := &Outcome{Cells: cells, Corpora: make(map[string]string), Started: time.Now(), Periods: make(map[string]int), Options: opts,
+		Unsupported: make(map[string]string)}
+	r := &runner{opts: opts, res: res, instances: make(map[string]*workloads.Instance), mem: make(map[string]memory)}
+	if opts.Pin {
+		r.cpus = allowedCPUs()
+	}
+	return r
 }
 
 func (r *runner) finish() *Outcome {
