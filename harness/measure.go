@@ -66,7 +66,7 @@ func measure(ctx context.Context, inst *workloads.Instance, threads int, warmup,
 	var warm, done sync.WaitGroup
 	workers := make([]workerResult, threads)
 	for w := range threads {
-		op := inst.Worker(w)
+		op := guard(inst.Worker(w))
 		cpu := -1
 		if cpus != nil {
 			cpu = cpus[w]
@@ -88,6 +88,7 @@ func measure(ctx context.Context, inst *workloads.Instance, threads int, warmup,
 			defer done.Done()
 			warm.Done()
 			<-b.start
+			p.Op = guardPaced(p.Op)
 			paced[i] = runPaced(p, b.deadline, &b.stop)
 		}()
 	}

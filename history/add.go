@@ -46,6 +46,10 @@ type Added struct {
 // given.
 var ErrNoCommit = errors.New("no commit")
 
+// ErrNoTime is returned for results whose commit has no known time: no
+// date: line, no -commit-time, and git does not know the commit.
+var ErrNoTime = errors.New("no time")
+
 // Add stores the results in data (perfrun's, or any go test -bench
 // output) under name, in one transaction: all of the file or nothing. A
 // file whose bytes were added before is a no-op.
@@ -193,6 +197,9 @@ func (w *writer) run(rec *benchfmt.Result, o AddOptions) (runRef, error) {
 	if commit == "" || commit == "unknown" {
 		return runRef{}, fmt.Errorf("%s:%d: %w: the results carry no commit: or perfrun: line; say which with -commit", file, line, ErrNoCommit)
 	}
+	if err := CheckCommit(commit); err != nil {
+		return runRef{}, fmt.Errorf("%s:%d: %w", file, line, err)
+	}
 	runTime, _ := time.Parse(time.RFC3339, rec.GetConfig("date"))
 	when := o.CommitTime
 	if when.IsZero() && o.CommitTimeOf != nil {
@@ -202,7 +209,7 @@ func (w *writer) run(rec *benchfmt.Result, o AddOptions) (runRef, error) {
 		when = runTime
 	}
 	if when.IsZero() {
-		return runRef{}, fmt.Errorf("%s:%d: no time for commit %s: the results carry no date: line and git does not know it; say when with -commit-time", file, line, commit)
+		return runRef{}, fmt.Errorf("%s:%d: %w for commit %s: the results carry no date: line and git does not know it; say when with -commit-time", file, line, ErrNoTime, commit)
 	}
 	if runTime.IsZero() {
 		runTime = when

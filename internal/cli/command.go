@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"runtime/debug"
 	"strings"
 
 	"github.com/perfrun/perfrun/harness/compare"
@@ -54,6 +55,19 @@ func (c *command) execute(ctx context.Context, o *streams, args []string) error 
 	return run(ctx, o, args)
 }
 
+// safeExecute is execute with a panic turned into the tool's failure: Go
+// exits 2 on a panic, the usage code, and CI must never read a crash as
+// bad flags. Panics in the goroutines the harness starts are brought here
+// by the harness (see harness.Panic).
+func (c *command) safeExecute(ctx context.Context, o *streams, args []string) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = &exitError{exitFailure, fmt.Errorf("panic (a bug in perfrun or in the store it ran; please report it with this message): %v\n%s", p, debug.Stack())}
+		}
+	}()
+	return c.execute(ctx, o, args)
+}
+
 // flagSet is the command's flags, defined and not parsed: what help prints.
 func (c *command) flagSet() *flag.FlagSet {
 	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
@@ -87,7 +101,7 @@ func run(stdout, stderr io.Writer, args []string) int {
 	}
 	for _, c := range append(commands, hidden...) {
 		if c.name == args[0] {
-			return exitCode(c, c.execute(context.Background(), o, args[1:]), stderr)
+			return exitCode(c, c.safeExecute(context.Background(), o, args[1:]), stderr)
 		}
 	}
 	fmt.Fprintf(stderr, "perfrun: unknown command %q\n\n", args[0])

@@ -166,7 +166,7 @@ func historyAdd(fs *flag.FlagSet) runFunc {
 			if errors.Is(err, context.Canceled) {
 				return fmt.Errorf("interrupted: %d files added, %s and the rest not (each file is all or nothing)", added, in.name)
 			}
-			if errors.Is(err, history.ErrNoCommit) || errors.Is(err, records.ErrNoResults) {
+			if isBadInput(err) {
 				return asUsage(fmt.Errorf("%v (nothing of %s was added; %d files before it were)", err, in.name, added))
 			}
 			if err != nil {
@@ -206,7 +206,7 @@ func parseTime(s string) (time.Time, error) {
 // gitCommitTime asks git in dir when a commit was made.
 func gitCommitTime(dir string) func(string) (time.Time, bool) {
 	return func(commit string) (time.Time, bool) {
-		out, err := exec.Command("git", "-C", dir, "log", "-1", "--format=%cI", commit, "--").Output()
+		out, err := exec.Command("git", "-C", dir, "log", "-1", "--format=%cI", "--end-of-options", commit, "--").Output()
 		if err != nil {
 			return time.Time{}, false
 		}
@@ -410,4 +410,15 @@ func historyInfo(fs *flag.FlagSet) runFunc {
 			*db, v, st.Files, st.Runs, st.Commits, st.Series, st.Samples, strings.Join(st.Machines, ", "))
 		return nil
 	}
+}
+
+// isBadInput says whether a history error is the input's fault (exit 2):
+// a file without results, commit or time, or a commit name that is not one.
+func isBadInput(err error) bool {
+	for _, e := range []error{history.ErrNoCommit, history.ErrBadCommit, history.ErrNoTime, records.ErrNoResults} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return false
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/pem"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -104,6 +105,31 @@ func parseDER(der []byte) (*store.Object, error) {
 	return nil, errors.New("neither a PEM file nor a DER certificate or CRL")
 }
 
+// MaxFileBytes bounds one corpus file: a bundle of a million CAs is about
+// 1.5 GB of PEM, far beyond this, and a device such as /dev/zero is
+// refused here rather than read until memory runs out.
+const MaxFileBytes = 256 << 20
+
+// ErrTooLarge is returned for a corpus file larger than MaxFileBytes.
+var ErrTooLarge = errors.New("larger than a corpus file may be")
+
+// readBounded reads a file, refusing one larger than limit bytes.
+func readBounded(name string, limit int64) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("%s: %w (%d MiB)", name, ErrTooLarge, limit>>20)
+	}
+	return data, nil
+}
+
 // Load reads a corpus from a PEM bundle file or a directory of PEM and DER
 // files (such as an OpenSSL hashed directory), in file-name order. CA
 // certificates and CRLs fill the store; other certificates are the leaves.
@@ -138,7 +164,7 @@ func LoadContext(ctx context.Context, path string, strict bool, progress func(do
 		if err := ctx.Err(); err != nil {
 			return nil, nil, err
 		}
-		data, err := os.ReadFile(f)
+		data, err := readBounded(f, MaxFileBytes)
 		if err != nil {
 			return nil, nil, err
 		}
