@@ -15,6 +15,7 @@ package workloads
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -168,17 +169,40 @@ func positiveInt(v string) error {
 	return nil
 }
 
+// ParseNumber reads a decimal number that can be measured with: finite
+// and not subnormal. NaN, an infinity, an overflow (1e999) and a value
+// too small to hold its precision (5e-324) are refused — each either
+// passes every range check by accident or divides into nonsense.
+func ParseNumber(v string) (float64, error) {
+	f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+	switch {
+	case err != nil:
+		return 0, fmt.Errorf("not a number")
+	case math.IsNaN(f) || math.IsInf(f, 0):
+		return 0, fmt.Errorf("not a finite number")
+	case f != 0 && math.Abs(f) < 0x1p-1022:
+		return 0, fmt.Errorf("too small to be a number (subnormal)")
+	}
+	return f, nil
+}
+
 // fraction accepts a number from 0 to 1.
 func fraction(v string) error {
-	if f, err := strconv.ParseFloat(v, 64); err != nil || f < 0 || f > 1 {
+	if f, err := ParseNumber(v); err != nil || f < 0 || f > 1 {
 		return fmt.Errorf("want a fraction between 0 and 1")
 	}
 	return nil
 }
 
-func positiveNumber(v string) error {
-	if f, err := strconv.ParseFloat(v, 64); err != nil || f <= 0 {
-		return fmt.Errorf("want a positive number")
+// Rates a paced worker can keep: one operation in 1000 s to one a
+// microsecond. Beyond them the interval is not a pace: at 1e-12/s it
+// overflows a duration, at 1e9/s the worker never sleeps.
+const minRate, maxRate = 1e-3, 1e6
+
+// rate accepts operations per second a paced worker can keep.
+func rate(v string) error {
+	if f, err := ParseNumber(v); err != nil || f < minRate || f > maxRate {
+		return fmt.Errorf("want operations per second from %g to %g", minRate, maxRate)
 	}
 	return nil
 }

@@ -35,8 +35,8 @@ func init() { cmdGate.define = gateFlags }
 
 func gateFlags(fs *flag.FlagSet) runFunc {
 	th := thresholdFlags(fs)
-	fs.Float64Var(&th.AllocsDelta, "allocs-delta", th.AllocsDelta, "allocs/op increase that fails")
-	fs.Float64Var(&th.InstructionsRatio, "instructions-ratio", th.InstructionsRatio, "instructions/op increase that fails, as a fraction")
+	numberVar(fs, &th.AllocsDelta, "allocs-delta", th.AllocsDelta, "allocs/op increase that fails")
+	fractionVar(fs, &th.InstructionsRatio, "instructions-ratio", th.InstructionsRatio, "instructions/op increase that fails, as a fraction")
 	fs.BoolVar(&th.AllowMissing, "allow-missing", false, "do not fail cells or units missing from NEW")
 	ignore := fs.String("ignore-config", "", "configuration `keys` (comma-separated) whose differences to accept: "+strings.Join(compare.MeaningKeys, ", "))
 	jsonOut := fs.String("json", "", "also write the verdict as JSON to this file")
@@ -75,8 +75,8 @@ func gateFlags(fs *flag.FlagSet) runFunc {
 // thresholdFlags defines the flags gate and ab share, over the defaults.
 func thresholdFlags(fs *flag.FlagSet) *compare.Thresholds {
 	th := compare.DefaultThresholds
-	fs.Float64Var(&th.MinEffect, "threshold", th.MinEffect, "minimum effect as a fraction (0.05 = 5%)")
-	fs.Float64Var(&th.Alpha, "alpha", th.Alpha, "error rate of each kind of claim (REGRESSION, IMPROVED: across the cells)")
+	fractionVar(fs, &th.MinEffect, "threshold", th.MinEffect, "minimum effect as a fraction")
+	fractionVar(fs, &th.Alpha, "alpha", th.Alpha, "error rate of each kind of claim (REGRESSION, IMPROVED: across the cells)")
 	return &th
 }
 

@@ -225,14 +225,16 @@ type seriesFlags struct {
 const defaultUnits = "ns/op,B/op,allocs/op,instructions/op"
 
 func addSeriesFlags(fs *flag.FlagSet, units string) *seriesFlags {
-	return &seriesFlags{
+	f := &seriesFlags{
 		machine:      fs.String("machine", "", "only machines whose label matches this regular expression"),
 		cell:         fs.String("cell", "", "only cells whose name matches this regular expression"),
 		units:        fs.String("unit", units, `units, comma-separated, or "all"`),
-		alpha:        fs.Float64("alpha", 0.01, "significance level of each step's permutation test"),
+		alpha:        new(float64),
 		permutations: fs.Int("permutations", 199, "reorderings per permutation test"),
 		minSz:        fs.Int("min-size", 3, "fewest commits between steps (a step shows once this many follow it)"),
 	}
+	fractionVar(fs, f.alpha, "alpha", 0.01, "significance level of each step's permutation test")
+	return f
 }
 
 func (f *seriesFlags) filter() (history.Filter, error) {

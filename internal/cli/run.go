@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -299,12 +298,7 @@ func parsePercent(s string) (float64, error) {
 	if s == "" {
 		return 0, nil
 	}
-	scale := 1.0
-	if t, ok := strings.CutSuffix(s, "%"); ok {
-		s, scale = t, 0.01
-	}
-	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-	v *= scale
+	v, err := parseNumber(s, true)
 	if err != nil || !(v > 0 && v < 1) {
 		return 0, fmt.Errorf("not a fraction between 0 and 1")
 	}

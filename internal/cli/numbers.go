@@ -1,0 +1,55 @@
+package cli
+
+import (
+	"flag"
+	"strconv"
+	"strings"
+
+	"github.com/perfrun/perfrun/workloads"
+)
+
+// number is a float flag that takes only numbers one can measure with
+// (workloads.ParseNumber: no NaN, infinity or subnormal), and, where the
+// flag is a fraction, a percentage: -threshold 5% is -threshold 0.05.
+type number struct {
+	p       *float64
+	percent bool
+}
+
+func (n number) String() string {
+	if n.p == nil {
+		return ""
+	}
+	return strconv.FormatFloat(*n.p, 'g', -1, 64)
+}
+
+func (n number) Set(s string) error {
+	f, err := parseNumber(s, n.percent)
+	if err != nil {
+		return err
+	}
+	*n.p = f
+	return nil
+}
+
+// numberVar defines a float flag that refuses what is not a number.
+func numberVar(fs *flag.FlagSet, p *float64, name string, value float64, usage string) {
+	*p = value
+	fs.Var(number{p, false}, name, usage)
+}
+
+// fractionVar defines a fraction flag that also takes a percentage.
+func fractionVar(fs *flag.FlagSet, p *float64, name string, value float64, usage string) {
+	*p = value
+	fs.Var(number{p, true}, name, usage+` (0.05 or "5%")`)
+}
+
+// parseNumber reads a number; with percent, "5%" is 0.05.
+func parseNumber(s string, percent bool) (float64, error) {
+	scale := 1.0
+	if t, ok := strings.CutSuffix(strings.TrimSpace(s), "%"); ok && percent {
+		s, scale = t, 0.01
+	}
+	f, err := workloads.ParseNumber(s)
+	return f * scale, err
+}
