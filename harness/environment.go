@@ -4,15 +4,14 @@ import (
 	"bufio"
 	"fmt"
 	"os"
-	"os/exec"
 	"runtime"
 	"runtime/debug"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
+	"github.com/perfrun/perfrun/records"
 	"github.com/perfrun/perfrun/workloads"
 )
 
@@ -74,8 +73,8 @@ func ParseLabel(s string) (workloads.KV, error) {
 	}) >= 0 {
 		return workloads.KV{}, fmt.Errorf("bad -label %q: want key=value, the key of letters, digits, '-', '_' or '.'", s)
 	}
-	if strings.ContainsAny(v, "\n\r") || !utf8.ValidString(v) {
-		return workloads.KV{}, fmt.Errorf("bad -label %q: the value must be one line of UTF-8", s)
+	if records.OneLine(v) != v {
+		return workloads.KV{}, fmt.Errorf("bad -label %.80q: the value must be one line of printable UTF-8, at most %d bytes", s, records.MaxConfigValue)
 	}
 	for _, r := range reserved {
 		if k == r || strings.HasPrefix(k, r+"-") {
@@ -113,9 +112,20 @@ func cpuName() string {
 	return runtime.GOARCH
 }
 
-// Revision identifies the perfrun source that ran: the VCS revision stamped
-// into the binary, else what git says about the working directory.
+// Stamp is the revision a build says it is, set at link time
+// (-ldflags=-X=github.com/perfrun/perfrun/harness.Stamp=COMMIT) by builds
+// that know it where Go's own VCS stamp is missing: perfrun ab stamps the
+// arms it builds, the workflows the perfrun they build.
+var Stamp string
+
+// Revision identifies the perfrun source that ran: Stamp, else the VCS
+// revision Go stamped into the binary, else "unknown" — never what git
+// says about the directory the binary happens to run in, which may be any
+// repository at any commit.
 func Revision() string {
+	if Stamp != "" {
+		return Stamp
+	}
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		rev, dirty := "", false
 		for _, s := range bi.Settings {
@@ -133,9 +143,5 @@ func Revision() string {
 			return rev
 		}
 	}
-	out, err := exec.Command("git", "describe", "--always", "--dirty", "--abbrev=12").Output()
-	if err != nil {
-		return "unknown"
-	}
-	return strings.TrimSpace(string(out))
+	return "unknown"
 }

@@ -241,3 +241,15 @@ func TestSummarize(t *testing.T) {
 		t.Errorf("median CI [%v, %v] does not surround %v", s.Lo, s.Hi, s.Median)
 	}
 }
+
+// TestRevisionNotFromWorkingDirectory: a binary without a VCS stamp (a
+// test binary has none) names no revision, rather than the HEAD of the git
+// repository it happens to run in.
+func TestRevisionNotFromWorkingDirectory(t *testing.T) {
+	if harness.Stamp != "" {
+		t.Skip("stamped at link time")
+	}
+	if got := harness.Revision(); got != "unknown" {
+		t.Errorf("Revision() = %q in an unstamped binary, want unknown", got)
+	}
+}

@@ -27,9 +27,25 @@ func (s *Set) Write(w io.Writer) error {
 		}
 	}
 	for _, r := range s.Records {
-		if err := bw.Write(r); err != nil {
+		if err := bw.Write(oneLineConfig(r)); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// oneLineConfig is r with every configuration value made OneLine: a value
+// from a flag, a path or a library's version string is data, and never
+// becomes a configuration line of its own. r is copied only if it must be.
+func oneLineConfig(r *benchfmt.Result) *benchfmt.Result {
+	for i, c := range r.Config {
+		if v := string(c.Value); OneLine(v) != v {
+			out := r.Clone()
+			for j := i; j < len(out.Config); j++ {
+				out.Config[j].Value = []byte(OneLine(string(out.Config[j].Value)))
+			}
+			return out
+		}
+	}
+	return r
 }

@@ -56,10 +56,13 @@ func Build(ctx context.Context, repo, rev, pkg, dir, label string, layouts ...ui
 		if i > 0 {
 			binary += strconv.Itoa(i + 1)
 		}
-		args := []string{"build", "-o", binary}
+		// The arm names its revision in its results (harness.Stamp): a
+		// worktree build has no VCS stamp of Go's own.
+		ldflags := "-X=github.com/perfrun/perfrun/harness.Stamp=" + commit
 		if layout != 0 {
-			args = append(args, "-ldflags=-randlayout="+strconv.FormatUint(layout, 10))
+			ldflags += " -randlayout=" + strconv.FormatUint(layout, 10)
 		}
+		args := []string{"build", "-o", binary, "-ldflags=" + ldflags}
 		build := exec.CommandContext(ctx, "go", append(args, ".")...)
 		build.Dir = filepath.Join(wt, filepath.FromSlash(pkg))
 		if msg, err := build.CombinedOutput(); err != nil {
