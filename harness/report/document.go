@@ -89,7 +89,7 @@ var verdictMark = map[compare.Verdict]string{
 func (d *Document) WriteMarkdown(w io.Writer) {
 	fmt.Fprintf(w, "## %s\n\n", mdEscape(d.Title))
 	if d.Verdict != nil {
-		fmt.Fprintf(w, "**%s %s** — %s vs %s\n\n", verdictMark[d.Verdict.Verdict], d.Verdict.Verdict, d.Verdict.Old, d.Verdict.New)
+		fmt.Fprintf(w, "**%s %s** — %s vs %s\n\n", verdictMark[d.Verdict.Verdict], d.Verdict.Verdict, mdEscape(d.Verdict.Old), mdEscape(d.Verdict.New))
 	}
 	for _, n := range d.Notes {
 		fmt.Fprintf(w, "%s\n", n)
@@ -99,7 +99,7 @@ func (d *Document) WriteMarkdown(w io.Writer) {
 	}
 	if d.Verdict != nil && len(d.Plots) > 0 {
 		p := d.Plots[0] // the forest plot: the verdict at a glance
-		fmt.Fprintf(w, "![%s](%s)\n\n", p.Caption, path.Join(d.ImageDir, p.Name+".png"))
+		fmt.Fprintf(w, "![%s](%s)\n\n", mdEscape(p.Caption), path.Join(d.ImageDir, p.Name+".png"))
 	}
 	if ch := d.changed(); len(ch) > 0 {
 		fmt.Fprintf(w, "| | cell | unit | new/old | why |\n|---|---|---|---|---|\n")
@@ -108,7 +108,7 @@ func (d *Document) WriteMarkdown(w io.Writer) {
 				fmt.Fprintf(w, "| | … and %d more | | | |\n", len(ch)-i)
 				break
 			}
-			fmt.Fprintf(w, "| %s %s | %s | %s | %s | %s |\n", verdictMark[c.Verdict], c.Verdict, mdEscape(c.Name), c.Unit, c.RatioText(), mdEscape(c.Reason))
+			fmt.Fprintf(w, "| %s %s | %s | %s | %s | %s |\n", verdictMark[c.Verdict], c.Verdict, mdEscape(c.Name), mdEscape(c.Unit), c.RatioText(), mdEscape(c.Reason))
 		}
 		fmt.Fprintln(w)
 	} else if d.Verdict != nil {
@@ -136,7 +136,7 @@ func (d *Document) WriteMarkdownFull(w io.Writer) {
 		fmt.Fprintf(w, "## %s: all results\n\n", mdEscape(d.Title))
 		fmt.Fprintf(w, "<details open><summary>All %d gated results</summary>\n\n| | cell | unit | new/old | why |\n|---|---|---|---|---|\n", len(d.Verdict.Cells))
 		for _, c := range d.Verdict.Cells {
-			fmt.Fprintf(w, "| %s %s | %s | %s | %s | %s |\n", verdictMark[c.Verdict], c.Verdict, mdEscape(c.Name), c.Unit, c.RatioText(), mdEscape(c.Reason))
+			fmt.Fprintf(w, "| %s %s | %s | %s | %s | %s |\n", verdictMark[c.Verdict], c.Verdict, mdEscape(c.Name), mdEscape(c.Unit), c.RatioText(), mdEscape(c.Reason))
 		}
 		fmt.Fprintf(w, "\n</details>\n\n")
 	}
@@ -147,7 +147,7 @@ func (d *Document) WriteMarkdownFull(w io.Writer) {
 			if r.Significant {
 				delta = fmt.Sprintf("%+.2f%%", 100*r.Delta)
 			}
-			fmt.Fprintf(w, "| %s | %s | %s %s | %s %s | %s | %s |\n", mdEscape(r.Name), r.Unit,
+			fmt.Fprintf(w, "| %s | %s | %s %s | %s %s | %s | %s |\n", mdEscape(r.Name), mdEscape(r.Unit),
 				records.FormatValue(r.Old.Center, r.Unit), r.Old.PctRangeString(), records.FormatValue(r.New.Center, r.Unit), r.New.PctRangeString(), delta, r.Cmp.String())
 		}
 		fmt.Fprintf(w, "\n</details>\n\n")
@@ -164,7 +164,7 @@ func (d *Document) WriteMarkdownFull(w io.Writer) {
 		fmt.Fprintf(w, "\nLock wait counts only time blocked in the runtime; a shared read lock costs cache-line traffic, which shows in ops/s instead.\n\n</details>\n\n")
 	}
 	for _, p := range d.Plots {
-		fmt.Fprintf(w, "![%s](%s)\n", p.Caption, path.Join(d.ImageDir, p.Name+".png"))
+		fmt.Fprintf(w, "![%s](%s)\n", mdEscape(p.Caption), path.Join(d.ImageDir, p.Name+".png"))
 	}
 }
 
@@ -177,7 +177,7 @@ var mdEscaper = strings.NewReplacer(
 // spans: HTML is shown, not interpreted, and no character can end a table
 // cell, a link or a span. Names are shown as escaped text rather than in a
 // code span, which a backtick in the name would end.
-func mdEscape(s string) string { return mdEscaper.Replace(s) }
+func mdEscape(s string) string { return mdEscaper.Replace(records.OneLine(s)) }
 
 // EscapeMarkdown makes text safe in Markdown outside code spans, as every
 // report's names are written.

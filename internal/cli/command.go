@@ -89,6 +89,7 @@ func init() {
 
 // run is perfrun with its arguments; it returns the exit code.
 func run(stdout, stderr io.Writer, args []string) int {
+	stdout, stderr = printable{stdout}, printable{stderr}
 	o := &streams{stdout, stderr}
 	if len(args) == 0 {
 		usage(stderr)
