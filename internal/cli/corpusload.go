@@ -132,7 +132,7 @@ func corpusProvider(ctx context.Context, path string, strict bool, seed uint64, 
 		}
 		// What the corpus holds is input: bad PEM, a file too large, one
 		// that cannot be read are the user's to fix (exit 2).
-		return nil, 0, asUsage(fmt.Errorf("corpus %s: %w", path, err))
+		return nil, 0, asUsage(err)
 	}
 	dups := ""
 	if c.Duplicates > 0 {

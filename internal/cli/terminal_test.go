@@ -10,14 +10,14 @@ import (
 // plain UTF-8 are written unchanged.
 func TestPrintableEscapesControls(t *testing.T) {
 	for in, want := range map[string]string{
-		"rcu at 2 threads\n":          "rcu at 2 threads\n",
-		"tab\tand é ✓\n":              "tab\tand é ✓\n",
+		"rcu at 2 threads\n":         "rcu at 2 threads\n",
+		"tab\tand é ✓\n":             "tab\tand é ✓\n",
 		clearLine + "[1/5] 3/8  rcu": clearLine + "[1/5] 3/8  rcu",
-		"name\x1b]0;pwned\x07\n":      `name\x1b]0;pwned\x07` + "\n",
-		"\x1b[2Jcleared":              `\x1b[2Jcleared`,
-		"c1 \u009b31m":                `c1 \u009b31m`,
-		"bad \xff utf8":               `bad \xff utf8`,
-		"cr\rover":                    `cr\x0dover`,
+		"name\x1b]0;pwned\x07\n":     `name\x1b]0;pwned\x07` + "\n",
+		"\x1b[2Jcleared":             `\x1b[2Jcleared`,
+		"c1 \u009b31m":               `c1 \u009b31m`,
+		"bad \xff utf8":              `bad \xff utf8`,
+		"cr\rover":                   `cr\x0dover`,
 	} {
 		var b bytes.Buffer
 		n, err := printable{&b}.Write([]byte(in))
