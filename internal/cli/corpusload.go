@@ -54,10 +54,11 @@ const corpusBytesPerCA = 4 << 10
 
 // fitsMemory refuses, up front, a generated corpus this machine cannot hold:
 // certs=20000000 used to generate for minutes and then die of OOM.
-func fitsMemory(cas int) error {
-	need := uint64(cas) * corpusBytesPerCA
+// what names the request in the message (certs=N, -cas N).
+func fitsMemory(cas int, what string) error {
+	need := uint64(min(cas, 1<<40)) * corpusBytesPerCA // no overflow for any int
 	if avail := availableMemory(); avail > 0 && need > avail*8/10 {
-		return fmt.Errorf("certs=%d needs about %s for its corpus; this machine has %s available", cas, bytesText(need), bytesText(avail))
+		return fmt.Errorf("%s needs about %s for its corpus; this machine has %s available", what, bytesText(need), bytesText(avail))
 	}
 	return nil
 }
@@ -109,7 +110,7 @@ func progressAfter(w io.Writer, what, unit string) func(done, total int) {
 func corpusProvider(ctx context.Context, path string, strict bool, seed uint64, stderr io.Writer) (provider func(int) (*corpus.Corpus, error), loaded int, err error) {
 	if path == "" {
 		return func(cas int) (*corpus.Corpus, error) {
-			if err := fitsMemory(cas); err != nil {
+			if err := fitsMemory(cas, fmt.Sprintf("certs=%d", cas)); err != nil {
 				return nil, err
 			}
 			leaves := min(cas, 4096)

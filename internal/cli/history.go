@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -140,14 +139,7 @@ func historyAdd(fs *flag.FlagSet) runFunc {
 		}
 		var inputs []input
 		for _, name := range fs.Args() {
-			var data []byte
-			var err error
-			if name == "-" {
-				data, err = io.ReadAll(os.Stdin)
-				name = "standard input"
-			} else {
-				data, err = os.ReadFile(name)
-			}
+			data, name, err := readInput(name)
 			if err != nil {
 				return asUsage(err)
 			}

@@ -231,7 +231,7 @@ func (f *runFlags) cells(ctx context.Context, o *streams, opts *harness.Options)
 		// any of it is made.
 		for _, c := range cells {
 			if v := c.Params.Get("certs"); v != "" {
-				if err := fitsMemory(c.Params.Int("certs")); err != nil {
+				if err := fitsMemory(c.Params.Int("certs"), "certs="+c.Params.Get("certs")); err != nil {
 					return nil, asUsage(err)
 				}
 			}
