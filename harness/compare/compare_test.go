@@ -592,3 +592,72 @@ func TestPassIsIntersectionUnion(t *testing.T) {
 		}
 	}
 }
+
+// TestGateAllSetAsideIsInconclusive: a cell NEW measured and then set
+// aside whole is not missing from NEW: INCONCLUSIVE, never REGRESSION (it
+// was, exit 1), on the time unit and on the exact ones alike.
+func TestGateAllSetAsideIsInconclusive(t *testing.T) {
+	values := map[string][]float64{"ns/op": {100, 101, 99, 100, 100}, "allocs/op": {0, 0, 0, 0, 0}}
+	old := build("old", 2, map[string]map[string][]float64{"Issuer/impl=rcu/threads=2": values})
+	new := records.New("new", "new.txt")
+	for range 5 {
+		new.Add(&benchfmt.Result{
+			Config: []benchfmt.Config{{Key: "cores", Value: []byte("2"), File: true},
+				{Key: records.QuarantineKey, Value: []byte("the host took a core away"), File: true}},
+			Name: benchfmt.Name("Issuer/impl=rcu/threads=2"), Iters: 1,
+			Values: []benchfmt.Value{records.Value(100, "ns/op"), records.Value(0, "allocs/op")},
+		})
+	}
+	rep, err := Gate(old, new, DefaultThresholds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Verdict != Inconclusive {
+		t.Errorf("overall %s, want INCONCLUSIVE", rep.Verdict)
+	}
+	for _, c := range rep.Cells {
+		if c.Verdict != Inconclusive || !strings.Contains(c.Reason, "set all 5 samples aside") {
+			t.Errorf("%s %s: %s (%s), want INCONCLUSIVE naming the samples set aside", c.Name, c.Unit, c.Verdict, c.Reason)
+		}
+	}
+	// The same in an interleaved A/B: head's samples all set aside.
+	var a Arms
+	for id := range 6 {
+		a.Add(ArmBase, id, 100)
+		a.Add(ArmBase2, id, 100)
+	}
+	a.Aside, a.Why = 6, "the host took a core away"
+	prep := GatePaired(cellsOf("Issuer/impl=rcu/threads=2"), map[string]Arms{"Issuer/impl=rcu/threads=2": a}, 2, DefaultThresholds)
+	if prep.Verdict != Inconclusive {
+		t.Errorf("paired, head all set aside: %s, want INCONCLUSIVE", prep.Verdict)
+	}
+}
+
+// TestGateNothingGatedIsInconclusive: a gate that could judge no cell —
+// all oversubscribed, or only the machine's reference cells — has not seen
+// that nothing slowed: INCONCLUSIVE (it said PASS, exit 0).
+func TestGateNothingGatedIsInconclusive(t *testing.T) {
+	vals := ns([]float64{100, 101, 99, 100, 100})
+	for name, cells := range map[string]map[string]map[string][]float64{
+		"oversubscribed": {"Issuer/impl=rcu/threads=8": vals, "Issuer/impl=sorted/threads=4": vals},
+		"only reference": {"Control/threads=1": vals, "Floor/threads=1": vals},
+	} {
+		rep, err := Gate(build("old", 2, cells), build("new", 2, cells), DefaultThresholds)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Verdict != Inconclusive || len(rep.Warnings) == 0 || !strings.Contains(rep.Warnings[len(rep.Warnings)-1], "nothing was gated") {
+			t.Errorf("%s: %s %q, want INCONCLUSIVE saying nothing was gated", name, rep.Verdict, rep.Warnings)
+		}
+	}
+	var a Arms
+	for id := range 6 {
+		a.Add(ArmBase, id, 100)
+		a.Add(ArmHead, id, 100)
+		a.Add(ArmBase2, id, 100)
+	}
+	rep := GatePaired(cellsOf("Issuer/impl=rcu/threads=4"), map[string]Arms{"Issuer/impl=rcu/threads=4": a}, 2, DefaultThresholds)
+	if rep.Verdict != Inconclusive {
+		t.Errorf("paired, all oversubscribed: %s, want INCONCLUSIVE", rep.Verdict)
+	}
+}

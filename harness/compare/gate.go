@@ -137,9 +137,16 @@ func Gate(old, new *records.Set, th Thresholds) (*Report, error) {
 				Reason: fmt.Sprintf("oversubscribed: %d threads on %d cores", oc.Threads, cores)})
 			continue
 		}
+		c := CellVerdict{Name: name, Unit: th.Metric, Verdict: Inconclusive}
+		if len(nc.Values) == 0 && nc.Aside > 0 {
+			// Measured, then set aside whole: the machine, not the store,
+			// decided this cell; it is not missing, and not a verdict.
+			c.Reason = fmt.Sprintf("%s measured it but set all %d samples aside (%s): no verdict on the store", new.Label, nc.Aside, nc.Why)
+			rep.Cells = append(rep.Cells, c)
+			continue
+		}
 		rep.Cells = append(rep.Cells, exactVerdicts(oc, nc, new.Label, th)...)
 		a, b := oc.Values[th.Metric], nc.Values[th.Metric]
-		c := CellVerdict{Name: name, Unit: th.Metric, Verdict: Inconclusive}
 		switch {
 		case len(a) == 0:
 			c.Reason = fmt.Sprintf("%s has no %s for it: nothing to gate", old.Label, th.Metric)

@@ -100,6 +100,11 @@ func GatePaired(cells []*records.Cell, arms map[string]Arms, cores int, th Thres
 		}
 		a := arms[cell.Name]
 		switch {
+		case len(a.Head) == 0 && len(a.Base)+len(a.Base2) > 0 && a.Aside > 0:
+			// Set aside, not missing: the machine decided this cell.
+			c.Reason = fmt.Sprintf("head has no sample left: %d set aside because the machine disturbed them (%s): no verdict on the store", a.Aside, a.Why)
+			rep.Cells = append(rep.Cells, c)
+			continue
 		case len(a.Head) == 0 && len(a.Base)+len(a.Base2) > 0:
 			// Fail closed: a cell base measures and head does not.
 			c.Verdict, c.Reason = Regression, "missing from head: base measures it, head does not"

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"text/tabwriter"
 )
@@ -71,13 +72,34 @@ type Report struct {
 
 // finish sets the overall verdict: any regression, else any inconclusive
 // cell, else any improvement, else pass.
+//
+// A report that gated nothing — every cell oversubscribed, new, missing
+// but allowed, or only the machine's reference cells — is INCONCLUSIVE,
+// never PASS: a gate that could not look has not seen that nothing slowed.
 func (r *Report) finish() {
 	r.Verdict = Pass
+	gated := 0
 	for _, c := range r.Cells {
+		if c.Verdict != NotGated {
+			gated++
+		}
 		if c.Verdict.severity() > r.Verdict.severity() {
 			r.Verdict = c.Verdict
 		}
 	}
+	if gated == 0 {
+		r.Verdict = Inconclusive
+		r.Warnings = appendOnce(r.Warnings, fmt.Sprintf("nothing was gated: of %d cells none could be judged "+
+			"(more threads than cores, only in one side, or only the machine's reference cells): gate cells that fit the cores", len(r.Cells)))
+	}
+}
+
+// appendOnce appends s unless list holds it: finish runs after every look.
+func appendOnce(list []string, s string) []string {
+	if slices.Contains(list, s) {
+		return list
+	}
+	return append(list, s)
 }
 
 // holmLevels returns the level each hypothesis is tested at in Holm's

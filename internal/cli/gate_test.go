@@ -59,7 +59,7 @@ func TestGateExitCodes(t *testing.T) {
 		{[]string{"ab", "HEAD"}, 2, "want two revisions"},
 		{[]string{"ab", "-rounds", "4", "HEAD", "HEAD"}, 2, "-rounds must be at least 5"},
 		{[]string{"gate", old, same, "-json", dir}, 4, "is a directory"},
-		{[]string{"gate", "-threshold", "NaN", old, slow}, 2, "-threshold must be"},
+		{[]string{"gate", "-threshold", "NaN", old, slow}, 2, "not a finite number"},
 		{[]string{"gate", "-allocs-delta", "NaN", old, slow}, 2, "-allocs-delta"},
 	} {
 		code, stdout, stderr := perfrun(tc.args...)

@@ -100,7 +100,7 @@ func TestRunBadCorpus(t *testing.T) {
 	bad := filepath.Join(t.TempDir(), "bad.pem")
 	os.WriteFile(bad, []byte("-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n"), 0o644)
 	code, _, stderr := perfrun("run", "-corpus", bad, "-q", "-o", "")
-	if code != exitFailure || !strings.Contains(stderr, bad+":1: certificate:") || !strings.Contains(stderr, "no CA certificate or CRL") {
+	if code != exitUsage || !strings.Contains(stderr, bad+":1: certificate:") || !strings.Contains(stderr, "no CA certificate or CRL") {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
 }
