@@ -6,8 +6,11 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/perf/benchfmt"
+
 	"github.com/perfrun/perfrun/harness/compare"
 	"github.com/perfrun/perfrun/harness/report"
+	"github.com/perfrun/perfrun/records"
 )
 
 // TestMarkdownEscapesNames: labels, cell names, units and captions come
@@ -33,5 +36,34 @@ func TestMarkdownEscapesNames(t *testing.T) {
 	}
 	if link := regexp.MustCompile(`[^\\]\]\(https`); link.MatchString(out) {
 		t.Errorf("report.md holds a link from a name:\n%s", out)
+	}
+}
+
+// TestSeedTableSetAsideCell: a cell whose every sample was set aside has no
+// number; the tables say so rather than print 0.00000 ± 0.00 and an
+// efficiency of 0% (±+Inf% of it).
+func TestSeedTableSetAsideCell(t *testing.T) {
+	s := records.New("r", "r.txt")
+	cfg := []benchfmt.Config{{Key: "cores", Value: []byte("2"), File: true}}
+	aside := append(append([]benchfmt.Config(nil), cfg...), benchfmt.Config{Key: records.QuarantineKey, Value: []byte("the host took a core away"), File: true})
+	for i := range 5 {
+		for _, c := range []struct {
+			name string
+			cfg  []benchfmt.Config
+		}{{"Issuer/impl=rcu/threads=1", cfg}, {"Issuer/impl=rcu/threads=2", aside}} {
+			s.Add(&benchfmt.Result{Config: c.cfg, Name: benchfmt.Name(c.name), Iters: 1, Values: []benchfmt.Value{
+				records.Value(40+float64(i), records.NsPerCall), records.Value(40+float64(i), records.NsPerOp), records.Value(2.5e7, records.OpsPerSec)}})
+		}
+	}
+	var buf bytes.Buffer
+	report.WriteSeedTables(&buf, s, 2)
+	out := buf.String()
+	for _, bad := range []string{"0.00000", "± 0.00 ", "Inf", "NaN", " 0%"} {
+		if strings.Contains(out, bad) {
+			t.Errorf("seed tables print %q for a cell with no sample left:\n%s", bad, out)
+		}
+	}
+	if !strings.Contains(out, "set aside") {
+		t.Errorf("seed tables do not say the cell was set aside:\n%s", out)
 	}
 }

@@ -110,6 +110,10 @@ func WriteSeedTables(w io.Writer, s *records.Set, cores int) {
 				row := []string{strconv.Itoa(th),
 					strconv.FormatFloat(sum.Mean/sc.Factor, 'f', sc.Prec+3, 64),
 					strconv.FormatFloat(sum.Variance/(sc.Factor*sc.Factor), 'f', sc.Prec+3, 64)}
+				if sum.N == 0 {
+					// Every sample set aside: no number, not a zero.
+					row = []string{strconv.Itoa(th), setAside, setAside}
+				}
 				if perObject {
 					row = append(row, strconv.FormatFloat(records.Summarize(c.Values[records.BPerObject]).Mean, 'f', 0, 64))
 				}
@@ -219,8 +223,12 @@ func writeSideBySide(w io.Writer, t *table, sc benchunit.Scaler, cores int, par 
 				continue
 			}
 			s := records.Summarize(c.Values[t.unit])
+			if s.N == 0 {
+				fmt.Fprintf(w, " %-*s |", width, setAside)
+				continue
+			}
 			cell := fmt.Sprintf("%.*f ± %.*f", sc.Prec, s.Mean/sc.Factor, sc.Prec, s.Std/sc.Factor)
-			if base, ok := t.cells[im][1]; ok && th != 1 {
+			if base, ok := t.cells[im][1]; ok && th != 1 && len(base.Values[ops]) > 0 {
 				one := records.Summarize(base.Values[ops]).Median
 				now := records.Summarize(c.Values[ops]).Median
 				switch p := par[th]; {
@@ -243,6 +251,10 @@ func writeSideBySide(w io.Writer, t *table, sc benchunit.Scaler, cores int, par 
 			100*looseEfficiency, strings.Join(loose, "; "))
 	}
 }
+
+// setAside stands in a table for a cell whose every sample the machine
+// disturbed: the file keeps them under quarantined: lines.
+const setAside = "— (set aside)"
 
 // looseEfficiency is the relative uncertainty of an efficiency above which
 // the table says it is not known well.
@@ -280,7 +292,7 @@ func writeFloor(w io.Writer, s *records.Set, t *table) {
 	}
 	var parts []string
 	for _, im := range t.impls {
-		if c, ok := t.cells[im][1]; ok {
+		if c, ok := t.cells[im][1]; ok && len(c.Values[unit]) > 0 {
 			parts = append(parts, fmt.Sprintf("%s %.1f×", im, records.Summarize(c.Values[unit]).Median/f))
 		}
 	}

@@ -42,6 +42,23 @@ func checkBaselineName(name string) error {
 	return nil
 }
 
+// checkBaselinesDir makes the baselines folder and checks perfrun can
+// write in it, before a run measures anything: a run of minutes must not
+// end in "permission denied".
+func checkBaselinesDir() error {
+	dir := baselinesDir()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return usageError("baselines folder %s: %v", dir, err)
+	}
+	f, err := os.CreateTemp(dir, ".perfrun-check-*")
+	if err != nil {
+		return usageError("baselines folder %s: cannot write there: %v", dir, err)
+	}
+	f.Close()
+	os.Remove(f.Name())
+	return nil
+}
+
 // saveBaseline writes results under a name, replacing an older one.
 func saveBaseline(name string, data []byte) (string, error) {
 	dir := baselinesDir()
@@ -68,11 +85,15 @@ func baselinePath(name string) (string, error) {
 	return path, nil
 }
 
+// savedBaselines lists the folder, not a glob of it: a '[' or '*' in
+// $PERFRUN_BASELINES is a character of the path, not a pattern.
 func savedBaselines() []string {
-	files, _ := filepath.Glob(filepath.Join(baselinesDir(), "*.txt"))
+	entries, _ := os.ReadDir(baselinesDir())
 	var names []string
-	for _, f := range files {
-		names = append(names, strings.TrimSuffix(filepath.Base(f), ".txt"))
+	for _, e := range entries {
+		if name, ok := strings.CutSuffix(e.Name(), ".txt"); ok && e.Type().IsRegular() && baselineName.MatchString(name) {
+			names = append(names, name)
+		}
 	}
 	sort.Strings(names)
 	return names

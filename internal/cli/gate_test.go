@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/perfrun/perfrun/records"
 )
 
 // resultsFile writes a results file whose cells have the given ns/op centers,
@@ -115,5 +118,25 @@ func TestReportComparison(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(out, f)); err == nil {
 			t.Errorf("%s of the earlier report is still there", f)
 		}
+	}
+}
+
+// TestUnjudgeableCellsAreNotABaseline: a design's cell whose every sample
+// was set aside makes a run no baseline (it was saved, and gated later as
+// missing); oversubscribed and reference cells do not count.
+func TestUnjudgeableCellsAreNotABaseline(t *testing.T) {
+	set, err := records.Read(strings.NewReader(`cores: 2
+BenchmarkIssuer/impl=rcu/threads=1 1 40 ns/op
+BenchmarkControl/threads=2 1 20 ns/op
+quarantined: the host took a core away
+BenchmarkIssuer/impl=rcu/threads=2 1 45 ns/op
+BenchmarkIssuer/impl=rcu/threads=4 1 90 ns/op
+BenchmarkControl/threads=1 1 20 ns/op
+`), "r.txt", "r")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := unjudgeable(set); !slices.Equal(got, []string{"Issuer/impl=rcu/threads=2"}) {
+		t.Errorf("unjudgeable = %q, want the 2-thread design cell only", got)
 	}
 }

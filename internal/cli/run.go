@@ -122,6 +122,9 @@ func (f *runFlags) options() (harness.Options, error) {
 		if err := checkBaselineName(f.saveAs); err != nil {
 			return opts, err
 		}
+		if err := checkBaselinesDir(); err != nil {
+			return opts, err
+		}
 	}
 	prec, err := parsePercent(f.precision)
 	if err != nil {
@@ -240,10 +243,24 @@ func (f *runFlags) cells(ctx context.Context, o *streams, opts *harness.Options)
 	return harness.WithFloors(cells), nil
 }
 
+// unjudgeable names the cells a gate would judge (designs' cells that fit
+// the cores) that have no sample left: all were set aside.
+func unjudgeable(set *records.Set) []string {
+	var out []string
+	cores := set.Cores()
+	for _, c := range set.Cells() {
+		if !c.IsReference() && (cores == 0 || c.Threads <= cores) && len(c.Values) == 0 && c.Aside > 0 {
+			out = append(out, c.Name)
+		}
+	}
+	return out
+}
+
 // write writes what a run produced: the results file, the baseline, the
 // plots, the printed table and the summary.
 func (f *runFlags) write(o *streams, res *harness.Outcome) error {
 	set := res.Set()
+	var unsaved error
 	if f.out != "" || f.saveAs != "" {
 		var buf bytes.Buffer
 		if err := set.Write(&buf); err != nil {
@@ -255,12 +272,18 @@ func (f *runFlags) write(o *streams, res *harness.Outcome) error {
 			}
 		}
 		if f.saveAs != "" && !res.Incomplete {
-			path, err := saveBaseline(f.saveAs, buf.Bytes())
-			if err != nil {
-				return err
-			}
-			if !f.quiet {
-				fmt.Fprintf(o.stderr, "perfrun: saved baseline %s (%s); gate against it with: perfrun gate -baseline %s NEW\n", f.saveAs, path, f.saveAs)
+			if lost := unjudgeable(set); len(lost) > 0 {
+				// Said after the tables, which still print.
+				unsaved = &exitError{exitInconclusive, fmt.Errorf("baseline %s not saved: every sample of %s was set aside (the machine disturbed them); "+
+					"a baseline without them would make every later gate of those cells INCONCLUSIVE; run again", f.saveAs, strings.Join(lost, ", "))}
+			} else {
+				path, err := saveBaseline(f.saveAs, buf.Bytes())
+				if err != nil {
+					return err
+				}
+				if !f.quiet {
+					fmt.Fprintf(o.stderr, "perfrun: saved baseline %s (%s); gate against it with: perfrun gate -baseline %s NEW\n", f.saveAs, path, f.saveAs)
+				}
 			}
 		}
 	}
@@ -289,7 +312,7 @@ func (f *runFlags) write(o *streams, res *harness.Outcome) error {
 	if res.Incomplete {
 		return fmt.Errorf("interrupted: kept the %d completed rounds", res.CompletedRounds())
 	}
-	return nil
+	return unsaved
 }
 
 // parsePercent reads "2%" or "0.02" as a fraction strictly between 0 and
