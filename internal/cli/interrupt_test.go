@@ -114,3 +114,29 @@ func TestInterruptDuringCorpusGeneration(t *testing.T) {
 		t.Fatal("run did not stop after SIGINT during corpus generation")
 	}
 }
+
+// TestInterruptBeforeFirstRound: a SIGINT before any round completes
+// leaves the previous results file as it was (it was left at 0 bytes).
+func TestInterruptBeforeFirstRound(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "results.txt")
+	old := []byte("cores: 2\nBenchmarkIssuer/impl=rcu/threads=1 1 40 ns/op\n")
+	if err := os.WriteFile(out, old, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stderr := &watchWriter{want: "round 1/100", fn: func() {
+		syscall.Kill(os.Getpid(), syscall.SIGINT)
+	}}
+	var stdout bytes.Buffer
+	code := run(&stdout, stderr, []string{"run", "-impl", "rcu", "-threads", "1,2", "-rounds", "100",
+		"-window", "2s", "-warmup", "1ms", "-param", "certs=32", "-plots", "none", "-quarantine=false", "-o", out})
+	if code != exitFailure {
+		t.Fatalf("exit %d, want %d\n%s", code, exitFailure, stderr)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil || !bytes.Equal(data, old) {
+		t.Fatalf("results file after the interrupt: %q (%v), want it as it was", data, err)
+	}
+	if !strings.Contains(stderr.String(), "nothing written; "+out+" is as it was") {
+		t.Errorf("no word of it:\n%s", stderr)
+	}
+}

@@ -48,6 +48,9 @@ func progressPrinter(w io.Writer) func(harness.Progress) {
 }
 
 func isTerminal(w io.Writer) bool {
+	if p, ok := w.(printable); ok {
+		w = p.w
+	}
 	f, ok := w.(*os.File)
 	if !ok {
 		return false

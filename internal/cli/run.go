@@ -193,6 +193,10 @@ func (f *runFlags) run(ctx context.Context, o *streams, args []string) error {
 	if err != nil {
 		return err
 	}
+	if res.Incomplete && len(res.Samples) == 0 {
+		// Nothing to keep: the previous results file stays as it was.
+		return fmt.Errorf("interrupted before any round completed: nothing written%s", unchanged(f.out))
+	}
 	res.Labels = kvs
 	res.Command = "perfrun run " + strings.Join(args, " ")
 	if f.instructions && !res.Incomplete {
@@ -241,6 +245,17 @@ func (f *runFlags) cells(ctx context.Context, o *streams, opts *harness.Options)
 		}
 	}
 	return harness.WithFloors(cells), nil
+}
+
+// unchanged says what an interrupted run left alone.
+func unchanged(out string) string {
+	if out == "" {
+		return ""
+	}
+	if _, err := os.Stat(out); err == nil {
+		return "; " + out + " is as it was"
+	}
+	return ""
 }
 
 // unjudgeable names the cells a gate would judge (designs' cells that fit
