@@ -321,13 +321,10 @@ func abReport(rep *compare.Report, scratch, dir string, r *ab.Runner, windows ma
 		return err
 	}
 	if strips == nil {
-		return writeDocument(doc, dir)
+		return writeDocument(doc, dir, nil)
 	}
 	doc.Extra = append(doc.Extra, strips)
-	if err := writeDocument(doc, dir); err != nil {
-		return err
-	}
-	return writeOwned(filepath.Join(dir, "windows.csv"), windowsCSV(cells, windows))
+	return writeDocument(doc, dir, map[string][]byte{"windows.csv": windowsCSV(cells, windows)})
 }
 
 // windowsCSV is every window of a comparison, one row each: what the

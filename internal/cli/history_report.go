@@ -86,10 +86,8 @@ func historyReport(fs *flag.FlagSet) runFunc {
 			return err
 		}
 		doc := &chart.Document{Title: *title, Stats: st, Method: sf.method(), Steps: steps, Plots: plots, ImageDir: "images", Left: left}
-		if err := clearReport(*dir); err != nil {
-			return err
-		}
-		if _, err := report.SavePlots(filepath.Join(*dir, "images"), plots, writeOwned); err != nil {
+		pub := newPublication(*dir)
+		if err := pub.addPlots("images", plots); err != nil {
 			return err
 		}
 		var md, page bytes.Buffer
@@ -97,10 +95,9 @@ func historyReport(fs *flag.FlagSet) runFunc {
 		if err := doc.WriteHTML(&page); err != nil {
 			return err
 		}
-		if err := writeOwned(filepath.Join(*dir, "report.md"), md.Bytes()); err != nil {
-			return err
-		}
-		if err := writeOwned(filepath.Join(*dir, "report.html"), page.Bytes()); err != nil {
+		pub.add("report.md", md.Bytes())
+		pub.add("report.html", page.Bytes())
+		if err := pub.publish(); err != nil {
 			return err
 		}
 		fmt.Fprintf(o.stdout, "wrote %s and %s (%d steps, %d series drawn)\n", filepath.Join(*dir, "report.md"), filepath.Join(*dir, "report.html"), len(steps), len(plots))

@@ -8,8 +8,8 @@ import (
 )
 
 // TestOutputsDoNotFollowPlantedLinks: a symlink planted where perfrun
-// writes a plot or a report page is replaced, and the file it points to is
-// left alone.
+// writes a plot is replaced, one planted where it writes a report page is
+// not perfrun's and is refused; the file either points to is left alone.
 func TestOutputsDoNotFollowPlantedLinks(t *testing.T) {
 	dir := t.TempDir()
 	victim := filepath.Join(dir, "victim")
@@ -27,8 +27,8 @@ func TestOutputsDoNotFollowPlantedLinks(t *testing.T) {
 	if code, _, stderr := perfrun("plot", "-o", plots, res); code != 0 {
 		t.Fatalf("plot: exit %d: %s", code, stderr)
 	}
-	if code, _, stderr := perfrun("report", "-o", rep, res); code != 0 {
-		t.Fatalf("report: exit %d: %s", code, stderr)
+	if code, _, stderr := perfrun("report", "-o", rep, res); code != exitUsage || !strings.Contains(stderr, "perfrun did not write it") {
+		t.Fatalf("report over a planted link: exit %d: %s", code, stderr)
 	}
 	if data, _ := os.ReadFile(victim); string(data) != "precious\n" {
 		t.Fatalf("the link's target was written: %q", data)

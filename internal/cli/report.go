@@ -5,7 +5,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/perfrun/perfrun/harness/compare"
@@ -46,7 +45,7 @@ func reportFlags(fs *flag.FlagSet) runFunc {
 			doc.Old, doc.Verdict = sets[0], rep
 			doc.Rows, _ = compare.Compare(sets[0], sets[1])
 		}
-		if err := writeDocument(doc, *dir); err != nil {
+		if err := writeDocument(doc, *dir, nil); err != nil {
 			return err
 		}
 		fmt.Fprintf(o.stdout, "wrote %s and %s\n", filepath.Join(*dir, "report.md"), filepath.Join(*dir, "report.html"))
@@ -54,33 +53,25 @@ func reportFlags(fs *flag.FlagSet) runFunc {
 	}
 }
 
-// clearReport makes dir and removes what an earlier report wrote there:
-// report.md, report.html, more pages, and images/*.svg and *.png.
-func clearReport(dir string, more ...string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+// writeDocument publishes doc in dir: report.md, report-full.md
+// (comparisons), report.html and images/, with more files (such as ab's
+// windows.csv) — all or nothing, replacing only what perfrun wrote there.
+func writeDocument(doc *report.Document, dir string, more map[string][]byte) error {
+	pub, err := renderDocument(doc)
+	if err != nil {
 		return err
 	}
-	patterns := append([]string{"report.md", "report.html", filepath.Join("images", "*.svg"), filepath.Join("images", "*.png")}, more...)
-	for _, pattern := range patterns {
-		old, _ := filepath.Glob(filepath.Join(dir, pattern))
-		for _, f := range old {
-			if err := os.Remove(f); err != nil {
-				return err
-			}
-		}
+	for name, data := range more {
+		pub.add(name, data)
 	}
-	return nil
+	pub.dir = dir
+	return pub.publish()
 }
 
-// writeDocument draws the plots of doc — for a comparison the verdict's
-// forest plot first, then old and new side by side — and writes
-// dir/report.md, dir/report-full.md (comparisons), dir/report.html and
-// dir/images, after removing what an earlier report wrote there.
-func writeDocument(doc *report.Document, dir string) error {
-	if err := clearReport(dir, report.FullMarkdown); err != nil {
-		return err
-	}
-	images := filepath.Join(dir, "images")
+// renderDocument draws the plots of doc — for a comparison the verdict's
+// forest plot first, then old and new side by side — and renders its pages.
+func renderDocument(doc *report.Document) (*publication, error) {
+	pub := newPublication("")
 	sets := []*records.Set{doc.New}
 	if doc.Old != nil {
 		sets = []*records.Set{doc.Old, doc.New}
@@ -89,35 +80,32 @@ func writeDocument(doc *report.Document, dir string) error {
 	opts.ByLabel = doc.Old != nil
 	plots, err := report.Plots(sets, opts)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	plots = append(doc.Extra, plots...)
 	if doc.Verdict != nil {
 		forest, err := report.ForestPlot(doc.Verdict)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if forest != nil {
 			plots = append([]*report.Plot{forest}, plots...)
 		}
 	}
-	if _, err := report.SavePlots(images, plots, writeOwned); err != nil {
-		return err
+	if err := pub.addPlots("images", plots); err != nil {
+		return nil, err
 	}
 	doc.Plots, doc.ImageDir = plots, "images"
 	var md, full, page bytes.Buffer
 	doc.WriteMarkdown(&md)
 	if err := doc.WriteHTML(&page); err != nil {
-		return err
+		return nil, err
 	}
-	if err := writeOwned(filepath.Join(dir, "report.md"), md.Bytes()); err != nil {
-		return err
-	}
+	pub.add("report.md", md.Bytes())
 	if doc.Verdict != nil {
 		doc.WriteMarkdownFull(&full)
-		if err := writeOwned(filepath.Join(dir, report.FullMarkdown), full.Bytes()); err != nil {
-			return err
-		}
+		pub.add(report.FullMarkdown, full.Bytes())
 	}
-	return writeOwned(filepath.Join(dir, "report.html"), page.Bytes())
+	pub.add("report.html", page.Bytes())
+	return pub, nil
 }
