@@ -27,12 +27,35 @@ type DB struct {
 	Path string
 }
 
-// Open opens the history at path, creating it (and its folder) if there
-// is none, and migrates an older schema to this perfrun's. It refuses,
-// without writing anything, a database from a newer perfrun and a SQLite
-// file that holds something else.
+// ErrDamaged is returned for a history SQLite cannot read whole.
+var ErrDamaged = errors.New("damaged")
+
+// ErrOlder is returned when a history with an older schema is opened for
+// reading, which cannot migrate it.
+var ErrOlder = errors.New("written by an older perfrun")
+
+// Open opens the history at path for writing, creating it (and its
+// folder) if there is none, and migrates an older schema to this
+// perfrun's. It refuses, without writing anything, a database from a
+// newer perfrun, a SQLite file that holds something else and one that is
+// damaged. Openers of one file take turns (an advisory lock on it), so two
+// writers creating one history never see each other's half-made schema.
 func Open(ctx context.Context, path string) (*DB, error) {
 	return open(ctx, path, len(migrations))
+}
+
+// OpenRead opens an existing history for reading only: nothing is created
+// or written, so it works in a folder perfrun may not write to.
+func OpenRead(ctx context.Context, path string) (*DB, error) {
+	h, err := connect(path, true)
+	if err != nil {
+		return nil, err
+	}
+	if err := h.check(ctx, true); err != nil {
+		h.Close()
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return h, nil
 }
 
 // open opens path and migrates it to version target (tests build older
@@ -43,46 +66,76 @@ func open(ctx context.Context, path string, target int) (*DB, error) {
 			return nil, err
 		}
 	}
-	// Every connection waits up to 30 s for another writer's lock, and
-	// every transaction takes the write lock when it begins, so two
-	// writers queue rather than fail halfway.
-	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() +
-		"?_pragma=busy_timeout(30000)&_pragma=foreign_keys(1)&_pragma=cache_size(-65536)&_pragma=temp_store(2)&_txlock=immediate"
-	db, err := sql.Open("sqlite", dsn)
+	unlock, err := lockFile(ctx, path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	defer unlock()
+	h, err := connect(path, false)
 	if err != nil {
 		return nil, err
 	}
-	db.SetMaxOpenConns(1)
-	h := &DB{db: db, Path: path}
-	if err := h.check(ctx); err != nil {
-		db.Close()
+	if err := h.check(ctx, false); err != nil {
+		h.Close()
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	if _, err := db.ExecContext(ctx, "PRAGMA journal_mode=WAL"); err != nil {
-		db.Close()
+	// A rollback journal, not WAL: a reader then needs no -shm file beside
+	// the database, so a history in a read-only folder can still be read.
+	if _, err := h.db.ExecContext(ctx, "PRAGMA journal_mode=DELETE"); err != nil {
+		h.Close()
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if err := h.migrate(ctx, target); err != nil {
-		db.Close()
+		h.Close()
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return h, nil
 }
 
+// connect opens the database/sql handle. Every connection waits up to 30 s
+// for another writer's lock, and every transaction takes the write lock
+// when it begins, so two writers queue rather than fail halfway.
+func connect(path string, readOnly bool) (*DB, error) {
+	mode := ""
+	if readOnly {
+		mode = "&mode=ro"
+	}
+	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() +
+		"?_pragma=busy_timeout(30000)&_pragma=foreign_keys(1)&_pragma=cache_size(-65536)&_pragma=temp_store(2)&_txlock=immediate" + mode
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, err
+	}
+	db.SetMaxOpenConns(1)
+	return &DB{db: db, Path: path}, nil
+}
+
 // Close closes the database.
 func (h *DB) Close() error { return h.db.Close() }
 
-// check reads the schema version and application id, writing nothing.
-func (h *DB) check(ctx context.Context) error {
+// check reads the schema version and application id and checks the
+// file is whole (SQLite's quick_check), writing nothing: a damaged file is
+// refused here, not met later as "out of memory" halfway through a query.
+func (h *DB) check(ctx context.Context, reading bool) error {
 	version, app, tables, err := h.identity(ctx)
 	if err != nil {
-		return err
+		return fmt.Errorf("%w: not a SQLite database SQLite can read (%v)", ErrNotHistory, err)
 	}
 	if app != applicationID && (version != 0 || app != 0 || tables != 0) {
 		return ErrNotHistory
 	}
 	if version > len(migrations) {
 		return fmt.Errorf("%w (schema version %d; this perfrun knows up to %d): left as it is; use a newer perfrun", ErrNewer, version, len(migrations))
+	}
+	if reading && version < len(migrations) {
+		return fmt.Errorf("%w (schema version %d): perfrun history add migrates it", ErrOlder, version)
+	}
+	var result string
+	if err := h.db.QueryRowContext(ctx, "PRAGMA quick_check(1)").Scan(&result); err != nil {
+		return fmt.Errorf("%w: %v", ErrDamaged, err)
+	}
+	if result != "ok" {
+		return fmt.Errorf("%w: %s", ErrDamaged, result)
 	}
 	return nil
 }

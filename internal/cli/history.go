@@ -106,9 +106,17 @@ func dbFlag(fs *flag.FlagSet) *string {
 // openHistory opens the database; a newer or foreign one is the user's
 // to sort out.
 func openHistory(ctx context.Context, path string) (*history.DB, error) {
-	h, err := history.Open(ctx, path)
-	if errors.Is(err, history.ErrNewer) || errors.Is(err, history.ErrNotHistory) {
-		return nil, asUsage(err)
+	return historyInput(history.Open(ctx, path))
+}
+
+// historyInput makes a history file that is not one perfrun can use —
+// another program's, damaged, from a newer or older perfrun — bad input
+// (exit 2).
+func historyInput(h *history.DB, err error) (*history.DB, error) {
+	for _, e := range []error{history.ErrNewer, history.ErrNotHistory, history.ErrDamaged, history.ErrOlder} {
+		if errors.Is(err, e) {
+			return nil, asUsage(err)
+		}
 	}
 	return h, err
 }
@@ -276,8 +284,8 @@ func (f *seriesFlags) method() string {
 
 // openSteps opens an existing history and finds the steps of the chosen
 // series; the caller closes the history.
-func openSteps(ctx context.Context, path string, f *seriesFlags) (*history.DB, []*history.Series, []history.Step, error) {
-	h, err := openExisting(ctx, path)
+func openSteps(ctx context.Context, path string, f *seriesFlags, write bool) (*history.DB, []*history.Series, []history.Step, error) {
+	h, err := openExisting(ctx, path, write)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -334,7 +342,7 @@ func historyChanges(fs *flag.FlagSet) runFunc {
 	return func(ctx context.Context, o *streams, args []string) error {
 		ctx, stop := interruptible(ctx)
 		defer stop()
-		h, series, steps, err := openSteps(ctx, *db, sf)
+		h, series, steps, err := openSteps(ctx, *db, sf, *record)
 		if err != nil {
 			return err
 		}
@@ -379,18 +387,22 @@ func historyChanges(fs *flag.FlagSet) runFunc {
 }
 
 // openExisting opens a history a command reads: one that is not there
-// is not created.
-func openExisting(ctx context.Context, path string) (*history.DB, error) {
+// is not created, and unless write, nothing is written (it may be in a
+// folder perfrun cannot write to).
+func openExisting(ctx context.Context, path string, write bool) (*history.DB, error) {
 	if _, err := os.Stat(path); err != nil {
 		return nil, usageError("no history at %s: add results with perfrun history add", path)
 	}
-	return openHistory(ctx, path)
+	if write {
+		return openHistory(ctx, path)
+	}
+	return historyInput(history.OpenRead(ctx, path))
 }
 
 func historyInfo(fs *flag.FlagSet) runFunc {
 	db := dbFlag(fs)
 	return func(ctx context.Context, o *streams, args []string) error {
-		h, err := openExisting(ctx, *db)
+		h, err := openExisting(ctx, *db, false)
 		if err != nil {
 			return err
 		}

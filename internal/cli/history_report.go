@@ -40,7 +40,7 @@ func historyPlot(fs *flag.FlagSet) runFunc {
 	sf := addSeriesFlags(fs, "ns/op")
 	dir := fs.String("o", filepath.Join(filepath.Dir(defaultOutput), "history"), "output directory for the SVG and PNG files")
 	return func(ctx context.Context, o *streams, args []string) error {
-		h, series, steps, err := openSteps(ctx, *db, sf)
+		h, series, steps, err := openSteps(ctx, *db, sf, false)
 		if err != nil {
 			return err
 		}
@@ -72,7 +72,7 @@ func historyReport(fs *flag.FlagSet) runFunc {
 	title := fs.String("title", "perfrun history", "page title")
 	all := fs.Bool("all", false, "draw every series, not only those with steps")
 	return func(ctx context.Context, o *streams, args []string) error {
-		h, series, steps, err := openSteps(ctx, *db, sf)
+		h, series, steps, err := openSteps(ctx, *db, sf, false)
 		if err != nil {
 			return err
 		}
