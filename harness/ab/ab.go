@@ -14,6 +14,7 @@ package ab
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -29,6 +30,38 @@ import (
 	"github.com/perfrun/perfrun/records"
 )
 
+// ErrBadSource is returned for a repository, revision or package that is
+// not one ab can build: the user's to fix (a usage error), not a build that
+// failed.
+var ErrBadSource = errors.New("nothing ab can build")
+
+// CheckSource checks, before anything is built, that repo is a git
+// repository and pkg a path inside it: relative to its root, and not
+// climbing out of it (../elsewhere would build code at neither revision).
+func CheckSource(ctx context.Context, repo, pkg string) error {
+	if out, err := exec.CommandContext(ctx, "git", "-C", repo, "rev-parse", "--show-toplevel").CombinedOutput(); err != nil {
+		return fmt.Errorf("%w: %s is not a git repository (%s)", ErrBadSource, repo, strings.TrimSpace(string(out)))
+	}
+	if !filepath.IsLocal(filepath.FromSlash(pkg)) {
+		return fmt.Errorf("%w: -pkg %s: want a path inside the repository, relative to its root, such as ./cmd/perfrun", ErrBadSource, pkg)
+	}
+	return nil
+}
+
+// checkMain says whether dir, in a revision's worktree, is a main package.
+func checkMain(ctx context.Context, dir, pkg, rev string) error {
+	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
+		return fmt.Errorf("%w: -pkg %s is not a folder at %s", ErrBadSource, pkg, rev)
+	}
+	cmd := exec.CommandContext(ctx, "go", "list", "-f", "{{.Name}}", ".")
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if name := strings.TrimSpace(string(out)); err == nil && name != "main" {
+		return fmt.Errorf("%w: -pkg %s is package %s at %s, not a main package (one whose main calls perfrun.Main)", ErrBadSource, pkg, name, rev)
+	}
+	return nil // a package go list cannot read fails its build, which says why
+}
+
 // Build checks rev of the git repository at repo out into a worktree under
 // dir and builds the perfrun binary at pkg there: a package path relative to
 // the repository's root, such as ./cmd/perfrun, or a store author's own
@@ -40,7 +73,7 @@ import (
 func Build(ctx context.Context, repo, rev, pkg, dir, label string, layouts ...uint64) (binaries []string, cleanup func(), err error) {
 	out, err := exec.CommandContext(ctx, "git", "-C", repo, "rev-parse", "--verify", "--end-of-options", rev+"^{commit}").Output()
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: not a revision of %s", rev, repo)
+		return nil, nil, fmt.Errorf("%w: %s is not a revision of %s", ErrBadSource, rev, repo)
 	}
 	commit := strings.TrimSpace(string(out))
 	wt := filepath.Join(dir, "src-"+label)
@@ -48,6 +81,10 @@ func Build(ctx context.Context, repo, rev, pkg, dir, label string, layouts ...ui
 		return nil, nil, fmt.Errorf("git worktree add %s: %v: %s", rev, err, strings.TrimSpace(string(msg)))
 	}
 	cleanup = func() { exec.Command("git", "-C", repo, "worktree", "remove", "--force", "--", wt).Run() }
+	if err := checkMain(ctx, filepath.Join(wt, filepath.FromSlash(pkg)), pkg, rev); err != nil {
+		cleanup()
+		return nil, nil, err
+	}
 	if len(layouts) == 0 {
 		layouts = []uint64{0}
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -141,6 +142,9 @@ func (a *abOptions) run(ctx context.Context, o *streams, fs *flag.FlagSet) error
 			return asUsage(err)
 		}
 	}
+	if err := ab.CheckSource(ctx, a.repo, a.pkg); err != nil {
+		return asUsage(err)
+	}
 	ctx, stop := interruptible(ctx)
 	defer stop()
 	start := time.Now()
@@ -197,12 +201,12 @@ func (a *abOptions) buildArms(ctx context.Context, o *streams, dir, baseRev, hea
 	}
 	base, cleanBase, err := ab.Build(ctx, a.repo, baseRev, a.pkg, dir, "base", baseLayouts...)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, sourceError(err)
 	}
 	head, cleanHead, err := ab.Build(ctx, a.repo, headRev, a.pkg, dir, "head", headLayouts...)
 	if err != nil {
 		cleanBase()
-		return nil, nil, err
+		return nil, nil, sourceError(err)
 	}
 	r := &ab.Runner{Base: base, Head: head, Windows: a.pairing == "window",
 		RunArgs: append(a.cellArgs(), "-plots", "none"), ArmArgs: append(a.cellArgs(), "-pin="+strconv.FormatBool(a.pin)),
@@ -214,6 +218,15 @@ func (a *abOptions) buildArms(ctx context.Context, o *streams, dir, baseRev, hea
 		}
 	}
 	return r, func() { cleanHead(); cleanBase() }, nil
+}
+
+// sourceError makes a revision or package ab cannot build a usage error;
+// a build that fails stays the tool's failure (exit 4).
+func sourceError(err error) error {
+	if errors.Is(err, ab.ErrBadSource) {
+		return asUsage(err)
+	}
+	return err
 }
 
 // decide runs the looks within the budget and returns the report and
