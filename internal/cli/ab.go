@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"context"
-	"encoding/csv"
 	"errors"
 	"flag"
 	"fmt"
@@ -73,6 +72,7 @@ type abOptions struct {
 	window, warmup       time.Duration
 	seed                 uint64
 	jsonOut, reportDir   string
+	replay               string
 	keep, quiet          bool
 }
 
@@ -97,7 +97,8 @@ func abFlags(fs *flag.FlagSet) runFunc {
 	fs.DurationVar(&a.warmup, "warmup", 50*time.Millisecond, "unmeasured warm-up before each window")
 	fs.Uint64Var(&a.seed, "seed", 1, "corpus seed, and seed of the arm order")
 	fs.StringVar(&a.jsonOut, "json", "", "also write the verdict as JSON to this file")
-	fs.StringVar(&a.reportDir, "report", "", "also write report.md, report.html and images/ of the comparison here")
+	fs.StringVar(&a.reportDir, "report", "", "also write report.md, report.html, images/ and windows.csv of the comparison here")
+	fs.StringVar(&a.replay, "replay", "", "judge the recorded comparison in this windows.csv (of -report) again, measuring nothing: with this perfrun's -rounds, -looks, -threshold and -alpha")
 	fs.BoolVar(&a.keep, "keep", false, "keep the scratch directory with every arm's results")
 	fs.BoolVar(&a.quiet, "q", false, "no progress on stderr")
 	return func(ctx context.Context, o *streams, _ []string) error { return a.run(ctx, o, fs) }
@@ -117,6 +118,12 @@ func (a *abOptions) cellArgs() []string {
 }
 
 func (a *abOptions) run(ctx context.Context, o *streams, fs *flag.FlagSet) error {
+	if a.replay != "" {
+		if fs.NArg() != 0 {
+			return usageError("-replay judges a recorded comparison: want no revisions")
+		}
+		return a.replayWindows(o)
+	}
 	if fs.NArg() != 2 {
 		return usageError("want two revisions: BASE HEAD")
 	}
@@ -218,6 +225,34 @@ func (a *abOptions) buildArms(ctx context.Context, o *streams, dir, baseRev, hea
 		}
 	}
 	return r, func() { cleanHead(); cleanBase() }, nil
+}
+
+// replayWindows judges a recorded comparison (the windows.csv of ab
+// -report) again with this perfrun's statistics and thresholds, measuring
+// nothing: the verdict a trusted job derives from an untrusted run's data.
+func (a *abOptions) replayWindows(o *streams) error {
+	if err := checkThresholds(a.th); err != nil {
+		return err
+	}
+	if a.rounds < compare.MinPairedRounds || a.looks < 1 {
+		return usageError("-rounds must be at least %d, -looks at least 1", compare.MinPairedRounds)
+	}
+	data, name, err := readInput(a.replay)
+	if err != nil {
+		return asUsage(err)
+	}
+	rec, err := ab.ReadWindows(bytes.NewReader(data), harness.Cores())
+	if err != nil {
+		return asUsage(fmt.Errorf("%s: %v", name, err))
+	}
+	looks, measure := rec.Replay(a.rounds, a.looks)
+	rep, err := compare.Sequential(*a.th, looks, measure)
+	if err != nil {
+		return err
+	}
+	rep.Old, rep.New = "base", "head"
+	rep.Warnings = append(rep.Warnings, fmt.Sprintf("judged again from %s: %d cells, %d-core machine; the numbers are the recording's", name, len(rec.Cells), rec.Cores))
+	return finishGate(rep, a.jsonOut, o)
 }
 
 // sourceError makes a revision or package ab cannot build a usage error;
@@ -337,23 +372,9 @@ func abReport(rep *compare.Report, scratch, dir string, r *ab.Runner, windows ma
 		return writeDocument(doc, dir, nil)
 	}
 	doc.Extra = append(doc.Extra, strips)
-	return writeDocument(doc, dir, map[string][]byte{"windows.csv": windowsCSV(cells, windows)})
+	return writeDocument(doc, dir, map[string][]byte{"windows.csv": ab.WriteWindows(cells, windows, harness.Cores())})
 }
 
-// windowsCSV is every window of a comparison, one row each: what the
-// report's strip plot draws, for other tools.
-func windowsCSV(cells []string, windows map[string][]compare.Window) []byte {
-	var b bytes.Buffer
-	w := csv.NewWriter(&b)
-	w.Write([]string{"cell", "round", "arm", "value", "probe", "aside"})
-	for _, c := range cells {
-		for _, x := range windows[c] {
-			w.Write([]string{c, strconv.Itoa(x.Round), x.Arm, strconv.FormatFloat(x.Value, 'g', -1, 64), strconv.FormatFloat(x.Probe, 'g', -1, 64), x.Aside})
-		}
-	}
-	w.Flush()
-	return b.Bytes()
-}
 
 // pairingNote says how the arms of a round were paired.
 func pairingNote(r *ab.Runner) string {

@@ -1,0 +1,74 @@
+package ab
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/perfrun/perfrun/harness/compare"
+)
+
+// TestReplayReproducesCampaigns: judged again from their recorded windows,
+// the campaigns of results/campaigns get the verdicts ab gave them as they
+// ran (the README's tables) — so a verdict re-derived from a run's data by
+// a trusted job is the verdict of the run.
+func TestReplayReproducesCampaigns(t *testing.T) {
+	dir := filepath.Join("..", "..", "results", "campaigns")
+	f, err := os.Open(filepath.Join(dir, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	row := regexp.MustCompile(`^\| ((?:aa|d10|d20|move)-\d+) \| ([A-Z]+) \|`)
+	n := 0
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		m := row.FindStringSubmatch(sc.Text())
+		if m == nil {
+			continue
+		}
+		n++
+		data, err := os.ReadFile(filepath.Join(dir, m[1]+".csv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec, err := ReadWindows(strings.NewReader(string(data)), 2)
+		if err != nil {
+			t.Fatalf("%s: %v", m[1], err)
+		}
+		looks, measure := rec.Replay(10, 3)
+		rep, err := compare.Sequential(compare.DefaultThresholds, looks, measure)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(rep.Verdict) != m[2] {
+			t.Errorf("%s: replayed %s, recorded %s", m[1], rep.Verdict, m[2])
+		}
+	}
+	if n < 20 {
+		t.Fatalf("found %d campaigns in the README, want the 25 recorded", n)
+	}
+}
+
+// TestReadWindowsRefusesForgeries: a windows file is read as untrusted
+// input: malformed rows, impossible values and mixed machines are refused.
+func TestReadWindowsRefusesForgeries(t *testing.T) {
+	head := "cell,round,arm,value,probe,aside,cores\n"
+	for name, text := range map[string]string{
+		"empty":      "",
+		"header":     "a,b,c\n1,2,3\n",
+		"nan":        head + "Issuer/impl=a/threads=1,0,head,NaN,1,,2\n",
+		"arm":        head + "Issuer/impl=a/threads=1,0,judge,1,1,,2\n",
+		"round":      head + "Issuer/impl=a/threads=1,-1,head,1,1,,2\n",
+		"machines":   head + "Issuer/impl=a/threads=1,0,head,1,1,,2\nIssuer/impl=a/threads=1,0,base,1,1,,64\n",
+		"fields":     head + "Issuer/impl=a/threads=1,0,head,1,1\n",
+		"no windows": head,
+	} {
+		if _, err := ReadWindows(strings.NewReader(text), 2); err == nil {
+			t.Errorf("%s: read without error", name)
+		}
+	}
+}

@@ -1,0 +1,161 @@
+package ab
+
+import (
+	"bytes"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+
+	"golang.org/x/perf/benchfmt"
+
+	"github.com/perfrun/perfrun/harness/compare"
+	"github.com/perfrun/perfrun/records"
+)
+
+// windowsHeader is the first row of a windows file.
+var windowsHeader = []string{"cell", "round", "arm", "value", "probe", "aside", "cores"}
+
+// WriteWindows is every window of a comparison, one row each, with the
+// cores of the machine that measured them: what the report's strip plot
+// draws, and what Replay judges again.
+func WriteWindows(cells []string, windows map[string][]compare.Window, cores int) []byte {
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	w.Write(windowsHeader)
+	for _, c := range cells {
+		for _, x := range windows[c] {
+			w.Write([]string{c, strconv.Itoa(x.Round), x.Arm, strconv.FormatFloat(x.Value, 'g', -1, 64),
+				strconv.FormatFloat(x.Probe, 'g', -1, 64), x.Aside, strconv.Itoa(cores)})
+		}
+	}
+	w.Flush()
+	return b.Bytes()
+}
+
+// A Recording is the windows of a comparison read back: enough to judge
+// it again without measuring (Replay).
+type Recording struct {
+	Cells   []*records.Cell
+	Cores   int
+	Windows map[string][]compare.Window
+}
+
+// ErrBadWindows is returned for a windows file that is not one.
+var ErrBadWindows = errors.New("not a windows file of perfrun ab")
+
+// ReadWindows reads a windows file, refusing anything malformed: it may
+// come from a run the reader does not trust. A file of an earlier ab,
+// without the cores column, was measured on a machine of cores cores.
+func ReadWindows(r io.Reader, cores int) (*Recording, error) {
+	cr := csv.NewReader(io.LimitReader(r, 64<<20))
+	head, err := cr.Read()
+	legacy := err == nil && slices.Equal(head, windowsHeader[:6])
+	if err != nil || !legacy && !slices.Equal(head, windowsHeader) {
+		return nil, fmt.Errorf("%w: the first row is not %q", ErrBadWindows, windowsHeader)
+	}
+	cr.FieldsPerRecord = len(head)
+	rec := &Recording{Windows: make(map[string][]compare.Window)}
+	set := records.New("windows", "")
+	for line := 2; ; line++ {
+		row, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrBadWindows, err)
+		}
+		if legacy {
+			row = append(row, strconv.Itoa(cores))
+		}
+		round, err1 := strconv.Atoi(row[1])
+		value, err2 := strconv.ParseFloat(row[3], 64)
+		probe, err3 := strconv.ParseFloat(row[4], 64)
+		cores, err4 := strconv.Atoi(row[6])
+		arm := row[2]
+		switch {
+		case errors.Join(err1, err2, err3, err4) != nil, round < 0, round > 1<<20, cores < 1, cores > 1<<16,
+			math.IsNaN(value) || math.IsInf(value, 0), math.IsNaN(probe) || math.IsInf(probe, 0),
+			arm != ArmBase && arm != ArmHead && arm != ArmBase2, row[0] == "":
+			return nil, fmt.Errorf("%w: line %d: %q", ErrBadWindows, line, row)
+		}
+		if rec.Cores == 0 {
+			rec.Cores = cores
+		} else if cores != rec.Cores {
+			return nil, fmt.Errorf("%w: line %d: %d cores after %d: one file is one machine", ErrBadWindows, line, cores, rec.Cores)
+		}
+		name := row[0]
+		if _, ok := rec.Windows[name]; !ok {
+			set.Add(&benchfmt.Result{Name: benchfmt.Name(name), Iters: 1})
+			c, _ := set.Cell(name)
+			rec.Cells = append(rec.Cells, c)
+		}
+		rec.Windows[name] = append(rec.Windows[name], compare.Window{Round: round, Arm: arm, Value: value, Probe: probe, Aside: row[5]})
+	}
+	if len(rec.Cells) == 0 {
+		return nil, fmt.Errorf("%w: no windows", ErrBadWindows)
+	}
+	return rec, nil
+}
+
+// Replay judges a recording again as the runner decided it: each arm's
+// value in a round is the median of its windows not set aside, and the
+// looks are the runner's (rounds ids from (k-1)·rounds on at look k). The
+// returned Looks stop where the recording stops, as the runner's budget
+// stopped it.
+func (rec *Recording) Replay(rounds, maxLooks int) (compare.Looks, compare.Measure) {
+	last := -1
+	for _, ws := range rec.Windows {
+		for _, w := range ws {
+			last = max(last, w.Round)
+		}
+	}
+	looks := compare.Looks{Rounds: rounds, Max: maxLooks, Next: func(look int, undecided []string) bool {
+		return (look-1)*rounds <= last
+	}}
+	measure := func(names []string, first int) ([]*records.Cell, map[string]compare.Arms, int, error) {
+		var cells []*records.Cell
+		arms := make(map[string]compare.Arms)
+		for _, c := range rec.Cells {
+			if names != nil && !slices.Contains(names, c.Name) {
+				continue
+			}
+			cells = append(cells, c)
+			arms[c.Name] = armsOf(rec.Windows[c.Name], first, first+rounds)
+		}
+		return cells, arms, rec.Cores, nil
+	}
+	return looks, measure
+}
+
+// armsOf are a cell's arms over rounds [from, to) of its windows.
+func armsOf(windows []compare.Window, from, to int) compare.Arms {
+	var a compare.Arms
+	values := make(map[int]map[string][]float64)
+	for _, w := range windows {
+		if w.Round < from || w.Round >= to {
+			continue
+		}
+		a.Windows = append(a.Windows, w)
+		if w.Aside != "" {
+			if w.Arm == ArmHead { // one of the triple's three windows
+				a.Aside++
+				a.Why = w.Aside
+			}
+			continue
+		}
+		if values[w.Round] == nil {
+			values[w.Round] = make(map[string][]float64)
+		}
+		values[w.Round][w.Arm] = append(values[w.Round][w.Arm], w.Value)
+	}
+	for round, byArm := range values {
+		for arm, v := range byArm {
+			a.Add(arm, round, records.Median(v))
+		}
+	}
+	return a
+}
