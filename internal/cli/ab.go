@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -142,12 +143,18 @@ func (a *abOptions) run(ctx context.Context, o *streams, fs *flag.FlagSet) error
 	if err := checkThresholds(a.th); err != nil {
 		return err
 	}
+	if threads, err := harness.ParseThreads(a.threads); err == nil && len(threads) > 0 && slices.Min(threads) > harness.Cores() {
+		return usageError("-threads %s: every count is above the %d cores: those cells only time-slice and are never gated, so ab could judge nothing", a.threads, harness.Cores())
+	}
 	// Another package's binary knows implementations this one does not:
 	// only perfrun's own flags are checked here.
 	if a.pkg == defaultPkg {
 		if _, err := planCells(orDefault(a.impl), a.workload, a.threads, a.params); err != nil {
 			return asUsage(err)
 		}
+	}
+	if err := checkOutputs(a.jsonOut, a.reportDir); err != nil {
+		return err
 	}
 	if err := ab.CheckSource(ctx, a.repo, a.pkg); err != nil {
 		return asUsage(err)
@@ -374,7 +381,6 @@ func abReport(rep *compare.Report, scratch, dir string, r *ab.Runner, windows ma
 	doc.Extra = append(doc.Extra, strips)
 	return writeDocument(doc, dir, map[string][]byte{"windows.csv": ab.WriteWindows(cells, windows, harness.Cores())})
 }
-
 
 // pairingNote says how the arms of a round were paired.
 func pairingNote(r *ab.Runner) string {

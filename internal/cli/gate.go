@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"fmt"
 	"math"
+	"os"
 	"strings"
 
 	"github.com/perfrun/perfrun/harness/compare"
@@ -45,6 +47,9 @@ func gateFlags(fs *flag.FlagSet) runFunc {
 		if err := checkThresholds(th); err != nil {
 			return err
 		}
+		if err := checkOutputs(*jsonOut, ""); err != nil {
+			return err
+		}
 		if !(th.AllocsDelta >= 0) || !(th.InstructionsRatio >= 0) || math.IsInf(th.AllocsDelta+th.InstructionsRatio, 0) {
 			return usageError("-allocs-delta and -instructions-ratio must be finite and >= 0")
 		}
@@ -83,6 +88,24 @@ func thresholdFlags(fs *flag.FlagSet) *compare.Thresholds {
 func checkThresholds(th *compare.Thresholds) error {
 	if !(th.MinEffect >= 0 && th.MinEffect < 10) || !(th.Alpha > 0 && th.Alpha < 1) {
 		return usageError("-threshold must be in [0, 10) and -alpha in (0, 1)")
+	}
+	return nil
+}
+
+// checkOutputs checks, before any work, where a command will write: a
+// file (-json) whose folder must exist, and a report folder that must be
+// one perfrun can make. A path that cannot be is a bad flag (exit 2), not
+// a failure after minutes of measuring.
+func checkOutputs(file, dir string) error {
+	if file != "" {
+		if err := checkOutput(file); err != nil {
+			return asUsage(err)
+		}
+	}
+	if dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return asUsage(fmt.Errorf("report folder %s: %v", dir, err))
+		}
 	}
 	return nil
 }

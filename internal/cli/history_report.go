@@ -72,6 +72,9 @@ func historyReport(fs *flag.FlagSet) runFunc {
 	title := fs.String("title", "perfrun history", "page title")
 	all := fs.Bool("all", false, "draw every series, not only those with steps")
 	return func(ctx context.Context, o *streams, args []string) error {
+		if err := checkOutputs("", *dir); err != nil {
+			return err
+		}
 		h, series, steps, err := openSteps(ctx, *db, sf, false)
 		if err != nil {
 			return err

@@ -32,6 +32,9 @@ func reportFlags(fs *flag.FlagSet) runFunc {
 		if fs.NArg() == 0 {
 			return usageError("want one results file, or two to compare")
 		}
+		if err := checkOutputs("", *dir); err != nil {
+			return err
+		}
 		sets, err := readSets("report", fs.Args(), o)
 		if err != nil {
 			return err

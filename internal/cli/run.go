@@ -138,7 +138,7 @@ func (f *runFlags) options() (harness.Options, error) {
 			continue
 		}
 		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return opts, err
+			return opts, asUsage(err)
 		}
 	}
 	opts.Rounds, opts.Window, opts.Warmup, opts.Seed, opts.OrderSeed = f.rounds, f.window, f.warmup, f.seed, f.orderSeed
