@@ -111,8 +111,9 @@ func WriteSeedTables(w io.Writer, s *records.Set, cores int) {
 					strconv.FormatFloat(sum.Mean/sc.Factor, 'f', sc.Prec+3, 64),
 					strconv.FormatFloat(sum.Variance/(sc.Factor*sc.Factor), 'f', sc.Prec+3, 64)}
 				if sum.N == 0 {
-					// Every sample set aside: no number, not a zero.
-					row = []string{strconv.Itoa(th), setAside, setAside}
+					// No number, not a zero: every sample set aside, or the
+					// cell lacks the unit.
+					row = []string{strconv.Itoa(th), missing(c), missing(c)}
 				}
 				if perObject {
 					row = append(row, strconv.FormatFloat(records.Summarize(c.Values[records.BPerObject]).Mean, 'f', 0, 64))
@@ -223,11 +224,14 @@ func writeSideBySide(w io.Writer, t *table, sc benchunit.Scaler, cores int, par 
 				continue
 			}
 			s := records.Summarize(c.Values[t.unit])
-			if s.N == 0 {
-				fmt.Fprintf(w, " %-*s |", width, setAside)
+			if len(c.Values) == 0 {
+				fmt.Fprintf(w, " %-*s |", width, missing(c))
 				continue
 			}
 			cell := fmt.Sprintf("%.*f ± %.*f", sc.Prec, s.Mean/sc.Factor, sc.Prec, s.Std/sc.Factor)
+			if s.N == 0 {
+				cell = missing(c)
+			}
 			if base, ok := t.cells[im][1]; ok && th != 1 && len(base.Values[ops]) > 0 {
 				one := records.Summarize(base.Values[ops]).Median
 				now := records.Summarize(c.Values[ops]).Median
@@ -252,9 +256,15 @@ func writeSideBySide(w io.Writer, t *table, sc benchunit.Scaler, cores int, par 
 	}
 }
 
-// setAside stands in a table for a cell whose every sample the machine
-// disturbed: the file keeps them under quarantined: lines.
-const setAside = "— (set aside)"
+// missing stands in a table for a cell's number it does not have: "—",
+// and "— (set aside)" where the machine disturbed every sample (the file
+// keeps them under quarantined: lines).
+func missing(c *records.Cell) string {
+	if len(c.Values) == 0 && c.Aside > 0 {
+		return "— (set aside)"
+	}
+	return "—"
+}
 
 // looseEfficiency is the relative uncertainty of an efficiency above which
 // the table says it is not known well.
