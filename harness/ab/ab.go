@@ -119,6 +119,10 @@ type Runner struct {
 	// round to round, so no verdict rests on one layout, and with two or
 	// more layouts the A/A arm sees the kind of difference head does.
 	Base, Head []string
+	// BaseEnv and HeadEnv are KEY=VALUE settings added to the environment
+	// of the base (and A/A) arm's processes and of the head arm's: one
+	// binary against two builds of a library (LD_LIBRARY_PATH), say.
+	BaseEnv, HeadEnv []string
 	// Windows pairs the arms at the window (see windows.go): three arm
 	// processes per round driven one window at a time. Otherwise each arm
 	// is one whole `perfrun run` process after another.
@@ -239,6 +243,19 @@ func (x *cellIndex) add(set *records.Set) {
 	}
 }
 
+// env is an arm process's environment: perfrun's, with the arm's settings
+// (nil, the default, when it has none).
+func (r *Runner) env(arm string) []string {
+	extra := r.BaseEnv
+	if arm == ArmHead {
+		extra = r.HeadEnv
+	}
+	if len(extra) == 0 {
+		return nil
+	}
+	return append(os.Environ(), extra...)
+}
+
 func (r *Runner) runArm(ctx context.Context, bin, arm string, round int, match string) (*records.Set, error) {
 	out := filepath.Join(r.Dir, fmt.Sprintf("round%03d-%s.txt", round, arm))
 	args := append([]string{"run", "-rounds", strconv.Itoa(max(r.Inner, 1)), "-q", "-format", "benchfmt", "-o", out,
@@ -247,6 +264,7 @@ func (r *Runner) runArm(ctx context.Context, bin, arm string, round int, match s
 		args = append(args, "-match", match)
 	}
 	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Env = r.env(arm)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {

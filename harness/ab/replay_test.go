@@ -72,3 +72,21 @@ func TestReadWindowsRefusesForgeries(t *testing.T) {
 		}
 	}
 }
+
+// TestArmEnvironments: the head arm's processes get the head's settings,
+// the base and A/A arms the base's, on top of perfrun's environment.
+func TestArmEnvironments(t *testing.T) {
+	r := &Runner{BaseEnv: []string{"LD_LIBRARY_PATH=/opt/a/lib"}, HeadEnv: []string{"LD_LIBRARY_PATH=/opt/b/lib"}}
+	last := func(env []string) string { return env[len(env)-1] }
+	if got := last(r.env(ArmHead)); got != "LD_LIBRARY_PATH=/opt/b/lib" {
+		t.Errorf("head: %s", got)
+	}
+	for _, arm := range []string{ArmBase, ArmBase2} {
+		if got := last(r.env(arm)); got != "LD_LIBRARY_PATH=/opt/a/lib" {
+			t.Errorf("%s: %s", arm, got)
+		}
+	}
+	if env := (&Runner{}).env(ArmHead); env != nil {
+		t.Errorf("no settings: %d variables, want nil (inherit)", len(env))
+	}
+}

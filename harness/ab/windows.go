@@ -57,6 +57,7 @@ func (r *Runner) startArm(ctx context.Context, bin, arm string, round int, match
 		args = append(args, "-match", match)
 	}
 	p.cmd = exec.CommandContext(ctx, bin, args...)
+	p.cmd.Env = r.env(arm)
 	p.cmd.Stderr = p.err
 	var err error
 	if p.in, err = p.cmd.StdinPipe(); err != nil {

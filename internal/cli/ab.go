@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -74,6 +75,8 @@ type abOptions struct {
 	seed                 uint64
 	jsonOut, reportDir   string
 	replay               string
+	baseBin, headBin     string
+	baseEnv, headEnv     listFlag
 	keep, quiet          bool
 }
 
@@ -100,6 +103,10 @@ func abFlags(fs *flag.FlagSet) runFunc {
 	fs.StringVar(&a.jsonOut, "json", "", "also write the verdict as JSON to this file")
 	fs.StringVar(&a.reportDir, "report", "", "also write report.md, report.html, images/ and windows.csv of the comparison here")
 	fs.StringVar(&a.replay, "replay", "", "judge the recorded comparison in this windows.csv (of -report) again, measuring nothing: with this perfrun's -rounds, -looks, -threshold and -alpha")
+	fs.StringVar(&a.baseBin, "base-bin", "", "a prebuilt perfrun (or perfrun.Main) binary as BASE, instead of building a revision")
+	fs.StringVar(&a.headBin, "head-bin", "", "a prebuilt binary as HEAD; with either -bin, the other defaults to this perfrun")
+	fs.Var(&a.baseEnv, "base-env", "KEY=VALUE added to the environment of BASE's processes, e.g. LD_LIBRARY_PATH=/opt/openssl-a/lib (repeatable)")
+	fs.Var(&a.headEnv, "head-env", "KEY=VALUE added to the environment of HEAD's processes (repeatable)")
 	fs.BoolVar(&a.keep, "keep", false, "keep the scratch directory with every arm's results")
 	fs.BoolVar(&a.quiet, "q", false, "no progress on stderr")
 	return func(ctx context.Context, o *streams, _ []string) error { return a.run(ctx, o, fs) }
@@ -125,7 +132,11 @@ func (a *abOptions) run(ctx context.Context, o *streams, fs *flag.FlagSet) error
 		}
 		return a.replayWindows(o)
 	}
-	if fs.NArg() != 2 {
+	prebuilt := a.baseBin != "" || a.headBin != "" || len(a.baseEnv)+len(a.headEnv) > 0
+	switch {
+	case prebuilt && fs.NArg() != 0:
+		return usageError("with -base-bin, -head-bin, -base-env or -head-env, want no revisions: the binaries are the arms")
+	case !prebuilt && fs.NArg() != 2:
 		return usageError("want two revisions: BASE HEAD")
 	}
 	limit, err := parsePercent(a.speedLimit)
@@ -148,7 +159,7 @@ func (a *abOptions) run(ctx context.Context, o *streams, fs *flag.FlagSet) error
 	}
 	// Another package's binary knows implementations this one does not:
 	// only perfrun's own flags are checked here.
-	if a.pkg == defaultPkg {
+	if a.pkg == defaultPkg && !prebuilt {
 		if _, err := planCells(orDefault(a.impl), a.workload, a.threads, a.params); err != nil {
 			return asUsage(err)
 		}
@@ -156,17 +167,25 @@ func (a *abOptions) run(ctx context.Context, o *streams, fs *flag.FlagSet) error
 	if err := checkOutputs(a.jsonOut, a.reportDir); err != nil {
 		return err
 	}
-	if err := ab.CheckSource(ctx, a.repo, a.pkg); err != nil {
+	var arms *prebuiltArms
+	if prebuilt {
+		var err error
+		if arms, err = a.prebuilt(); err != nil {
+			return err
+		}
+	} else if err := ab.CheckSource(ctx, a.repo, a.pkg); err != nil {
 		return asUsage(err)
 	}
 	ctx, stop := interruptible(ctx)
 	defer stop()
 	start := time.Now()
-	for _, d := range ab.PruneStale(a.repo) {
-		fmt.Fprintf(o.stderr, "perfrun: ab: removed %s, left by a comparison that was killed\n", d)
-	}
-	if ab.Dirty(a.repo) {
-		fmt.Fprintf(o.stderr, "perfrun: ab: %s has uncommitted changes; ab measures the commits %s and %s, not them\n", a.repo, fs.Arg(0), fs.Arg(1))
+	if !prebuilt {
+		for _, d := range ab.PruneStale(a.repo) {
+			fmt.Fprintf(o.stderr, "perfrun: ab: removed %s, left by a comparison that was killed\n", d)
+		}
+		if ab.Dirty(a.repo) {
+			fmt.Fprintf(o.stderr, "perfrun: ab: %s has uncommitted changes; ab measures the commits %s and %s, not them\n", a.repo, fs.Arg(0), fs.Arg(1))
+		}
 	}
 	dir, err := ab.TempDir()
 	if err != nil {
@@ -177,17 +196,25 @@ func (a *abOptions) run(ctx context.Context, o *streams, fs *flag.FlagSet) error
 	} else {
 		defer os.RemoveAll(dir)
 	}
-	r, cleanup, err := a.buildArms(ctx, o, dir, fs.Arg(0), fs.Arg(1))
-	if err != nil {
-		return err
+	oldName, newName := fs.Arg(0), fs.Arg(1)
+	var r *ab.Runner
+	if prebuilt {
+		r = a.runner(o, dir, []string{arms.base}, []string{arms.head})
+		r.BaseEnv, r.HeadEnv = a.baseEnv, a.headEnv
+		oldName, newName = arms.baseName, arms.headName
+	} else {
+		var cleanup func()
+		if r, cleanup, err = a.buildArms(ctx, o, dir, oldName, newName); err != nil {
+			return err
+		}
+		defer cleanup()
 	}
-	defer cleanup()
 	r.SpeedLimit = limit
 	rep, windows, err := a.decide(ctx, o, r, start)
 	if err != nil {
 		return err
 	}
-	rep.Old, rep.New = fs.Arg(0), fs.Arg(1)
+	rep.Old, rep.New = oldName, newName
 	if a.reportDir != "" {
 		if err := abReport(rep, dir, a.reportDir, r, windows); err != nil {
 			return fmt.Errorf("report: %v", err)
@@ -222,6 +249,11 @@ func (a *abOptions) buildArms(ctx context.Context, o *streams, dir, baseRev, hea
 		cleanBase()
 		return nil, nil, sourceError(err)
 	}
+	return a.runner(o, dir, base, head), func() { cleanHead(); cleanBase() }, nil
+}
+
+// runner is the runner of arms whose binaries are base and head.
+func (a *abOptions) runner(o *streams, dir string, base, head []string) *ab.Runner {
 	r := &ab.Runner{Base: base, Head: head, Windows: a.pairing == "window",
 		RunArgs: append(a.cellArgs(), "-plots", "none"), ArmArgs: append(a.cellArgs(), "-pin="+strconv.FormatBool(a.pin)),
 		Rounds: a.rounds, Inner: a.inner, Seed: a.seed, Dir: dir, Metric: a.th.Metric,
@@ -231,8 +263,47 @@ func (a *abOptions) buildArms(ctx context.Context, o *streams, dir, baseRev, hea
 			fmt.Fprintf(o.stderr, "perfrun: ab: round %d/%d, %s\n", round, rounds, what)
 		}
 	}
-	return r, func() { cleanHead(); cleanBase() }, nil
+	return r
 }
+
+// prebuiltArms are the arms of an A/B of binaries built elsewhere (two
+// builds of a library, one perfrun under two environments): no revision
+// is built and no code layout rotated.
+type prebuiltArms struct {
+	base, head         string
+	baseName, headName string
+}
+
+// prebuilt checks the binaries and environments of the arms: each binary
+// an executable file (this perfrun where not given), each setting
+// KEY=VALUE; it names each arm by its binary and settings.
+func (a *abOptions) prebuilt() (*prebuiltArms, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	arms := &prebuiltArms{base: cmp.Or(a.baseBin, self), head: cmp.Or(a.headBin, self)}
+	for _, bin := range []string{arms.base, arms.head} {
+		if info, err := os.Stat(bin); err != nil || !info.Mode().IsRegular() || info.Mode()&0o111 == 0 {
+			return nil, usageError("%s is not an executable file", bin)
+		}
+	}
+	for _, kv := range append(append([]string(nil), a.baseEnv...), a.headEnv...) {
+		if k, _, ok := strings.Cut(kv, "="); !ok || !envKey.MatchString(k) {
+			return nil, usageError("bad environment setting %q: want KEY=VALUE", kv)
+		}
+	}
+	name := func(bin string, env []string) string {
+		return strings.Join(append([]string{filepath.Base(bin)}, env...), " ")
+	}
+	arms.baseName, arms.headName = name(arms.base, a.baseEnv), name(arms.head, a.headEnv)
+	if arms.baseName == arms.headName {
+		arms.baseName, arms.headName = "base: "+arms.baseName, "head: "+arms.headName
+	}
+	return arms, nil
+}
+
+var envKey = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // replayWindows judges a recorded comparison (the windows.csv of ab
 // -report) again with this perfrun's statistics and thresholds, measuring
