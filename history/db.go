@@ -47,12 +47,20 @@ func Open(ctx context.Context, path string) (*DB, error) {
 // OpenRead opens an existing history for reading only: nothing is created
 // or written, so it works in a folder perfrun may not write to.
 func OpenRead(ctx context.Context, path string) (*DB, error) {
+	if _, err := os.Stat(path); err != nil {
+		return nil, err
+	}
 	h, err := connect(path, true)
 	if err != nil {
 		return nil, err
 	}
 	if err := h.check(ctx, true); err != nil {
 		h.Close()
+		if _, jerr := os.Stat(path + "-journal"); jerr == nil {
+			// A writer killed mid-add left a journal to roll back, which
+			// only a writer can do; then the history reads as before.
+			return Open(ctx, path)
+		}
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return h, nil
