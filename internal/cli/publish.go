@@ -111,20 +111,13 @@ func (p *publication) publish() error {
 // stage writes a staged file; a test makes it fail as a full disk would.
 var stage = writeStaged
 
-// writeStaged writes a new file, its folders made.
+// writeStaged writes a file into the staging folder (new, and perfrun's
+// own: nothing there to follow or keep), its folders made.
 func writeStaged(name string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
 		return err
 	}
-	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return os.WriteFile(name, data, 0o644)
 }
 
 // readManifest returns the files a previous report listed: local paths
