@@ -203,16 +203,65 @@ func (c *command) help(w io.Writer, fs *flag.FlagSet) {
 // parse parses a command's arguments; flags may follow positional
 // arguments. maxArgs < 0 allows any number of them.
 func parse(fs *flag.FlagSet, args []string, maxArgs int) error {
+	// The flag package would print the whole help after an error; a typo
+	// gets one line and a suggestion instead, -h the help.
+	usage, out := fs.Usage, fs.Output()
+	fs.Usage = func() {}
+	fs.SetOutput(io.Discard)
 	err := fs.Parse(interleaveFlags(fs, args))
+	fs.Usage = usage
+	fs.SetOutput(out)
 	switch {
 	case errors.Is(err, flag.ErrHelp):
+		usage()
 		return errHelp
 	case err != nil:
-		return &exitError{code: exitUsage} // the flag package printed it
+		return usageError("%v%s (perfrun %s -h lists its flags)", err, didYouMean(fs, err), fs.Name())
 	case maxArgs >= 0 && fs.NArg() > maxArgs:
 		return usageError("unexpected argument %q", fs.Arg(maxArgs))
 	}
 	return nil
+}
+
+// didYouMean suggests the defined flag closest to an undefined one: a
+// typo (-thread for -threads) is at most two edits from what was meant.
+func didYouMean(fs *flag.FlagSet, err error) string {
+	name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: ")
+	if !ok {
+		return ""
+	}
+	name = strings.TrimLeft(name, "-")
+	best, bestD := "", 3
+	fs.VisitAll(func(f *flag.Flag) {
+		if d := editDistance(name, f.Name); d < bestD {
+			best, bestD = f.Name, d
+		}
+	})
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf("; did you mean -%s?", best)
+}
+
+// editDistance is the Levenshtein distance of a and b.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
 }
 
 // interleaveFlags moves flags written after positional arguments to the
