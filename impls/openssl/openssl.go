@@ -97,6 +97,22 @@ static int pf_objects(X509_STORE *s, void **ptrs, int max) {
 	return n;
 }
 
+// pf_certs fills ptrs with up to max of the certificates the store lists
+// under x's subject (X509_STORE_CTX_get1_certs), in its order, and returns
+// how many it listed, or -1.
+static int pf_certs(X509_STORE_CTX *ctx, X509 *x, void **ptrs, int max) {
+	int i, n;
+	STACK_OF(X509) *sk = X509_STORE_CTX_get1_certs(ctx, X509_get_subject_name(x));
+	if (sk == NULL)
+		return -1;
+	n = sk_X509_num(sk);
+	for (i = 0; i < n && i < max; i++)
+		ptrs[i] = sk_X509_value(sk, i);
+	// The store keeps its own references: the pointers stay valid.
+	sk_X509_pop_free(sk, X509_free);
+	return n;
+}
+
 static const char *pf_version(void) { return OpenSSL_version(OPENSSL_VERSION); }
 */
 import "C"
@@ -278,14 +294,51 @@ func (s *Store) Objects() []*store.Object {
 	// non-empty.
 	ptrs := make([]unsafe.Pointer, s.n.Load()+1)
 	n := int(C.pf_objects(s.st, unsafe.SliceData(ptrs), C.int(len(ptrs))))
+	out := s.objectsAt(ptrs, n)
+	slices.SortFunc(out, func(a, b *store.Object) int { return s.seq[a] - s.seq[b] })
+	return out
+}
+
+func (s *Store) Len() int { return int(s.n.Load()) }
+
+// LibraryOrder returns the stored objects in the order the library keeps
+// them (X509_STORE_get1_objects, or get0_objects under the lock before
+// 3.3): the order Objects puts back into insertion order. It is how a
+// version's store is laid out — 3.0 appends and sorts on its next lookup,
+// 4.0 lists its hash table — and what the conformance deviations test.
+func (s *Store) LibraryOrder() []*store.Object {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ptrs := make([]unsafe.Pointer, s.n.Load()+1)
+	n := int(C.pf_objects(s.st, unsafe.SliceData(ptrs), C.int(len(ptrs))))
+	return s.objectsAt(ptrs, n)
+}
+
+// CertsBySubject returns the certificates the library lists under cert's
+// subject (X509_STORE_CTX_get1_certs), in its order; cert must be in the
+// store.
+func (s *Store) CertsBySubject(cert *store.Object) ([]*store.Object, error) {
+	p, err := object(cert)
+	if err != nil || cert.Kind != store.Cert {
+		return nil, fmt.Errorf("openssl: %s is not a certificate this store parsed", cert)
+	}
+	ctx := s.ctxs.Get().(*lookupCtx)
+	defer s.ctxs.Put(ctx)
+	ptrs := make([]unsafe.Pointer, s.n.Load()+1)
+	n := int(C.pf_certs(ctx.p, (*C.X509)(p), unsafe.SliceData(ptrs), C.int(len(ptrs))))
+	if n < 0 {
+		return nil, fmt.Errorf("openssl: X509_STORE_CTX_get1_certs failed")
+	}
+	return s.objectsAt(ptrs, n), nil
+}
+
+// objectsAt maps the first n of the library's pointers to their objects.
+func (s *Store) objectsAt(ptrs []unsafe.Pointer, n int) []*store.Object {
 	out := make([]*store.Object, 0, max(n, 0))
 	for _, p := range ptrs[:max(min(n, len(ptrs)), 0)] {
 		if o, ok := s.byPtr.Load(p); ok {
 			out = append(out, o.(*store.Object))
 		}
 	}
-	slices.SortFunc(out, func(a, b *store.Object) int { return s.seq[a] - s.seq[b] })
 	return out
 }
-
-func (s *Store) Len() int { return int(s.n.Load()) }
