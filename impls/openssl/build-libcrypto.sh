@@ -39,11 +39,11 @@ print_env() {
 	echo "export CGO_CFLAGS='-I$prefix/include'"
 	echo "export CGO_LDFLAGS='-L$prefix/lib -Wl,-rpath,$prefix/lib'"
 	echo "export LD_LIBRARY_PATH='$prefix/lib'"
-	echo "# $(cat "$cache/version") in $prefix" 
+	echo "# $(cat "$prefix/.perfrun-version") in $prefix"
 }
 
-if [ -f "$prefix/lib/libcrypto.so" ] && [ -f "$cache/version" ]; then
-	say "cached: $(cat "$cache/version")"
+if [ -f "$prefix/lib/libcrypto.so" ] && [ -f "$prefix/.perfrun-version" ]; then
+	say "cached: $(cat "$prefix/.perfrun-version")"
 	print_env
 	exit 0
 fi
@@ -80,9 +80,13 @@ upstream=${got%-*}
 rm -rf "openssl-$upstream"
 tar xzf "openssl_$upstream.orig.tar.gz"
 cd "openssl-$upstream"
-say "building libcrypto $upstream into $prefix"
-./Configure --prefix="$prefix" --libdir=lib no-tests no-docs shared >/dev/null
-make -j"$(nproc)" build_libs >/dev/null
-make install_dev >/dev/null
-echo "OpenSSL $upstream (Debian $suite source $got)" >"$cache/version"
+log=$cache/build.log
+say "building libcrypto $upstream into $prefix (log: $log)"
+if ! { ./Configure --prefix="$prefix" --libdir=lib no-tests no-docs shared &&
+	make -j"$(nproc)" build_libs && make install_dev; } >"$log" 2>&1; then
+	tail -n 30 "$log" >&2
+	say "the build failed; the whole log is $log"
+	exit 1
+fi
+echo "OpenSSL $upstream (Debian $suite source $got)" >"$prefix/.perfrun-version"
 print_env
