@@ -661,3 +661,44 @@ func TestGateNothingGatedIsInconclusive(t *testing.T) {
 		t.Errorf("paired, all oversubscribed: %s, want INCONCLUSIVE", rep.Verdict)
 	}
 }
+
+// TestGateSubsetAgainstFull: gating a run of fewer cells against a full
+// one fails the gated cells it left out — naming -allow-missing — and
+// never the oversubscribed ones, which no gate judges (they were listed
+// as REGRESSION ... missing).
+func TestGateSubsetAgainstFull(t *testing.T) {
+	vals := ns([]float64{100, 101, 99, 100, 100})
+	old := build("full", 2, map[string]map[string][]float64{
+		"Issuer/impl=rcu/threads=1": vals, "Issuer/impl=rcu/threads=2": vals, "Issuer/impl=rcu/threads=4": vals})
+	new := build("subset", 2, map[string]map[string][]float64{"Issuer/impl=rcu/threads=1": vals})
+	rep, err := Gate(old, new, DefaultThresholds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := verdictOf(t, rep, "Issuer/impl=rcu/threads=4", "sec/op"); c.Verdict != NotGated {
+		t.Errorf("oversubscribed cell left out: %s (%s), want NOT-GATED", c.Verdict, c.Reason)
+	}
+	if c := verdictOf(t, rep, "Issuer/impl=rcu/threads=2", "sec/op"); c.Verdict != Regression || !strings.Contains(c.Reason, "-allow-missing") {
+		t.Errorf("gated cell left out: %s (%s), want REGRESSION naming -allow-missing", c.Verdict, c.Reason)
+	}
+}
+
+// TestGateRefusesOtherWindows: results of a 500 ms and a 200 ms window are
+// different setups, refused unless -ignore-config window.
+func TestGateRefusesOtherWindows(t *testing.T) {
+	file := func(window string) *records.Set {
+		s, err := records.Read(strings.NewReader("cores: 2\nwindow: "+window+"\nBenchmarkA/threads=1 1 100 ns/op\n"), window, window)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	if _, err := Gate(file("500ms"), file("200ms"), DefaultThresholds); err == nil || !strings.Contains(err.Error(), "-ignore-config window") {
+		t.Errorf("windows 500ms and 200ms: %v, want a refusal naming -ignore-config window", err)
+	}
+	th := DefaultThresholds
+	th.IgnoreConfig = []string{"window"}
+	if _, err := Gate(file("500ms"), file("200ms"), th); err != nil {
+		t.Errorf("with -ignore-config window: %v", err)
+	}
+}

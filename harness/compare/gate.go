@@ -41,7 +41,7 @@ var DefaultThresholds = Thresholds{
 // measurement means: results that differ in one of them are not compared
 // (the thread count, GOMAXPROCS, is in every cell's name). "corpus" covers
 // corpus-2 and so on.
-var MeaningKeys = []string{"goos", "goarch", "cpu", "cores", "go", "machine", "corpus"}
+var MeaningKeys = []string{"goos", "goarch", "cpu", "cores", "go", "machine", "corpus", "window", "warmup"}
 
 // MinRounds is the fewest rounds a side needs for gate to give a cell a
 // verdict: two would estimate a spread from a single difference.
@@ -128,6 +128,12 @@ func Gate(old, new *records.Set, th Thresholds) (*Report, error) {
 		}
 		name := oc.Name
 		nc, ok := new.Cell(name)
+		if !ok && cores > 0 && oc.Threads > cores {
+			// Never gated, so never a missing regression either.
+			rep.Cells = append(rep.Cells, CellVerdict{Name: name, Unit: th.Metric, Verdict: NotGated,
+				Reason: fmt.Sprintf("missing from %s, and oversubscribed: %d threads on %d cores", new.Label, oc.Threads, cores)})
+			continue
+		}
 		if !ok {
 			missing(name, th.Metric, "missing from "+new.Label)
 			continue
@@ -195,6 +201,8 @@ func missingVerdict(name, unit, why string, th Thresholds) CellVerdict {
 	v := Regression
 	if th.AllowMissing {
 		v = NotGated
+	} else {
+		why += " (-allow-missing accepts cells left out on purpose, such as a run of fewer cells)"
 	}
 	return CellVerdict{Name: name, Unit: unit, Verdict: v, Reason: why}
 }
