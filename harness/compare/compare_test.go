@@ -702,3 +702,20 @@ func TestGateRefusesOtherWindows(t *testing.T) {
 		t.Errorf("with -ignore-config window: %v", err)
 	}
 }
+
+// TestSharedOnlyReferenceCells: two files whose only common cells are the
+// machine's (different corpora name every design's cell differently)
+// compare nothing: refused, naming the corpora (compare said exit 0).
+func TestSharedOnlyReferenceCells(t *testing.T) {
+	file := func(corpus, certs string) *records.Set {
+		s, err := records.Read(strings.NewReader("cores: 2\ncorpus: "+corpus+"\nBenchmarkIssuer/impl=rcu/certs="+certs+"/threads=1 1 100 ns/op\nBenchmarkControl/threads=1 1 40 ns/op\n"), corpus, corpus)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	_, err := Shared(file("a.pem", "10"), file("b.pem", "20"))
+	if err == nil || !strings.Contains(err.Error(), "only the machine's reference cells") || !strings.Contains(err.Error(), "a.pem vs b.pem") {
+		t.Errorf("only Control shared: %v", err)
+	}
+}

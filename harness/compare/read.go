@@ -20,6 +20,8 @@ package compare
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/perfrun/perfrun/records"
 )
@@ -35,6 +37,13 @@ func Shared(a, b *records.Set) ([]*records.Cell, error) {
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("%s and %s share no benchmark", a.File, b.File)
+	}
+	if !slices.ContainsFunc(out, func(c *records.Cell) bool { return !c.IsReference() }) {
+		why := ""
+		if ca, cb := a.ConfigValues("corpus"), b.ConfigValues("corpus"); !slices.Equal(ca, cb) {
+			why = fmt.Sprintf(": they measured different corpora (%s vs %s)", strings.Join(ca, " | "), strings.Join(cb, " | "))
+		}
+		return nil, fmt.Errorf("%s and %s share only the machine's reference cells (Control, Floor), no design's cell%s", a.File, b.File, why)
 	}
 	return out, nil
 }
