@@ -67,3 +67,29 @@ func TestSeedTableSetAsideCell(t *testing.T) {
 		t.Errorf("seed tables do not say the cell was set aside:\n%s", out)
 	}
 }
+
+// TestNoEfficiencyOversubscribed: above the cores threads time-slice, so a
+// row there shows the speedup and no efficiency (it showed 124% with
+// p(4) = 0.95).
+func TestNoEfficiencyOversubscribed(t *testing.T) {
+	text := "cores: 2\n"
+	for range 3 {
+		text += "BenchmarkIssuer/impl=rcu/threads=1 1 100 ns/op 100 ns/call 1e7 ops/s\n" +
+			"BenchmarkIssuer/impl=rcu/threads=4 1 85 ns/op 340 ns/call 1.18e7 ops/s\n" +
+			"BenchmarkControl/threads=1 1 40 ns/op 2.5e7 ops/s\nBenchmarkControl/threads=4 1 42 ns/op 2.37e7 ops/s\n"
+	}
+	s, err := records.Read(strings.NewReader(text), "o.txt", "o")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	report.WriteSeedTables(&buf, s, 2)
+	for _, line := range strings.Split(buf.String(), "\n") {
+		if strings.HasPrefix(line, "|       4 |") && strings.Contains(line, "(1.18x") && strings.Contains(line, "%)") {
+			t.Errorf("an oversubscribed row shows an efficiency: %s", line)
+		}
+	}
+	if !strings.Contains(buf.String(), "(1.18x)") {
+		t.Errorf("the oversubscribed row lost its speedup:\n%s", buf.String())
+	}
+}

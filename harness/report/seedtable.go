@@ -236,7 +236,9 @@ func writeSideBySide(w io.Writer, t *table, sc benchunit.Scaler, cores int, par 
 				one := records.Summarize(base.Values[ops]).Median
 				now := records.Summarize(c.Values[ops]).Median
 				switch p := par[th]; {
-				case one > 0 && p > 0:
+				case one > 0 && p > 0 && (cores == 0 || th <= cores):
+					// Efficiency only where the cores exist: above them the
+					// threads time-slice, and speedup over p(n) means nothing.
 					cell += fmt.Sprintf(" (%.2fx, %.0f%%)", now/one, 100*now/one/p)
 					if u := ratioError(base.Values[ops], c.Values[ops]); th <= cores && u > looseEfficiency {
 						loose = append(loose, fmt.Sprintf("%s at %d threads %.0f%% (±%.0f%% of it)", im, th, 100*now/one/p, 100*u))
