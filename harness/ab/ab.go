@@ -35,6 +35,23 @@ import (
 // failed.
 var ErrBadSource = errors.New("nothing ab can build")
 
+// Describe names a revision for people: "HEAD~1 (1a2b3c4 subject of the
+// commit)"; rev alone if git cannot say.
+func Describe(ctx context.Context, repo, rev string) string {
+	out, err := exec.CommandContext(ctx, "git", "-C", repo, "log", "-1", "--format=%h %s", "--end-of-options", rev, "--").Output()
+	line := strings.TrimSpace(string(out))
+	if err != nil || line == "" {
+		return rev
+	}
+	if r := []rune(line); len(r) > 72 {
+		line = string(r[:71]) + "…"
+	}
+	if strings.HasPrefix(line, rev+" ") {
+		return line
+	}
+	return rev + " (" + line + ")"
+}
+
 // CheckSource checks, before anything is built, that repo is a git
 // repository and pkg a path inside it: relative to its root, and not
 // climbing out of it (../elsewhere would build code at neither revision).

@@ -90,3 +90,15 @@ func TestArmEnvironments(t *testing.T) {
 		t.Errorf("no settings: %d variables, want nil (inherit)", len(env))
 	}
 }
+
+// TestDescribe: a revision is named with its short hash and subject; what
+// git does not know stays as given.
+func TestDescribe(t *testing.T) {
+	got := Describe(t.Context(), "../..", "HEAD")
+	if !regexp.MustCompile(`^HEAD \([0-9a-f]{7,} .+\)$`).MatchString(got) {
+		t.Errorf("Describe(HEAD) = %q", got)
+	}
+	if got := Describe(t.Context(), "../..", "no-such-revision"); got != "no-such-revision" {
+		t.Errorf("Describe(no-such-revision) = %q", got)
+	}
+}

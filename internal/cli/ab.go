@@ -208,6 +208,7 @@ func (a *abOptions) run(ctx context.Context, o *streams, fs *flag.FlagSet) error
 			return err
 		}
 		defer cleanup()
+		oldName, newName = ab.Describe(ctx, a.repo, oldName), ab.Describe(ctx, a.repo, newName)
 	}
 	r.SpeedLimit = limit
 	rep, windows, err := a.decide(ctx, o, r, start)
@@ -240,15 +241,24 @@ func (a *abOptions) buildArms(ctx context.Context, o *streams, dir, baseRev, hea
 	if !a.quiet {
 		fmt.Fprintf(o.stderr, "perfrun: ab: building %s and %s (%d code layouts each)\n", baseRev, headRev, max(a.layouts, 1))
 	}
+	t0 := time.Now()
+	built := func(rev string, n int) {
+		if !a.quiet {
+			fmt.Fprintf(o.stderr, "perfrun: ab: built %s (%d binaries) in %s\n", rev, n, time.Since(t0).Round(100*time.Millisecond))
+		}
+		t0 = time.Now()
+	}
 	base, cleanBase, err := ab.Build(ctx, a.repo, baseRev, a.pkg, dir, "base", baseLayouts...)
 	if err != nil {
 		return nil, nil, sourceError(err)
 	}
+	built(baseRev, len(base))
 	head, cleanHead, err := ab.Build(ctx, a.repo, headRev, a.pkg, dir, "head", headLayouts...)
 	if err != nil {
 		cleanBase()
 		return nil, nil, sourceError(err)
 	}
+	built(headRev, len(head))
 	return a.runner(o, dir, base, head), func() { cleanHead(); cleanBase() }, nil
 }
 
@@ -259,11 +269,30 @@ func (a *abOptions) runner(o *streams, dir string, base, head []string) *ab.Runn
 		Rounds: a.rounds, Inner: a.inner, Seed: a.seed, Dir: dir, Metric: a.th.Metric,
 		Disturbed: harness.DefaultQuarantine.Window}
 	if !a.quiet {
-		r.Progress = func(round, rounds int, what string) {
-			fmt.Fprintf(o.stderr, "perfrun: ab: round %d/%d, %s\n", round, rounds, what)
-		}
+		r.Progress = a.progress(o)
 	}
 	return r
+}
+
+// progress prints where the arms are: the look, the round of the look, the
+// cell, and how long the look has left at its pace so far. A look starts
+// when its first round does.
+func (a *abOptions) progress(o *streams) func(round, rounds int, what string) {
+	look, lastRound := 0, 0
+	var start time.Time
+	return func(round, rounds int, what string) {
+		if round < lastRound || look == 0 {
+			look++
+			start = time.Now()
+		}
+		lastRound = round
+		eta := ""
+		if done := round - 1; done > 0 {
+			left := time.Since(start) / time.Duration(done) * time.Duration(rounds-done)
+			eta = fmt.Sprintf(", about %s left in this look", left.Round(time.Second))
+		}
+		fmt.Fprintf(o.stderr, "perfrun: ab: look %d of up to %d, round %d/%d, %s%s\n", look, a.looks, round, rounds, what, eta)
+	}
 }
 
 // prebuiltArms are the arms of an A/B of binaries built elsewhere (two
