@@ -3,6 +3,10 @@ package compare
 import (
 	"fmt"
 	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
 	"text/tabwriter"
 
 	"golang.org/x/perf/benchmath"
@@ -63,10 +67,13 @@ func Compare(old, new *records.Set) ([]Row, error) {
 func clone(v []float64) []float64 { return append([]float64(nil), v...) }
 
 // WriteCompare prints the rows grouped by unit, benchstat style: center ±
-// CI range for each side, then the delta or "~" and the p-value.
+// CI range for each side, then the delta or "~" and the p-value, a geomean
+// row, and benchstat's footnotes where an interval or a test has too few
+// samples. A unit that is zero everywhere in both (B/op of a store that
+// never allocates) gets one line, not a table.
 func WriteCompare(w io.Writer, old, new *records.Set, rows []Row) {
 	byUnit := make(map[string][]Row)
-	var order []string
+	var order, zero []string
 	for _, r := range rows {
 		if _, ok := byUnit[r.Unit]; !ok {
 			order = append(order, r.Unit)
@@ -74,6 +81,11 @@ func WriteCompare(w io.Writer, old, new *records.Set, rows []Row) {
 		byUnit[r.Unit] = append(byUnit[r.Unit], r)
 	}
 	for _, unit := range order {
+		if allZero(byUnit[unit]) {
+			zero = append(zero, unit)
+			continue
+		}
+		var notes footnotes
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintf(tw, "%s\t%s\t\t%s\t\t\t\n", unit, old.Label, new.Label)
 		for _, r := range byUnit[unit] {
@@ -81,11 +93,103 @@ func WriteCompare(w io.Writer, old, new *records.Set, rows []Row) {
 			if r.Significant {
 				delta = fmt.Sprintf("%+.2f%%", 100*r.Delta)
 			}
+			cmp := r.Cmp.String()
+			if r.Cmp.Warnings != nil {
+				cmp += notes.mark(r.Cmp.Warnings[0].Error())
+			}
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Name,
-				records.FormatValue(r.Old.Center, unit), r.Old.PctRangeString(), records.FormatValue(r.New.Center, unit), r.New.PctRangeString(),
-				delta, r.Cmp.String())
+				records.FormatValue(r.Old.Center, unit), notes.interval(r.Old), records.FormatValue(r.New.Center, unit), notes.interval(r.New),
+				delta, cmp)
+		}
+		if g, ok := geomeans(byUnit[unit]); ok {
+			fmt.Fprintf(tw, "geomean\t%s\t\t%s\t\t%+.2f%%\t\n", records.FormatValue(g[0], unit), records.FormatValue(g[1], unit), 100*(g[1]/g[0]-1))
 		}
 		tw.Flush()
+		notes.write(w)
 		fmt.Fprintln(w)
 	}
+	if len(zero) > 0 {
+		fmt.Fprintf(w, "%s: 0 in every benchmark of both\n\n", strings.Join(zero, ", "))
+	}
+}
+
+func allZero(rows []Row) bool {
+	for _, r := range rows {
+		if r.Old.Center != 0 || r.New.Center != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// geomeans are the geometric means of the old and new centers of the
+// designs' rows (not the machine's reference cells), where every center is
+// positive.
+func geomeans(rows []Row) ([2]float64, bool) {
+	var sum [2]float64
+	n := 0
+	for _, r := range rows {
+		if records.IsReferenceName(r.Name) {
+			continue
+		}
+		n++
+		if !(r.Old.Center > 0 && r.New.Center > 0) {
+			return sum, false
+		}
+		sum[0] += math.Log(r.Old.Center)
+		sum[1] += math.Log(r.New.Center)
+	}
+	return [2]float64{math.Exp(sum[0] / float64(n)), math.Exp(sum[1] / float64(n))}, n > 1
+}
+
+// footnotes number the reasons a table's entries carry, as benchstat's
+// superscripts do.
+type footnotes struct{ texts []string }
+
+func (f *footnotes) mark(text string) string {
+	i := slices.Index(f.texts, text)
+	if i < 0 {
+		f.texts = append(f.texts, text)
+		i = len(f.texts) - 1
+	}
+	return " " + superscript(i+1)
+}
+
+// interval is a summary's "± x%", or "± ∞" with a footnote saying why.
+func (f *footnotes) interval(s benchmath.Summary) string {
+	if r := s.PctRangeString(); r != "∞" {
+		return r
+	}
+	return "± ∞" + f.mark(summaryWhy(s))
+}
+
+// IntervalText is a summary's interval for a table with no footnotes:
+// "± 2%", or "± ∞ (n=5: too few samples)" where there is none.
+func IntervalText(s benchmath.Summary) string {
+	if r := s.PctRangeString(); r != "∞" {
+		return r
+	}
+	return fmt.Sprintf("± ∞ (%s)", summaryWhy(s))
+}
+
+func summaryWhy(s benchmath.Summary) string {
+	if len(s.Warnings) > 0 {
+		return s.Warnings[0].Error()
+	}
+	return "too few samples for a confidence interval"
+}
+
+func (f *footnotes) write(w io.Writer) {
+	for i, t := range f.texts {
+		fmt.Fprintf(w, "%s %s\n", superscript(i+1), t)
+	}
+}
+
+func superscript(n int) string {
+	digits := []rune("⁰¹²³⁴⁵⁶⁷⁸⁹")
+	var out []rune
+	for _, c := range strconv.Itoa(n) {
+		out = append(out, digits[c-'0'])
+	}
+	return string(out)
 }

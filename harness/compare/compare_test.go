@@ -638,9 +638,13 @@ func TestGateAllSetAsideIsInconclusive(t *testing.T) {
 // that nothing slowed: INCONCLUSIVE (it said PASS, exit 0).
 func TestGateNothingGatedIsInconclusive(t *testing.T) {
 	vals := ns([]float64{100, 101, 99, 100, 100})
+	// Files sharing only reference cells are refused outright (Shared).
+	ref := map[string]map[string][]float64{"Control/threads=1": vals, "Floor/threads=1": vals}
+	if _, err := Gate(build("old", 2, ref), build("new", 2, ref), DefaultThresholds); err == nil {
+		t.Error("only reference cells: gated without error")
+	}
 	for name, cells := range map[string]map[string]map[string][]float64{
 		"oversubscribed": {"Issuer/impl=rcu/threads=8": vals, "Issuer/impl=sorted/threads=4": vals},
-		"only reference": {"Control/threads=1": vals, "Floor/threads=1": vals},
 	} {
 		rep, err := Gate(build("old", 2, cells), build("new", 2, cells), DefaultThresholds)
 		if err != nil {
@@ -717,5 +721,33 @@ func TestSharedOnlyReferenceCells(t *testing.T) {
 	_, err := Shared(file("a.pem", "10"), file("b.pem", "20"))
 	if err == nil || !strings.Contains(err.Error(), "only the machine's reference cells") || !strings.Contains(err.Error(), "a.pem vs b.pem") {
 		t.Errorf("only Control shared: %v", err)
+	}
+}
+
+// TestWriteCompareAsBenchstat: an interval that cannot be had is "± ∞"
+// with benchstat's footnote, a unit zero everywhere is one line, not a
+// table, and each unit has a geomean of the designs' rows.
+func TestWriteCompareAsBenchstat(t *testing.T) {
+	mk := func(label string, f float64) *records.Set {
+		return build(label, 2, map[string]map[string][]float64{
+			"Issuer/impl=a/threads=1": {"ns/op": {100 * f, 101 * f, 99 * f, 100 * f, 100 * f}, "allocs/op": {0, 0, 0, 0, 0}},
+			"Issuer/impl=b/threads=1": {"ns/op": {50 * f, 51 * f, 49 * f, 50 * f, 50 * f}, "allocs/op": {0, 0, 0, 0, 0}},
+		})
+	}
+	old, new := mk("old", 1), mk("new", 1.1)
+	rows, err := Compare(old, new)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	WriteCompare(&b, old, new, rows)
+	out := b.String()
+	for _, want := range []string{"± ∞ ¹", "¹ need >= 6 samples", "geomean", "+10.00%", "allocs/op: 0 in every benchmark of both"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("compare output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "allocs/op  ") {
+		t.Errorf("an all-zero unit has a table:\n%s", out)
 	}
 }

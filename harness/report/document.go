@@ -148,7 +148,7 @@ func (d *Document) WriteMarkdownFull(w io.Writer) {
 				delta = fmt.Sprintf("%+.2f%%", 100*r.Delta)
 			}
 			fmt.Fprintf(w, "| %s | %s | %s %s | %s %s | %s | %s |\n", mdEscape(r.Name), mdEscape(r.Unit),
-				records.FormatValue(r.Old.Center, r.Unit), r.Old.PctRangeString(), records.FormatValue(r.New.Center, r.Unit), r.New.PctRangeString(), delta, r.Cmp.String())
+				records.FormatValue(r.Old.Center, r.Unit), compare.IntervalText(r.Old), records.FormatValue(r.New.Center, r.Unit), compare.IntervalText(r.New), delta, r.Cmp.String())
 		}
 		fmt.Fprintf(w, "\n</details>\n\n")
 	}
