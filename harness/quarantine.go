@@ -59,10 +59,10 @@ func (q Quarantine) on() bool {
 // time. The control's and the probe's judgements need other windows.
 func (q Quarantine) Window(value func(unit string) (float64, bool)) string {
 	if w, ok := value(records.RunQueue); ok && q.MaxWait > 0 && w > q.MaxWait {
-		return fmt.Sprintf("a worker waited for a CPU %.0f%% of the window", 100*w)
+		return fmt.Sprintf("a worker waited for a CPU more than %.0f%% of the window", 100*q.MaxWait)
 	}
 	if st, ok := value(records.Steal); ok && q.MaxSteal > 0 && st > q.MaxSteal {
-		return fmt.Sprintf("the hypervisor stole %.0f%% of the CPU time", 100*st)
+		return fmt.Sprintf("the hypervisor stole more than %.0f%% of the CPU time", 100*q.MaxSteal)
 	}
 	return ""
 }
@@ -112,7 +112,7 @@ func (r *runner) judge() {
 		if p >= q.Delivered*float64(n) {
 			continue
 		}
-		why := fmt.Sprintf("the machine delivered %.2f of %d cores to the control", p, n)
+		why := fmt.Sprintf("the machine delivered fewer than %.2f of %d cores to the control", q.Delivered*float64(n), n)
 		for j := range samples {
 			s := &samples[j]
 			if s.Round == c.Round && s.Cell.Threads == n && s.Quarantine == "" {
@@ -148,7 +148,7 @@ func (r *runner) judgeProbes() {
 			continue
 		}
 		if slow := p/ref[s.Cell.Threads] - 1; slow > q.MaxSlow {
-			s.Quarantine = fmt.Sprintf("the machine ran %.0f%% slower than usual (speed probe)", 100*slow)
+			s.Quarantine = fmt.Sprintf("the machine ran more than %.0f%% slower than usual (speed probe)", 100*q.MaxSlow)
 		}
 	}
 }

@@ -29,11 +29,15 @@ func (r *Outcome) Set() *records.Set {
 	all := append(append([]Cell(nil), r.Cells...), r.Controls...)
 	var aside []*benchfmt.Result
 	for _, c := range all {
+		cells := records.CellsDesigns
+		if records.IsReferenceName(c.Name()) {
+			cells = records.CellsReference
+		}
 		for _, s := range byCell[c.Name()] {
-			rec := &benchfmt.Result{Config: config, Name: benchfmt.Name(c.Name()), Iters: 1}
+			rec := &benchfmt.Result{Config: append(append([]benchfmt.Config(nil), config...),
+				benchfmt.Config{Key: records.CellsKey, Value: []byte(cells), File: true}), Name: benchfmt.Name(c.Name()), Iters: 1}
 			if s.Quarantine != "" {
-				rec.Config = append(append([]benchfmt.Config(nil), config...),
-					benchfmt.Config{Key: records.QuarantineKey, Value: []byte(s.Quarantine), File: true})
+				rec.Config = append(rec.Config, benchfmt.Config{Key: records.QuarantineKey, Value: []byte(s.Quarantine), File: true})
 			}
 			for _, m := range s.Metrics {
 				rec.Values = append(rec.Values, records.Value(m.Value, m.Unit))

@@ -180,7 +180,9 @@ type runRef struct {
 func (w *writer) run(rec *benchfmt.Result, o AddOptions) (runRef, error) {
 	var config strings.Builder
 	for _, kv := range rec.Config {
-		if kv.File {
+		// Which cells follow (designs or the machine's reference) is not
+		// the run's setting: one run holds both.
+		if kv.File && kv.Key != records.CellsKey {
 			fmt.Fprintf(&config, "%s: %s\n", kv.Key, kv.Value)
 		}
 	}

@@ -71,6 +71,17 @@ func newProjections() projections {
 // out of a Set's values.
 const QuarantineKey = "quarantined"
 
+// CellsKey is the configuration key saying whose cells follow: the
+// designs' (CellsDesigns) or the machine's reference cells, Control and
+// Floor (CellsReference). Every record carries it, so benchstat, which
+// makes a table per configuration, keeps the reference cells out of the
+// designs' table and prints no empty key in either.
+const (
+	CellsKey       = "cells"
+	CellsDesigns   = "designs"
+	CellsReference = "the machine's reference (Control: the cores it delivers; Floor: a lookup's limit)"
+)
+
 // ControlGroup is the group of the control cells, which measure the
 // machine rather than a store: Control/threads=N.
 const ControlGroup = "Control"

@@ -93,3 +93,36 @@ func TestNoEfficiencyOversubscribed(t *testing.T) {
 		t.Errorf("the oversubscribed row lost its speedup:\n%s", buf.String())
 	}
 }
+
+// TestBenchstatTables: every record says whose cells it holds, so that
+// benchstat, which makes one table per configuration, keeps Control and
+// Floor out of the designs' table (they were an unlabelled fifth column);
+// set-aside samples name a class of disturbance, not a figure, so they
+// make at most a few tables, not one per sample.
+func TestBenchstatTables(t *testing.T) {
+	res := smallRun(t)
+	res.Samples[0].Quarantine = "the machine ran more than 25% slower than usual (speed probe)"
+	var buf bytes.Buffer
+	if err := res.Set().Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	r := benchfmt.NewReader(&buf, "r.txt")
+	n := 0
+	for r.Scan() {
+		rec, ok := r.Result().(*benchfmt.Result)
+		if !ok {
+			continue
+		}
+		n++
+		want := records.CellsDesigns
+		if records.IsReferenceName(string(rec.Name)) {
+			want = records.CellsReference
+		}
+		if got := rec.GetConfig(records.CellsKey); got != want {
+			t.Fatalf("%s: cells: %q, want %q", rec.Name, got, want)
+		}
+	}
+	if n == 0 {
+		t.Fatal("no records")
+	}
+}

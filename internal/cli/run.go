@@ -23,7 +23,7 @@ var cmdRun = &command{
 	long: `Run measures every implementation under every workload on every thread
 count, R rounds in shuffled order, checks every answer, prints a summary and
 writes the results in the Go benchmark format (benchstat reads them:
-benchstat -col /impl -row /threads FILE).
+benchstat -filter .unit:sec/call -col /impl -row '.name /threads' FILE).
 
 With no flags it runs the default suite: all implementations, the issuer
 workload on 1024 generated CAs, threads 1 to 2x the cores, in about a minute,
@@ -321,7 +321,7 @@ func (f *runFlags) write(o *streams, res *harness.Outcome) error {
 		summarize(o.stderr, res)
 	}
 	if f.out != "" && !f.quiet {
-		fmt.Fprintf(o.stderr, "perfrun: wrote %s (%d samples, %s); read it with: benchstat -col /impl -row /threads %s\n",
+		fmt.Fprintf(o.stderr, "perfrun: wrote %s (%d samples, %s); read it with: benchstat -filter .unit:sec/call -col /impl -row '.name /threads' %s\n",
 			f.out, len(res.Samples), res.Wall.Round(time.Second), f.out)
 	}
 	if res.Incomplete {
