@@ -126,3 +126,23 @@ func TestBenchstatTables(t *testing.T) {
 		t.Fatal("no records")
 	}
 }
+
+// TestSideBySideSpeedupFromItsMeans: the speedup beside a mean is the one
+// that mean implies (it was the median throughput's: 0.83x beside means
+// implying 0.73x).
+func TestSideBySideSpeedupFromItsMeans(t *testing.T) {
+	text := "cores: 2\n"
+	for _, v := range []struct{ ns1, ns2, ops1, ops2 string }{{"30", "40", "3.3e7", "5.9e7"}, {"30", "40", "3.3e7", "4e7"}, {"30", "40", "3.3e7", "6e7"}} {
+		text += "BenchmarkIssuer/impl=rcu/threads=1 1 30 ns/op " + v.ns1 + " ns/call " + v.ops1 + " ops/s\n" +
+			"BenchmarkIssuer/impl=rcu/threads=2 1 20 ns/op " + v.ns2 + " ns/call " + v.ops2 + " ops/s\n"
+	}
+	s, err := records.Read(strings.NewReader(text), "m.txt", "m")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	report.WriteSeedTables(&buf, s, 2)
+	if !strings.Contains(buf.String(), "40.00 ± 0.00 (1.50x)") || !strings.Contains(buf.String(), "from these means") {
+		t.Errorf("2 × 30/40 = 1.50x from the means:\n%s", buf.String())
+	}
+}

@@ -62,6 +62,10 @@ func tables(s *records.Set) []*table {
 	return out
 }
 
+// perCall says the table's unit is time per call, from whose means a
+// speedup follows.
+func (t *table) perCall() bool { return t.unit == records.Tidy(records.NsPerCall) }
+
 // scale is a common scale for the means of a table's timed unit, so every
 // row of it reads in one unit that fits (ns, µs, ms).
 func (t *table) scale() benchunit.Scaler {
@@ -201,6 +205,9 @@ func writeTable(w io.Writer, rows [][]string, marks []string) {
 
 func writeSideBySide(w io.Writer, t *table, sc benchunit.Scaler, cores int, par map[int]float64) {
 	scaling := "median throughput vs 1 thread"
+	if t.perCall() {
+		scaling = "speedup: threads × mean(1) ÷ mean(n), from these means"
+	}
 	if len(par) > 1 {
 		scaling += ", efficiency"
 	}
@@ -235,12 +242,18 @@ func writeSideBySide(w io.Writer, t *table, sc benchunit.Scaler, cores int, par 
 			if base, ok := t.cells[im][1]; ok && th != 1 && len(base.Values[ops]) > 0 {
 				one := records.Summarize(base.Values[ops]).Median
 				now := records.Summarize(c.Values[ops]).Median
+				unit := ops
+				if m1 := records.Summarize(base.Values[t.unit]).Mean; t.perCall() && m1 > 0 && s.Mean > 0 {
+					// The speedup the means beside it imply: n workers each
+					// taking mean(n) per call against one taking mean(1).
+					one, now, unit = 1, float64(th)*m1/s.Mean, t.unit
+				}
 				switch p := par[th]; {
 				case one > 0 && p > 0 && (cores == 0 || th <= cores):
 					// Efficiency only where the cores exist: above them the
 					// threads time-slice, and speedup over p(n) means nothing.
 					cell += fmt.Sprintf(" (%.2fx, %.0f%%)", now/one, 100*now/one/p)
-					if u := ratioError(base.Values[ops], c.Values[ops]); th <= cores && u > looseEfficiency {
+					if u := ratioError(base.Values[unit], c.Values[unit]); th <= cores && u > looseEfficiency {
 						loose = append(loose, fmt.Sprintf("%s at %d threads %.0f%% (±%.0f%% of it)", im, th, 100*now/one/p, 100*u))
 					}
 				case one > 0:
@@ -253,7 +266,7 @@ func writeSideBySide(w io.Writer, t *table, sc benchunit.Scaler, cores int, par 
 	}
 	fmt.Fprintln(w)
 	if len(loose) > 0 {
-		fmt.Fprintf(w, "efficiency known only to more than ±%.0f%% of itself: %s — the rounds' throughput moved between windows more than the cores the machine delivered explain (on a shared host its per-core speed drifts); more rounds (-rounds, -precision) narrow it.\n\n",
+		fmt.Fprintf(w, "efficiency known only to more than ±%.0f%% of itself: %s — the rounds moved between windows more than the cores the machine delivered explain (on a shared host its per-core speed drifts); more rounds (-rounds, -precision) narrow it.\n\n",
 			100*looseEfficiency, strings.Join(loose, "; "))
 	}
 }
