@@ -146,3 +146,30 @@ func TestSideBySideSpeedupFromItsMeans(t *testing.T) {
 		t.Errorf("2 × 30/40 = 1.50x from the means:\n%s", buf.String())
 	}
 }
+
+// TestLatencyPlotInTheTablesUnit: the latency plot shows what the seed
+// tables print, ns/call (it showed ns/op, half of it at 2 threads); plain
+// go test -bench results, which have no ns/call, keep ns/op.
+func TestLatencyPlotInTheTablesUnit(t *testing.T) {
+	for unit, want := range map[string]string{"ns/call": "ns/call against threads", "ns/op": "ns/op against threads"} {
+		text := "cores: 2\n"
+		for range 3 {
+			text += "BenchmarkIssuer/impl=rcu/threads=1 1 30 " + unit + " 3e7 ops/s\nBenchmarkIssuer/impl=rcu/threads=2 1 31 " + unit + " 6e7 ops/s\n"
+		}
+		s, err := records.Read(strings.NewReader(text), "l.txt", "l")
+		if err != nil {
+			t.Fatal(err)
+		}
+		plots, err := report.Plots([]*records.Set{s}, report.PlotOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, p := range plots {
+			found = found || strings.HasSuffix(p.Name, "-latency") && strings.Contains(p.Caption, want)
+		}
+		if !found {
+			t.Errorf("%s results: no latency plot captioned %q", unit, want)
+		}
+	}
+}

@@ -58,6 +58,18 @@ type PlotOptions struct {
 	ByLabel bool
 }
 
+// hasUnit says some cell of the sets has values in unit.
+func hasUnit(sets []*records.Set, unit string) bool {
+	for _, s := range sets {
+		for _, c := range s.Cells() {
+			if len(c.Values[unit]) > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // Plots draws every picture the sets support: per workload and parameters,
 // latency, throughput and speedup against threads; and for load, ns/add
 // against n on log-log axes. Several sets (several machines) draw one line
@@ -66,15 +78,21 @@ type PlotOptions struct {
 func Plots(sets []*records.Set, o PlotOptions) ([]*Plot, error) {
 	d := &drawing{PlotOptions: o}
 	var out []*Plot
-	for _, f := range figures(sets, records.Tidy(records.NsPerOp), "threads", o.ByLabel, nil) {
+	// Latency in the seed tables' unit, the time one worker spends per
+	// call (ns/call); results without it (plain go test -bench) in ns/op.
+	latency, unitName, title := records.Tidy(records.NsPerCall), "ns/call", "time one worker spends per call"
+	if !hasUnit(sets, latency) {
+		latency, unitName, title = records.Tidy(records.NsPerOp), "ns/op", "wall time per operation"
+	}
+	for _, f := range figures(sets, latency, "threads", o.ByLabel, nil) {
 		if len(f.xs) < 2 {
 			continue
 		}
-		p, err := d.linePlot(f, 1e9, "wall time per operation", "ns/op (median, 95% interval over rounds)")
+		p, err := d.linePlot(f, 1e9, title, unitName+" (median, 95% interval over rounds)")
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, &Plot{records.FileStem(f.group) + "-latency", f.group + ": ns/op against threads (lower is better)", p})
+		out = append(out, &Plot{records.FileStem(f.group) + "-latency", f.group + ": " + unitName + " against threads (lower is better)", p})
 	}
 	for _, f := range figures(sets, records.OpsPerSec, "threads", o.ByLabel, nil) {
 		if len(f.xs) < 2 {
