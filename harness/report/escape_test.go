@@ -173,3 +173,24 @@ func TestLatencyPlotInTheTablesUnit(t *testing.T) {
 		}
 	}
 }
+
+// TestForestPlotKeepsTheBand: one interval of +425% must not stretch the
+// axis until the ±5% band is a sliver: it is clipped, and the axis spans
+// the estimates and the band with room.
+func TestForestPlotKeepsTheBand(t *testing.T) {
+	rep := &compare.Report{Verdict: compare.Inconclusive, Old: "a", New: "b", Threshold: 0.05, Cells: []compare.CellVerdict{
+		{Name: "Issuer/impl=a/threads=1", Unit: "sec/op", Verdict: compare.Inconclusive, Ratio: 0.817, Lo: 0.127, Hi: 5.255},
+		{Name: "Issuer/impl=b/threads=1", Unit: "sec/op", Verdict: compare.Pass, Ratio: 1.004, Lo: 0.98, Hi: 1.03},
+	}}
+	p, err := report.ForestPlot(rep)
+	if err != nil || p == nil {
+		t.Fatal(err)
+	}
+	lo, hi := report.ForestRange(p)
+	if width := hi - lo; width > 100 { // unclipped it was 512 wide
+		t.Errorf("axis %.0f%% .. %.0f%% (%.0f wide): the ±5%% band is a sliver", lo, hi, width)
+	}
+	if lo > -25 || hi < 10 {
+		t.Errorf("axis %.0f%% .. %.0f%% leaves out an estimate or the band", lo, hi)
+	}
+}

@@ -40,17 +40,27 @@ func ForestPlot(rep *compare.Report) (*Plot, error) {
 	p.X.Label.Text = fmt.Sprintf("change of time/op, %% (interval of each verdict; shaded: within ±%.0f%%)", 100*rep.Threshold)
 	thr := 100 * rep.Threshold
 	names := make([]string, len(cells))
-	lo, hi := -thr*1.5, thr*1.5
+	lo, hi := axisRange(cells, thr)
+	var left, right plotter.XYs
 	for i, c := range cells {
 		y := float64(len(cells) - 1 - i)
 		names[i] = c.Name
 		x := 100 * (c.Ratio - 1)
 		pt := errPointsX{XYs: plotter.XYs{{X: x, Y: y}}, XErrors: plotter.XErrors{{}}}
 		if c.Lo > 0 && c.Hi > 0 {
-			pt.XErrors[0] = struct{ Low, High float64 }{x - 100*(c.Lo-1), 100*(c.Hi-1) - x}
-			lo, hi = min(lo, 100*(c.Lo-1)), max(hi, 100*(c.Hi-1))
+			// An interval past the axis is drawn to its edge, with an
+			// arrow: one wide interval must not squeeze the band away.
+			l, h := 100*(c.Lo-1), 100*(c.Hi-1)
+			if l < lo {
+				l = lo
+				left = append(left, plotter.XY{X: lo, Y: y})
+			}
+			if h > hi {
+				h = hi
+				right = append(right, plotter.XY{X: hi, Y: y})
+			}
+			pt.XErrors[0] = struct{ Low, High float64 }{x - l, h - x}
 		}
-		lo, hi = min(lo, x), max(hi, x)
 		col := verdictColour[c.Verdict]
 		bars, err := plotter.NewXErrorBars(pt)
 		if err != nil {
@@ -64,9 +74,23 @@ func ForestPlot(rep *compare.Report) (*Plot, error) {
 		dot.Color, dot.Shape, dot.Radius = col, draw.CircleGlyph{}, vg.Points(4)
 		p.Add(bars, dot)
 	}
-	pad := (hi - lo) * 0.08
-	p.X.Min, p.X.Max = lo-pad, hi+pad
-	p.Y.Min, p.Y.Max = -0.8, float64(len(cells))-0.2
+	for _, a := range []struct {
+		at    plotter.XYs
+		point float64
+	}{{left, -1}, {right, 1}} {
+		if len(a.at) == 0 {
+			continue
+		}
+		sc, err := plotter.NewScatter(a.at)
+		if err != nil {
+			return nil, err
+		}
+		sc.Shape, sc.Radius, sc.Color = arrowGlyph{a.point}, vg.Points(5), color.Gray{Y: 60}
+		p.Add(sc)
+	}
+	p.X.Min, p.X.Max = lo, hi
+	// A row of room above the cells for the legend.
+	p.Y.Min, p.Y.Max = -0.8, float64(len(cells))+1.2
 	p.Add(band{-thr, thr}, zeroLine{})
 	p.Y.Tick.Marker = rowTicks(names)
 	p.X.Tick.Marker = niceTicks{}
@@ -81,6 +105,45 @@ func ForestPlot(rep *compare.Report) (*Plot, error) {
 	}
 	p.Legend.Top = true
 	return &Plot{Name: "verdict-forest", Caption: "each gated cell's change with its interval; the shaded band is ±threshold", plot: p}, nil
+}
+
+// axisRange is the forest plot's x range, in percent: every estimate and
+// the ±threshold band with room, and the intervals as far as they stay
+// within four bands' widths beyond the farthest estimate — past that an
+// interval is clipped and marked, so the band stays readable.
+func axisRange(cells []compare.CellVerdict, thr float64) (lo, hi float64) {
+	lo, hi = -1.5*thr, 1.5*thr
+	for _, c := range cells {
+		x := 100 * (c.Ratio - 1)
+		lo, hi = min(lo, x), max(hi, x)
+	}
+	capLo, capHi := lo-4*thr, hi+4*thr
+	for _, c := range cells {
+		if c.Lo > 0 && c.Hi > 0 {
+			lo, hi = min(lo, max(100*(c.Lo-1), capLo)), max(hi, min(100*(c.Hi-1), capHi))
+		}
+	}
+	pad := (hi - lo) * 0.06
+	return lo - pad, hi + pad
+}
+
+// ForestRange is a forest plot's x axis, in percent.
+func ForestRange(p *Plot) (lo, hi float64) { return p.plot.X.Min, p.plot.X.Max }
+
+// arrowGlyph is a triangle pointing left (dir -1) or right (1): an
+// interval that goes on past the axis.
+type arrowGlyph struct{ dir float64 }
+
+func (g arrowGlyph) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	r := sty.Radius
+	d := vg.Length(g.dir)
+	var path vg.Path
+	path.Move(vg.Point{X: pt.X + d*r, Y: pt.Y})
+	path.Line(vg.Point{X: pt.X - d*r, Y: pt.Y + r})
+	path.Line(vg.Point{X: pt.X - d*r, Y: pt.Y - r})
+	path.Close()
+	c.SetColor(sty.Color)
+	c.Fill(path)
 }
 
 // errPointsX are points with horizontal error bars only.

@@ -1,8 +1,10 @@
 package report
 
 import (
+	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/perfrun/perfrun/records"
 )
@@ -30,6 +32,26 @@ func (s series) String() string {
 	return s.impl + " @ " + s.machine
 }
 
+// shortLabels names each set for a legend: a label that is a file's path
+// by its base name without .txt (old.txt, not perfrun-out/old.txt), unless
+// that would name two sets alike.
+func shortLabels(sets []*records.Set) map[*records.Set]string {
+	out := make(map[*records.Set]string)
+	seen := make(map[string]bool)
+	for _, s := range sets {
+		short := strings.TrimSuffix(filepath.Base(s.Label), ".txt")
+		if short == "" || short == "." || seen[short] {
+			for _, s := range sets {
+				out[s] = s.Label
+			}
+			return out
+		}
+		seen[short] = true
+		out[s] = short
+	}
+	return out
+}
+
 // figures groups the sets' cells by everything but impl and xKey, keeping
 // only those keep accepts (e.g. one thread for load plots). Series are
 // named by source — the set's label when byLabel (old and new of a
@@ -37,7 +59,8 @@ func (s series) String() string {
 func figures(sets []*records.Set, unit, xKey string, byLabel bool, keep func(*records.Cell) bool) []*figure {
 	source := (*records.Set).Machine
 	if byLabel {
-		source = func(s *records.Set) string { return s.Label }
+		short := shortLabels(sets)
+		source = func(s *records.Set) string { return short[s] }
 	}
 	machines := make(map[string]bool)
 	for _, s := range sets {
