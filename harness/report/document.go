@@ -115,7 +115,14 @@ func (d *Document) WriteMarkdown(w io.Writer) {
 		fmt.Fprintf(w, "Every gated cell passed: no slowdown as large as the threshold can have been missed.\n\n")
 	}
 	if d.Verdict != nil {
-		fmt.Fprintf(w, "All %d results, the benchstat-style comparison and the plots: `%s` and `report.html` beside this page.\n", len(d.Verdict.Cells), FullMarkdown)
+		what := "the benchstat-style comparison"
+		if len(d.Rows) == 0 {
+			what = "the results with their intervals"
+		}
+		if n := len(d.Plots); n > 1 {
+			what += fmt.Sprintf(" and %d plots", n)
+		}
+		fmt.Fprintf(w, "All %d results, %s: `%s` and `report.html` beside this page.\n", len(d.Verdict.Cells), what, FullMarkdown)
 		return
 	}
 	d.WriteMarkdownFull(w)

@@ -108,8 +108,10 @@ func TestReportComparison(t *testing.T) {
 		}
 	}
 	svg, _ := os.ReadFile(filepath.Join(out, "images/issuer-latency.svg"))
-	if !strings.Contains(string(svg), "a @ "+old) || !strings.Contains(string(svg), "a @ "+new) {
-		t.Errorf("latency plot does not draw old and new side by side")
+	// Legends name the files by their base names, not their paths.
+	short := func(p string) string { return strings.TrimSuffix(filepath.Base(p), ".txt") }
+	if !strings.Contains(string(svg), "a @ "+short(old)) || !strings.Contains(string(svg), "a @ "+short(new)) || strings.Contains(string(svg), old) {
+		t.Errorf("latency plot does not draw old and new side by side under short names")
 	}
 	if code, _, stderr := perfrun("report", "-o", out, new); code != 0 {
 		t.Fatalf("second report: exit %d: %s", code, stderr)
