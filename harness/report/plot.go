@@ -189,8 +189,9 @@ func newPlot(title, x, y string) *plot.Plot {
 type point struct{ x, y, low, high float64 }
 
 // addSeries draws one line per series with points and vertical error bars,
-// in the series' own colour, glyph and dashes. Error bars at one x are
-// dodged sideways by dodge(i, k, x) so they do not hide each other.
+// in the series' own colour, glyph and dashes. A series' points, line and
+// error bars are dodged sideways together by dodge(i, k, x), so bars at one
+// x do not hide each other and each stays on its point.
 func (d *drawing) addSeries(p *plot.Plot, f *figure, value func(s series, x float64) (point, bool), dodge func(i, k int, x float64) float64) error {
 	for i, s := range f.series {
 		var pts []point
@@ -205,9 +206,10 @@ func (d *drawing) addSeries(p *plot.Plot, f *figure, value func(s series, x floa
 		xys := make(plotter.XYs, len(pts))
 		var bars errPoints // only where there is an interval to draw
 		for j, pt := range pts {
-			xys[j] = plotter.XY{X: pt.x, Y: pt.y}
+			x := dodge(i, len(f.series), pt.x)
+			xys[j] = plotter.XY{X: x, Y: pt.y}
 			if pt.low > 0 || pt.high > 0 {
-				bars.XYs = append(bars.XYs, plotter.XY{X: dodge(i, len(f.series), pt.x), Y: pt.y})
+				bars.XYs = append(bars.XYs, plotter.XY{X: x, Y: pt.y})
 				bars.YErrors = append(bars.YErrors, struct{ Low, High float64 }{pt.low, pt.high})
 			}
 		}
