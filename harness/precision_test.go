@@ -22,6 +22,10 @@ func TestPrecisionAddsRoundsWithinBudget(t *testing.T) {
 	cs := cells(t, workloads.Empty, nil, 1)[:1]
 	opts := options(2)
 	opts.Window, opts.Warmup = 5*time.Millisecond, time.Millisecond
+	// Rounds added to re-measure what the machine disturbed are the
+	// quarantine's, not precision's: under a loaded test run they pushed
+	// the easy case past its bound. This test counts precision's alone.
+	opts.Quarantine = harness.Quarantine{}
 	opts.Precision, opts.MaxTime = 1e-9, 600*time.Millisecond
 	start := time.Now()
 	res, err := harness.Run(context.Background(), cs, opts)
