@@ -32,11 +32,14 @@ func TestPrecisionAddsRoundsWithinBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if took := time.Since(start); took > 2*opts.MaxTime+time.Second {
+	took := time.Since(start)
+	if took > 2*opts.MaxTime+time.Second {
 		t.Errorf("took %v with a budget of %v", took, opts.MaxTime)
 	}
-	if res.ExtraRounds < 4 || len(res.Imprecise) != 1 || res.Imprecise[0] != cs[0].Name() {
-		t.Fatalf("%d rounds added, imprecise %v: want rounds added and the cell named", res.ExtraRounds, res.Imprecise)
+	// It kept adding rounds until the budget (how many fit depends on how
+	// loaded the machine is), then named the cell.
+	if res.ExtraRounds < 2 || took < opts.MaxTime*3/4 || len(res.Imprecise) != 1 || res.Imprecise[0] != cs[0].Name() {
+		t.Fatalf("%d rounds added in %v, imprecise %v: want rounds added until the %v budget and the cell named", res.ExtraRounds, took, res.Imprecise, opts.MaxTime)
 	}
 	opts.Precision, opts.MaxTime = 0.99, time.Minute
 	res, err = harness.Run(context.Background(), cs, opts)
