@@ -46,8 +46,8 @@ func Describe(ctx context.Context, repo, rev string) string {
 	if r := []rune(line); len(r) > 72 {
 		line = string(r[:71]) + "…"
 	}
-	if strings.HasPrefix(line, rev+" ") {
-		return line
+	if short, _, _ := strings.Cut(line, " "); strings.HasPrefix(line, rev+" ") || strings.HasPrefix(rev, short) {
+		return line // rev is the commit's own name, short or full
 	}
 	return rev + " (" + line + ")"
 }

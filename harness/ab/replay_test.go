@@ -3,6 +3,7 @@ package ab
 import (
 	"bufio"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -100,5 +101,19 @@ func TestDescribe(t *testing.T) {
 	}
 	if got := Describe(t.Context(), "../..", "no-such-revision"); got != "no-such-revision" {
 		t.Errorf("Describe(no-such-revision) = %q", got)
+	}
+}
+
+// TestDescribeFullHash: a full commit name is not repeated before its
+// short one.
+func TestDescribeFullHash(t *testing.T) {
+	full := strings.Fields(Describe(t.Context(), "../..", "HEAD"))[1][1:] // "(abc1234"
+	out, err := exec.Command("git", "-C", "../..", "rev-parse", "HEAD").Output()
+	if err != nil {
+		t.Skip(err)
+	}
+	got := Describe(t.Context(), "../..", strings.TrimSpace(string(out)))
+	if !strings.HasPrefix(got, full+" ") {
+		t.Errorf("Describe(full hash) = %q, want it to begin with %s", got, full)
 	}
 }

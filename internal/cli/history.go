@@ -55,12 +55,21 @@ found once -min-size commits follow it.`},
 plots of the series that have them.`},
 	{name: "history info", args: "", short: "say what the history holds",
 		long: "Info says what the history holds."},
+	{name: "history backfill", args: "[-every K] [-reference REV] RANGE [-- RUN FLAGS]", short: "measure a range of past commits into the history",
+		long: `Backfill builds perfrun (or -pkg) at each commit of a revision range
+(git rev-list RANGE, oldest first; -every K takes every K-th and the last)
+in a worktree, runs perfrun run there with the flags after --, and adds
+each run to the history as it ends, under that commit and its time. With
+-reference REV, REV is measured after every commit too and filed under the
+machine label with +reference: commits are measured in order, so a slow
+stretch of the machine looks like a step; the reference series shows
+when it was the machine. Ctrl-C keeps the commits already added.`},
 }
 
 func init() {
 	cmdHistory.run = runHistory
-	defines := []func(*flag.FlagSet) runFunc{historyAdd, historyChanges, historyPlot, historyReport, historyInfo}
-	maxArgs := []int{-1, 0, 0, 0, 0}
+	defines := []func(*flag.FlagSet) runFunc{historyAdd, historyChanges, historyPlot, historyReport, historyInfo, historyBackfill}
+	maxArgs := []int{-1, 0, 0, 0, 0, -1}
 	for i, c := range historyCommands {
 		c.define, c.maxArgs = defines[i], maxArgs[i]
 	}
@@ -83,7 +92,7 @@ func historyPath() string {
 func runHistory(ctx context.Context, o *streams, args []string) error {
 	if len(args) == 0 {
 		cmdHistory.help(o.stderr, flag.NewFlagSet("history", flag.ContinueOnError))
-		return usageError("want a history command: add, changes, plot, report or info")
+		return usageError("want a history command: add, changes, plot, report, info or backfill")
 	}
 	switch args[0] {
 	case "-h", "-help", "--help", "help":
@@ -95,7 +104,7 @@ func runHistory(ctx context.Context, o *streams, args []string) error {
 			return c.execute(ctx, o, args[1:])
 		}
 	}
-	return usageError("unknown history command %q: want add, changes, plot, report or info", args[0])
+	return usageError("unknown history command %q: want add, changes, plot, report, info or backfill", args[0])
 }
 
 // dbFlag is every history command's -db.
