@@ -6,7 +6,6 @@ import (
 	"math"
 	"slices"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/perfrun/perfrun/records"
@@ -289,11 +288,7 @@ func (r *Outcome) SetAside() (n int, reasons []string) {
 			continue
 		}
 		n++
-		kind := s.Quarantine
-		if i := strings.IndexAny(kind, "0123456789"); i > 0 {
-			kind = strings.TrimSpace(kind[:i])
-		}
-		count[kind]++
+		count[s.Quarantine]++ // a reason names a kind of disturbance, not a figure
 	}
 	for k := range count {
 		reasons = append(reasons, k)

@@ -172,3 +172,16 @@ func hoggedRun(t *testing.T, q harness.Quarantine, want hogWant) {
 	t.Logf("hog on CPU 1: %d of %d 2-thread samples set aside; without it %d of %d (the machine is shared with other tests); %d set aside in all %v; %d rounds added",
 		flagged, hogged, quietFlagged, quiet, n, why, res.ExtraRounds)
 }
+
+// TestSetAsideNamesWholeReasons: the summary counts samples per reason and
+// prints each reason whole (it cut them at their first digit, printing
+// "2: the machine ran more than").
+func TestSetAsideNamesWholeReasons(t *testing.T) {
+	slow := "the machine ran more than 25% slower than usual (speed probe)"
+	wait := "a worker waited for a CPU more than 25% of the window"
+	res := &harness.Outcome{Samples: []harness.Sample{{Quarantine: slow}, {Quarantine: slow}, {Quarantine: wait}, {}}}
+	n, why := res.SetAside()
+	if n != 3 || len(why) != 2 || why[0] != "2: "+slow || why[1] != "1: "+wait {
+		t.Errorf("SetAside() = %d, %q", n, why)
+	}
+}
