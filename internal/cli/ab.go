@@ -24,7 +24,7 @@ import (
 )
 
 var cmdAB = &command{
-	maxArgs: -1, name: "ab", args: "[flags] BASE HEAD", short: "build two git revisions and gate them, interleaved, with an A/A noise arm",
+	maxArgs: -1, name: "ab", args: "[flags] BASE HEAD | -base-bin B -head-bin H | -replay windows.csv", short: "build two git revisions and gate them, interleaved, with an A/A noise arm",
 	long: `AB builds perfrun (or, with -pkg, any main that calls perfrun.Main) at two
 git revisions and measures them side by side on the same corpus and cells:
 base, head and base again (the A/A arm). Each round starts the three arms as
@@ -40,7 +40,8 @@ window pairing need it).
 
 Per cell the statistic is the per-round log ratio of head to the mean of both
 base arms, paired by round id, with Wilcoxon signed-rank bounds. PASS means
-the upper bound of the slowdown is below the threshold, REGRESSION that its
+the upper bound of the slowdown is below the threshold (each cell at -alpha:
+every cell must pass, so no correction is due), REGRESSION that its
 lower bound is above it (Holm across cells), IMPROVED that the speedup's
 bound is beyond it; anything else is INCONCLUSIVE. After -rounds rounds ab
 decides what it can; the cells still undecided get -rounds fresh rounds, and
@@ -50,7 +51,13 @@ error rate at -alpha. An A/A interval wholly outside ±threshold/2 makes a
 cell INCONCLUSIVE. Each revision is linked with -layouts code layouts,
 rotated over the rounds (the A/A arm another of base's than the base arm),
 so no verdict rests on one code layout. Exit codes as gate; a revision that
-does not build exits 4.`,
+does not build exits 4.
+
+Instead of two revisions: -base-bin and -head-bin compare two prebuilt
+binaries (two builds of a library, such as libcrypto 3.0 and 4.0), and
+-base-env/-head-env KEY=VALUE one binary under two environments — no build,
+one code layout. -replay judges the windows.csv of an earlier -report
+again with this perfrun's rules, measuring nothing.`,
 }
 
 func init() { cmdAB.define = abFlags }
