@@ -37,6 +37,7 @@ var layers = []struct {
 	{"history/changepoint", 0},
 	{"harness/report/browser", 0},
 	{"store", 1},
+	{"records/importers", 1},
 	{"harness/compare", 1},
 	{"store/corpus", 2},
 	{"harness/ab", 2},

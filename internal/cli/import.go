@@ -1,0 +1,63 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"strings"
+
+	"github.com/perfrun/perfrun/records/importers"
+)
+
+var cmdImport = &command{
+	maxArgs: 1, name: "import", args: "-format FORMAT [-o FILE] INPUT", short: "read another tool's results as a results file",
+	long: `Import reads another benchmark tool's results and writes them as a results
+file in the Go benchmark format — every sample the tool recorded, in its
+units — so that compare, gate, report and history add take them as they
+take perfrun's. "-" reads standard input.`,
+}
+
+func init() { cmdImport.define = importFlags }
+
+func importFlags(fs *flag.FlagSet) runFunc {
+	var names []string
+	for _, im := range importers.All {
+		names = append(names, im.Name+": "+im.Doc)
+	}
+	format := fs.String("format", "", "the tool's format: "+strings.Join(names, "; "))
+	out := fs.String("o", "", "the results file to write (default: standard output)")
+	return func(_ context.Context, o *streams, args []string) error {
+		if fs.NArg() != 1 {
+			return usageError("want one input file (or - for standard input)")
+		}
+		im, err := importers.Lookup(*format)
+		if err != nil {
+			return asUsage(err)
+		}
+		if err := checkOutputs(*out, ""); err != nil {
+			return err
+		}
+		data, name, err := readInput(fs.Arg(0))
+		if err != nil {
+			return asUsage(err)
+		}
+		set, err := im.Read(bytes.NewReader(data), name)
+		if err != nil {
+			return asUsage(err)
+		}
+		var buf bytes.Buffer
+		if err := set.Write(&buf); err != nil {
+			return err
+		}
+		if *out == "" {
+			_, err := o.stdout.Write(buf.Bytes())
+			return err
+		}
+		if err := writeFile(*out, buf.Bytes()); err != nil {
+			return err
+		}
+		fmt.Fprintf(o.stderr, "perfrun: import: wrote %s (%d samples of %d benchmarks from %s)\n", *out, len(set.Records), len(set.Cells()), name)
+		return nil
+	}
+}

@@ -1,0 +1,72 @@
+// Package importers reads other benchmark tools' results into perfrun's
+// records — benchfmt results with their units — so that compare, gate and
+// history take them as they take perfrun's own. Each reader keeps every
+// sample the tool recorded (a run, a repetition), so perfrun's statistics
+// see the tool's own spread, and says in a configuration line which tool
+// and file the numbers came from.
+//
+// It sits beside records, below everything that reads results.
+package importers
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"unicode"
+
+	"golang.org/x/perf/benchfmt"
+
+	"github.com/perfrun/perfrun/records"
+)
+
+// ErrFormat is returned for input that is not the format asked for.
+var ErrFormat = errors.New("not in the format")
+
+// An Importer reads one tool's output into a set of records.
+type Importer struct {
+	Name string // as -format names it
+	Doc  string // what it reads
+	Read func(r io.Reader, file string) (*records.Set, error)
+}
+
+// All are the importers, by name.
+var All = []Importer{
+	{"hyperfine", "hyperfine --export-json FILE: every run of each command, in ns/op", readHyperfine},
+}
+
+// Lookup finds an importer by name.
+func Lookup(name string) (Importer, error) {
+	var names []string
+	for _, im := range All {
+		if im.Name == name {
+			return im, nil
+		}
+		names = append(names, im.Name)
+	}
+	return Importer{}, fmt.Errorf("unknown format %q (have %s)", name, strings.Join(names, ", "))
+}
+
+// benchName makes a tool's benchmark name a Go benchmark name: no
+// whitespace (it would end the name), and no slash (it would start a
+// name key).
+func benchName(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsSpace(r) || r == '/' {
+			return '_'
+		}
+		return r
+	}, strings.TrimSpace(s))
+	if s == "" {
+		return "unnamed"
+	}
+	return s
+}
+
+// config is the configuration lines of an imported record.
+func config(tool, file string) []benchfmt.Config {
+	return []benchfmt.Config{
+		{Key: "imported", Value: []byte(tool), File: true},
+		{Key: "source", Value: []byte(file), File: true},
+	}
+}
