@@ -33,6 +33,7 @@ type Importer struct {
 // All are the importers, by name.
 var All = []Importer{
 	{"hyperfine", "hyperfine --export-json FILE: every run of each command, in ns/op", readHyperfine},
+	{"googlebenchmark", "a Google Benchmark binary's --benchmark_format=json: every repetition, real and CPU time", readGoogleBenchmark},
 }
 
 // Lookup finds an importer by name.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"math"
 	"os"
 	"strings"
 	"testing"
@@ -77,5 +78,62 @@ func TestHyperfineRefusesOthers(t *testing.T) {
 		if _, err := readHyperfine(strings.NewReader(text), name); !errors.Is(err, ErrFormat) {
 			t.Errorf("%s: %v, want ErrFormat", name, err)
 		}
+	}
+}
+
+// TestGoogleBenchmarkRoundTrip: a file a Google Benchmark 1.7.1 binary
+// wrote here (std::map finds at 64 and 4096 keys, 1 and 2 threads, five
+// repetitions) reads into one cell per run name with every repetition,
+// the aggregates left out, threads as perfrun's key and the CPU count as
+// cores; it survives a write and a read.
+func TestGoogleBenchmarkRoundTrip(t *testing.T) {
+	data, err := os.ReadFile("testdata/googlebenchmark-1.7.1.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var raw struct {
+		Benchmarks []struct {
+			RunName  string  `json:"run_name"`
+			RunType  string  `json:"run_type"`
+			RealTime float64 `json:"real_time"`
+		} `json:"benchmarks"`
+	}
+	if err := json.Unmarshal(data, &raw); err != nil {
+		t.Fatal(err)
+	}
+	set, err := readGoogleBenchmark(bytes.NewReader(data), "gb.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := set.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	back, err := records.Read(strings.NewReader(buf.String()), "gb.txt", "gb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := make(map[string][]float64)
+	for _, b := range raw.Benchmarks {
+		if b.RunType == "iteration" {
+			want[googleName(b.RunName, "")] = append(want[googleName(b.RunName, "")], b.RealTime*1e-9)
+		}
+	}
+	if len(want) != 4 || back.Cores() != 2 {
+		t.Fatalf("%d run names, cores %d; want 4 and 2", len(want), back.Cores())
+	}
+	for name, times := range want {
+		c, ok := back.Cell(name)
+		if !ok || c.Threads == 0 || len(c.Values["sec/op"]) != len(times) {
+			t.Fatalf("%s: cell %v (threads %d), want %d repetitions", name, ok, c.Threads, len(times))
+		}
+		for i, v := range c.Values["sec/op"] {
+			if math.Abs(v-times[i]) > 1e-15 {
+				t.Errorf("%s repetition %d: %g s, the file says %g", name, i, v, times[i])
+			}
+		}
+	}
+	if got := googleName("BM_X/64/8/threads:2", ""); got != "BM_X/arg=64/arg2=8/threads=2" {
+		t.Errorf("googleName = %q", got)
 	}
 }
