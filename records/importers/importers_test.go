@@ -137,3 +137,32 @@ func TestGoogleBenchmarkRoundTrip(t *testing.T) {
 		t.Errorf("googleName = %q", got)
 	}
 }
+
+// TestCallgrindRoundTrip: a callgrind 3.19 file of `ls /` made here reads
+// as one run of the command with its Ir total as instructions/op; two
+// files concatenated are two runs; other text is refused.
+func TestCallgrindRoundTrip(t *testing.T) {
+	data, err := os.ReadFile("testdata/callgrind-3.19-ls.out")
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := readCallgrind(bytes.NewReader(append(append([]byte(nil), data...), data...)), "cg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := set.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	back, err := records.Read(strings.NewReader(buf.String()), "cg.txt", "cg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, ok := back.Cell("ls__")
+	if !ok || len(c.Values[records.Instructions]) != 2 || c.Values[records.Instructions][0] != 572696 {
+		t.Fatalf("cell %v: %v\n%s", ok, c, buf.String())
+	}
+	if _, err := readCallgrind(strings.NewReader("events: Ir\nsummary: 12\n"), "x"); !errors.Is(err, ErrFormat) {
+		t.Errorf("text without the callgrind header: %v", err)
+	}
+}
