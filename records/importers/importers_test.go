@@ -142,7 +142,7 @@ func TestGoogleBenchmarkRoundTrip(t *testing.T) {
 // as one run of the command with its Ir total as instructions/op; two
 // files concatenated are two runs; other text is refused.
 func TestCallgrindRoundTrip(t *testing.T) {
-	data, err := os.ReadFile("testdata/callgrind-3.19-ls.out")
+	data, err := os.ReadFile("testdata/callgrind.out.ls-3.19.txt")
 	if err != nil {
 		t.Fatal(err)
 	}
