@@ -104,7 +104,7 @@ func ForestPlot(rep *compare.Report) (*Plot, error) {
 		p.Legend.Add(string(v), sw)
 	}
 	p.Legend.Top = true
-	return &Plot{Name: "verdict-forest", Caption: "each gated cell's change with its interval; the shaded band is ±threshold", plot: p}, nil
+	return &Plot{Name: "verdict-forest", Caption: "each gated cell's change with its interval; the shaded band is ±threshold", plot: p, legendInside: true}, nil
 }
 
 // axisRange is the forest plot's x range, in percent: every estimate and

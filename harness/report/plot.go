@@ -23,6 +23,9 @@ type Plot struct {
 	Name    string // file-name stem, e.g. issuer_certs-1024_hit-1-latency
 	Caption string // what it shows, for reports
 	plot    *plot.Plot
+	// legendInside keeps the legend in the data area (the forest plot
+	// gives it a row of its own); every other plot draws it beside the data.
+	legendInside bool
 }
 
 // Size of every plot: wide enough for a legend of four designs on two
@@ -34,15 +37,42 @@ const (
 
 // Encode renders the plot in a format named by its extension: "svg" or "png".
 func (p *Plot) Encode(format string) ([]byte, error) {
-	w, err := p.plot.WriterTo(plotWidth, plotHeight, format)
+	c, err := draw.NewFormattedCanvas(plotWidth, plotHeight, format)
 	if err != nil {
 		return nil, err
 	}
+	p.draw(draw.New(c))
 	var b bytes.Buffer
-	if _, err := w.WriteTo(&b); err != nil {
+	if _, err := c.WriteTo(&b); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil
+}
+
+// draw draws the plot on dc, its legend in a framed column to the right
+// of the data, so it never sits on a line and the y axis needs no room
+// above the data for it.
+func (p *Plot) draw(dc draw.Canvas) {
+	leg := p.plot.Legend
+	width := leg.Rectangle(dc).Size().X
+	if p.legendInside || width == 0 {
+		p.plot.Draw(dc)
+		return
+	}
+	pad := vg.Points(10)
+	p.plot.Legend = plot.NewLegend() // drawn beside, not inside
+	p.plot.Draw(draw.Crop(dc, 0, -(width + 2*pad), 0, 0))
+	p.plot.Legend = leg
+	top := p.plot.Title.TextStyle.Rectangle(p.plot.Title.Text).Size().Y + p.plot.Title.Padding + pad
+	col := draw.Crop(dc, dc.Size().X-width-pad, -pad/2, 0, -top)
+	leg.Left, leg.Top, leg.XOffs, leg.YOffs = true, true, 0, 0
+	box := leg.Rectangle(col)
+	frame := vg.Rectangle{Min: vg.Point{X: box.Min.X - pad/2, Y: box.Min.Y - pad/2}, Max: vg.Point{X: box.Max.X + pad/2, Y: box.Max.Y + pad/2}}
+	dc.SetColor(color.Gray{Y: 190})
+	dc.SetLineWidth(vg.Points(0.6))
+	dc.SetLineDash(nil, 0)
+	dc.Stroke(frame.Path())
+	leg.Draw(col)
 }
 
 // PlotOptions say how to draw.
@@ -92,7 +122,7 @@ func Plots(sets []*records.Set, o PlotOptions) ([]*Plot, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, &Plot{records.FileStem(f.group) + "-latency", f.group + ": " + unitName + " against threads (lower is better)", p})
+		out = append(out, &Plot{Name: records.FileStem(f.group) + "-latency", Caption: f.group + ": " + unitName + " against threads (lower is better)", plot: p})
 	}
 	for _, f := range figures(sets, records.OpsPerSec, "threads", o.ByLabel, nil) {
 		if len(f.xs) < 2 {
@@ -102,14 +132,14 @@ func Plots(sets []*records.Set, o PlotOptions) ([]*Plot, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, &Plot{records.FileStem(f.group) + "-throughput",
-			f.group + ": aggregate throughput against threads (higher is better)", thr})
+		out = append(out, &Plot{Name: records.FileStem(f.group) + "-throughput",
+			Caption: f.group + ": aggregate throughput against threads (higher is better)", plot: thr})
 		sp, err := d.speedupPlot(f)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, &Plot{records.FileStem(f.group) + "-speedup",
-			f.group + ": throughput relative to one thread, with the ideal line", sp})
+		out = append(out, &Plot{Name: records.FileStem(f.group) + "-speedup",
+			Caption: f.group + ": throughput relative to one thread, with the ideal line", plot: sp})
 	}
 	oneThread := func(c *records.Cell) bool { return c.Threads == 1 }
 	for _, f := range figures(sets, records.Tidy(records.NsPerAdd), "n", o.ByLabel, oneThread) {
@@ -120,8 +150,8 @@ func Plots(sets []*records.Set, o PlotOptions) ([]*Plot, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, &Plot{records.FileStem(f.group) + "-nsperadd",
-			f.group + ": ns/add against store size, log-log (lower is better)", lp})
+		out = append(out, &Plot{Name: records.FileStem(f.group) + "-nsperadd",
+			Caption: f.group + ": ns/add against store size, log-log (lower is better)", plot: lp})
 	}
 	return out, nil
 }
@@ -353,13 +383,13 @@ func (d *drawing) machineLines(p *plot.Plot, f *figure) error {
 	return nil
 }
 
-// finishThreads sets the axes of a plot against threads: y from 0 with
-// room above the data for the legend, ticks on every thread count (or a
+// finishThreads sets the axes of a plot against threads: y from 0 with a
+// little room above the data (the legend is beside it), ticks on every thread count (or a
 // readable subset) and enough labelled y ticks, the oversubscribed part
 // shaded.
 func finishThreads(p *plot.Plot, xs []float64, cores int) {
 	p.Y.Min = 0
-	p.Y.Max *= 1.45
+	p.Y.Max *= 1.05
 	p.X.Min, p.X.Max = p.X.Min-0.3, p.X.Max+0.3
 	shadeOversubscribed(p, xs, cores)
 	p.X.Tick.Marker = integerTicks{}
@@ -400,7 +430,7 @@ func (d *drawing) loadPlot(f *figure) (*plot.Plot, error) {
 	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
 	p.X.Tick.Marker, p.Y.Tick.Marker = valueTicks(xs), plot.LogTicks{Prec: -1}
 	p.X.Min, p.X.Max = xs[0]/1.5, xs[len(xs)-1]*1.5
-	p.Y.Max *= 6 // legend room on a log axis
+	p.Y.Max *= 1.3 // a little room on a log axis; the legend is beside it
 	return p, nil
 }
 
