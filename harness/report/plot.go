@@ -430,7 +430,7 @@ func (d *drawing) loadPlot(f *figure) (*plot.Plot, error) {
 	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
 	p.X.Tick.Marker, p.Y.Tick.Marker = valueTicks(xs), plot.LogTicks{Prec: -1}
 	p.X.Min, p.X.Max = xs[0]/1.5, xs[len(xs)-1]*1.5
-	p.Y.Max *= 1.3 // a little room on a log axis; the legend is beside it
+	// The legend is beside the data: no room above it on the log axis.
 	return p, nil
 }
 
