@@ -398,7 +398,7 @@ func finishThreads(p *plot.Plot, xs []float64, cores int) {
 
 func (d *drawing) loadPlot(f *figure) (*plot.Plot, error) {
 	p := newPlot(f.group+": cost of one Add against store size", "objects in the store (n, log scale)",
-		"ns/add (log scale; median, 95% interval over rounds)")
+		"ns/add (log; median, 95% interval)")
 	err := d.addSeries(p, f, func(s series, x float64) (point, bool) {
 		v := f.vals[s][x]
 		if len(v) == 0 || x <= 0 {
