@@ -140,7 +140,7 @@ const Retries = 2
 
 // runWindows is Run paired at the window.
 func (r *Runner) runWindows(ctx context.Context, match string, first int) ([]*records.Cell, map[string]compare.Arms, int, error) {
-	arms := make(map[string]compare.Arms)
+	windows := make(map[string][]compare.Window)
 	var idx cellIndex
 	rng := rand.New(rand.NewPCG(r.Seed, uint64(first)+0xab))
 	for round := first; round < first+r.Rounds; round++ {
@@ -157,12 +157,12 @@ func (r *Runner) runWindows(ctx context.Context, match string, first int) ([]*re
 			if r.Progress != nil {
 				r.Progress(round-first+1, r.Rounds, fmt.Sprintf("cell %d/%d", ci+1, len(names)))
 			}
-			a := arms[name]
-			if err := r.measureCell(procs, name, round, ci, &a); err != nil {
+			ws, err := r.measureCell(procs, name, round, ci)
+			if err != nil {
 				stopAll(procs)
 				return nil, nil, 0, err
 			}
-			arms[name] = a
+			windows[name] = append(windows[name], ws...)
 		}
 		for _, p := range procs {
 			if err := p.quit(); err != nil {
@@ -178,17 +178,22 @@ func (r *Runner) runWindows(ctx context.Context, match string, first int) ([]*re
 			idx.add(set)
 		}
 	}
+	// The arms follow from the windows alone, as a replay of them does.
+	arms := make(map[string]compare.Arms, len(windows))
+	for name, ws := range windows {
+		arms[name] = armsOf(ws, first, first+r.Rounds)
+	}
 	return idx.cells, arms, idx.cores, nil
 }
 
 // measureCell measures a cell's Inner triples of the round, each in the
 // order the rotation gives it, a disturbed triple again up to Retries
-// times; every window goes into a.Windows, and each arm's median of its
-// kept windows is its value for the round.
-func (r *Runner) measureCell(procs map[string]*armProcess, name string, round, ci int, a *compare.Arms) error {
+// times, and returns every window it measured, the disturbed ones marked
+// with why (armsOf makes the round's values of them).
+func (r *Runner) measureCell(procs map[string]*armProcess, name string, round, ci int) ([]compare.Window, error) {
 	probe := records.Tidy(records.Probe)
 	inner := max(r.Inner, 1)
-	values := make(map[string][]float64) // by arm
+	var out []compare.Window
 	for k := range inner {
 		order := orders[(round*inner+k+ci)%len(orders)]
 		for try := 0; try <= Retries; try++ {
@@ -196,26 +201,50 @@ func (r *Runner) measureCell(procs map[string]*armProcess, name string, round, c
 			triple, err := r.triple(procs, order, name)
 			r.Measuring += time.Since(t0)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			why := r.disturbed(triple, probe)
 			for arm, w := range triple {
-				a.Windows = append(a.Windows, compare.Window{Round: round, Arm: arm, Value: w[r.Metric], Probe: w[probe], Aside: why})
+				out = append(out, compare.Window{Round: round, Arm: arm, Value: w[r.Metric], Probe: w[probe], Aside: why})
 			}
 			if why == "" {
-				for arm, w := range triple {
-					values[arm] = append(values[arm], w[r.Metric])
-				}
 				break
 			}
-			a.Aside++
-			a.Why = why
 		}
 	}
-	for arm, v := range values {
-		a.Add(arm, round, records.Median(v))
+	return out, nil
+}
+
+// armsOf are a cell's arms over rounds [from, to) of its windows — the one
+// way a runner and a replay of its windows.csv make them: each arm's value
+// in a round is the median of its windows not set aside, and each
+// set-aside triple counts once (by its head window).
+func armsOf(windows []compare.Window, from, to int) compare.Arms {
+	var a compare.Arms
+	values := make(map[int]map[string][]float64)
+	for _, w := range windows {
+		if w.Round < from || w.Round >= to {
+			continue
+		}
+		a.Windows = append(a.Windows, w)
+		if w.Aside != "" {
+			if w.Arm == ArmHead {
+				a.Aside++
+				a.Why = w.Aside
+			}
+			continue
+		}
+		if values[w.Round] == nil {
+			values[w.Round] = make(map[string][]float64)
+		}
+		values[w.Round][w.Arm] = append(values[w.Round][w.Arm], w.Value)
 	}
-	return nil
+	for round, byArm := range values {
+		for arm, v := range byArm {
+			a.Add(arm, round, records.Median(v))
+		}
+	}
+	return a
 }
 
 // startArms starts the round's three arm processes at once: their set-up

@@ -130,32 +130,3 @@ func (rec *Recording) Replay(rounds, maxLooks int) (compare.Looks, compare.Measu
 	}
 	return looks, measure
 }
-
-// armsOf are a cell's arms over rounds [from, to) of its windows.
-func armsOf(windows []compare.Window, from, to int) compare.Arms {
-	var a compare.Arms
-	values := make(map[int]map[string][]float64)
-	for _, w := range windows {
-		if w.Round < from || w.Round >= to {
-			continue
-		}
-		a.Windows = append(a.Windows, w)
-		if w.Aside != "" {
-			if w.Arm == ArmHead { // one of the triple's three windows
-				a.Aside++
-				a.Why = w.Aside
-			}
-			continue
-		}
-		if values[w.Round] == nil {
-			values[w.Round] = make(map[string][]float64)
-		}
-		values[w.Round][w.Arm] = append(values[w.Round][w.Arm], w.Value)
-	}
-	for round, byArm := range values {
-		for arm, v := range byArm {
-			a.Add(arm, round, records.Median(v))
-		}
-	}
-	return a
-}
