@@ -31,16 +31,12 @@ func (p printable) Write(b []byte) (int, error) {
 		}
 		r, size := utf8.DecodeRune(b[i:])
 		switch {
-		case r == '\n' || r == '\t':
-			out.WriteByte(b[i])
-		case r < 0x20 || r == 0x7f:
-			fmt.Fprintf(&out, `\x%02x`, r)
-		case r >= 0x80 && r < 0xa0:
-			fmt.Fprintf(&out, `\u%04x`, r)
-		case r == utf8.RuneError && size == 1:
-			fmt.Fprintf(&out, `\x%02x`, b[i])
-		default:
+		case !escaped(r, size):
 			out.Write(b[i : i+size])
+		case size == 1:
+			fmt.Fprintf(&out, `\x%02x`, b[i]) // a C0 control, DEL or a byte of invalid UTF-8
+		default:
+			fmt.Fprintf(&out, `\u%04x`, r) // a C1 control
 		}
 		i += size
 	}
@@ -50,25 +46,18 @@ func (p printable) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 
-// needsEscape says b holds a byte printable may rewrite: a control
-// character other than newline and tab, or a byte of a C1 control or of
-// invalid UTF-8 (0x80 and above, checked rune by rune).
-func needsEscape(b []byte) bool {
-	for i, c := range b {
-		if c < 0x20 && c != '\n' && c != '\t' || c == 0x7f {
-			return true
-		}
-		if c >= 0x80 {
-			return !utf8.Valid(b[i:]) || hasC1(b[i:])
-		}
-	}
-	return false
+// escaped says printable writes the rune (of size bytes) as an escape: a
+// control character but newline and tab, DEL, a C1 control, or a byte of
+// invalid UTF-8.
+func escaped(r rune, size int) bool {
+	return r < 0x20 && r != '\n' && r != '\t' || r == 0x7f || r >= 0x80 && r < 0xa0 || r == utf8.RuneError && size == 1
 }
 
-func hasC1(b []byte) bool {
+// needsEscape says b holds a rune printable escapes.
+func needsEscape(b []byte) bool {
 	for len(b) > 0 {
 		r, size := utf8.DecodeRune(b)
-		if r >= 0x80 && r < 0xa0 || r < 0x20 && r != '\n' && r != '\t' || r == 0x7f {
+		if escaped(r, size) {
 			return true
 		}
 		b = b[size:]
