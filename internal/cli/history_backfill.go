@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/perfrun/perfrun/harness/ab"
 	"github.com/perfrun/perfrun/history"
+	"github.com/perfrun/perfrun/records"
 )
 
 // historyBackfill measures the commits of a range that the history has no
@@ -151,13 +153,13 @@ func (b *backfill) measure(bin, commit, measured, suffix string, i int) error {
 	}
 	opts := history.AddOptions{Commit: commit, CommitTimeOf: gitCommitTime(b.repo)}
 	if b.machine != "" || suffix != "" {
-		set, err := readSets("history backfill", []string{out}, b.o)
-		if err != nil {
-			return err
-		}
 		opts.Machine = b.machine
 		if opts.Machine == "" {
-			opts.Machine = set[0].Machine()
+			set, err := records.Read(bytes.NewReader(data), out, "")
+			if err != nil {
+				return err
+			}
+			opts.Machine = set.Machine()
 		}
 		opts.Machine += suffix
 	}
