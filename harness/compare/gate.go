@@ -128,19 +128,17 @@ func Gate(old, new *records.Set, th Thresholds) (*Report, error) {
 		}
 		name := oc.Name
 		nc, ok := new.Cell(name)
-		if !ok && cores > 0 && oc.Threads > cores {
+		if cores > 0 && oc.Threads > cores {
 			// Never gated, so never a missing regression either.
-			rep.Cells = append(rep.Cells, CellVerdict{Name: name, Unit: th.Metric, Verdict: NotGated,
-				Reason: fmt.Sprintf("missing from %s, and oversubscribed: %d threads on %d cores", new.Label, oc.Threads, cores)})
+			why := fmt.Sprintf("oversubscribed: %d threads on %d cores", oc.Threads, cores)
+			if !ok {
+				why = fmt.Sprintf("missing from %s, and %s", new.Label, why)
+			}
+			rep.Cells = append(rep.Cells, CellVerdict{Name: name, Unit: th.Metric, Verdict: NotGated, Reason: why})
 			continue
 		}
 		if !ok {
 			missing(name, th.Metric, "missing from "+new.Label)
-			continue
-		}
-		if cores > 0 && oc.Threads > cores {
-			rep.Cells = append(rep.Cells, CellVerdict{Name: name, Unit: th.Metric, Verdict: NotGated,
-				Reason: fmt.Sprintf("oversubscribed: %d threads on %d cores", oc.Threads, cores)})
 			continue
 		}
 		c := CellVerdict{Name: name, Unit: th.Metric, Verdict: Inconclusive}
