@@ -17,6 +17,9 @@ type Cell struct {
 	Workload workloads.Workload
 	Params   workloads.Params
 	Threads  int
+	// Command, if set, is a foreign benchmark measured in this cell's
+	// windows instead of the workload; Impl then only names it.
+	Command *Command
 }
 
 // Name is the cell's benchmark name without the "Benchmark" prefix, such

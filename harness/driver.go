@@ -33,7 +33,13 @@ func NewDriver(cells []Cell, opts Options) *Driver {
 // the outcome's Unsupported.
 func (d *Driver) Setup(ctx context.Context) error {
 	for _, c := range d.cells {
-		if _, err := d.r.instance(c); err != nil {
+		var err error
+		if c.Command != nil {
+			_, err = d.r.commandSetup(c)
+		} else {
+			_, err = d.r.instance(c)
+		}
+		if err != nil {
 			if _, skip := d.r.setBack(ctx, c, err); skip {
 				continue
 			}

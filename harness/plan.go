@@ -99,8 +99,8 @@ func WithFloors(cells []Cell) []Cell {
 	seen := make(map[string]bool)
 	out := cells
 	for _, c := range cells {
-		if c.Workload.Floor == nil {
-			continue
+		if c.Workload.Floor == nil || (c.Command != nil && !c.Command.UsesCorpus()) {
+			continue // a command with its own corpus has no floor of ours
 		}
 		f := Cell{Workload: *c.Workload.Floor, Params: c.Params, Threads: 1}
 		if !seen[f.Name()] {
@@ -142,4 +142,32 @@ func SplitList(s string) []string {
 		}
 	}
 	return out
+}
+
+// PlanCommands plans cells of foreign commands as Plan plans stores: each
+// command under each workload on each thread count. A command given the
+// run's corpus ({corpus}) sweeps the workload's parameters like a store;
+// one that is not measures what it measures, and its cells say no
+// parameters.
+func PlanCommands(cmds []*Command, ws []workloads.Workload, sweep Sweep, threads []int) ([]Cell, error) {
+	var out []Cell
+	for _, cmd := range cmds {
+		im := store.Impl{Name: cmd.Name, Description: "command: " + strings.Join(cmd.Args, " ")}
+		cells, err := Plan([]store.Impl{im}, ws, sweep, threads)
+		if err != nil {
+			return nil, err
+		}
+		seen := make(map[string]bool)
+		for _, c := range cells {
+			c.Command = cmd
+			if !cmd.UsesCorpus() {
+				c.Params = nil
+			}
+			if !seen[c.Name()] {
+				seen[c.Name()] = true
+				out = append(out, c)
+			}
+		}
+	}
+	return out, nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"strconv"
+	"syscall"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -93,4 +94,13 @@ func allowedCPUs() []int {
 		}
 	}
 	return out
+}
+
+// childCPU is the user and system time an exited child used.
+func childCPU(ps *os.ProcessState) (time.Duration, bool) {
+	ru, ok := ps.SysUsage().(*syscall.Rusage)
+	if !ok {
+		return 0, false
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), true
 }

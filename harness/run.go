@@ -120,6 +120,7 @@ type runner struct {
 	rng       *rand.Rand
 	cpus      []int
 	prober    *prober
+	commands  map[string]*commandCell
 	done      int
 	total     int
 }
@@ -163,7 +164,8 @@ func Run(ctx context.Context, cells []Cell, opts Options) (*Outcome, error) {
 func newRunner(cells []Cell, opts Options) *runner {
 	res := &Outcome{Cells: cells, Corpora: make(map[string]string), Started: time.Now(), Periods: make(map[string]int), Options: opts,
 		Unsupported: make(map[string]string)}
-	r := &runner{opts: opts, res: res, instances: make(map[string]*workloads.Instance), mem: make(map[string]memory)}
+	r := &runner{opts: opts, res: res, instances: make(map[string]*workloads.Instance), mem: make(map[string]memory),
+		commands: make(map[string]*commandCell)}
 	if opts.Pin {
 		r.cpus = allowedCPUs()
 	}
@@ -171,6 +173,7 @@ func newRunner(cells []Cell, opts Options) *runner {
 }
 
 func (r *runner) finish() *Outcome {
+	r.removeCommandDirs()
 	r.res.Wall = time.Since(r.res.Started)
 	return r.res
 }
@@ -226,7 +229,7 @@ func (r *runner) round(ctx context.Context, cells []Cell, round int, extra strin
 			return false, err
 		}
 		r.done++
-		if round == 0 && r.opts.Profiles.any() && c.Workload.Name != workloads.Control.Name {
+		if round == 0 && r.opts.Profiles.any() && c.Workload.Name != workloads.Control.Name && c.Command == nil {
 			if err := r.profile(ctx, c, r.instances[c.setupKey()]); err != nil {
 				return false, fmt.Errorf("cell %s: profile: %w", c.Name(), err)
 			}
@@ -240,26 +243,41 @@ func (r *runner) round(ctx context.Context, cells []Cell, round int, extra strin
 // window measures one cell once, then probes the machine's speed on the
 // cell's threads (see probe.go).
 func (r *runner) window(ctx context.Context, c Cell, round int) (Sample, error) {
-	inst, err := r.instance(c)
-	if err != nil {
-		return Sample{}, err
-	}
+	var err error
 	if r.prober == nil {
 		if r.prober, err = newProber(r.opts.Seed, r.cpus); err != nil {
 			return Sample{}, err
 		}
 	}
-	runtime.GC()
 	start := time.Now()
-	m, err := measure(ctx, inst, c.Threads, r.opts.Warmup, r.opts.Window, r.mem[c.setupKey()], r.cpus)
+	var m []workloads.Metric
+	if c.Command != nil {
+		m, err = r.commandWindow(ctx, c)
+	} else {
+		m, err = r.workloadWindow(ctx, c)
+	}
 	if err != nil {
-		return Sample{}, fmt.Errorf("cell %s: %w", c.Name(), err)
+		return Sample{}, err
 	}
 	speed, err := r.prober.probe(ctx, c.Threads)
 	if err != nil {
 		return Sample{}, fmt.Errorf("cell %s: speed probe: %w", c.Name(), err)
 	}
 	return Sample{Cell: c, Round: round, Start: start, Metrics: append(m, speed)}, nil
+}
+
+// workloadWindow measures a built-in cell's window.
+func (r *runner) workloadWindow(ctx context.Context, c Cell) ([]workloads.Metric, error) {
+	inst, err := r.instance(c)
+	if err != nil {
+		return nil, err
+	}
+	runtime.GC()
+	m, err := measure(ctx, inst, c.Threads, r.opts.Warmup, r.opts.Window, r.mem[c.setupKey()], r.cpus)
+	if err != nil {
+		return nil, fmt.Errorf("cell %s: %w", c.Name(), err)
+	}
+	return m, nil
 }
 
 // setBack sorts an error of setting a cell up or measuring it: an

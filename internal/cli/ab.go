@@ -85,6 +85,7 @@ type abOptions struct {
 	baseBin, headBin     string
 	baseEnv, headEnv     listFlag
 	keep, quiet          bool
+	cmd                  commandFlags
 }
 
 func abFlags(fs *flag.FlagSet) runFunc {
@@ -104,6 +105,7 @@ func abFlags(fs *flag.FlagSet) runFunc {
 	fs.StringVar(&a.workload, "workload", "issuer", "workloads")
 	fs.StringVar(&a.threads, "threads", fmt.Sprintf("1-%d", harness.Cores()), "thread counts (oversubscribed ones are never gated)")
 	fs.Var(&a.params, "param", "workload parameter name=v1,v2 (repeatable)")
+	a.cmd.define(fs)
 	fs.DurationVar(&a.window, "window", 150*time.Millisecond, "measured time per cell and window")
 	fs.DurationVar(&a.warmup, "warmup", 50*time.Millisecond, "unmeasured warm-up before each window")
 	fs.Uint64Var(&a.seed, "seed", 1, "corpus seed, and seed of the arm order")
@@ -129,7 +131,7 @@ func (a *abOptions) cellArgs() []string {
 	for _, p := range a.params {
 		args = append(args, "-param", p)
 	}
-	return args
+	return append(args, a.cmd.args()...)
 }
 
 func (a *abOptions) run(ctx context.Context, o *streams, fs *flag.FlagSet) error {
@@ -167,7 +169,11 @@ func (a *abOptions) run(ctx context.Context, o *streams, fs *flag.FlagSet) error
 	// Another package's binary knows implementations this one does not:
 	// only perfrun's own flags are checked here.
 	if a.pkg == defaultPkg && !prebuilt {
-		if _, err := planCells(orDefault(a.impl), a.workload, a.threads, a.params); err != nil {
+		cmds, err := a.cmd.commands()
+		if err != nil {
+			return asUsage(err)
+		}
+		if _, err := planCells(orDefault(a.impl), a.workload, a.threads, a.params, cmds...); err != nil {
 			return asUsage(err)
 		}
 	}

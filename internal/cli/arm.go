@@ -50,6 +50,8 @@ func armFlags(fs *flag.FlagSet, stdin io.Reader) runFunc {
 	threadsFlag := fs.String("threads", fmt.Sprintf("1-%d", harness.Cores()), "thread counts")
 	var params listFlag
 	fs.Var(&params, "param", "workload parameter `name=v1,v2,...` (repeatable)")
+	var cmd commandFlags
+	cmd.define(fs)
 	window := fs.Duration("window", def.Window, "measured time per window")
 	warmup := fs.Duration("warmup", def.Warmup, "unmeasured warm-up before each window")
 	seed := fs.Uint64("seed", def.Seed, "seed of the generated corpus")
@@ -60,7 +62,11 @@ func armFlags(fs *flag.FlagSet, stdin io.Reader) runFunc {
 		if *window < harness.MinWindow || *warmup < 0 {
 			return usageError("-window must be at least %v, -warmup not negative", harness.MinWindow)
 		}
-		cells, err := planCells(*implFlag, *workloadFlag, *threadsFlag, params)
+		cmds, err := cmd.commands()
+		if err != nil {
+			return asUsage(err)
+		}
+		cells, err := planCells(*implFlag, *workloadFlag, *threadsFlag, params, cmds...)
 		if err != nil {
 			return asUsage(err)
 		}

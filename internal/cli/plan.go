@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"flag"
+	"fmt"
 	"strings"
 
 	"github.com/perfrun/perfrun/harness"
@@ -10,9 +12,13 @@ import (
 )
 
 // planCells resolves the flags' names into implementations, workloads,
-// thread counts and parameter sweeps, and has the harness plan the cells.
-func planCells(implList, workloadList, threadList string, params []string) ([]harness.Cell, error) {
+// thread counts and parameter sweeps, and has the harness plan the cells;
+// the cells of foreign commands (-exec) follow the stores'.
+func planCells(implList, workloadList, threadList string, params []string, cmds ...*harness.Command) ([]harness.Cell, error) {
 	var ims []store.Impl
+	if implList == noImpl && len(cmds) > 0 {
+		implList = "" // the commands alone
+	}
 	for _, name := range splitList(implList) {
 		im, err := impls.Lookup(name)
 		if err != nil {
@@ -36,7 +42,68 @@ func planCells(implList, workloadList, threadList string, params []string) ([]ha
 	if err != nil {
 		return nil, err
 	}
-	return harness.Plan(ims, wls, sweep, threads)
+	var cells []harness.Cell
+	if len(ims) > 0 || len(cmds) == 0 {
+		if cells, err = harness.Plan(ims, wls, sweep, threads); err != nil {
+			return nil, err
+		}
+	}
+	ccells, err := harness.PlanCommands(cmds, wls, sweep, threads)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range ccells {
+		if _, err := impls.Lookup(c.Impl.Name); err == nil {
+			return nil, fmt.Errorf("command %s has the name of a built-in implementation: name it otherwise", c.Impl.Name)
+		}
+	}
+	return append(cells, ccells...), nil
+}
+
+// noImpl is the -impl value that measures -exec commands and no built-in
+// store.
+const noImpl = "none"
+
+// commandFlags are the flags that add foreign commands as cells, shared by
+// run, ab and arm.
+type commandFlags struct {
+	specs listFlag
+	unit  string
+}
+
+func (f *commandFlags) define(fs *flag.FlagSet) {
+	fs.Var(&f.specs, "exec", "a foreign benchmark as a cell: `NAME=COMMAND ARGS` run once per window, {threads} and {corpus} filled in; it prints one call's time as its last number (repeatable; README: \"Foreign benchmarks\")")
+	fs.StringVar(&f.unit, "exec-unit", "", "unit of a bare number a -exec command prints: ns, us, ms or s")
+}
+
+// commands parses the -exec values.
+func (f *commandFlags) commands() ([]*harness.Command, error) {
+	var out []*harness.Command
+	seen := make(map[string]bool)
+	for _, s := range f.specs {
+		c, err := harness.ParseCommand(s, f.unit)
+		if err != nil {
+			return nil, err
+		}
+		if seen[c.Name] {
+			return nil, fmt.Errorf("two -exec commands named %s", c.Name)
+		}
+		seen[c.Name] = true
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// args gives the flags back, for an arm's command line.
+func (f *commandFlags) args() []string {
+	var out []string
+	for _, s := range f.specs {
+		out = append(out, "-exec", s)
+	}
+	if f.unit != "" {
+		out = append(out, "-exec-unit", f.unit)
+	}
+	return out
 }
 
 // splitList splits a comma-separated flag value.

@@ -66,6 +66,7 @@ type runFlags struct {
 	quiet, pin, quarantine     bool
 	seed, orderSeed            uint64
 	profiles                   harness.Profiles
+	cmd                        commandFlags
 }
 
 func newRunFlags(fs *flag.FlagSet) *runFlags {
@@ -96,6 +97,7 @@ func newRunFlags(fs *flag.FlagSet) *runFlags {
 	fs.StringVar(&f.profiles.CPU, "cpuprofile", "", "write a CPU profile of each cell into `DIR` (an extra window after round 1)")
 	fs.StringVar(&f.profiles.Mutex, "mutexprofile", "", "write a mutex contention profile of each cell into `DIR`")
 	fs.StringVar(&f.profiles.Block, "blockprofile", "", "write a blocking profile of each cell into `DIR`")
+	f.cmd.define(fs)
 	fs.StringVar(&f.saveAs, "save-baseline", "", "also save the results as the named baseline `NAME` (see perfrun baselines)")
 	return f
 }
@@ -156,7 +158,11 @@ func runDefine(fs *flag.FlagSet) runFunc {
 }
 
 func (f *runFlags) run(ctx context.Context, o *streams, args []string) error {
-	if _, err := planCells(f.impl, f.workload, f.threads, f.params); err != nil {
+	cmds, err := f.cmd.commands()
+	if err != nil {
+		return asUsage(err)
+	}
+	if _, err := planCells(f.impl, f.workload, f.threads, f.params, cmds...); err != nil {
 		return asUsage(err)
 	}
 	opts, err := f.options()
@@ -226,7 +232,11 @@ func (f *runFlags) cells(ctx context.Context, o *streams, opts *harness.Options)
 		params = append(withoutParam(params, "certs"), fmt.Sprintf("certs=%d", loaded))
 		params = fitLoad(params, provider, o.stderr)
 	}
-	cells, err := planCells(f.impl, f.workload, f.threads, params)
+	cmds, err := f.cmd.commands()
+	if err != nil {
+		return nil, asUsage(err)
+	}
+	cells, err := planCells(f.impl, f.workload, f.threads, params, cmds...)
 	if err == nil {
 		cells, err = harness.Match(cells, f.match)
 	}

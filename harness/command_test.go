@@ -1,0 +1,138 @@
+package harness
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/perfrun/perfrun/records"
+	"github.com/perfrun/perfrun/store/corpus"
+	"github.com/perfrun/perfrun/workloads"
+)
+
+func TestParseCommandOutput(t *testing.T) {
+	cases := []struct {
+		out, unit string
+		ns        float64
+		err       string
+	}{
+		// x509storeissuer's two forms: its sentence, and -t's bare number.
+		{out: "Average time per X509_STORE_CTX_get1_issuer() call: 2.434803us\n", ns: 2434.803},
+		{out: "2.434803\n", unit: "us", ns: 2434.803},
+		{out: "warming up 3 threads\n1.5 ms per call\n", ns: 1.5e6},
+		{out: "took 120ns\n", unit: "s", ns: 120}, // the printed unit wins
+		{out: "2.434803\n", err: "no unit"},
+		{out: "done\n", err: "printed no number"},
+		{out: "0us\n", err: "want a positive number"},
+		{out: "1e999 ns\n", err: "want a positive number"},
+	}
+	for _, c := range cases {
+		cmd := &Command{Name: "t", Args: []string{"true"}, Unit: c.unit}
+		ns, err := cmd.ParseCommandOutput([]byte(c.out))
+		switch {
+		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
+			t.Errorf("%q: err %v, want %q", c.out, err, c.err)
+		case c.err == "" && err != nil:
+			t.Errorf("%q: %v", c.out, err)
+		case c.err == "" && ns != c.ns:
+			t.Errorf("%q: %v ns, want %v", c.out, ns, c.ns)
+		}
+	}
+}
+
+func TestParseCommand(t *testing.T) {
+	c, err := ParseCommand("xsi=./x509storeissuer -t {corpus} {threads}", "us")
+	if err != nil || c.Name != "xsi" || len(c.Args) != 4 || !c.UsesCorpus() {
+		t.Fatalf("%+v %v", c, err)
+	}
+	for _, bad := range []string{"xsi", "=cmd", "xsi=", "a/b=cmd", "a b=cmd", "a\x1b=cmd"} {
+		if _, err := ParseCommand(bad, ""); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+	if _, err := ParseCommand("x=cmd", "parsecs"); err == nil {
+		t.Error("unit parsecs accepted")
+	}
+}
+
+// script writes an executable shell script and returns its path.
+func script(t *testing.T, body string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "tool")
+	if err := os.WriteFile(p, []byte("#!/bin/sh\n"+body), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestCommandCells runs a command as cells beside the control: each window
+// runs it once on the cell's threads, gives it the corpus, and its
+// printed figure is the window's ns/call. The tool here prints the
+// number of certificates it was given, so the test sees the corpus
+// arrive whole; its corpus directory is gone after the run.
+func TestCommandCells(t *testing.T) {
+	seen := filepath.Join(t.TempDir(), "dir")
+	tool := script(t, `n=$(grep -c 'BEGIN CERTIFICATE' "$1/objects.pem")
+test -d "$1/empty" && test -s "$1/servercert.pem" || exit 3
+echo "$1" >`+seen+`
+echo "$2 threads: ${n}ns"
+`)
+	cmd, err := ParseCommand("tool="+tool+" {corpus} {threads}", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sweep, _ := ParseSweep([]string{"certs=16"})
+	cells, err := PlanCommands([]*Command{cmd}, []workloads.Workload{workloads.Issuer}, sweep, []int{1, 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := cells[1].Name(); got != "Issuer/impl=tool/certs=16/hit=1/threads=2" {
+		t.Fatalf("cell name %s", got)
+	}
+	opts := DefaultOptions
+	opts.Rounds, opts.Window, opts.Warmup, opts.Quarantine = 2, 20*time.Millisecond, 0, Quarantine{}
+	opts.Corpus = func(cas int) (*corpus.Corpus, error) {
+		return corpus.Cached(corpus.Spec{Seed: 1, CAs: cas, Hits: cas, Misses: cas / 4})
+	}
+	res, err := Run(context.Background(), cells, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cells {
+		if got := res.Values(c, records.NsPerCall); len(got) != 2 || got[0] != 16 || got[1] != 16 {
+			t.Errorf("%s: ns/call %v, want [16 16] (the corpus's 16 CAs)", c.Name(), got)
+		}
+		if got := res.Values(c, records.NsPerOp); len(got) != 2 || got[0] != 16/float64(c.Threads) {
+			t.Errorf("%s: ns/op %v, want ns/call over threads", c.Name(), got)
+		}
+	}
+	b, err := os.ReadFile(seen)
+	dir := strings.TrimSpace(string(b))
+	if err != nil || dir == "" {
+		t.Fatalf("the tool saw no corpus directory (%v)", err)
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("corpus directory %s left behind (%v)", dir, err)
+	}
+}
+
+// TestCommandCellFails: a command that fails, or prints no time, fails the
+// run with what it printed.
+func TestCommandCellFails(t *testing.T) {
+	for body, want := range map[string]string{
+		"echo 'Unexpected result from X509_STORE_CTX_get1_issuer'; exit 1\n": "exit status 1; it printed:\n\tUnexpected result",
+		"echo done\n": "printed no number",
+	} {
+		cmd, _ := ParseCommand("tool="+script(t, body)+" {threads}", "us")
+		cells, _ := PlanCommands([]*Command{cmd}, []workloads.Workload{workloads.Issuer}, Sweep{}, []int{1})
+		opts := DefaultOptions
+		opts.Rounds, opts.Window, opts.Quarantine = 1, 20*time.Millisecond, Quarantine{}
+		_, err := Run(context.Background(), cells, opts)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("err %v, want %q", err, want)
+		}
+	}
+}
