@@ -113,6 +113,13 @@ static int pf_certs(X509_STORE_CTX *ctx, X509 *x, void **ptrs, int max) {
 	return n;
 }
 
+// pf_default_paths gives s the lookups X509_STORE_set_default_paths adds
+// (a file, a hashed directory and a URI store, from SSL_CERT_FILE,
+// SSL_CERT_DIR and SSL_CERT_URI or their defaults), as perftools'
+// x509storeissuer sets its store up: a miss in the store's own objects
+// then asks each of them.
+static int pf_default_paths(X509_STORE *s) { return X509_STORE_set_default_paths(s); }
+
 static const char *pf_version(void) { return OpenSSL_version(OPENSSL_VERSION); }
 */
 import "C"
@@ -147,10 +154,22 @@ type Store struct {
 type lookupCtx struct{ p *C.X509_STORE_CTX }
 
 // New returns an empty store.
-func New() store.Store {
+func New() store.Store { return newStore(false) }
+
+// NewDefaultPaths returns a store with the lookups
+// X509_STORE_set_default_paths adds, read from the process's environment
+// (SSL_CERT_FILE, SSL_CERT_DIR, SSL_CERT_URI) as OpenSSL's tools read it:
+// the store perftools' x509storeissuer measures. Objects the default file
+// holds are in the store but not in Objects.
+func NewDefaultPaths() store.Store { return newStore(true) }
+
+func newStore(defaultPaths bool) *Store {
 	st := C.X509_STORE_new()
 	if st == nil {
 		panic("openssl: X509_STORE_new failed")
+	}
+	if defaultPaths && C.pf_default_paths(st) != 1 {
+		panic("openssl: X509_STORE_set_default_paths failed")
 	}
 	s := &Store{st: st, seq: make(map[*store.Object]int), seen: make(map[[32]byte]bool)}
 	s.ctxs.New = func() any {
@@ -290,11 +309,7 @@ func (s *Store) BySubject(kind store.Kind, name store.Name) []*store.Object {
 func (s *Store) Objects() []*store.Object {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	// The writers' mutex keeps the count; one spare slot keeps the array
-	// non-empty.
-	ptrs := make([]unsafe.Pointer, s.n.Load()+1)
-	n := int(C.pf_objects(s.st, unsafe.SliceData(ptrs), C.int(len(ptrs))))
-	out := s.objectsAt(ptrs, n)
+	out := s.libraryObjects()
 	slices.SortFunc(out, func(a, b *store.Object) int { return s.seq[a] - s.seq[b] })
 	return out
 }
@@ -309,8 +324,21 @@ func (s *Store) Len() int { return int(s.n.Load()) }
 func (s *Store) LibraryOrder() []*store.Object {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.libraryObjects()
+}
+
+// libraryObjects reads the store's objects in the library's order; s.mu
+// is held, so no writer changes their count.
+func (s *Store) libraryObjects() []*store.Object {
+	// One spare slot keeps the array non-empty.
 	ptrs := make([]unsafe.Pointer, s.n.Load()+1)
 	n := int(C.pf_objects(s.st, unsafe.SliceData(ptrs), C.int(len(ptrs))))
+	if n > len(ptrs) {
+		// The default paths' file put objects of its own in the store:
+		// read again with room for them.
+		ptrs = make([]unsafe.Pointer, n)
+		n = int(C.pf_objects(s.st, unsafe.SliceData(ptrs), C.int(len(ptrs))))
+	}
 	return s.objectsAt(ptrs, n)
 }
 

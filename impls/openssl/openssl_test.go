@@ -24,6 +24,19 @@ func TestConformance(t *testing.T) {
 	storetest.RunDeviating(t, openssl.New, dev)
 }
 
+// TestConformanceDefaultPaths: with the lookups of
+// X509_STORE_set_default_paths (the system's bundle and hashed directory
+// here), the store still answers every lookup of the corpus as its own
+// objects say: the default lookups are only asked on a miss, and find
+// none of the generated names.
+func TestConformanceDefaultPaths(t *testing.T) {
+	dev := Deviations
+	if raceEnabled {
+		dev.NoAllocCheck = "as in TestConformance"
+	}
+	storetest.RunDeviating(t, openssl.NewDefaultPaths, dev)
+}
+
 func BenchmarkIssuer(b *testing.B) { storetest.BenchmarkIssuer(b, openssl.New) }
 
 func BenchmarkAdd(b *testing.B) { storetest.BenchmarkAdd(b, openssl.New) }
