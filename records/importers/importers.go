@@ -34,6 +34,7 @@ type Importer struct {
 var All = []Importer{
 	{"hyperfine", "hyperfine --export-json FILE: every run of each command, in ns/op", readHyperfine},
 	{"googlebenchmark", "a Google Benchmark binary's --benchmark_format=json: every repetition, real and CPU time", readGoogleBenchmark},
+	{"jmh", "JMH's -rf json: every measurement iteration of every fork, in ns/op and ns/call (thrpt inverted), with JMH's score and error", readJMH},
 	{"callgrind", "valgrind --tool=callgrind's output file(s): the whole run's event totals, Ir as instructions/op", readCallgrind},
 }
 
