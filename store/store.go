@@ -59,6 +59,16 @@ type Store interface {
 	Len() int
 }
 
+// IssuerBatch is an optional method of a Store whose lookups cross a
+// boundary that costs more than a Go call, such as cgo into a C library:
+// the workloads then hand it a worker's whole batch of lookups in one
+// call, so what is measured is the store and not the crossing. out[i]
+// must be what Issuer(certs[i], at) returns (nil for false); len(out)
+// equals len(certs). Like Issuer, a warm batch must not allocate.
+type IssuerBatch interface {
+	IssuerBatch(certs []*Object, at time.Time, out []*Object)
+}
+
 // ErrNilObject is returned by Add and ReplaceCRLs for a nil object.
 var ErrNilObject = errors.New("nil object")
 

@@ -64,6 +64,22 @@ static X509 *pf_issuer(X509_STORE_CTX *ctx, X509 *x, time_t t) {
 	return issuer;
 }
 
+// pf_issuers looks up the issuers of n certificates at time t, one
+// get1_issuer each, as pf_issuer does, in one call from Go. out[i] is the
+// issuer or NULL; no reference is kept: the store keeps its own, and it
+// never removes an object.
+static void pf_issuers(X509_STORE_CTX *ctx, void **xs, int n, time_t t, void **out) {
+	int i;
+	X509_STORE_CTX_set_time(ctx, 0, t);
+	for (i = 0; i < n; i++) {
+		X509 *issuer = NULL;
+		if (X509_STORE_CTX_get1_issuer(&issuer, ctx, (X509 *)xs[i]) <= 0)
+			issuer = NULL;
+		out[i] = issuer;
+		X509_free(issuer);
+	}
+}
+
 // pf_objects copies up to max of the store's object pointers under its
 // lock and returns how many it holds, or -1.
 static int pf_objects(X509_STORE *s, void **ptrs, int max) {
@@ -151,7 +167,12 @@ type Store struct {
 	ctxs  sync.Pool // *lookupCtx
 }
 
-type lookupCtx struct{ p *C.X509_STORE_CTX }
+// lookupCtx is a lookup context and the buffers of a batch of lookups
+// (IssuerBatch), kept per P.
+type lookupCtx struct {
+	p       *C.X509_STORE_CTX
+	xs, out []unsafe.Pointer
+}
 
 // New returns an empty store.
 func New() store.Store { return newStore(false) }
@@ -177,7 +198,7 @@ func newStore(defaultPaths bool) *Store {
 		if ctx == nil {
 			panic("openssl: X509_STORE_CTX_init failed")
 		}
-		w := &lookupCtx{ctx}
+		w := &lookupCtx{p: ctx}
 		runtime.AddCleanup(w, func(p *C.X509_STORE_CTX) { C.pf_ctx_free(p) }, ctx)
 		return w
 	}
@@ -294,6 +315,45 @@ func (s *Store) Issuer(cert *store.Object, at time.Time) (*store.Object, bool) {
 		return nil, false
 	}
 	return o.(*store.Object), true
+}
+
+// IssuerBatch is Issuer for a batch, in one cgo call: a lookup of a
+// microsecond or more, made one call at a time, lets Go's scheduler take
+// the worker's P away mid-call and hand it back through futexes, which
+// here cost a quarter of a 3.4 µs lookup (results/fidelity/x509storeissuer/).
+func (s *Store) IssuerBatch(certs []*store.Object, at time.Time, out []*store.Object) {
+	w := s.ctxs.Get().(*lookupCtx)
+	defer s.ctxs.Put(w)
+	if cap(w.xs) < len(certs) {
+		w.xs, w.out = make([]unsafe.Pointer, len(certs)), make([]unsafe.Pointer, len(certs))
+	}
+	xs, got := w.xs[:0], w.out[:len(certs)]
+	var bad []int // certificates the library cannot parse: no issuer
+	for i, c := range certs {
+		x := s.leaf(c)
+		if x == nil {
+			bad = append(bad, i)
+			continue
+		}
+		xs = append(xs, unsafe.Pointer(x))
+	}
+	if len(xs) > 0 {
+		C.pf_issuers(w.p, unsafe.SliceData(xs), C.int(len(xs)), C.time_t(at.Unix()), unsafe.SliceData(got))
+	}
+	k := 0
+	for i := range certs {
+		out[i] = nil
+		if len(bad) > 0 && bad[0] == i {
+			bad = bad[1:]
+			continue
+		}
+		if p := got[k]; p != nil {
+			if o, ok := s.byPtr.Load(p); ok {
+				out[i] = o.(*store.Object)
+			}
+		}
+		k++
+	}
 }
 
 func (s *Store) BySubject(kind store.Kind, name store.Name) []*store.Object {

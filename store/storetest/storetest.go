@@ -54,6 +54,7 @@ func RunDeviating(t *testing.T, newStore func() store.Store, dev Deviations) {
 		{"Differential", testDifferential},
 		{"Concurrent", plain(testConcurrent)},
 		{"IssuerAllocs", testIssuerAllocs},
+		{"IssuerBatch", testIssuerBatch},
 		{"LongBucketAllocs", testLongBucketAllocs},
 		{"Stress", plain(testStress)},
 	}
