@@ -24,6 +24,7 @@ func init() { cmdPlot.define = plotFlags }
 
 func plotFlags(fs *flag.FlagSet) runFunc {
 	dir := fs.String("o", "", "output directory (default: the first FILE without extension, plus -plots)")
+	ignore := fs.String("ignore", "", "name keys to leave out, comma-separated (as benchstat's -ignore), so that files whose cells differ only in them share pictures, e.g. certs,hit")
 	return func(_ context.Context, o *streams, args []string) error {
 		if fs.NArg() == 0 {
 			return usageError("want at least one results file")
@@ -31,6 +32,11 @@ func plotFlags(fs *flag.FlagSet) runFunc {
 		sets, err := readSets("plot", fs.Args(), o)
 		if err != nil {
 			return err
+		}
+		if keys := splitList(*ignore); len(keys) > 0 {
+			for i, s := range sets {
+				sets[i] = s.WithoutKeys(keys...)
+			}
 		}
 		out := *dir
 		if out == "" {

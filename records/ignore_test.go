@@ -1,0 +1,45 @@
+package records
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestWithoutKeys: cells that differ only in the keys left out become one
+// group, their values kept; other keys and a GOMAXPROCS suffix stay.
+func TestWithoutKeys(t *testing.T) {
+	text := `BenchmarkIssuer/impl=sorted/certs=1024/hit=0/threads=1 1 100 ns/call
+BenchmarkIssuer/impl=seed-before/threads=1 1 2400 ns/call
+BenchmarkIssuer/impl=seed-before/threads=2-8 1 3000 ns/call
+`
+	s, err := Read(strings.NewReader(text), "t.txt", "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(groups(s)) != 2 {
+		t.Fatalf("before: groups %v, want two", groups(s))
+	}
+	w := s.WithoutKeys("certs", "hit")
+	if g := groups(w); len(g) != 1 || g[0] != "Issuer" {
+		t.Errorf("after: groups %v, want [Issuer]", g)
+	}
+	if _, ok := w.Cell("Issuer/impl=seed-before/threads=2-8"); !ok {
+		t.Error("the -8 suffix was lost")
+	}
+	c, ok := w.Cell("Issuer/impl=sorted/threads=1")
+	if !ok || len(c.Values["sec/call"]) != 1 || c.Values["sec/call"][0] != 100e-9 {
+		t.Errorf("sorted's cell after: %+v", c)
+	}
+}
+
+func groups(s *Set) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, c := range s.Cells() {
+		if !seen[c.Group] {
+			seen[c.Group] = true
+			out = append(out, c.Group)
+		}
+	}
+	return out
+}
