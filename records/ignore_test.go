@@ -1,6 +1,7 @@
 package records
 
 import (
+	"math"
 	"strings"
 	"testing"
 )
@@ -24,7 +25,7 @@ BenchmarkIssuer/impl=seed-before/mode=x/threads=2 1 3000 ns/call
 		t.Errorf("after: groups %v, want [Issuer Issuer/mode=x]", g)
 	}
 	c, ok := w.Cell("Issuer/impl=sorted/threads=1")
-	if !ok || len(c.Values["sec/call"]) != 1 || c.Values["sec/call"][0] != 100e-9 {
+	if !ok || len(c.Values["sec/call"]) != 1 || math.Abs(c.Values["sec/call"][0]-100e-9) > 1e-18 {
 		t.Errorf("sorted's cell after: %+v", c)
 	}
 }
