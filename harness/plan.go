@@ -102,10 +102,24 @@ func WithFloors(cells []Cell) []Cell {
 		if c.Workload.Floor == nil || (c.Command != nil && !c.Command.UsesCorpus()) {
 			continue // a command with its own corpus has no floor of ours
 		}
-		f := Cell{Workload: *c.Workload.Floor, Params: c.Params, Threads: 1}
+		f := Cell{Workload: *c.Workload.Floor, Params: declared(*c.Workload.Floor, c.Params), Threads: 1}
 		if !seen[f.Name()] {
 			seen[f.Name()] = true
 			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// declared keeps the parameters w declares: a floor measures the lookup's
+// limit, whatever else its cell sets (cost=real, say).
+func declared(w workloads.Workload, p workloads.Params) workloads.Params {
+	var out workloads.Params
+	for _, kv := range p {
+		for _, d := range w.Params {
+			if d.Name == kv.Key {
+				out = append(out, kv)
+			}
 		}
 	}
 	return out

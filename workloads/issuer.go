@@ -7,11 +7,14 @@ var Issuer = Workload{
 	Name:        "issuer",
 	Title:       "Issuer",
 	Description: "Issuer(leaf, now) on a full store, each worker over its own rotation of leaves",
-	Params:      []Param{certsParam, hitParam},
+	Params:      []Param{certsParam, hitParam, costParam},
 	Floor:       &Floor,
 	Setup: func(env Env) (*Instance, error) {
 		c, s, rot, err := lookupSetup(env)
 		if err != nil {
+			return nil, err
+		}
+		if err := applyCost(env, s); err != nil {
 			return nil, err
 		}
 		return &Instance{Worker: func(w int) Op {

@@ -21,9 +21,9 @@ var Load = Workload{
 	Title:       "Load",
 	Description: "build a store of n objects from empty, one Add each; reports ns/add and B/object",
 	Params: []Param{
-		{"n", "1024", "objects to add", positiveInt},
-		{"mode", "spread", "one of spread|bucket: distinct names, or one shared name", oneOf("spread", "bucket")},
-		{"dup", "0", "fraction of objects added a second time (duplicates are skipped)", fraction},
+		{"n", "1024", "objects to add", positiveInt, false},
+		{"mode", "spread", "one of spread|bucket: distinct names, or one shared name", oneOf("spread", "bucket"), false},
+		{"dup", "0", "fraction of objects added a second time (duplicates are skipped)", fraction, false},
 	},
 	Setup: func(env Env) (*Instance, error) {
 		n := env.Params.Int("n")

@@ -18,9 +18,9 @@ var Reload = Workload{
 	Title:       "Reload",
 	Description: "per connection: re-parse the PEM bundle and build a store, or reuse a cached store with a ttl",
 	Params: []Param{
-		{"certs", "150", "CA certificates in the bundle (a system bundle holds about 150)", positiveInt},
-		{"mode", "reparse", "one of reparse|cached", oneOf("reparse", "cached")},
-		{"ttl", "24h", "how long the cached arm keeps its store", positiveDuration},
+		{"certs", "150", "CA certificates in the bundle (a system bundle holds about 150)", positiveInt, false},
+		{"mode", "reparse", "one of reparse|cached", oneOf("reparse", "cached"), false},
+		{"ttl", "24h", "how long the cached arm keeps its store", positiveDuration, false},
 	},
 	Setup: func(env Env) (*Instance, error) {
 		c, err := env.Corpus(env.Params.Int("certs"))

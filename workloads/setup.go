@@ -11,8 +11,8 @@ import (
 
 // Parameters shared by several workloads.
 var (
-	certsParam = Param{"certs", "1024", "CA certificates in the store (a loaded corpus has its own count)", positiveInt}
-	hitParam   = Param{"hit", "1", "fraction of lookups whose issuer is present; 0 is the all-miss case", fraction}
+	certsParam = Param{"certs", "1024", "CA certificates in the store (a loaded corpus has its own count)", positiveInt, false}
+	hitParam   = Param{"hit", "1", "fraction of lookups whose issuer is present; 0 is the all-miss case", fraction, false}
 )
 
 // fill builds a store of the implementation holding objs.

@@ -48,6 +48,9 @@ type Param struct {
 	Default string
 	Help    string
 	Check   func(value string) error
+	// Quiet leaves the parameter out of cell names at its default: a
+	// parameter added after names were in use keeps them as they were.
+	Quiet bool
 }
 
 // Env is what Setup gets: the implementation, the parameters, and access to
@@ -153,6 +156,9 @@ func (w Workload) Resolve(set map[string]string) (Params, error) {
 		}
 		if err := d.Check(v); err != nil {
 			return nil, fmt.Errorf("workload %s: parameter %s=%q: %v", w.Name, d.Name, v, err)
+		}
+		if d.Quiet && v == d.Default {
+			continue
 		}
 		p = append(p, KV{d.Name, v})
 	}

@@ -132,6 +132,44 @@ func TestBatchLookups(t *testing.T) {
 	}
 }
 
+// costRecorder is a model that keeps the Cost it is given.
+type costRecorder struct {
+	store.Store
+	cost store.Cost
+	set  bool
+}
+
+func (c *costRecorder) SetCost(cost store.Cost) { c.cost, c.set = cost, true }
+
+// TestCostReal: cost=real gives a model of a real store (by its name) a
+// Cost whose work runs inside and outside its lock, and is named in the
+// cell; at its default it is not, so names from before stay; a store that
+// models no real store cannot run at one's cost.
+func TestCostReal(t *testing.T) {
+	if p, _ := workloads.Issuer.Resolve(nil); p.String() != "certs=1024/hit=1" {
+		t.Errorf("default params %s, want certs=1024/hit=1 (names unchanged)", p)
+	}
+	if p, _ := workloads.Issuer.Resolve(map[string]string{"cost": "real"}); p.String() != "certs=1024/hit=1/cost=real" {
+		t.Errorf("cost=real params %s", p)
+	}
+	rec := &costRecorder{}
+	sorted, _ := impls.Lookup("sorted")
+	im := store.Impl{Name: "sorted", Rule: sorted.Rule, New: func() store.Store { rec.Store = sorted.New(); return rec }}
+	inst := small(t, workloads.Issuer, map[string]string{"certs": "32", "cost": "real"}, im)
+	if !rec.set || rec.cost.Inside == nil || rec.cost.Outside == nil {
+		t.Fatalf("the model got no cost: %+v", rec)
+	}
+	if err := inst.Worker(0)(50); err != nil {
+		t.Fatal(err)
+	}
+	rcu, _ := impls.Lookup("rcu")
+	p, _ := workloads.Issuer.Resolve(map[string]string{"certs": "32", "cost": "real"})
+	_, err := workloads.Issuer.Setup(workloads.Env{Impl: rcu, Params: p, Corpus: smallCorpus, Seed: 1})
+	if !errors.Is(err, store.ErrUnsupported) {
+		t.Errorf("rcu at a real store's cost: %v, want ErrUnsupported", err)
+	}
+}
+
 func TestResolveRejectsBadValues(t *testing.T) {
 	for _, tc := range []struct {
 		w   workloads.Workload

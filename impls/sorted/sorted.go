@@ -22,8 +22,14 @@ import (
 type Store struct {
 	mu     sync.Mutex
 	objs   []*store.Object
-	sorted bool // objs is ordered by store.Less
+	sorted bool       // objs is ordered by store.Less
+	cost   store.Cost // none unless set (SetCost)
 }
+
+// SetCost has every lookup do c's work as well: Inside while it holds the
+// lock for its search, as 3.0 holds its store lock for
+// X509_STORE_CTX_get_by_subject; Outside after.
+func (s *Store) SetCost(c store.Cost) { s.cost = c }
 
 // New returns an empty store.
 func New() store.Store { return &Store{} }
@@ -87,6 +93,9 @@ func (s *Store) ReplaceCRLs(issuer store.Name, crls ...*store.Object) (int, erro
 
 func (s *Store) Issuer(cert *store.Object, at time.Time) (*store.Object, bool) {
 	s.mu.Lock()
+	if s.cost.Inside != nil {
+		s.cost.Inside(cert)
+	}
 	lo, hi := s.find(store.Cert, cert.Issuer)
 	if lo == hi {
 		s.mu.Unlock()
@@ -94,6 +103,9 @@ func (s *Store) Issuer(cert *store.Object, at time.Time) (*store.Object, bool) {
 	}
 	first := s.objs[lo]
 	s.mu.Unlock()
+	if s.cost.Outside != nil {
+		s.cost.Outside(cert)
+	}
 	if store.CheckIssued(cert, first) && store.TimeValid(first, at) {
 		return first, true
 	}

@@ -1,0 +1,17 @@
+package store
+
+// Cost is work a model does on every lookup beside its own, so that it
+// stands at its real store's cost profile: Inside while it holds its
+// lock, Outside after it let go. Each is real work — hashing, comparing,
+// taking locks other threads take too — never a sleep, so two threads
+// contend for it as they would for the real store's. The zero Cost adds
+// nothing.
+type Cost struct {
+	Inside, Outside func(cert *Object)
+}
+
+// Costed is a store that can be given a Cost: the models of real stores.
+// SetCost is called before any lookup.
+type Costed interface {
+	SetCost(Cost)
+}

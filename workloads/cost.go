@@ -1,0 +1,111 @@
+package workloads
+
+import (
+	"fmt"
+	"runtime"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/perfrun/perfrun/store"
+)
+
+// costParam runs a model at its real store's cost profile: cost=real.
+// It is left out of cell names at its default, so every name from before
+// it stays as it was.
+var costParam = Param{Name: "cost", Default: "own", Check: oneOf("own", "real"), Quiet: true,
+	Help: "own: the model's own cost; real: the model also doing, per lookup, the work its real store does inside and outside its lock (sorted: OpenSSL 3.0, hashmap: 4.0; see results/fidelity)"}
+
+// costProfile is where a real store's issuer lookup spends its time, as
+// measured on perfrun's development machine (results/fidelity/README.md,
+// "The models at their real stores' cost"): the time spent holding the
+// store's lock, the time outside it, and how many times a lookup takes a
+// lock that every thread in the process shares (3.0's provider and
+// property caches take a read lock each time they are consulted).
+type costProfile struct {
+	store           string
+	inside, outside time.Duration
+	sharedLocks     int
+}
+
+// realProfiles are the models' real stores.
+var realProfiles = map[string]costProfile{
+	"sorted":  {store: "OpenSSL 3.0.19", inside: 600 * time.Nanosecond, outside: 1200 * time.Nanosecond, sharedLocks: 12},
+	"hashmap": {store: "OpenSSL 4.0.2", inside: 240 * time.Nanosecond, outside: 1200 * time.Nanosecond},
+}
+
+// applyCost gives s its real store's profile when the cell asks for it.
+func applyCost(env Env, s store.Store) error {
+	if env.Params.Get(costParam.Name) != "real" {
+		return nil
+	}
+	p, ok := realProfiles[env.Impl.Name]
+	c, costed := s.(store.Costed)
+	if !ok || !costed {
+		return fmt.Errorf("%s: %w: cost=real is for the models of real stores (sorted, hashmap)", env.Impl.Name, store.ErrUnsupported)
+	}
+	ns := nsPerRound()
+	inside, outside := rounds(p.inside, ns), rounds(p.outside, ns)
+	c.SetCost(store.Cost{
+		Inside: func(cert *store.Object) { burn(cert, inside) },
+		Outside: func(cert *store.Object) {
+			if p.sharedLocks == 0 {
+				burn(cert, outside)
+				return
+			}
+			// The work in as many pieces as the real store takes shared
+			// locks, each piece under the process's shared lock.
+			per := max(outside/p.sharedLocks, 1)
+			for range p.sharedLocks {
+				shared.v.RLock()
+				burn(cert, per)
+				shared.v.RUnlock()
+			}
+		},
+	})
+	return nil
+}
+
+// shared is the lock every costed lookup in the process takes, as 3.0's
+// lookups take its global provider and property locks.
+var shared padded[sync.RWMutex]
+
+// burnBytes is how much of a certificate one round of burn hashes.
+const burnBytes = 64
+
+// burn does n rounds of the kind of work a lookup does on cert: hash
+// (FNV-1a) the first burnBytes of its DER, compare its issuer name with
+// its subject, and check its validity period.
+func burn(cert *store.Object, n int) {
+	var h uint64 = 14695981039346656037
+	der := cert.DER[:min(len(cert.DER), burnBytes)]
+	for range n {
+		for _, b := range der {
+			h = (h ^ uint64(b)) * 1099511628211
+		}
+		if cert.Issuer == cert.Subject || cert.NotAfter.Before(cert.NotBefore) {
+			h++
+		}
+	}
+	runtime.KeepAlive(h)
+}
+
+// nsPerRound is how long one round of burn takes on this machine, timed
+// when a cell is set up: the median of 7 timings of 2000 rounds.
+func nsPerRound() float64 {
+	cert := &store.Object{DER: make([]byte, burnBytes), Issuer: "CN=a", Subject: "CN=b"}
+	const n = 2000
+	var times []float64
+	for range 7 {
+		start := time.Now()
+		burn(cert, n)
+		times = append(times, float64(time.Since(start).Nanoseconds())/n)
+	}
+	slices.Sort(times)
+	return max(times[len(times)/2], 0.1)
+}
+
+// rounds is how many rounds of burn take d, at ns a round.
+func rounds(d time.Duration, ns float64) int {
+	return max(int(float64(d.Nanoseconds())/ns+0.5), 1)
+}
