@@ -2,25 +2,33 @@ package records
 
 import (
 	"math"
-	"strings"
+	"os"
+	"path/filepath"
 	"testing"
 )
 
-// TestWithoutKeys: cells that differ only in the keys left out become one
+// TestReadFileWithout: cells that differ only in the keys left out become one
 // group, their values kept; other keys stay.
-func TestWithoutKeys(t *testing.T) {
+func TestReadFileWithout(t *testing.T) {
 	text := `BenchmarkIssuer/impl=sorted/certs=1024/hit=0/threads=1 1 100 ns/call
 BenchmarkIssuer/impl=seed-before/threads=1 1 2400 ns/call
 BenchmarkIssuer/impl=seed-before/mode=x/threads=2 1 3000 ns/call
 `
-	s, err := Read(strings.NewReader(text), "t.txt", "t")
+	path := filepath.Join(t.TempDir(), "t.txt")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(groups(s)) != 3 {
 		t.Fatalf("before: groups %v, want three", groups(s))
 	}
-	w := s.WithoutKeys("certs", "hit")
+	w, err := ReadFileWithout(path, "certs", "hit")
+	if err != nil {
+		t.Fatal(err)
+	}
 	if g := groups(w); len(g) != 2 || g[0] != "Issuer" || g[1] != "Issuer/mode=x" {
 		t.Errorf("after: groups %v, want [Issuer Issuer/mode=x]", g)
 	}

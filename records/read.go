@@ -16,7 +16,13 @@ var ErrNoResults = errors.New("no benchmark results")
 // "label=path" names the set (benchfmt.Files with AllowLabels); otherwise
 // the path is its label. The set keeps each cell's values and first record,
 // not every record: its memory grows with the cells, not the lines.
-func ReadFile(spec string) (*Set, error) {
+func ReadFile(spec string) (*Set, error) { return ReadFileWithout(spec) }
+
+// ReadFileWithout is ReadFile with the name keys ignore left out of every
+// benchmark name, as benchstat's -ignore leaves them out: cells that
+// differ only in them become one cell, in one group (one picture).
+// Drawing a published table beside a run that names its corpus needs it.
+func ReadFileWithout(spec string, ignore ...string) (*Set, error) {
 	files := &benchfmt.Files{Paths: []string{spec}, AllowLabels: true}
 	var s *Set
 	for files.Scan() {
@@ -24,6 +30,9 @@ func ReadFile(spec string) (*Set, error) {
 		if s == nil {
 			file, _ := rec.Pos()
 			s = New("", file)
+		}
+		if r, ok := rec.(*benchfmt.Result); ok && len(ignore) > 0 {
+			r.Name = withoutKeys(r.Name, ignore)
 		}
 		s.add(rec)
 	}

@@ -57,7 +57,9 @@ func shortLabels(sets []*records.Set) map[*records.Set]string {
 // named by source — the set's label when byLabel (old and new of a
 // comparison), else its machine — only when there is more than one.
 func figures(sets []*records.Set, unit, xKey string, byLabel bool, keep func(*records.Cell) bool) []*figure {
-	source := (*records.Set).Machine
+	// A CPU's brand string comes padded with spaces: one space apart in a
+	// legend.
+	source := func(s *records.Set) string { return strings.Join(strings.Fields(s.Machine()), " ") }
 	if byLabel {
 		short := shortLabels(sets)
 		source = func(s *records.Set) string { return short[s] }

@@ -29,14 +29,9 @@ func plotFlags(fs *flag.FlagSet) runFunc {
 		if fs.NArg() == 0 {
 			return usageError("want at least one results file")
 		}
-		sets, err := readSets("plot", fs.Args(), o)
+		sets, err := readSets("plot", fs.Args(), o, splitList(*ignore)...)
 		if err != nil {
 			return err
-		}
-		if keys := splitList(*ignore); len(keys) > 0 {
-			for i, s := range sets {
-				sets[i] = s.WithoutKeys(keys...)
-			}
 		}
 		out := *dir
 		if out == "" {
@@ -54,12 +49,12 @@ func plotFlags(fs *flag.FlagSet) runFunc {
 	}
 }
 
-// readSets reads results files, printing their warnings; a file that
-// cannot be read is the user's to fix.
-func readSets(cmd string, specs []string, o *streams) ([]*records.Set, error) {
+// readSets reads results files, printing their warnings, with the name
+// keys ignore left out; a file that cannot be read is the user's to fix.
+func readSets(cmd string, specs []string, o *streams, ignore ...string) ([]*records.Set, error) {
 	var sets []*records.Set
 	for _, spec := range specs {
-		s, err := records.ReadFile(spec)
+		s, err := records.ReadFileWithout(spec, ignore...)
 		if err != nil {
 			return nil, asUsage(err)
 		}
