@@ -78,6 +78,14 @@ func cellOpsFlags(fs *flag.FlagSet) runFunc {
 		if err != nil {
 			return err
 		}
-		return harness.CountedOps(inst.Worker(0), *ops)
+		// One whole rotation first, uncounted, as the timed windows have a
+		// warm-up: a real store parses each leaf on its first lookup
+		// (~40k instructions a leaf on OpenSSL), which is setup, not a
+		// lookup's cost.
+		op := inst.Worker(0)
+		if err := op(max(inst.Period, 1)); err != nil {
+			return err
+		}
+		return harness.CountedOps(op, *ops)
 	}
 }

@@ -1,0 +1,41 @@
+//go:build linux
+
+package workloads
+
+import (
+	"sync/atomic"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// sleepLock is a lock that behaves as glibc's pthread rwlock does for a
+// writer: one compare-and-swap, and on contention the thread sleeps in
+// the kernel (futex) at once, without spinning and without Go's
+// scheduler; unlock wakes a sleeper. It is the lock of a cost profile's
+// sleeping work (3.0's store lock, taken for writing on every lookup).
+type sleepLock struct {
+	// state: 0 free, 1 held, 2 held with sleepers.
+	state atomic.Uint32
+}
+
+const (
+	futexWait = 0 | 128 // FUTEX_WAIT | FUTEX_PRIVATE_FLAG
+	futexWake = 1 | 128 // FUTEX_WAKE | FUTEX_PRIVATE_FLAG
+)
+
+func (l *sleepLock) Lock() {
+	if l.state.CompareAndSwap(0, 1) {
+		return
+	}
+	// The classic three-state futex mutex: mark sleepers, sleep while held.
+	for l.state.Swap(2) != 0 {
+		unix.Syscall6(unix.SYS_FUTEX, uintptr(unsafe.Pointer(&l.state)), futexWait, 2, 0, 0, 0)
+	}
+}
+
+func (l *sleepLock) Unlock() {
+	if l.state.Swap(0) == 2 {
+		unix.Syscall6(unix.SYS_FUTEX, uintptr(unsafe.Pointer(&l.state)), futexWake, 1, 0, 0, 0)
+	}
+}
