@@ -75,7 +75,7 @@ func measure(ctx context.Context, inst *workloads.Instance, threads int, warmup,
 		done.Add(1)
 		go func() {
 			defer done.Done()
-			b.work(op, warmup, window, cpu, &warm, &workers[w])
+			b.work(op, warmup, window, batchFor(inst), cpu, &warm, &workers[w])
 		}()
 	}
 	// Paced workers wait at the same barrier, so they cannot miss a short
@@ -141,14 +141,14 @@ type barrier struct {
 // work is one worker's window: warm up, wait for the start, run batches
 // until the deadline, and record what it did and what the kernel saw of
 // its thread. cpu >= 0 pins the thread there.
-func (b *barrier) work(op workloads.Op, warmup, window time.Duration, cpu int, warm *sync.WaitGroup, r *workerResult) {
+func (b *barrier) work(op workloads.Op, warmup, window, target time.Duration, cpu int, warm *sync.WaitGroup, r *workerResult) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	if cpu >= 0 {
 		undo, _ := pinThread(cpu)
 		defer undo()
 	}
-	batch, err := warmUp(op, warmup, window)
+	batch, err := warmUp(op, warmup, window, target)
 	warm.Done()
 	<-b.start
 	if err != nil {
@@ -281,10 +281,20 @@ func alone(inst *workloads.Instance) (memory, error) {
 	return memory{bytes: float64(after.TotalAlloc-before.TotalAlloc) / float64(n), allocs: float64(after.Mallocs-before.Mallocs) / float64(n)}, nil
 }
 
+// batchFor is how long a batch of inst's operations should take:
+// batchTarget, or the instance's own (a store behind cgo wants few, long
+// crossings).
+func batchFor(inst *workloads.Instance) time.Duration {
+	if inst.BatchTarget > 0 {
+		return inst.BatchTarget
+	}
+	return batchTarget
+}
+
 // warmUp runs op for the warm-up time, growing the batch until one batch
-// takes about batchTarget (but at most a twentieth of the window). It always
+// takes about target (but at most a twentieth of the window). It always
 // runs at least one operation.
-func warmUp(op workloads.Op, warmup, window time.Duration) (int, error) {
+func warmUp(op workloads.Op, warmup, window, target time.Duration) (int, error) {
 	batch := 1
 	end := time.Now().Add(warmup)
 	for {
@@ -294,7 +304,7 @@ func warmUp(op workloads.Op, warmup, window time.Duration) (int, error) {
 		}
 		now := time.Now()
 		took := now.Sub(t0)
-		if took < batchTarget && took < window/20 && batch < 1<<20 {
+		if took < target && took < window/20 && batch < 1<<20 {
 			batch *= 2
 		}
 		if !now.Before(end) {

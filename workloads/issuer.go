@@ -19,6 +19,6 @@ var Issuer = Workload{
 		}
 		return &Instance{Worker: func(w int) Op {
 			return lookups(env.Impl.Name, s, c.At, rot, start(w, len(rot)))
-		}, Period: len(rot)}, nil
+		}, Period: len(rot), BatchTarget: batchTarget(s)}, nil
 	},
 }

@@ -112,11 +112,23 @@ func describe(o *store.Object) string {
 	return o.String()
 }
 
-// lookupBatch is how many lookups batchLookups hands a store at once: a
-// few microseconds of the fastest store's work, so a batch's crossing is
-// noise, and small enough that a batch never outlasts the harness's
-// clock reads.
-const lookupBatch = 64
+// lookupBatch is the most lookups batchLookups hands a store at once: a
+// whole batch of the harness's (crossingBatch) for a lookup of a
+// microsecond or more.
+const lookupBatch = 4096
+
+// crossingBatch is how long a batch of lookups takes for a store behind
+// cgo (Instance.BatchTarget): each cgo call then lasts milliseconds and Go
+// takes the worker's P a few times a window, not once a call.
+const crossingBatch = 5 * time.Millisecond
+
+// batchTarget is the Instance.BatchTarget lookups on s want.
+func batchTarget(s store.Store) time.Duration {
+	if _, ok := s.(store.IssuerBatch); ok {
+		return crossingBatch
+	}
+	return 0
+}
 
 // batchLookups is lookups for a store with IssuerBatch: the same rotation
 // and the same checks, lookupBatch lookups per call. Its buffers are the
@@ -127,7 +139,7 @@ func batchLookups(impl string, s store.IssuerBatch, at time.Time, rot []corpus.L
 		certs [lookupBatch]*store.Object
 		got   [lookupBatch]*store.Object
 	}
-	b := &padded[buffers]{v: buffers{pos: first}}
+	b := &padded[buffers]{v: buffers{pos: first}} // 64 KiB a worker, made before its window
 	return func(n int) error {
 		v := &b.v
 		for n > 0 {

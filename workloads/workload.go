@@ -80,6 +80,14 @@ type Instance struct {
 	PerOp float64
 	// Extra metrics measured during setup, such as load's B/object.
 	Extra []Metric
+	// BatchTarget, if set, is how long the harness makes a batch of
+	// operations (between two reads of its clock) instead of its 100 µs:
+	// a store behind cgo takes a batch in few cgo calls, and Go takes the
+	// P of a thread that stays in one cgo call past 20 µs and wakes
+	// another thread, which on a small machine runs in the workers' time
+	// (results/fidelity/x509storeissuer/). A worker then runs up to one
+	// batch past the window's end.
+	BatchTarget time.Duration
 	// Period, if set, is after how many operations a worker's sequence
 	// repeats; exact counts (instructions/op) measure whole periods so every
 	// leaf of a rotation counts equally.

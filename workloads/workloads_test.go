@@ -109,18 +109,24 @@ func (b *batcher) IssuerBatch(certs []*store.Object, at time.Time, out []*store.
 
 // TestBatchLookups: a store with IssuerBatch gets a worker's lookups in
 // batches — the same rotation, every answer checked (a wrong one in a
-// batch still fails naming the store), hits and misses alike — and a
-// warm batch allocates nothing.
+// batch still fails naming the store), hits and misses alike — its
+// harness batches are long, and a warm batch allocates nothing.
 func TestBatchLookups(t *testing.T) {
 	b := &batcher{Store: impls.All[0].New()}
 	im := store.Impl{Name: "batcher", New: func() store.Store { b.Store = impls.All[0].New(); return b }}
 	inst := small(t, workloads.Issuer, map[string]string{"certs": "32", "hit": "0.5"}, im)
 	op := inst.Worker(0)
-	if err := op(1000); err != nil {
+	if err := op(10000); err != nil {
 		t.Fatal(err)
 	}
-	if b.batches < 1000/64 || b.batches > 1000/64+1 {
-		t.Errorf("1000 lookups in %d batches, want %d", b.batches, 1000/64+1)
+	if b.batches != 3 {
+		t.Errorf("10000 lookups in %d batches, want 3 (4096 a call)", b.batches)
+	}
+	if inst.BatchTarget != 5*time.Millisecond {
+		t.Errorf("BatchTarget %v, want 5ms: the harness keeps a store behind cgo in few, long calls", inst.BatchTarget)
+	}
+	if plain := small(t, workloads.Issuer, map[string]string{"certs": "32"}, impls.All[0]); plain.BatchTarget != 0 {
+		t.Errorf("a Go store's BatchTarget %v, want the harness's own", plain.BatchTarget)
 	}
 	if n := testing.AllocsPerRun(20, func() { op(200) }); n != 0 {
 		t.Errorf("a warm batch allocates %v times", n)
