@@ -210,29 +210,25 @@ func (b *boundedBuffer) Write(p []byte) (int, error) {
 // hypervisor's steal over the command's wall time, and the child's CPU
 // time against threads × wall, which falls when a thread waited for a
 // CPU or the command spent its time starting up).
-func (r *runner) commandWindow(ctx context.Context, c Cell) ([]workloads.Metric, error) {
-	cc, err := r.commandSetup(c)
-	if err != nil {
-		return nil, err
-	}
+func (r *runner) commandWindow(ctx context.Context, c Cell, cc *commandCell) ([]workloads.Metric, error) {
 	args := cc.expand(c.Command, c.Threads)
 	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
 	var stdout, stderr boundedBuffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	steal0, stealOK := stealTime()
 	start := time.Now()
-	err = cmd.Run()
+	err := cmd.Run()
 	wall := time.Since(start)
 	steal1, _ := stealTime()
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
 	if err != nil {
-		return nil, fmt.Errorf("cell %s: %s: %v%s", c.Name(), strings.Join(args, " "), err, tail(stderr.Bytes(), stdout.Bytes()))
+		return nil, fmt.Errorf("%s: %v%s", strings.Join(args, " "), err, tail(stderr.Bytes(), stdout.Bytes()))
 	}
 	ns, err := c.Command.ParseCommandOutput(stdout.Bytes())
 	if err != nil {
-		return nil, fmt.Errorf("cell %s: %s %v%s", c.Name(), args[0], err, tail(stdout.Bytes()))
+		return nil, fmt.Errorf("%s %v%s", args[0], err, tail(stdout.Bytes()))
 	}
 	t := float64(c.Threads)
 	out := []workloads.Metric{
@@ -245,7 +241,7 @@ func (r *runner) commandWindow(ctx context.Context, c Cell) ([]workloads.Metric,
 		out = append(out, workloads.Metric{Value: cpu.Seconds() / (wall.Seconds() * t), Unit: CommandCPU})
 	}
 	if stealOK {
-		out = append(out, workloads.Metric{Value: (steal1 - steal0).Seconds() / (wall.Seconds() * float64(Cores())), Unit: records.Steal})
+		out = append(out, stealMetric(steal1-steal0, wall))
 	}
 	return out, nil
 }

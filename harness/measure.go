@@ -242,9 +242,15 @@ func machineMetrics(workers []workerResult, wall time.Duration, ops float64, ste
 		out = append(out, workloads.Metric{Value: float64(lo) / float64(hi), Unit: records.Fairness})
 	}
 	if stealOK {
-		out = append(out, workloads.Metric{Value: steal.Seconds() / (wall.Seconds() * float64(Cores())), Unit: records.Steal})
+		out = append(out, stealMetric(steal, wall))
 	}
 	return out
+}
+
+// stealMetric is the fraction of the machine's CPU time the hypervisor
+// stole over wall.
+func stealMetric(steal, wall time.Duration) workloads.Metric {
+	return workloads.Metric{Value: steal.Seconds() / (wall.Seconds() * float64(Cores())), Unit: records.Steal}
 }
 
 // memory is what one worker's operation allocates.

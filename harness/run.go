@@ -243,21 +243,20 @@ func (r *runner) round(ctx context.Context, cells []Cell, round int, extra strin
 // window measures one cell once, then probes the machine's speed on the
 // cell's threads (see probe.go).
 func (r *runner) window(ctx context.Context, c Cell, round int) (Sample, error) {
-	var err error
+	measureOnce, err := r.setUp(c)
+	if err != nil {
+		return Sample{}, err
+	}
 	if r.prober == nil {
 		if r.prober, err = newProber(r.opts.Seed, r.cpus); err != nil {
 			return Sample{}, err
 		}
 	}
+	runtime.GC()
 	start := time.Now()
-	var m []workloads.Metric
-	if c.Command != nil {
-		m, err = r.commandWindow(ctx, c)
-	} else {
-		m, err = r.workloadWindow(ctx, c)
-	}
+	m, err := measureOnce(ctx)
 	if err != nil {
-		return Sample{}, err
+		return Sample{}, fmt.Errorf("cell %s: %w", c.Name(), err)
 	}
 	speed, err := r.prober.probe(ctx, c.Threads)
 	if err != nil {
@@ -266,18 +265,23 @@ func (r *runner) window(ctx context.Context, c Cell, round int) (Sample, error) 
 	return Sample{Cell: c, Round: round, Start: start, Metrics: append(m, speed)}, nil
 }
 
-// workloadWindow measures a built-in cell's window.
-func (r *runner) workloadWindow(ctx context.Context, c Cell) ([]workloads.Metric, error) {
+// setUp sets a cell up on first use and returns what measures one of its
+// windows: the workload on the cell's threads, or its command.
+func (r *runner) setUp(c Cell) (func(context.Context) ([]workloads.Metric, error), error) {
+	if c.Command != nil {
+		cc, err := r.commandSetup(c)
+		if err != nil {
+			return nil, err
+		}
+		return func(ctx context.Context) ([]workloads.Metric, error) { return r.commandWindow(ctx, c, cc) }, nil
+	}
 	inst, err := r.instance(c)
 	if err != nil {
 		return nil, err
 	}
-	runtime.GC()
-	m, err := measure(ctx, inst, c.Threads, r.opts.Warmup, r.opts.Window, r.mem[c.setupKey()], r.cpus)
-	if err != nil {
-		return nil, fmt.Errorf("cell %s: %w", c.Name(), err)
-	}
-	return m, nil
+	return func(ctx context.Context) ([]workloads.Metric, error) {
+		return measure(ctx, inst, c.Threads, r.opts.Warmup, r.opts.Window, r.mem[c.setupKey()], r.cpus)
+	}, nil
 }
 
 // setBack sorts an error of setting a cell up or measuring it: an
