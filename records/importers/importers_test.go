@@ -12,15 +12,45 @@ import (
 	"github.com/perfrun/perfrun/records"
 )
 
+// testdata reads a file another tool wrote (testdata/README.md).
+func testdata(t *testing.T, name string) []byte {
+	t.Helper()
+	data, err := os.ReadFile("testdata/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// roundTrip imports data with the named importer, writes the set as a
+// results file and reads it back, as compare, gate and history will.
+func roundTrip(t *testing.T, format string, data []byte, file string) (back *records.Set, text string) {
+	t.Helper()
+	im, err := Lookup(format)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := im.Read(bytes.NewReader(data), file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := set.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	back, err = records.Read(strings.NewReader(buf.String()), file+".txt", format)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return back, buf.String()
+}
+
 // TestHyperfineRoundTrip: a file hyperfine 1.15 wrote here
 // (hyperfine --runs 10 --warmup 2 --export-json, two commands) reads into
 // one cell per command holding every run, in seconds, and survives being
 // written as a results file and read back.
 func TestHyperfineRoundTrip(t *testing.T) {
-	data, err := os.ReadFile("testdata/hyperfine-1.15.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := testdata(t, "hyperfine-1.15.json")
 	var raw struct {
 		Results []struct {
 			Command string    `json:"command"`
@@ -30,23 +60,7 @@ func TestHyperfineRoundTrip(t *testing.T) {
 	if err := json.Unmarshal(data, &raw); err != nil {
 		t.Fatal(err)
 	}
-	im, err := Lookup("hyperfine")
-	if err != nil {
-		t.Fatal(err)
-	}
-	set, err := im.Read(bytes.NewReader(data), "hyperfine-1.15.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	if err := set.Write(&buf); err != nil {
-		t.Fatal(err)
-	}
-	text := buf.String()
-	back, err := records.Read(strings.NewReader(text), "imported.txt", "imported")
-	if err != nil {
-		t.Fatal(err)
-	}
+	back, text := roundTrip(t, "hyperfine", data, "hyperfine-1.15.json")
 	for _, r := range raw.Results {
 		c, ok := back.Cell(benchName(r.Command))
 		if !ok {
@@ -87,10 +101,7 @@ func TestHyperfineRefusesOthers(t *testing.T) {
 // the aggregates left out, threads as perfrun's key and the CPU count as
 // cores; it survives a write and a read.
 func TestGoogleBenchmarkRoundTrip(t *testing.T) {
-	data, err := os.ReadFile("testdata/googlebenchmark-1.7.1.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := testdata(t, "googlebenchmark-1.7.1.json")
 	var raw struct {
 		Benchmarks []struct {
 			RunName  string  `json:"run_name"`
@@ -101,18 +112,7 @@ func TestGoogleBenchmarkRoundTrip(t *testing.T) {
 	if err := json.Unmarshal(data, &raw); err != nil {
 		t.Fatal(err)
 	}
-	set, err := readGoogleBenchmark(bytes.NewReader(data), "gb.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	if err := set.Write(&buf); err != nil {
-		t.Fatal(err)
-	}
-	back, err := records.Read(strings.NewReader(buf.String()), "gb.txt", "gb")
-	if err != nil {
-		t.Fatal(err)
-	}
+	back, _ := roundTrip(t, "googlebenchmark", data, "gb.json")
 	want := make(map[string][]float64)
 	for _, b := range raw.Benchmarks {
 		if b.RunType == "iteration" {
@@ -142,25 +142,11 @@ func TestGoogleBenchmarkRoundTrip(t *testing.T) {
 // as one run of the command with its Ir total as instructions/op; two
 // files concatenated are two runs; other text is refused.
 func TestCallgrindRoundTrip(t *testing.T) {
-	data, err := os.ReadFile("testdata/callgrind.out.ls-3.19.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	set, err := readCallgrind(bytes.NewReader(append(append([]byte(nil), data...), data...)), "cg")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	if err := set.Write(&buf); err != nil {
-		t.Fatal(err)
-	}
-	back, err := records.Read(strings.NewReader(buf.String()), "cg.txt", "cg")
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := testdata(t, "callgrind.out.ls-3.19.txt")
+	back, text := roundTrip(t, "callgrind", append(append([]byte(nil), data...), data...), "cg")
 	c, ok := back.Cell("ls__")
 	if !ok || len(c.Values[records.Instructions]) != 2 || c.Values[records.Instructions][0] != 572696 {
-		t.Fatalf("cell %v: %v\n%s", ok, c, buf.String())
+		t.Fatalf("cell %v: %v\n%s", ok, c, text)
 	}
 	if _, err := readCallgrind(strings.NewReader("events: Ir\nsummary: 12\n"), "x"); !errors.Is(err, ErrFormat) {
 		t.Errorf("text without the callgrind header: %v", err)

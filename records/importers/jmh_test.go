@@ -1,15 +1,11 @@
 package importers
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"math"
-	"os"
 	"strings"
 	"testing"
-
-	"github.com/perfrun/perfrun/records"
 )
 
 // TestJMHRoundTrip: the JSON JMH's own tests hold as the golden output of
@@ -20,31 +16,12 @@ import (
 // and survives being written as a results
 // file and read back.
 func TestJMHRoundTrip(t *testing.T) {
-	data, err := os.ReadFile("testdata/jmh-output-golden.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := testdata(t, "jmh-output-golden.json")
 	var raw []jmhResult
 	if err := json.Unmarshal(data, &raw); err != nil {
 		t.Fatal(err)
 	}
-	im, err := Lookup("jmh")
-	if err != nil {
-		t.Fatal(err)
-	}
-	set, err := im.Read(bytes.NewReader(data), "jmh-output-golden.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	if err := set.Write(&buf); err != nil {
-		t.Fatal(err)
-	}
-	text := buf.String()
-	back, err := records.Read(strings.NewReader(text), "imported.txt", "imported")
-	if err != nil {
-		t.Fatal(err)
-	}
+	back, text := roundTrip(t, "jmh", data, "jmh-output-golden.json")
 	for _, r := range raw {
 		name := jmhName(r)
 		c, ok := back.Cell(name)
@@ -91,16 +68,7 @@ func TestJMHModes(t *testing.T) {
 {"benchmark": "x.B.tp", "mode": "thrpt", "threads": 4,
  "primaryMetric": {"score": 2e6, "scoreError": 1, "scoreUnit": "ops/s", "rawData": [[2e6]]}}
 ]`
-	set, err := readJMH(strings.NewReader(in), "modes.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	set.Write(&buf)
-	back, err := records.Read(&buf, "modes.txt", "modes")
-	if err != nil {
-		t.Fatal(err)
-	}
+	back, _ := roundTrip(t, "jmh", []byte(in), "modes.json")
 	check := func(name, unit string, want ...float64) {
 		t.Helper()
 		c, ok := back.Cell(name)
