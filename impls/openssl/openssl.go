@@ -54,26 +54,17 @@ static void pf_ctx_free(X509_STORE_CTX *ctx) {
 	X509_STORE_free(s);
 }
 
-// pf_issuer returns the issuer the store picks for x at time t, with a
-// reference the caller drops, or NULL.
-static X509 *pf_issuer(X509_STORE_CTX *ctx, X509 *x, time_t t) {
-	X509 *issuer = NULL;
-	X509_STORE_CTX_set_time(ctx, 0, t);
-	if (X509_STORE_CTX_get1_issuer(&issuer, ctx, x) <= 0)
-		return NULL;
-	return issuer;
-}
-
-// pf_issuers looks up the issuers of n certificates at time t, one
-// get1_issuer each, as pf_issuer does, in one call from Go. out[i] is the
-// issuer or NULL; no reference is kept: the store keeps its own, and it
+// pf_issuers looks up the issuers the store picks for n certificates at
+// time t, one X509_STORE_CTX_get1_issuer each, in one call from Go. out[i]
+// is the issuer or NULL (also for a NULL certificate: one the library
+// could not parse); no reference is kept: the store keeps its own, and it
 // never removes an object.
 static void pf_issuers(X509_STORE_CTX *ctx, void **xs, int n, time_t t, void **out) {
 	int i;
 	X509_STORE_CTX_set_time(ctx, 0, t);
 	for (i = 0; i < n; i++) {
 		X509 *issuer = NULL;
-		if (X509_STORE_CTX_get1_issuer(&issuer, ctx, (X509 *)xs[i]) <= 0)
+		if (xs[i] == NULL || X509_STORE_CTX_get1_issuer(&issuer, ctx, (X509 *)xs[i]) <= 0)
 			issuer = NULL;
 		out[i] = issuer;
 		X509_free(issuer);
@@ -299,22 +290,9 @@ func (s *Store) leaf(cert *store.Object) *C.X509 {
 }
 
 func (s *Store) Issuer(cert *store.Object, at time.Time) (*store.Object, bool) {
-	x := s.leaf(cert)
-	if x == nil {
-		return nil, false
-	}
-	w := s.ctxs.Get().(*lookupCtx)
-	iss := C.pf_issuer(w.p, x, C.time_t(at.Unix()))
-	s.ctxs.Put(w)
-	if iss == nil {
-		return nil, false
-	}
-	o, ok := s.byPtr.Load(unsafe.Pointer(iss))
-	C.X509_free(iss)
-	if !ok {
-		return nil, false
-	}
-	return o.(*store.Object), true
+	var out [1]*store.Object
+	s.IssuerBatch([]*store.Object{cert}, at, out[:])
+	return out[0], out[0] != nil
 }
 
 // IssuerBatch is Issuer for a batch, in one cgo call: a lookup of a
@@ -327,32 +305,19 @@ func (s *Store) IssuerBatch(certs []*store.Object, at time.Time, out []*store.Ob
 	if cap(w.xs) < len(certs) {
 		w.xs, w.out = make([]unsafe.Pointer, len(certs)), make([]unsafe.Pointer, len(certs))
 	}
-	xs, got := w.xs[:0], w.out[:len(certs)]
-	var bad []int // certificates the library cannot parse: no issuer
+	xs, got := w.xs[:len(certs)], w.out[:len(certs)]
 	for i, c := range certs {
-		x := s.leaf(c)
-		if x == nil {
-			bad = append(bad, i)
-			continue
-		}
-		xs = append(xs, unsafe.Pointer(x))
+		xs[i] = unsafe.Pointer(s.leaf(c)) // nil for one the library cannot parse: no issuer
 	}
-	if len(xs) > 0 {
-		C.pf_issuers(w.p, unsafe.SliceData(xs), C.int(len(xs)), C.time_t(at.Unix()), unsafe.SliceData(got))
-	}
-	k := 0
-	for i := range certs {
+	C.pf_issuers(w.p, unsafe.SliceData(xs), C.int(len(xs)), C.time_t(at.Unix()), unsafe.SliceData(got))
+	for i, p := range got {
 		out[i] = nil
-		if len(bad) > 0 && bad[0] == i {
-			bad = bad[1:]
+		if p == nil {
 			continue
 		}
-		if p := got[k]; p != nil {
-			if o, ok := s.byPtr.Load(p); ok {
-				out[i] = o.(*store.Object)
-			}
+		if o, ok := s.byPtr.Load(p); ok {
+			out[i] = o.(*store.Object)
 		}
-		k++
 	}
 }
 
