@@ -6,9 +6,10 @@
 //
 // Locking is OpenSSL's own: X509_STORE_add_cert and add_crl take the
 // store's lock, and so does every lookup (in 3.0 the lookup also sorts the
-// object stack on first use, under that lock). Issuer calls
-// X509_STORE_CTX_get1_issuer with an X509_STORE_CTX kept per P (a
-// sync.Pool), so a worker never builds one in its loop; each object's X509
+// object stack on first use, under that lock). IssuerBatch calls
+// X509_STORE_CTX_get1_issuer for a whole batch in one cgo call (Issuer is
+// a batch of one), with an X509_STORE_CTX kept per P (a sync.Pool), so a
+// worker never builds one in its loop; each object's X509
 // or X509_CRL is parsed once in the process, when first added (a leaf, on
 // its first lookup), never per call. OpenSSL has no removal: ReplaceCRLs returns
 // store.ErrUnsupported. BySubject and Objects read the store's objects
