@@ -7,7 +7,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -176,11 +175,9 @@ func TestGateDefaultRoundsSeeRegression(t *testing.T) {
 	if err := old.Write(&b); err != nil {
 		t.Fatal(err)
 	}
-	slow := regexp.MustCompile(`(\d+\.?\d*(?:e[-+]\d+)?) ns/op`).ReplaceAllStringFunc(b.String(), func(m string) string {
-		v, _ := strconv.ParseFloat(strings.Fields(m)[0], 64)
-		return fmt.Sprintf("%g ns/op", 3*v)
-	})
-	new, err := records.Read(strings.NewReader(slow), "slow.txt", "slow")
+	// The designs' cells three times slower; the machine's reference
+	// cells (control, floor) as they were.
+	new, err := records.Read(strings.NewReader(scaled(b.String(), "BenchmarkIssuer/", 3, "ns/op")), "slow.txt", "slow")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,6 +203,42 @@ func TestGateDefaultRoundsSeeRegression(t *testing.T) {
 	if same.Verdict == Regression {
 		t.Fatalf("baseline against itself: %s", same.Verdict)
 	}
+	// Everything three times slower, the control too, is the machine's
+	// doing: no cell is a REGRESSION, and each says the machine moved.
+	machine, err := records.Read(strings.NewReader(scaled(b.String(), "Benchmark", 3, "ns/op")), "slow-machine.txt", "slow-machine")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err = Gate(old, machine, DefaultThresholds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range rep.Cells {
+		if c.Unit == DefaultThresholds.Metric && c.Verdict != NotGated &&
+			(c.Verdict != Inconclusive || !strings.Contains(c.Reason, "the machine moved between the runs")) {
+			t.Errorf("%s, machine ×3: %s (%s)", c.Name, c.Verdict, c.Reason)
+		}
+	}
+}
+
+// scaled multiplies the values of the units on the result lines that
+// start with prefix by f.
+func scaled(text, prefix string, f float64, units ...string) string {
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		if !strings.HasPrefix(l, prefix) {
+			continue
+		}
+		fields := strings.Fields(l)
+		for j := 3; j < len(fields); j++ {
+			if slices.Contains(units, fields[j]) {
+				v, _ := strconv.ParseFloat(fields[j-1], 64)
+				fields[j-1] = strconv.FormatFloat(f*v, 'g', -1, 64)
+			}
+		}
+		lines[i] = strings.Join(fields, " ")
+	}
+	return strings.Join(lines, "\n")
 }
 
 // TestDecideHolm: one cell of twenty whose regression test alone is

@@ -121,7 +121,9 @@ func Gate(old, new *records.Set, th Thresholds) (*Report, error) {
 	missing := func(name, unit, why string) { rep.Cells = append(rep.Cells, missingVerdict(name, unit, why, th)) }
 	var tested []int
 	var ests []estimate
+	var pairs [][2]*records.Cell
 	rep.Warnings = append(rep.Warnings, machineWarnings(old, new)...)
+	machine := newMachineView(old, new, th.Metric)
 	for _, oc := range old.Cells() {
 		if oc.IsReference() {
 			continue // the machine, not a store: see machineWarnings
@@ -171,6 +173,7 @@ func Gate(old, new *records.Set, th Thresholds) (*Report, error) {
 			rep.Cells = append(rep.Cells, c)
 			tested = append(tested, len(rep.Cells)-1)
 			ests = append(ests, e)
+			pairs = append(pairs, [2]*records.Cell{oc, nc})
 			continue
 		}
 		rep.Cells = append(rep.Cells, c)
@@ -184,9 +187,25 @@ func Gate(old, new *records.Set, th Thresholds) (*Report, error) {
 	for i, idx := range tested {
 		cells[i] = &rep.Cells[idx]
 	}
+	var threads []int
+	for _, p := range pairs {
+		if !slices.Contains(threads, p[0].Threads) {
+			threads = append(threads, p[0].Threads)
+		}
+	}
+	slices.Sort(threads)
+	rep.Warnings = append(rep.Warnings, machine.notes(threads, th.Alpha)...)
 	for i, v := range decide(cells, ests, th.MinEffect, th.Alpha) {
+		c, oc, nc := cells[i], pairs[i][0], pairs[i][1]
 		if v != "" {
-			cells[i].Verdict = v
+			c.Verdict = v
+		}
+		if why := machine.moved(oc.Threads, th.MinEffect, th.Alpha); why != "" {
+			c.Verdict, c.Reason = Inconclusive, fmt.Sprintf("%s (the cell: %s)", why, c.Reason)
+		} else if c.Verdict == Inconclusive {
+			if saw := machine.saw(oc, nc, th.Metric); saw != "" {
+				c.Reason += "; " + saw
+			}
 		}
 	}
 	rep.finish()

@@ -1,0 +1,214 @@
+package compare
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/perfrun/perfrun/records"
+)
+
+// A file gate compares two processes run minutes apart, and the machine
+// changes between them: a slow minute of the host makes every process
+// 20–85% slower. The speed probes after each window and the control cells
+// run the harness's own code, the same in both files whatever the stores
+// did, so what they moved is the machine's. machineView holds, per thread
+// count, what they saw: a cell whose machine moved by more than half the
+// threshold between the runs gets no verdict on the store (the file
+// gate's A/A arm), and an undecided cell says what the machine did in its
+// windows.
+
+// slowProbe is how much slower than its run's median a speed probe must
+// run for its window to count as measured on a slow machine.
+const slowProbe = 0.05
+
+// machineView is what the probes and control cells of two runs saw, by
+// thread count.
+type machineView struct {
+	old, new string
+	at       map[int]*machineAt
+}
+
+// machineAt is the machine at one thread count.
+type machineAt struct {
+	// yardsticks are log(new/old) of what measured the machine: the speed
+	// probes of every window at this thread count and the control cell's
+	// values, each only where both files have MinRounds of them.
+	yardsticks []yardstick
+	// probeMedian is each run's median probe, the yardstick of a slow one.
+	probeMedian [2]float64
+	// controlSD is each run's robust spread of the control's rounds, as a
+	// fraction; hasControl says both runs have one.
+	controlSD  [2]float64
+	hasControl bool
+}
+
+type yardstick struct {
+	what string
+	e    estimate
+}
+
+func newMachineView(old, new *records.Set, metric string) machineView {
+	m := machineView{old: old.Label, new: new.Label, at: make(map[int]*machineAt)}
+	probe := records.Tidy(records.Probe)
+	windows := func(s *records.Set, threads int, unit string) []float64 {
+		var out []float64
+		for _, c := range s.Cells() {
+			if c.Threads == threads {
+				out = append(out, c.Values[unit]...)
+			}
+		}
+		return out
+	}
+	controls := func(s *records.Set, threads int) []float64 {
+		for _, c := range s.Cells() {
+			if c.IsControl() && c.Threads == threads {
+				return c.Values[metric]
+			}
+		}
+		return nil
+	}
+	for _, c := range old.Cells() {
+		t := c.Threads
+		if _, done := m.at[t]; done {
+			continue
+		}
+		a := &machineAt{}
+		po, pn := windows(old, t, probe), windows(new, t, probe)
+		a.probeMedian = [2]float64{records.Median(po), records.Median(pn)}
+		co, cn := controls(old, t), controls(new, t)
+		for _, y := range []struct {
+			what     string
+			old, new []float64
+		}{
+			{"speed probe", po, pn},
+			{"control", co, cn},
+		} {
+			if e := shift(y.old, y.new); e != nil {
+				a.yardsticks = append(a.yardsticks, yardstick{y.what, e})
+			}
+		}
+		a.controlSD = [2]float64{relativeSD(co), relativeSD(cn)}
+		a.hasControl = shift(co, cn) != nil
+		m.at[t] = a
+	}
+	return m
+}
+
+// shift estimates log(new/old) of two samples, nil if either is too
+// small or not positive.
+func shift(old, new []float64) estimate {
+	if len(old) < MinRounds || len(new) < MinRounds {
+		return nil
+	}
+	e, ok := logRatio(old, new)
+	if !ok {
+		return nil
+	}
+	return e
+}
+
+// moved says how the machine moved between the runs at a cell's thread
+// count: where the best estimate of a yardstick's move, or its whole
+// interval at alpha, lies beyond ±threshold/2; "" if every one held
+// still (or nothing measured it).
+func (m machineView) moved(threads int, threshold, alpha float64) string {
+	a := m.at[threads]
+	if a == nil {
+		return ""
+	}
+	half := math.Log1p(threshold / 2)
+	var saw []string
+	for _, y := range a.yardsticks {
+		lo, hi := y.e.bounds(alpha)
+		if c := y.e.center(); lo > half || hi < -half || math.Abs(c) > half {
+			saw = append(saw, fmt.Sprintf("its %s ran %+.1f%% [%s, %s]", y.what, 100*math.Expm1(c), bound(lo), bound(hi)))
+		}
+	}
+	if len(saw) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("the machine moved between the runs by more than half the threshold (±%.1f%%): at %s %s in %s against %s: no verdict on the store",
+		50*threshold, threadsText(threads), strings.Join(saw, " and "), m.new, m.old)
+}
+
+// saw says what the machine did in a cell's windows, for a cell the
+// data left undecided: how many of them the speed probe found slow, and
+// how much its rounds spread inside each run beside the control's (the
+// probe's and control's moves between the runs are in notes).
+func (m machineView) saw(oc, nc *records.Cell, metric string) string {
+	a := m.at[oc.Threads]
+	if a == nil {
+		return ""
+	}
+	probe := records.Tidy(records.Probe)
+	slow, of := 0, 0
+	for i, c := range []*records.Cell{oc, nc} {
+		for _, p := range c.Values[probe] {
+			of++
+			if a.probeMedian[i] > 0 && p > a.probeMedian[i]*(1+slowProbe) {
+				slow++
+			}
+		}
+	}
+	var parts []string
+	if of > 0 {
+		parts = append(parts, fmt.Sprintf("%d of its %d windows ran before a speed probe over %.0f%% slow", slow, of, 100*slowProbe))
+	}
+	if a.hasControl {
+		parts = append(parts, fmt.Sprintf("its rounds spread ±%.1f%% and ±%.1f%%, the control's ±%.1f%% and ±%.1f%%",
+			100*relativeSD(oc.Values[metric]), 100*relativeSD(nc.Values[metric]), 100*a.controlSD[0], 100*a.controlSD[1]))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "the machine: " + strings.Join(parts, "; ")
+}
+
+// notes say, per thread count of the gated cells, how far the speed
+// probe and the control moved between the runs.
+func (m machineView) notes(threads []int, alpha float64) []string {
+	var out []string
+	for _, t := range threads {
+		a := m.at[t]
+		if a == nil {
+			continue
+		}
+		var parts []string
+		for _, y := range a.yardsticks {
+			lo, hi := y.e.bounds(alpha)
+			parts = append(parts, fmt.Sprintf("%s %+.1f%% [%s, %s]", y.what, 100*math.Expm1(y.e.center()), bound(lo), bound(hi)))
+		}
+		if len(parts) == 0 {
+			continue
+		}
+		note := fmt.Sprintf("the machine at %s, %s against %s: %s", threadsText(t), m.new, m.old, strings.Join(parts, ", "))
+		if a.hasControl {
+			note += fmt.Sprintf("; the control's rounds spread ±%.1f%% and ±%.1f%%", 100*a.controlSD[0], 100*a.controlSD[1])
+		}
+		out = append(out, note)
+	}
+	return out
+}
+
+func threadsText(n int) string {
+	if n == 1 {
+		return "1 thread"
+	}
+	return fmt.Sprintf("%d threads", n)
+}
+
+// relativeSD is the normal-consistent median absolute deviation of the
+// logs: a spread that a slow window or two does not set.
+func relativeSD(v []float64) float64 {
+	l, ok := logs(v)
+	if !ok || len(l) < 2 {
+		return 0
+	}
+	med := records.Median(l)
+	dev := make([]float64, len(l))
+	for i, x := range l {
+		dev[i] = math.Abs(x - med)
+	}
+	return 1.4826 * records.Median(dev)
+}

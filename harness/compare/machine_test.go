@@ -1,0 +1,99 @@
+package compare
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/perfrun/perfrun/records"
+)
+
+const journey = "../../results/baseline-journey"
+
+func readJourney(t *testing.T, path string) *records.Set {
+	t.Helper()
+	s, err := records.ReadFile(filepath.Join(journey, path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestGateMachineMovedOnRealRuns: two runs of one commit, the second in a
+// slow minute of the host (its speed probe +7.8% at 1 thread, +3.1% at
+// 2). The cells' own statistics call sortoninsert at 1 thread a
+// REGRESSION (+51%); the machine's view makes every cell INCONCLUSIVE,
+// naming it.
+func TestGateMachineMovedOnRealRuns(t *testing.T) {
+	old, new := readJourney(t, "slow-minute/old.txt"), readJourney(t, "slow-minute/new.txt")
+	rep, err := Gate(old, new, DefaultThresholds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hidden := 0
+	for _, c := range rep.Cells {
+		if c.Unit != DefaultThresholds.Metric || c.Verdict == NotGated {
+			continue
+		}
+		if c.Verdict != Inconclusive || !strings.Contains(c.Reason, "the machine moved between the runs by more than half the threshold (±2.5%): at ") {
+			t.Errorf("%s: %s: %s", c.Name, c.Verdict, c.Reason)
+		}
+		if strings.Contains(c.Reason, "slower, above the 5% threshold") {
+			hidden++ // what the cell alone would have said
+		}
+	}
+	if hidden == 0 {
+		t.Errorf("no cell's own statistic was a REGRESSION: the data no longer shows what the machine's view is for")
+	}
+}
+
+// TestGateDefaultRunsOfOneCommit: sixteen default runs of one commit over
+// half an hour, gated pairwise both ways (240 gates). A REGRESSION on
+// any cell of a gate is a false alarm: the gate promises at most -alpha
+// (5%) of them, and without the machine's view 38 of the 240 gates
+// (16%) had one. Each cell left undecided says what the machine did.
+func TestGateDefaultRunsOfOneCommit(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(journey, "default-runs", "run-*.txt"))
+	if err != nil || len(files) != 16 {
+		t.Fatalf("%d runs (%v), want 16", len(files), err)
+	}
+	var runs []*records.Set
+	for _, f := range files {
+		runs = append(runs, readJourney(t, filepath.Join("default-runs", filepath.Base(f))))
+	}
+	gates, alarms := 0, 0
+	for i, a := range runs {
+		for j, b := range runs {
+			if i == j {
+				continue
+			}
+			rep, err := Gate(a, b, DefaultThresholds)
+			if err != nil {
+				t.Fatal(err)
+			}
+			gates++
+			alarm := false
+			for _, c := range rep.Cells {
+				if c.Unit != DefaultThresholds.Metric || c.Verdict == NotGated {
+					continue
+				}
+				if c.Verdict == Regression {
+					alarm = true
+					t.Logf("run %d against %d, %s: REGRESSION: %s", i+1, j+1, c.Name, c.Reason)
+				}
+				if c.Verdict == Inconclusive && !strings.Contains(c.Reason, "the machine") {
+					t.Errorf("run %d against %d, %s: INCONCLUSIVE without the machine: %s", i+1, j+1, c.Name, c.Reason)
+				}
+			}
+			if alarm {
+				alarms++
+			}
+			if !strings.Contains(strings.Join(rep.Warnings, "\n"), "the machine at 2 threads") {
+				t.Errorf("run %d against %d: notes %q", i+1, j+1, rep.Warnings)
+			}
+		}
+	}
+	if rate := float64(alarms) / float64(gates); rate > DefaultThresholds.Alpha {
+		t.Errorf("false REGRESSION in %d of %d gates of one commit (%.1f%%), above alpha %.0f%%", alarms, gates, 100*rate, 100*DefaultThresholds.Alpha)
+	}
+}
