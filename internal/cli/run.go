@@ -285,13 +285,20 @@ func unjudgeable(set *records.Set) []string {
 // plots, the printed table and the summary.
 func (f *runFlags) write(o *streams, res *harness.Outcome) error {
 	set := res.Set()
-	var unsaved error
+	var unsaved, err error
+	var prev *previousRun
+	var kept string
 	if f.out != "" || f.saveAs != "" {
 		var buf bytes.Buffer
 		if err := set.Write(&buf); err != nil {
 			return err
 		}
 		if f.out != "" {
+			if prev = readPrevious(f.out); prev != nil {
+				if kept, err = prev.keep(f.out); err != nil {
+					return fmt.Errorf("keeping the previous results: %v", err)
+				}
+			}
 			if err := writeFile(f.out, buf.Bytes()); err != nil {
 				return err
 			}
@@ -329,6 +336,9 @@ func (f *runFlags) write(o *streams, res *harness.Outcome) error {
 	}
 	if !f.quiet {
 		summarize(o.stderr, res)
+		if prev != nil && !res.Incomplete {
+			sincePrevious(o.stderr, prev, kept, set, f.out)
+		}
 	}
 	if f.out != "" && !f.quiet {
 		fmt.Fprintf(o.stderr, "perfrun: wrote %s (%d samples, %s); read it with: benchstat -filter .unit:sec/call -col /impl -row '.name /threads' %s\n",

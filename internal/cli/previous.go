@@ -1,0 +1,99 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/perfrun/perfrun/harness/compare"
+	"github.com/perfrun/perfrun/records"
+)
+
+// A run says what changed since the previous run of the same settings, as
+// criterion does: the results file it is about to replace is kept beside
+// it (NAME-previous.txt) and gated against the new one with the file
+// gate's rule, the machine's moves included. Two processes minutes apart
+// differ by more than their rounds show, and the gate says so: most often
+// the answer is INCONCLUSIVE with what the machine did, never a
+// REGRESSION the machine made.
+
+// previousRun is the results file a run replaces: its bytes and its set.
+type previousRun struct {
+	data []byte
+	set  *records.Set
+}
+
+// readPrevious reads the results at path, if there are any to replace.
+func readPrevious(path string) *previousRun {
+	info, err := os.Stat(path)
+	if err != nil || !info.Mode().IsRegular() {
+		return nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	set, err := records.Read(bytes.NewReader(data), path, "previous")
+	if err != nil || len(set.Cells()) == 0 {
+		return nil
+	}
+	return &previousRun{data: data, set: set}
+}
+
+// previousPath is where the replaced results are kept.
+func previousPath(results string) string {
+	return strings.TrimSuffix(results, filepath.Ext(results)) + "-previous.txt"
+}
+
+// keep writes the previous results beside the new ones and returns where.
+func (p *previousRun) keep(results string) (string, error) {
+	path := previousPath(results)
+	return path, writeFile(path, p.data)
+}
+
+// sincePrevious gates the previous run against this one and prints the
+// verdict, the machine's notes and one line per gated cell.
+func sincePrevious(w io.Writer, prev *previousRun, kept string, cur *records.Set, results string) {
+	old := prev.set
+	label := cur.Label
+	old.Label, cur.Label = "previous", "this run"
+	defer func() { cur.Label = label }()
+	date := old.Config("date")
+	if _, err := compare.CheckConfig(old, cur, nil); err != nil {
+		fmt.Fprintf(w, "perfrun: not compared with the previous run (%s, kept in %s): %v\n", date, kept, err)
+		return
+	}
+	// A run of fewer cells than the previous one is a choice, not a loss.
+	th := compare.DefaultThresholds
+	th.AllowMissing = true
+	rep, err := compare.Gate(old, cur, th)
+	if err != nil {
+		fmt.Fprintf(w, "perfrun: not compared with the previous run (%s, kept in %s): %v\n", date, kept, err)
+		return
+	}
+	fmt.Fprintf(w, "perfrun: since the previous run (%s, kept in %s): %s\n", date, kept, rep.Verdict)
+	for _, n := range rep.Warnings {
+		fmt.Fprintf(w, "  %s\n", n)
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, c := range rep.Cells {
+		if c.Unit != compare.DefaultThresholds.Metric || c.Verdict == compare.NotGated {
+			continue
+		}
+		change := "—"
+		if c.Lo > 0 && c.Hi > 0 {
+			change = fmt.Sprintf("%+.1f%% [%+.1f%%, %+.1f%%]", 100*(c.Ratio-1), 100*(c.Lo-1), 100*(c.Hi-1))
+		}
+		why := ""
+		if strings.HasPrefix(c.Reason, "the machine moved") {
+			why = "the machine moved"
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", c.Verdict, c.Name, change, why)
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "  each cell's reason: perfrun gate %s %s\n", kept, results)
+}
