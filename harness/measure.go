@@ -57,7 +57,7 @@ type workerResult struct {
 // (runtime.GC), so no earlier cell's garbage is collected inside a
 // window; the speed probe, which allocates nothing, skips that.
 func measure(ctx context.Context, inst *workloads.Instance, threads int, warmup, window time.Duration, mem memory, cpus []int) ([]workloads.Metric, error) {
-	prev := runtime.GOMAXPROCS(threads)
+	prev := runtime.GOMAXPROCS(procsFor(inst, threads))
 	defer runtime.GOMAXPROCS(prev)
 	if len(cpus) < threads {
 		cpus = nil
@@ -75,7 +75,7 @@ func measure(ctx context.Context, inst *workloads.Instance, threads int, warmup,
 		done.Add(1)
 		go func() {
 			defer done.Done()
-			b.work(op, warmup, window, batchFor(inst), cpu, &warm, &workers[w])
+			b.work(op, warmup, window, batchFor(inst), inst.BatchTarget > 0, cpu, &warm, &workers[w])
 		}()
 	}
 	// Paced workers wait at the same barrier, so they cannot miss a short
@@ -141,7 +141,7 @@ type barrier struct {
 // work is one worker's window: warm up, wait for the start, run batches
 // until the deadline, and record what it did and what the kernel saw of
 // its thread. cpu >= 0 pins the thread there.
-func (b *barrier) work(op workloads.Op, warmup, window, target time.Duration, cpu int, warm *sync.WaitGroup, r *workerResult) {
+func (b *barrier) work(op workloads.Op, warmup, window, target time.Duration, yield bool, cpu int, warm *sync.WaitGroup, r *workerResult) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	if cpu >= 0 {
@@ -166,6 +166,9 @@ func (b *barrier) work(op workloads.Op, warmup, window, target time.Duration, cp
 			break
 		}
 		r.ops += int64(batch)
+		if yield {
+			runtime.Gosched() // see procsFor
+		}
 		if now := time.Now(); !now.Before(b.deadline) || b.stop.Load() {
 			r.elapsed = now.Sub(t0)
 			break
@@ -352,4 +355,23 @@ func runPaced(p workloads.Paced, deadline time.Time, stop *atomic.Bool) pacedRes
 		time.Sleep(time.Until(wake))
 	}
 	return r
+}
+
+// procsFor is the GOMAXPROCS a window of inst on threads workers runs
+// with: the thread count, and one spare P for a store behind cgo
+// (Instance.BatchTarget), whose workers then yield after every batch. Such
+// a worker spends its batches in C, where Go counts it as in a system
+// call, and its goroutine never yields by itself: once it has run 10 ms,
+// or while no P is idle, the runtime's monitor takes its P at every cgo
+// call and polls every 20 µs, waking thousands of times a second on the
+// workers' CPUs (perf sched, openssl-paths at 2 threads: the monitor
+// thread switched in 3 000 times a second, and each worker waited for a
+// CPU 5–9% of the window, x509storeissuer's threads not at all). With a
+// P idle and a batch of 5 ms after a yield, runtime.retake leaves the
+// call alone and the monitor sleeps.
+func procsFor(inst *workloads.Instance, threads int) int {
+	if inst.BatchTarget > 0 {
+		return threads + 1
+	}
+	return threads
 }

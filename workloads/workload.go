@@ -85,8 +85,9 @@ type Instance struct {
 	// a store behind cgo takes a batch in few cgo calls, and Go takes the
 	// P of a thread that stays in one cgo call past 20 µs and wakes
 	// another thread, which on a small machine runs in the workers' time
-	// (results/fidelity/x509storeissuer/). A worker then runs up to one
-	// batch past the window's end.
+	// (results/fidelity/x509storeissuer/). Its windows also run with one
+	// spare P and a yield after every batch (harness: procsFor). A worker
+	// then runs up to one batch past the window's end.
 	BatchTarget time.Duration
 	// Period, if set, is after how many operations a worker's sequence
 	// repeats; exact counts (instructions/op) measure whole periods so every
