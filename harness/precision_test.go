@@ -41,13 +41,17 @@ func TestPrecisionAddsRoundsWithinBudget(t *testing.T) {
 	if res.ExtraRounds < 2 || took < opts.MaxTime*3/4 || len(res.Imprecise) != 1 || res.Imprecise[0] != cs[0].Name() {
 		t.Fatalf("%d rounds added in %v, imprecise %v: want rounds added until the %v budget and the cell named", res.ExtraRounds, took, res.Imprecise, opts.MaxTime)
 	}
+	// An easy precision stops long before its budget, which would hold
+	// thousands of these rounds: a few when the machine is quiet, a dozen
+	// when the test runs beside the other packages' (12 seen in CI).
 	opts.Precision, opts.MaxTime = 0.99, time.Minute
+	start = time.Now()
 	res, err = harness.Run(context.Background(), cs, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Imprecise) != 0 || res.ExtraRounds > 10 {
-		t.Fatalf("±99%%: %d rounds added, imprecise %v", res.ExtraRounds, res.Imprecise)
+	if took := time.Since(start); len(res.Imprecise) != 0 || res.ExtraRounds > 50 || took > opts.MaxTime/6 {
+		t.Fatalf("±99%%: %d rounds added in %v, imprecise %v: want it to stop early with none named", res.ExtraRounds, took, res.Imprecise)
 	}
 }
 
