@@ -198,17 +198,22 @@ func threadsText(n int) string {
 	return fmt.Sprintf("%d threads", n)
 }
 
-// relativeSD is the normal-consistent median absolute deviation of the
-// logs: a spread that a slow window or two does not set.
+// relativeSD is the robust spread of the logs of v: a fraction that a
+// slow window or two does not set.
 func relativeSD(v []float64) float64 {
 	l, ok := logs(v)
 	if !ok || len(l) < 2 {
 		return 0
 	}
-	med := records.Median(l)
-	dev := make([]float64, len(l))
-	for i, x := range l {
-		dev[i] = math.Abs(x - med)
+	return robustSD(l)
+}
+
+// robustSD is the normal-consistent median absolute deviation.
+func robustSD(x []float64) float64 {
+	m := records.Median(x)
+	d := make([]float64, len(x))
+	for i, v := range x {
+		d[i] = math.Abs(v - m)
 	}
-	return 1.4826 * records.Median(dev)
+	return 1.4826 * records.Median(d)
 }

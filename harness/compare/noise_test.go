@@ -161,13 +161,3 @@ func fitNoise(campaigns map[string][]campaignWindow, inner int) map[class]noise 
 	}
 	return out
 }
-
-// robustSD is the normal-consistent median absolute deviation.
-func robustSD(x []float64) float64 {
-	m := records.Median(x)
-	d := make([]float64, len(x))
-	for i, v := range x {
-		d[i] = math.Abs(v - m)
-	}
-	return 1.4826 * records.Median(d)
-}
