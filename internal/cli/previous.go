@@ -21,56 +21,47 @@ import (
 // the answer is INCONCLUSIVE with what the machine did, never a
 // REGRESSION the machine made.
 
-// previousRun is the results file a run replaces: its bytes and its set.
+// previousRun is the results file a run replaces: its set, and where it
+// was kept.
 type previousRun struct {
-	data []byte
 	set  *records.Set
+	kept string
 }
 
-// readPrevious reads the results at path, if there are any to replace.
-func readPrevious(path string) *previousRun {
+// keepPrevious reads the results at path, if there are any to replace,
+// and keeps them beside it (NAME-previous.txt); nil if there are none.
+func keepPrevious(path string) (*previousRun, error) {
 	info, err := os.Stat(path)
 	if err != nil || !info.Mode().IsRegular() {
-		return nil
+		return nil, nil
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil
+		return nil, nil
 	}
 	set, err := records.Read(bytes.NewReader(data), path, "previous")
 	if err != nil || len(set.Cells()) == 0 {
-		return nil
+		return nil, nil
 	}
-	return &previousRun{data: data, set: set}
-}
-
-// previousPath is where the replaced results are kept.
-func previousPath(results string) string {
-	return strings.TrimSuffix(results, filepath.Ext(results)) + "-previous.txt"
-}
-
-// keep writes the previous results beside the new ones and returns where.
-func (p *previousRun) keep(results string) (string, error) {
-	path := previousPath(results)
-	return path, writeFile(path, p.data)
+	kept := strings.TrimSuffix(path, filepath.Ext(path)) + "-previous.txt"
+	if err := writeFile(kept, data); err != nil {
+		return nil, err
+	}
+	return &previousRun{set: set, kept: kept}, nil
 }
 
 // sincePrevious gates the previous run against this one and prints the
 // verdict, the machine's notes and one line per gated cell.
-func sincePrevious(w io.Writer, prev *previousRun, kept string, cur *records.Set, results string) {
-	old := prev.set
+func sincePrevious(w io.Writer, prev *previousRun, cur *records.Set, results string) {
+	old, kept := prev.set, prev.kept
 	label := cur.Label
 	old.Label, cur.Label = "previous", "this run"
 	defer func() { cur.Label = label }()
 	date := old.Config("date")
-	if _, err := compare.CheckConfig(old, cur, nil); err != nil {
-		fmt.Fprintf(w, "perfrun: not compared with the previous run (%s, kept in %s): %v\n", date, kept, err)
-		return
-	}
 	// A run of fewer cells than the previous one is a choice, not a loss.
 	th := compare.DefaultThresholds
 	th.AllowMissing = true
-	rep, err := compare.Gate(old, cur, th)
+	rep, err := compare.Gate(old, cur, th) // refuses runs of other settings (CheckConfig)
 	if err != nil {
 		fmt.Fprintf(w, "perfrun: not compared with the previous run (%s, kept in %s): %v\n", date, kept, err)
 		return

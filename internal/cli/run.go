@@ -285,20 +285,19 @@ func unjudgeable(set *records.Set) []string {
 // plots, the printed table and the summary.
 func (f *runFlags) write(o *streams, res *harness.Outcome) error {
 	set := res.Set()
-	var unsaved, err error
+	var unsaved error
 	var prev *previousRun
-	var kept string
 	if f.out != "" || f.saveAs != "" {
 		var buf bytes.Buffer
 		if err := set.Write(&buf); err != nil {
 			return err
 		}
 		if f.out != "" {
-			if prev = readPrevious(f.out); prev != nil {
-				if kept, err = prev.keep(f.out); err != nil {
-					return fmt.Errorf("keeping the previous results: %v", err)
-				}
+			p, err := keepPrevious(f.out)
+			if err != nil {
+				return fmt.Errorf("keeping the previous results: %v", err)
 			}
+			prev = p
 			if err := writeFile(f.out, buf.Bytes()); err != nil {
 				return err
 			}
@@ -337,7 +336,7 @@ func (f *runFlags) write(o *streams, res *harness.Outcome) error {
 	if !f.quiet {
 		summarize(o.stderr, res)
 		if prev != nil && !res.Incomplete {
-			sincePrevious(o.stderr, prev, kept, set, f.out)
+			sincePrevious(o.stderr, prev, set, f.out)
 		}
 	}
 	if f.out != "" && !f.quiet {
