@@ -10,6 +10,20 @@ type Cost struct {
 	Inside, Outside func(cert *Object)
 }
 
+// InsideLock does the work of Inside, if any, for a lookup of cert.
+func (c Cost) InsideLock(cert *Object) {
+	if c.Inside != nil {
+		c.Inside(cert)
+	}
+}
+
+// AfterLock does the work of Outside, if any, for a lookup of cert.
+func (c Cost) AfterLock(cert *Object) {
+	if c.Outside != nil {
+		c.Outside(cert)
+	}
+}
+
 // Costed is a store that can be given a Cost: the models of real stores.
 // SetCost is called before any lookup.
 type Costed interface {

@@ -151,14 +151,10 @@ func (s *Store) ReplaceCRLs(issuer store.Name, crls ...*store.Object) (int, erro
 
 func (s *Store) Issuer(cert *store.Object, at time.Time) (*store.Object, bool) {
 	s.mu.RLock()
-	if s.cost.Inside != nil {
-		s.cost.Inside(cert)
-	}
+	s.cost.InsideLock(cert)
 	candidates := s.list(cert.IssuerHash, store.Cert, cert.IssuerID)
 	s.mu.RUnlock()
-	if s.cost.Outside != nil {
-		s.cost.Outside(cert)
-	}
+	s.cost.AfterLock(cert)
 	return store.SelectIssuer(cert, at, candidates)
 }
 

@@ -93,9 +93,7 @@ func (s *Store) ReplaceCRLs(issuer store.Name, crls ...*store.Object) (int, erro
 
 func (s *Store) Issuer(cert *store.Object, at time.Time) (*store.Object, bool) {
 	s.mu.Lock()
-	if s.cost.Inside != nil {
-		s.cost.Inside(cert)
-	}
+	s.cost.InsideLock(cert)
 	lo, hi := s.find(store.Cert, cert.Issuer)
 	if lo == hi {
 		s.mu.Unlock()
@@ -103,9 +101,7 @@ func (s *Store) Issuer(cert *store.Object, at time.Time) (*store.Object, bool) {
 	}
 	first := s.objs[lo]
 	s.mu.Unlock()
-	if s.cost.Outside != nil {
-		s.cost.Outside(cert)
-	}
+	s.cost.AfterLock(cert)
 	if store.CheckIssued(cert, first) && store.TimeValid(first, at) {
 		return first, true
 	}
