@@ -36,7 +36,10 @@ prefix=$cache/prefix
 say() { echo "build-libcrypto.sh: $*" >&2; }
 
 print_env() {
-	echo "export CGO_CFLAGS='-I$prefix/include'"
+	# A CGO_CFLAGS that is set replaces cgo's default -g -O2: without them
+	# the real store's C side (impls/openssl) would build unoptimized
+	# against this library and optimized against the system's.
+	echo "export CGO_CFLAGS='-g -O2 -I$prefix/include'"
 	echo "export CGO_LDFLAGS='-L$prefix/lib -Wl,-rpath,$prefix/lib'"
 	echo "export LD_LIBRARY_PATH='$prefix/lib'"
 	echo "# $(cat "$prefix/.perfrun-version") in $prefix"
