@@ -26,10 +26,19 @@ package openssl
 #include <openssl/crypto.h>
 #include <openssl/x509.h>
 #include <openssl/x509_vfy.h>
+#include <openssl/x509v3.h>
 
+// pf_x509 parses a certificate and caches its extensions
+// (X509_check_purpose with -1 does only that) before any other thread can
+// see it: on its first use OpenSSL caches them itself, and in 4.0.2 two
+// threads doing that for one certificate at once can free what the other
+// reads (openssl/openssl#32609).
 static X509 *pf_x509(const unsigned char *der, long len) {
 	const unsigned char *p = der;
-	return d2i_X509(NULL, &p, len);
+	X509 *x = d2i_X509(NULL, &p, len);
+	if (x != NULL)
+		X509_check_purpose(x, -1, 0);
+	return x;
 }
 
 static X509_CRL *pf_crl(const unsigned char *der, long len) {
