@@ -47,11 +47,12 @@ type Command struct {
 // CorpusFiles are what a command's {corpus} directory holds: every object
 // of the cell's corpus as PEM (the certificates, then the CRLs), the one
 // leaf looked up (its issuer in the store when hit=1, absent when hit=0)
-// under the name perftools' x509storeissuer reads, and an empty directory
-// for a hashed-directory lookup that must find nothing. OpenSSL's own
-// tools load the first through SSL_CERT_FILE and the last through
-// SSL_CERT_DIR.
-var CorpusFiles = struct{ Objects, Leaf, EmptyDir string }{"objects.pem", "servercert.pem", "empty"}
+// under the name perftools' x509storeissuer reads, every leaf of that kind
+// that perfrun's own lookups rotate over (for a driver that wants their
+// working set, not one leaf's), and an empty directory for a
+// hashed-directory lookup that must find nothing. OpenSSL's own tools load
+// the first through SSL_CERT_FILE and the last through SSL_CERT_DIR.
+var CorpusFiles = struct{ Objects, Leaf, Leaves, EmptyDir string }{"objects.pem", "servercert.pem", "leaves.pem", "empty"}
 
 // UsesCorpus says whether the command is given the run's corpus; only
 // then does its cell carry the workload's parameters.
@@ -138,14 +139,14 @@ func (r *runner) commandSetup(c Cell) (*commandCell, error) {
 
 // writeCorpusDir writes CorpusFiles for co into a new temporary directory.
 func writeCorpusDir(co *corpus.Corpus, hit float64) (string, error) {
-	var leaf corpus.Leaf
+	var leaves []corpus.Leaf
 	switch {
 	case hit == 1 && len(co.Hits) > 0:
-		leaf = co.Hits[0]
+		leaves = co.Hits
 	case hit == 0 && len(co.Misses) > 0:
-		leaf = co.Misses[0]
+		leaves = co.Misses
 	case hit != 0 && hit != 1:
-		return "", fmt.Errorf("a command looks up one leaf: hit must be 0 or 1, not %v", hit)
+		return "", fmt.Errorf("a command looks up leaves of one kind: hit must be 0 or 1, not %v", hit)
 	default:
 		return "", fmt.Errorf("corpus %s has no leaf for hit=%v", co.Source, hit)
 	}
@@ -161,9 +162,14 @@ func writeCorpusDir(co *corpus.Corpus, hit float64) (string, error) {
 		}
 		pem.Encode(&objs, &pem.Block{Type: typ, Bytes: o.DER})
 	}
+	var all bytes.Buffer
+	for _, l := range leaves {
+		pem.Encode(&all, &pem.Block{Type: "CERTIFICATE", Bytes: l.Cert.DER})
+	}
 	err = errors.Join(
 		os.WriteFile(filepath.Join(dir, CorpusFiles.Objects), objs.Bytes(), 0o644),
-		os.WriteFile(filepath.Join(dir, CorpusFiles.Leaf), pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: leaf.Cert.DER}), 0o644),
+		os.WriteFile(filepath.Join(dir, CorpusFiles.Leaf), pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: leaves[0].Cert.DER}), 0o644),
+		os.WriteFile(filepath.Join(dir, CorpusFiles.Leaves), all.Bytes(), 0o644),
 		os.Mkdir(filepath.Join(dir, CorpusFiles.EmptyDir), 0o755))
 	if err != nil {
 		os.RemoveAll(dir)

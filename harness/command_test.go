@@ -77,6 +77,7 @@ func TestCommandCells(t *testing.T) {
 	seen := filepath.Join(t.TempDir(), "dir")
 	tool := script(t, `n=$(grep -c 'BEGIN CERTIFICATE' "$1/objects.pem")
 test -d "$1/empty" && test -s "$1/servercert.pem" || exit 3
+test "$(grep -c 'BEGIN CERTIFICATE' "$1/leaves.pem")" = 16 || exit 4
 echo "$1" >`+seen+`
 echo "$2 threads: ${n}ns"
 `)
