@@ -2,8 +2,8 @@
 # build-x509storeissuer.sh PERFTOOLS OUT — OpenSSL's perftools
 # x509storeissuer, built from a checkout of github.com/openssl/perftools
 # (PERFTOOLS, its top directory) against the libcrypto perfrun's real store
-# links: the system's, or the one whose environment build-libcrypto.sh
-# printed (CGO_CFLAGS and CGO_LDFLAGS are used when set).
+# links (cc-libcrypto.sh: the system's, or the one whose environment
+# build-libcrypto.sh printed).
 #
 #   impls/openssl/build-x509storeissuer.sh ~/src/perftools ./x509storeissuer-3.0
 #   eval "$(impls/openssl/build-libcrypto.sh 4.0)"
@@ -21,22 +21,10 @@ if [ ! -f "$dir/x509storeissuer.c" ]; then
 	echo "build-x509storeissuer.sh: $dir/x509storeissuer.c not found: want the top directory of a perftools checkout" >&2
 	exit 2
 fi
-if [ -n "${CGO_CFLAGS:-}${CGO_LDFLAGS:-}" ]; then
-	# shellcheck disable=SC2206 # flags are words
-	cflags=(${CGO_CFLAGS:-})
-	# shellcheck disable=SC2206
-	ldflags=(${CGO_LDFLAGS:-} -lcrypto)
-else
-	# shellcheck disable=SC2207
-	cflags=($(pkg-config --cflags libcrypto))
-	# shellcheck disable=SC2207
-	ldflags=($(pkg-config --libs libcrypto))
-fi
 # perftools' CMake writes config.h; x509storeissuer needs none of it.
 inc=$(mktemp -d)
 trap 'rm -rf "$inc"' EXIT
 : >"$inc/config.h"
-gcc -O2 -I"$dir" -I"$inc" "${cflags[@]}" -o "$out" \
+"$(dirname "$0")/cc-libcrypto.sh" "$out" \
 	"$dir/x509storeissuer.c" "$dir/perflib/perfhelper.c" "$dir/perflib/threads.c" "$dir/perflib/time.c" \
-	"${ldflags[@]}" -lpthread
-echo "build-x509storeissuer.sh: built $out" >&2
+	-I"$dir" -I"$inc"
