@@ -37,8 +37,10 @@ type Command struct {
 	Name string
 	// Args is the command line. {threads} becomes the cell's thread count,
 	// {corpus} a directory perfrun writes from the run's corpus (see
-	// CorpusFiles), and $VAR or ${VAR} the environment's value, so that
-	// two arms of an A/B can run two builds of one tool.
+	// CorpusFiles), {at} the corpus's verification time in Unix seconds
+	// (the time perfrun's own lookups check validity at), and $VAR or
+	// ${VAR} the environment's value, so that two arms of an A/B can run
+	// two builds of one tool.
 	Args []string
 	// Unit is the unit of a bare number: ns, us, µs, ms or s.
 	Unit string
@@ -58,7 +60,7 @@ var CorpusFiles = struct{ Objects, Leaf, Leaves, EmptyDir string }{"objects.pem"
 // then does its cell carry the workload's parameters.
 func (c *Command) UsesCorpus() bool {
 	for _, a := range c.Args {
-		if strings.Contains(a, "{corpus}") {
+		if strings.Contains(a, "{corpus}") || strings.Contains(a, "{at}") {
 			return true
 		}
 	}
@@ -113,8 +115,11 @@ func (c *Command) ParseCommandOutput(out []byte) (float64, error) {
 }
 
 // commandCell is what a command cell needs across windows: the
-// directory its {corpus} names.
-type commandCell struct{ dir string }
+// directory its {corpus} names and the time its {at} gives.
+type commandCell struct {
+	dir string
+	at  int64
+}
 
 // commandSetup writes the cell's corpus directory on first use.
 func (r *runner) commandSetup(c Cell) (*commandCell, error) {
@@ -129,6 +134,7 @@ func (r *runner) commandSetup(c Cell) (*commandCell, error) {
 			return nil, fmt.Errorf("cell %s: corpus: %w", c.Name(), err)
 		}
 		r.res.Corpora[co.Source] = co.Digest
+		cc.at = co.At.Unix()
 		if cc.dir, err = writeCorpusDir(co, c.Params.Float("hit")); err != nil {
 			return nil, fmt.Errorf("cell %s: %w", c.Name(), err)
 		}
@@ -193,6 +199,7 @@ func (cc *commandCell) expand(cmd *Command, threads int) []string {
 	for i, a := range cmd.Args {
 		a = strings.ReplaceAll(a, "{threads}", strconv.Itoa(threads))
 		a = strings.ReplaceAll(a, "{corpus}", cc.dir)
+		a = strings.ReplaceAll(a, "{at}", strconv.FormatInt(cc.at, 10))
 		out[i] = os.ExpandEnv(a)
 	}
 	return out

@@ -78,10 +78,11 @@ func TestCommandCells(t *testing.T) {
 	tool := script(t, `n=$(grep -c 'BEGIN CERTIFICATE' "$1/objects.pem")
 test -d "$1/empty" && test -s "$1/servercert.pem" || exit 3
 test "$(grep -c 'BEGIN CERTIFICATE' "$1/leaves.pem")" = 16 || exit 4
+test "$3" = 1767225600 || exit 5
 echo "$1" >`+seen+`
 echo "$2 threads: ${n}ns"
 `)
-	cmd, err := ParseCommand("tool="+tool+" {corpus} {threads}", "")
+	cmd, err := ParseCommand("tool="+tool+" {corpus} {threads} {at}", "")
 	if err != nil {
 		t.Fatal(err)
 	}
