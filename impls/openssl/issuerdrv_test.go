@@ -28,7 +28,7 @@ func TestIssuerDriver(t *testing.T) {
 	if out, err := exec.Command(filepath.Join(dir, "cc-libcrypto.sh"), bin, filepath.Join(dir, "issuerdrv", "issuerdrv.c"), "-Wall", "-Werror").CombinedOutput(); err != nil {
 		t.Fatalf("building issuerdrv: %v\n%s", err, out)
 	}
-	cmd, err := harness.ParseCommand("issuerdrv="+bin+" {corpus} {threads} 0.02", "")
+	cmd, err := harness.ParseCommand("issuerdrv="+bin+" {corpus} {threads} 0.02 {at}", "")
 	if err != nil {
 		t.Fatal(err)
 	}

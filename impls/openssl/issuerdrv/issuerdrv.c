@@ -5,14 +5,15 @@
  * openssl cell, so that what the harness adds to real C code is measured
  * rather than assumed.
  *
- *   issuerdrv CORPUSDIR THREADS [SECONDS]
+ *   issuerdrv CORPUSDIR THREADS [SECONDS [AT]]
  *
  * It loads CORPUSDIR/objects.pem into a plain X509_STORE (no default
  * paths), reads every leaf of CORPUSDIR/leaves.pem, and runs THREADS
  * threads for SECONDS (default 1) of lookups, each thread with its own
  * X509_STORE_CTX and its own place in the leaves (spread as perfrun
- * spreads its workers), at the time the process started, as perfrun's
- * workload sets it. Each answer is checked against the leaf's issuer name:
+ * spreads its workers), at AT (Unix seconds: perfrun's {at}, the
+ * corpus's verification time, which is what perfrun's own lookups use;
+ * the current time if left out). Each answer is checked against the leaf's issuer name:
  * a lookup that finds none or a wrong one exits 3. Every leaf is looked up
  * once before the threads start, as perfrun's warm-up does: OpenSSL
  * caches a certificate's extensions on its first use, and in 4.0.2 two
@@ -133,18 +134,18 @@ int main(int argc, char **argv)
 	long calls = 0;
 	int threads, t;
 
-	if (argc < 3 || argc > 4) {
-		fprintf(stderr, "usage: issuerdrv CORPUSDIR THREADS [SECONDS]\n");
+	if (argc < 3 || argc > 5) {
+		fprintf(stderr, "usage: issuerdrv CORPUSDIR THREADS [SECONDS [AT]]\n");
 		return 1;
 	}
 	threads = atoi(argv[2]);
-	if (argc == 4)
+	if (argc >= 4)
 		seconds = atof(argv[3]);
+	at = argc == 5 ? (time_t)atoll(argv[4]) : time(NULL);
 	if (threads < 1 || threads > maxThreads || !(seconds > 0)) {
 		fprintf(stderr, "issuerdrv: want 1-%d threads and a positive time\n", maxThreads);
 		return 1;
 	}
-	at = time(NULL);
 	store = X509_STORE_new();
 	snprintf(path, sizeof(path), "%s/objects.pem", argv[1]);
 	if (store == NULL || X509_STORE_load_file(store, path) != 1) {
