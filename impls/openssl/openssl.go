@@ -169,10 +169,15 @@ type Store struct {
 }
 
 // lookupCtx is a lookup context and the buffers of a batch of lookups
-// (IssuerBatch), kept per P.
+// (IssuerBatch), kept per P, with the P's own maps of the leaves and
+// issuers it has met: plain maps read by one goroutine at a time, where
+// the store's sync.Maps cost a lookup two hash-trie walks over every
+// object the process parsed.
 type lookupCtx struct {
 	p       *C.X509_STORE_CTX
 	xs, out []unsafe.Pointer
+	leaves  map[*store.Object]unsafe.Pointer
+	objs    map[unsafe.Pointer]*store.Object
 }
 
 // New returns an empty store.
@@ -199,7 +204,7 @@ func newStore(defaultPaths bool) *Store {
 		if ctx == nil {
 			panic("openssl: X509_STORE_CTX_init failed")
 		}
-		w := &lookupCtx{p: ctx}
+		w := &lookupCtx{p: ctx, leaves: make(map[*store.Object]unsafe.Pointer), objs: make(map[unsafe.Pointer]*store.Object)}
 		runtime.AddCleanup(w, func(p *C.X509_STORE_CTX) { C.pf_ctx_free(p) }, ctx)
 		return w
 	}
@@ -317,7 +322,12 @@ func (s *Store) IssuerBatch(certs []*store.Object, at time.Time, out []*store.Ob
 	}
 	xs, got := w.xs[:len(certs)], w.out[:len(certs)]
 	for i, c := range certs {
-		xs[i] = unsafe.Pointer(s.leaf(c)) // nil for one the library cannot parse: no issuer
+		x, ok := w.leaves[c]
+		if !ok {
+			x = unsafe.Pointer(s.leaf(c)) // nil for one the library cannot parse: no issuer
+			w.leaves[c] = x
+		}
+		xs[i] = x
 	}
 	C.pf_issuers(w.p, unsafe.SliceData(xs), C.int(len(xs)), C.time_t(at.Unix()), unsafe.SliceData(got))
 	for i, p := range got {
@@ -325,9 +335,16 @@ func (s *Store) IssuerBatch(certs []*store.Object, at time.Time, out []*store.Ob
 		if p == nil {
 			continue
 		}
-		if o, ok := s.byPtr.Load(p); ok {
-			out[i] = o.(*store.Object)
+		o, ok := w.objs[p]
+		if !ok {
+			// An object the store returned stays in it: OpenSSL never
+			// removes one, so a pointer once mapped keeps its object.
+			if v, found := s.byPtr.Load(p); found {
+				o = v.(*store.Object)
+				w.objs[p] = o
+			}
 		}
+		out[i] = o
 	}
 }
 
