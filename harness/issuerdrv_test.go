@@ -1,6 +1,6 @@
 //go:build openssl
 
-package openssl_test
+package harness_test
 
 import (
 	"context"
@@ -17,13 +17,14 @@ import (
 	"github.com/perfrun/perfrun/workloads"
 )
 
-// TestIssuerDriver builds issuerdrv (the real store from plain pthreads)
-// against the library this package links and runs it as a command cell:
+// TestIssuerDriver builds issuerdrv (impls/openssl/issuerdrv: the real
+// store from plain pthreads) against the library the openssl tag links and
+// runs it as a command cell:
 // on hits it prints a time per call at 1 and 2 threads; on leaves whose
 // issuer is absent its answer check fails the run.
 func TestIssuerDriver(t *testing.T) {
 	_, here, _, _ := runtime.Caller(0)
-	dir := filepath.Dir(here)
+	dir := filepath.Join(filepath.Dir(here), "..", "impls", "openssl")
 	bin := filepath.Join(t.TempDir(), "issuerdrv")
 	if out, err := exec.Command(filepath.Join(dir, "cc-libcrypto.sh"), bin, filepath.Join(dir, "issuerdrv", "issuerdrv.c"), "-Wall", "-Werror").CombinedOutput(); err != nil {
 		t.Fatalf("building issuerdrv: %v\n%s", err, out)
