@@ -166,23 +166,25 @@ func (m machineView) saw(oc, nc *records.Cell, metric string) string {
 }
 
 // notes say, per thread count of the gated cells, how far the speed
-// probe and the control moved between the runs.
+// probe and the control moved between the runs, or that neither run kept
+// them there.
 func (m machineView) notes(threads []int, alpha float64) []string {
 	var out []string
 	for _, t := range threads {
 		a := m.at[t]
-		if a == nil {
-			continue
-		}
 		var parts []string
-		for _, y := range a.yardsticks {
-			lo, hi := y.e.bounds(alpha)
-			parts = append(parts, fmt.Sprintf("%s %+.1f%% [%s, %s]", y.what, 100*math.Expm1(y.e.center()), bound(lo), bound(hi)))
+		if a != nil {
+			for _, y := range a.yardsticks {
+				lo, hi := y.e.bounds(alpha)
+				parts = append(parts, fmt.Sprintf("%s %+.1f%% [%s, %s]", y.what, 100*math.Expm1(y.e.center()), bound(lo), bound(hi)))
+			}
 		}
+		note := fmt.Sprintf("the machine at %s, %s against %s: ", threadsText(t), m.new, m.old)
 		if len(parts) == 0 {
+			out = append(out, note+"not seen (no speed probe or control kept in both runs), so how far it moved is unknown")
 			continue
 		}
-		note := fmt.Sprintf("the machine at %s, %s against %s: %s", threadsText(t), m.new, m.old, strings.Join(parts, ", "))
+		note += strings.Join(parts, ", ")
 		if a.hasControl {
 			note += fmt.Sprintf("; the control's rounds spread ±%.1f%% and ±%.1f%%", 100*a.controlSD[0], 100*a.controlSD[1])
 		}

@@ -97,3 +97,14 @@ func TestGateDefaultRunsOfOneCommit(t *testing.T) {
 		t.Errorf("false REGRESSION in %d of %d gates of one commit (%.1f%%), above alpha %.0f%%", alarms, gates, 100*rate, 100*DefaultThresholds.Alpha)
 	}
 }
+
+// TestMachineNotesSayWhatTheyCouldNotSee: a thread count at which neither
+// run kept a speed probe or a control still gets a note, saying the
+// machine's move is unknown, instead of no word about the machine.
+func TestMachineNotesSayWhatTheyCouldNotSee(t *testing.T) {
+	m := machineView{old: "old.txt", new: "new.txt", at: map[int]*machineAt{}}
+	notes := m.notes([]int{2}, 0.05)
+	if len(notes) != 1 || !strings.Contains(notes[0], "the machine at 2 threads, new.txt against old.txt: not seen") {
+		t.Fatalf("notes %q, want one saying the machine was not seen at 2 threads", notes)
+	}
+}
