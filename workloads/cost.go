@@ -68,10 +68,14 @@ func applyCost(env Env, s store.Store) error {
 	}
 	ns := nsPerRound()
 	inside, outside := rounds(p.inside, ns), rounds(p.outside, ns)
-	sleeping := make([][]int, len(p.sleeping))
+	// before[k] are the sleeping locks' holds done before piece k of the
+	// outside work: hold j of a lock's n before piece j*pieces/n.
+	pieces := max(p.sharedLocks, 1)
+	before := make([][]sleepingHold, pieces)
 	for i, holds := range p.sleeping {
-		for _, d := range holds {
-			sleeping[i] = append(sleeping[i], rounds(d, ns))
+		for j, d := range holds {
+			k := j * pieces / len(holds)
+			before[k] = append(before[k], sleepingHold{lock: i, rounds: rounds(d, ns)})
 		}
 	}
 	c.SetCost(store.Cost{
@@ -82,7 +86,7 @@ func applyCost(env Env, s store.Store) error {
 		},
 		Outside: func(cert *store.Object) {
 			if p.sharedLocks == 0 {
-				sleep(cert, sleeping, 0, 1)
+				holdSleeping(cert, before[0])
 				burn(cert, outside)
 				return
 			}
@@ -91,8 +95,8 @@ func applyCost(env Env, s store.Store) error {
 			// sleeping locks' holds spread among the pieces as the real
 			// store's lock holds are spread through its lookup.
 			per := max(outside/p.sharedLocks, 1)
-			for k := range p.sharedLocks {
-				sleep(cert, sleeping, k, p.sharedLocks)
+			for _, holds := range before {
+				holdSleeping(cert, holds)
 				shared.v.RLock()
 				burn(cert, per)
 				shared.v.RUnlock()
@@ -102,18 +106,15 @@ func applyCost(env Env, s store.Store) error {
 	return nil
 }
 
-// sleep does, before piece k of pieces, the holds of each sleeping lock
-// that fall there: hold j of n before piece j*pieces/n.
-func sleep(cert *store.Object, sleeping [][]int, k, pieces int) {
-	for i, holds := range sleeping {
-		for j, n := range holds {
-			if j*pieces/len(holds) != k {
-				continue
-			}
-			sleepy[i].v.Lock()
-			burn(cert, n)
-			sleepy[i].v.Unlock()
-		}
+// sleepingHold is rounds of burn done holding sleepy[lock].
+type sleepingHold struct{ lock, rounds int }
+
+// holdSleeping does each hold, in order, under its sleeping lock.
+func holdSleeping(cert *store.Object, holds []sleepingHold) {
+	for _, h := range holds {
+		sleepy[h.lock].v.Lock()
+		burn(cert, h.rounds)
+		sleepy[h.lock].v.Unlock()
 	}
 }
 
