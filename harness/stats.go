@@ -13,7 +13,8 @@ import (
 // measured in, so that benchstat's rows and columns read top to bottom.
 // Set-aside samples come last, each under a "quarantined: why"
 // configuration line: benchstat shows them as a table of their own,
-// records.Set leaves them out of every summary.
+// records.Set leaves them out of every summary. The kept samples come
+// under "quarantined: no" (records.QuarantineKept).
 func (r *Outcome) Set() *records.Set {
 	set := records.New("results", "")
 	var config []benchfmt.Config
@@ -36,9 +37,11 @@ func (r *Outcome) Set() *records.Set {
 		for _, s := range byCell[c.Name()] {
 			rec := &benchfmt.Result{Config: append(append([]benchfmt.Config(nil), config...),
 				benchfmt.Config{Key: records.CellsKey, Value: []byte(cells), File: true}), Name: benchfmt.Name(c.Name()), Iters: 1}
-			if s.Quarantine != "" {
-				rec.Config = append(rec.Config, benchfmt.Config{Key: records.QuarantineKey, Value: []byte(s.Quarantine), File: true})
+			why := s.Quarantine
+			if why == "" {
+				why = records.QuarantineKept
 			}
+			rec.Config = append(rec.Config, benchfmt.Config{Key: records.QuarantineKey, Value: []byte(why), File: true})
 			for _, m := range s.Metrics {
 				rec.Values = append(rec.Values, records.Value(m.Value, m.Unit))
 				if !seen[m.Unit] {

@@ -94,7 +94,7 @@ func (h *DB) Add(ctx context.Context, name string, data []byte, o AddOptions) (A
 		if err := ctx.Err(); err != nil {
 			return out, err
 		}
-		if rec.GetConfig(records.QuarantineKey) != "" {
+		if records.AsideWhy(rec) != "" {
 			out.Aside++
 			continue
 		}

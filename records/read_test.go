@@ -108,9 +108,15 @@ func TestRoundTrip(t *testing.T) {
 
 // TestReadSetsQuarantinedAside: records under a quarantined: line are
 // counted per cell and kept out of its values; the control cells give the
-// machine's parallelism.
+// machine's parallelism. The kept records read the same with no key (older
+// files) and under "quarantined: no" (every file perfrun writes now).
 func TestReadSetsQuarantinedAside(t *testing.T) {
-	text := `cores: 2
+	t.Run("no key", func(t *testing.T) { readQuarantined(t, "") })
+	t.Run("quarantined: no", func(t *testing.T) { readQuarantined(t, "quarantined: no\n") })
+}
+
+func readQuarantined(t *testing.T, kept string) {
+	text := kept + `cores: 2
 BenchmarkIssuer/impl=rcu/threads=2 1 100 ns/op 2e7 ops/s
 BenchmarkControl/threads=1 1 40 ns/op 2.5e7 ops/s
 BenchmarkControl/threads=2 1 21 ns/op 4.8e7 ops/s

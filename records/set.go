@@ -71,6 +71,21 @@ func newProjections() projections {
 // out of a Set's values.
 const QuarantineKey = "quarantined"
 
+// QuarantineKept is the quarantine key's value on a kept record. Every
+// record of a results file carries the key, so benchstat, which prints
+// every key some record has above each of its tables, says "quarantined:
+// no" over the kept samples instead of an empty "quarantined: " line.
+// Files without it (older ones) read the same: no key is kept too.
+const QuarantineKept = "no"
+
+// AsideWhy says how the machine disturbed r, or "" if r was kept.
+func AsideWhy(r *benchfmt.Result) string {
+	if why := r.GetConfig(QuarantineKey); why != QuarantineKept {
+		return why
+	}
+	return ""
+}
+
 // CellsKey is the configuration key saying whose cells follow: the
 // designs' (CellsDesigns) or the machine's reference cells, Control and
 // Floor (CellsReference). Every record carries it, so benchstat, which
@@ -158,7 +173,7 @@ func (s *Set) index(r *benchfmt.Result, owned bool) {
 			s.configs[kv.Key] = append(s.configs[kv.Key], string(kv.Value))
 		}
 	}
-	if why := r.GetConfig(QuarantineKey); why != "" {
+	if why := AsideWhy(r); why != "" {
 		if c.Aside == 0 {
 			c.Why = why
 		}

@@ -98,7 +98,9 @@ func TestNoEfficiencyOversubscribed(t *testing.T) {
 // benchstat, which makes one table per configuration, keeps Control and
 // Floor out of the designs' table (they were an unlabelled fifth column);
 // set-aside samples name a class of disturbance, not a figure, so they
-// make at most a few tables, not one per sample.
+// make at most a few tables, not one per sample; and every record carries
+// the quarantine key (kept ones "no"), so no table's header has an empty
+// "quarantined: " line.
 func TestBenchstatTables(t *testing.T) {
 	res := smallRun(t)
 	res.Samples[0].Quarantine = "the machine ran more than 25% slower than usual (speed probe)"
@@ -107,7 +109,7 @@ func TestBenchstatTables(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := benchfmt.NewReader(&buf, "r.txt")
-	n := 0
+	n, aside := 0, 0
 	for r.Scan() {
 		rec, ok := r.Result().(*benchfmt.Result)
 		if !ok {
@@ -121,9 +123,15 @@ func TestBenchstatTables(t *testing.T) {
 		if got := rec.GetConfig(records.CellsKey); got != want {
 			t.Fatalf("%s: cells: %q, want %q", rec.Name, got, want)
 		}
+		switch why := rec.GetConfig(records.QuarantineKey); {
+		case why == "":
+			t.Fatalf("%s: no quarantined: key (benchstat shows it empty over this record's table)", rec.Name)
+		case why != records.QuarantineKept:
+			aside++
+		}
 	}
-	if n == 0 {
-		t.Fatal("no records")
+	if aside == 0 || aside == n {
+		t.Fatalf("%d records, %d set aside: want some kept, some set aside", n, aside)
 	}
 }
 

@@ -7,7 +7,7 @@ order): the sd of the runs' mean log ns/op (as a percentage), the share of it th
 log probe-ns/call explains (R^2 of a line through the run means) and that line's slope, the sd
 that is left, and the lag-1 autocorrelation of what is left across runs in time order (near
 zero: it belongs to each process, not to a stretch of minutes that neighbouring runs share).
-Windows that were set aside (a quarantine key on their line's file block) are skipped.
+Windows that were set aside (under a "quarantined: why" line; "quarantined: no" is kept) are skipped.
 
     python3 results/baseline-journey/between-runs.py [RUN.txt ...]
 """
@@ -23,7 +23,7 @@ def read(path):
     aside = False
     for line in open(path):
         if line.startswith("quarantined:"):
-            aside = line.split(":", 1)[1].strip() != ""
+            aside = line.split(":", 1)[1].strip() not in ("", "no")
             continue
         if not line.startswith("Benchmark") or aside:
             continue

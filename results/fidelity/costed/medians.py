@@ -6,7 +6,7 @@ def parse(path):
     for line in open(path):
         line=line.rstrip('\n')
         if line.startswith('quarantined:'):
-            aside = line.split(':',1)[1].strip()!=''; continue
+            aside = line.split(':',1)[1].strip() not in ('', 'no'); continue
         if not line.startswith('Benchmark') or aside: continue
         f=line.split(); v={f[i+1]:float(f[i]) for i in range(2,len(f)-1,2)}
         cells.setdefault(f[0][9:],[]).append(v)

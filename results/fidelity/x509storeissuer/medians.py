@@ -9,7 +9,7 @@ def parse(path):
     for line in open(path):
         line = line.rstrip('\n')
         if line.startswith('quarantined:'):
-            aside = line.split(':', 1)[1].strip() != ''
+            aside = line.split(':', 1)[1].strip() not in ('', 'no')
             continue
         if not line.startswith('Benchmark') or aside:
             continue
