@@ -1,5 +1,7 @@
 package store
 
+import "sync"
+
 // Cost is work a model does on every lookup beside its own, so that it
 // stands at its real store's cost profile: Inside while it holds its
 // lock, Outside after it let go. Each is real work — hashing, comparing,
@@ -8,6 +10,11 @@ package store
 // nothing.
 type Cost struct {
 	Inside, Outside func(cert *Object)
+	// Lock, when set, is the lock the model takes in place of its own,
+	// for every operation: the real store's lock as it behaves under
+	// contention (3.0's is a pthread rwlock taken for writing, which puts
+	// a waiter to sleep at once where Go's mutex spins and parks).
+	Lock sync.Locker
 }
 
 // InsideLock does the work of Inside, if any, for a lookup of cert.

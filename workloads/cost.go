@@ -25,13 +25,22 @@ var costParam = Param{Name: "cost", Default: "own", Check: oneOf("own", "real"),
 type costProfile struct {
 	inside, outside time.Duration
 	sharedLocks     int
-	// sleeping is work done holding process-wide exclusive locks that
-	// put a waiter to sleep at once, as glibc's locks do, where Go's
-	// mutex spins first: a lookup takes sleeping[i] on lock i once per
-	// entry of its list, the entries spread through its outside work (3.0:
-	// its store lock, a pthread rwlock taken for writing, twice; glibc's
-	// time-zone lock, which the certificate time checks take converting
-	// a time, twice).
+	// sleepingStore replaces the model's own lock with one that puts a
+	// waiter to sleep at once, as glibc's locks do, where Go's mutex
+	// spins and parks through the scheduler (3.0's store lock is a
+	// pthread rwlock taken for writing). inside is done under it, beside
+	// the model's own search.
+	sleepingStore bool
+	// storeHolds are work done holding the store's lock again, once
+	// each, spread through the outside work (3.0: the second search and
+	// candidate loop of X509_STORE_CTX_get1_issuer). They need
+	// sleepingStore.
+	storeHolds []time.Duration
+	// sleeping is work done holding other process-wide exclusive locks
+	// that sleep at once: a lookup takes sleeping[i] on lock i once per
+	// entry of its list, the entries spread through its outside work
+	// (3.0: glibc's time-zone lock, which the certificate time checks take
+	// converting a time, twice).
 	sleeping [][]time.Duration
 }
 
@@ -40,9 +49,11 @@ type costProfile struct {
 // corpus's time, under perf with DWARF call graphs and uprobes), a 3.0.19
 // lookup of 1.4 µs holds the store's lock for 36% of it, taking it twice
 // every time: X509_STORE_CTX_get_by_subject's search (~270 ns, ~150 of
-// them the model's own search under its own lock) and
+// them the model's own search, the rest inside) and
 // X509_STORE_CTX_get1_issuer's second search and loop over the candidates
-// with their time checks (~235 ns). At 2 threads 99% of its futex calls
+// with their time checks (~235 ns, a store hold). Both holds are on the
+// one lock, which sleeps: split over two locks, or on Go's mutex, the
+// lock is met held half as often. At 2 threads 99% of its futex calls
 // are on that lock and none on glibc's time-zone lock, which the time
 // checks still take. It also takes 9.7 read locks a lookup (process-wide
 // and per certificate): 10 shared pieces. A C model of that shape alone —
@@ -52,8 +63,9 @@ type costProfile struct {
 // these locks 0.85: the shape is kept, but it does not collapse as 3.0
 // does (0.45–0.57).
 var realProfiles = map[string]costProfile{
-	"sorted": {outside: 760 * time.Nanosecond, sharedLocks: 10,
-		sleeping: [][]time.Duration{{120 * time.Nanosecond, 235 * time.Nanosecond}, {45 * time.Nanosecond, 45 * time.Nanosecond}}},
+	"sorted": {inside: 120 * time.Nanosecond, outside: 760 * time.Nanosecond, sharedLocks: 10,
+		sleepingStore: true, storeHolds: []time.Duration{235 * time.Nanosecond},
+		sleeping: [][]time.Duration{{45 * time.Nanosecond, 45 * time.Nanosecond}}},
 	"hashmap": {inside: 250 * time.Nanosecond, outside: 600 * time.Nanosecond},
 }
 
@@ -67,19 +79,36 @@ func applyCost(env Env, s store.Store) error {
 	if !ok || !costed {
 		return fmt.Errorf("%s: %w: cost=real is for the models of real stores (sorted, hashmap)", env.Impl.Name, store.ErrUnsupported)
 	}
+	if len(p.storeHolds) > 0 && !p.sleepingStore {
+		return fmt.Errorf("%s: the profile holds the store's lock again, but does not give the model that lock", env.Impl.Name)
+	}
 	ns := nsPerRound()
 	inside, outside := rounds(p.inside, ns), rounds(p.outside, ns)
-	// before[k] are the sleeping locks' holds done before piece k of the
-	// outside work: hold j of a lock's n before piece j*pieces/n.
+	var storeLock *padded[sleepLock]
+	var lock sync.Locker
+	if p.sleepingStore {
+		storeLock = new(padded[sleepLock])
+		lock = &storeLock.v
+	}
+	// before[k] are the sleeping holds done before piece k of the outside
+	// work: hold j of a lock's n before piece (2j+1)*pieces/2n, the
+	// middle of its share of the pieces.
 	pieces := max(p.sharedLocks, 1)
 	before := make([][]sleepingHold, pieces)
-	for i, holds := range p.sleeping {
+	spread := func(l *sleepLock, holds []time.Duration) {
 		for j, d := range holds {
-			k := j * pieces / len(holds)
-			before[k] = append(before[k], sleepingHold{lock: i, rounds: rounds(d, ns)})
+			k := (2*j + 1) * pieces / (2 * len(holds))
+			before[k] = append(before[k], sleepingHold{lock: l, rounds: rounds(d, ns)})
 		}
 	}
+	if storeLock != nil {
+		spread(&storeLock.v, p.storeHolds)
+	}
+	for i, holds := range p.sleeping {
+		spread(&sleepy[i].v, holds)
+	}
 	c.SetCost(store.Cost{
+		Lock: lock,
 		Inside: func(cert *store.Object) {
 			if p.inside > 0 {
 				burn(cert, inside)
@@ -93,8 +122,8 @@ func applyCost(env Env, s store.Store) error {
 			}
 			// The work in as many pieces as the real store takes shared
 			// locks, each piece under the process's shared lock, with the
-			// sleeping locks' holds spread among the pieces as the real
-			// store's lock holds are spread through its lookup.
+			// sleeping holds spread among the pieces as the real store's
+			// lock holds are spread through its lookup.
 			per := max(outside/p.sharedLocks, 1)
 			for _, holds := range before {
 				holdSleeping(cert, holds)
@@ -107,21 +136,24 @@ func applyCost(env Env, s store.Store) error {
 	return nil
 }
 
-// sleepingHold is rounds of burn done holding sleepy[lock].
-type sleepingHold struct{ lock, rounds int }
+// sleepingHold is rounds of burn done holding lock.
+type sleepingHold struct {
+	lock   *sleepLock
+	rounds int
+}
 
 // holdSleeping does each hold, in order, under its sleeping lock.
 func holdSleeping(cert *store.Object, holds []sleepingHold) {
 	for _, h := range holds {
-		sleepy[h.lock].v.Lock()
+		h.lock.Lock()
 		burn(cert, h.rounds)
-		sleepy[h.lock].v.Unlock()
+		h.lock.Unlock()
 	}
 }
 
 // sleepy are the process-wide exclusive locks of a profile's sleeping
-// work.
-var sleepy [2]padded[sleepLock]
+// work beside its store's lock.
+var sleepy [1]padded[sleepLock]
 
 // shared is the lock every costed lookup in the process takes, as 3.0's
 // lookups take its global provider and property locks.

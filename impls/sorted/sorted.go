@@ -28,15 +28,35 @@ type Store struct {
 
 // SetCost has every lookup do c's work as well: Inside while it holds the
 // lock for its search, as 3.0 holds its store lock for
-// X509_STORE_CTX_get_by_subject; Outside after.
+// X509_STORE_CTX_get_by_subject; Outside after. With c.Lock, every
+// operation takes that lock instead of the store's own.
 func (s *Store) SetCost(c store.Cost) { s.cost = c }
+
+// acquire takes the lock every operation takes: the cost's, if it has
+// one, else the store's own (called directly, not through an interface).
+func (s *Store) acquire() {
+	if s.cost.Lock != nil {
+		s.cost.Lock.Lock()
+		return
+	}
+	s.mu.Lock()
+}
+
+// release lets go of what acquire took.
+func (s *Store) release() {
+	if s.cost.Lock != nil {
+		s.cost.Lock.Unlock()
+		return
+	}
+	s.mu.Unlock()
+}
 
 // New returns an empty store.
 func New() store.Store { return &Store{} }
 
 // find returns the range of objs equal to (kind, key), sorting first if
 // needed, as sk_X509_OBJECT_find does. The stable sort keeps insertion
-// order among equal names. s.mu must be held.
+// order among equal names. The lock (acquire) must be held.
 func (s *Store) find(kind store.Kind, key store.Name) (lo, hi int) {
 	if !s.sorted {
 		slices.SortStableFunc(s.objs, store.Less)
@@ -56,8 +76,8 @@ func (s *Store) Add(objs ...*store.Object) (int, error) {
 	if err := store.CheckBatch(objs); err != nil {
 		return 0, err
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.acquire()
+	defer s.release()
 	added := 0
 	for _, o := range objs {
 		lo, hi := s.find(o.Kind, o.Subject)
@@ -75,8 +95,8 @@ func (s *Store) ReplaceCRLs(issuer store.Name, crls ...*store.Object) (int, erro
 	if err := store.CheckReplacement(issuer, crls); err != nil {
 		return 0, err
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.acquire()
+	defer s.release()
 	lo, hi := s.find(store.CRL, issuer)
 	removed := hi - lo
 	s.objs = slices.Delete(s.objs, lo, hi)
@@ -92,40 +112,40 @@ func (s *Store) ReplaceCRLs(issuer store.Name, crls ...*store.Object) (int, erro
 }
 
 func (s *Store) Issuer(cert *store.Object, at time.Time) (*store.Object, bool) {
-	s.mu.Lock()
+	s.acquire()
 	s.cost.InsideLock(cert)
 	lo, hi := s.find(store.Cert, cert.Issuer)
 	if lo == hi {
-		s.mu.Unlock()
+		s.release()
 		return nil, false
 	}
 	first := s.objs[lo]
-	s.mu.Unlock()
+	s.release()
 	s.cost.AfterLock(cert)
 	if store.CheckIssued(cert, first) && store.TimeValid(first, at) {
 		return first, true
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.acquire()
+	defer s.release()
 	lo, hi = s.find(store.Cert, cert.Issuer)
 	return store.SelectIssuer(cert, at, s.objs[lo:hi])
 }
 
 func (s *Store) BySubject(kind store.Kind, key store.Name) []*store.Object {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.acquire()
+	defer s.release()
 	lo, hi := s.find(kind, key)
 	return slices.Clone(s.objs[lo:hi])
 }
 
 func (s *Store) Objects() []*store.Object {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.acquire()
+	defer s.release()
 	return slices.Clone(s.objs)
 }
 
 func (s *Store) Len() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.acquire()
+	defer s.release()
 	return len(s.objs)
 }
