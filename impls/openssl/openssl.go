@@ -22,6 +22,7 @@ package openssl
 /*
 #cgo pkg-config: libcrypto
 #include <stdint.h>
+#include <stdlib.h>
 #include <time.h>
 #include <openssl/crypto.h>
 #include <openssl/x509.h>
@@ -138,6 +139,17 @@ static int pf_certs(X509_STORE_CTX *ctx, X509 *x, void **ptrs, int max) {
 static int pf_default_paths(X509_STORE *s) { return X509_STORE_set_default_paths(s); }
 
 static const char *pf_version(void) { return OpenSSL_version(OPENSSL_VERSION); }
+
+// pf_default_file and pf_default_dir are where X509_STORE_set_default_paths
+// reads: the environment variable if set, else the library's default.
+static const char *pf_default_file(void) {
+	const char *e = getenv(X509_get_default_cert_file_env());
+	return e != NULL ? e : X509_get_default_cert_file();
+}
+static const char *pf_default_dir(void) {
+	const char *e = getenv(X509_get_default_cert_dir_env());
+	return e != NULL ? e : X509_get_default_cert_dir();
+}
 */
 import "C"
 
@@ -156,6 +168,15 @@ import (
 // Version is the linked library's OpenSSL_version(OPENSSL_VERSION), such as
 // "OpenSSL 3.0.19 27 Jan 2026".
 func Version() string { return C.GoString(C.pf_version()) }
+
+// DefaultPaths says where a NewDefaultPaths store reads its default file
+// and hashed directory, from this process's environment or the library's
+// defaults. A file there holding a bundle of CAs puts them all in the
+// store beside the corpus, so results name it: a tool run with another
+// file times a different store.
+func DefaultPaths() string {
+	return fmt.Sprintf("default file %s, directory %s", C.GoString(C.pf_default_file()), C.GoString(C.pf_default_dir()))
+}
 
 // Store is a real X509_STORE.
 type Store struct {

@@ -91,3 +91,13 @@ func parse(t *testing.T, der func() ([]byte, error)) *store.Object {
 	}
 	return o
 }
+
+// TestDefaultPathsNameTheEnvironment: the paths a default-paths store
+// reads, as results name them, follow SSL_CERT_FILE and SSL_CERT_DIR.
+func TestDefaultPathsNameTheEnvironment(t *testing.T) {
+	t.Setenv("SSL_CERT_FILE", "/nowhere/bundle.pem")
+	t.Setenv("SSL_CERT_DIR", "/nowhere/certs")
+	if got, want := openssl.DefaultPaths(), "default file /nowhere/bundle.pem, directory /nowhere/certs"; got != want {
+		t.Fatalf("DefaultPaths() = %q, want %q", got, want)
+	}
+}
