@@ -122,6 +122,9 @@ func Gate(old, new *records.Set, th Thresholds) (*Report, error) {
 	var tested []int
 	var ests []estimate
 	var pairs [][2]*records.Cell
+	// threads are the thread counts of the cells both runs measured, each
+	// given a note on the machine there, decided or not.
+	var threads []int
 	rep.Warnings = append(rep.Warnings, machineWarnings(old, new)...)
 	machine := newMachineView(old, new, th.Metric)
 	for _, oc := range old.Cells() {
@@ -144,6 +147,9 @@ func Gate(old, new *records.Set, th Thresholds) (*Report, error) {
 			continue
 		}
 		c := CellVerdict{Name: name, Unit: th.Metric, Verdict: Inconclusive}
+		if !slices.Contains(threads, oc.Threads) {
+			threads = append(threads, oc.Threads)
+		}
 		if len(nc.Values) == 0 && nc.Aside > 0 {
 			// Measured, then set aside whole: the machine, not the store,
 			// decided this cell; it is not missing, and not a verdict.
@@ -186,12 +192,6 @@ func Gate(old, new *records.Set, th Thresholds) (*Report, error) {
 	cells := make([]*CellVerdict, len(tested))
 	for i, idx := range tested {
 		cells[i] = &rep.Cells[idx]
-	}
-	var threads []int
-	for _, p := range pairs {
-		if !slices.Contains(threads, p[0].Threads) {
-			threads = append(threads, p[0].Threads)
-		}
 	}
 	slices.Sort(threads)
 	rep.Warnings = append(rep.Warnings, machine.notes(threads, th.Alpha)...)

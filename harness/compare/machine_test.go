@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -95,6 +96,30 @@ func TestGateDefaultRunsOfOneCommit(t *testing.T) {
 	}
 	if rate := float64(alarms) / float64(gates); rate > DefaultThresholds.Alpha {
 		t.Errorf("false REGRESSION in %d of %d gates of one commit (%.1f%%), above alpha %.0f%%", alarms, gates, 100*rate, 100*DefaultThresholds.Alpha)
+	}
+}
+
+// TestMachineNoteBesideAnUndecidedCell: a cell left with too few rounds
+// to test (set aside by a slow host) still gets the note on the machine
+// at its thread count, as a tested one does (a slow CI host once left the
+// gate without a word on the machine there).
+func TestMachineNoteBesideAnUndecidedCell(t *testing.T) {
+	read := func(text, name string) *records.Set {
+		s, err := records.Read(strings.NewReader(text), name, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	cell := "BenchmarkIssuer/impl=rcu/threads=1 1 %s ns/op 30 probe-ns/call\n"
+	text := "cores: 2\n" + strings.Repeat(fmt.Sprintf(cell, "40"), 3)
+	short := "cores: 2\n" + strings.Repeat(fmt.Sprintf(cell, "40"), 2) + "quarantined: the machine ran more than 25% slower than usual (speed probe)\n" + fmt.Sprintf(cell, "90")
+	rep, err := Gate(read(text, "old.txt"), read(short, "new.txt"), DefaultThresholds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(strings.Join(rep.Warnings, "\n"), "the machine at 1 thread, new.txt against old.txt") {
+		t.Fatalf("no note on the machine at 1 thread beside the undecided cell: %q", rep.Warnings)
 	}
 }
 
