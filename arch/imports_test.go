@@ -2,6 +2,8 @@ package arch
 
 import (
 	"fmt"
+	"go/ast"
+	"go/build/constraint"
 	"go/parser"
 	"go/token"
 	"io/fs"
@@ -99,6 +101,7 @@ func TestPlantedUpwardImport(t *testing.T) {
 	plant("store/s_test.go", "package store\nimport _ \""+module+"store/corpus\"\n")
 	plant("harness/h_test.go", "package harness_test\nimport _ \""+module+"impls\"\n") // allowed: the registry
 	plant("newpkg/n.go", "package newpkg\n")
+	plant("results/tool/tool.go", "//go:build ignore\n\npackage main\nimport _ \""+module+"harness\"\n") // a go-run program: not a package
 	got := violations(t, root)
 	if len(got) != 3 {
 		t.Fatalf("want 3 violations (workloads → harness, store's test → store/corpus, newpkg without a layer), got %d: %q", len(got), got)
@@ -108,6 +111,22 @@ func TestPlantedUpwardImport(t *testing.T) {
 			t.Errorf("violation %d = %q, want it to say %q", i, got[i], sub)
 		}
 	}
+}
+
+// ignored says f is a standalone program kept beside data (//go:build
+// ignore, run with go run FILE), which no package build includes.
+func ignored(f *ast.File) bool {
+	for _, g := range f.Comments {
+		if g.Pos() > f.Package {
+			break
+		}
+		for _, c := range g.List {
+			if expr, err := constraint.Parse(c.Text); err == nil && expr.String() == "ignore" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // violations lists every import under root that breaks the rule, in path
@@ -132,9 +151,12 @@ func violations(t *testing.T, root string) []string {
 		isTest := strings.HasSuffix(path, "_test.go")
 		rel, _ := filepath.Rel(root, filepath.Dir(path))
 		pkg := filepath.ToSlash(rel)
-		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
+		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly|parser.ParseComments)
 		if err != nil {
 			return err
+		}
+		if ignored(f) {
+			return nil // a program run with go run, never built into a package
 		}
 		layer, ok := layerOf(pkg)
 		if !ok {
