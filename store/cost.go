@@ -13,7 +13,8 @@ type Cost struct {
 	// Lock, when set, is the lock the model takes in place of its own,
 	// for every operation: the real store's lock as it behaves under
 	// contention (3.0's is a pthread rwlock taken for writing, which puts
-	// a waiter to sleep at once where Go's mutex spins and parks).
+	// a waiter to sleep at once where Go's mutex spins and parks). Only
+	// the sorted model, whose store has one exclusive lock, takes it.
 	Lock sync.Locker
 }
 

@@ -7,7 +7,9 @@
 // so loading N objects costs O(N² log N). Issuer holds the lock for the find,
 // checks the first candidate after unlocking (3.0's quick path) and, if that
 // fails, locks again to scan the other candidates. Readers therefore
-// serialize on one lock, which is the contention perfrun measures.
+// serialize on one lock, which is the contention perfrun measures. At
+// cost=real that lock is the cost's (store.Cost.Lock), one that sleeps at
+// once as 3.0's pthread lock does.
 package sorted
 
 import (
