@@ -22,7 +22,10 @@ import (
 //     MaxSteal of the machine's CPU time in it, or
 //   - its speed probe (records.Probe) ran more than MaxSlow slower than
 //     the median probe of the run's samples at its thread count: the
-//     machine itself was slow when the window was measured.
+//     machine itself was slow when the window was measured, or
+//   - its floor probe (records.FloorProbe) ran more than MaxSlow slower
+//     or faster than the median floor probe at its thread count: the host
+//     was in the other of its two states for lookups than most windows.
 //
 // Set-aside samples stay in the results, marked, and out of every table,
 // plot and verdict; their cells are measured again after the planned
@@ -122,16 +125,28 @@ func (r *runner) judge() {
 }
 
 // judgeProbes sets aside the samples whose speed probe ran more than
-// MaxSlow slower than the median probe at their thread count.
+// MaxSlow slower than its median at their thread count, and those whose
+// floor probe ran more than MaxSlow slower or faster than its median: the
+// floor probe is bimodal (the host's fast and slow states, about 1.75
+// times apart), so a run keeps the windows of the state most of its
+// windows saw, whichever it was.
 func (r *runner) judgeProbes() {
 	q := r.opts.Quarantine
 	if q.MaxSlow <= 0 {
 		return
 	}
+	r.judgeProbe(records.Probe, false, fmt.Sprintf("the machine ran more than %.0f%% slower than usual (speed probe)", 100*q.MaxSlow))
+	r.judgeProbe(records.FloorProbe, true, fmt.Sprintf("the machine ran lookups more than %.0f%% slower or faster than usual (floor probe)", 100*q.MaxSlow))
+}
+
+// judgeProbe sets aside, with why, the samples not yet set aside whose
+// probe of unit ran more than MaxSlow slower (or, if both, faster) than
+// the median of unit over all samples at their thread count.
+func (r *runner) judgeProbe(unit string, both bool, why string) {
 	probes := make(map[int][]float64)
 	for i := range r.res.Samples {
 		s := &r.res.Samples[i]
-		if p, ok := metric(s, records.Probe); ok {
+		if p, ok := metric(s, unit); ok {
 			probes[s.Cell.Threads] = append(probes[s.Cell.Threads], p)
 		}
 	}
@@ -139,15 +154,16 @@ func (r *runner) judgeProbes() {
 	for n, v := range probes {
 		ref[n] = records.Median(v)
 	}
+	limit := math.Log1p(r.opts.Quarantine.MaxSlow)
 	cores := Cores()
 	for i := range r.res.Samples {
 		s := &r.res.Samples[i]
-		p, ok := metric(s, records.Probe)
-		if !ok || s.Quarantine != "" || s.Cell.Threads > cores || ref[s.Cell.Threads] <= 0 {
+		p, ok := metric(s, unit)
+		if !ok || s.Quarantine != "" || s.Cell.Threads > cores || ref[s.Cell.Threads] <= 0 || p <= 0 {
 			continue
 		}
-		if slow := p/ref[s.Cell.Threads] - 1; slow > q.MaxSlow {
-			s.Quarantine = fmt.Sprintf("the machine ran more than %.0f%% slower than usual (speed probe)", 100*q.MaxSlow)
+		if d := math.Log(p / ref[s.Cell.Threads]); d > limit || both && -d > limit {
+			s.Quarantine = why
 		}
 	}
 }

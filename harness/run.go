@@ -262,7 +262,13 @@ func (r *runner) window(ctx context.Context, c Cell, round int) (Sample, error) 
 	if err != nil {
 		return Sample{}, fmt.Errorf("cell %s: speed probe: %w", c.Name(), err)
 	}
-	return Sample{Cell: c, Round: round, Start: start, Metrics: append(m, speed)}, nil
+	m = append(m, speed)
+	if f, ok, err := r.floorProbe(ctx, c); err != nil {
+		return Sample{}, fmt.Errorf("cell %s: floor probe: %w", c.Name(), err)
+	} else if ok {
+		m = append(m, f)
+	}
+	return Sample{Cell: c, Round: round, Start: start, Metrics: m}, nil
 }
 
 // setUp sets a cell up on first use and returns what measures one of its

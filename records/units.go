@@ -56,6 +56,10 @@ const (
 	// count, as time one worker spends per call. A window the host slowed
 	// shows here as a slower probe, whatever the store did.
 	Probe = "probe-ns/call"
+	// FloorProbe is the machine's speed for a lookup right after the
+	// window: the floor of the cell's workload (a Go map looked up by the
+	// same keys), run for a few milliseconds on the window's thread count.
+	FloorProbe = "floor-probe-ns/call"
 )
 
 // Tidy returns the unit as a Set holds it: benchunit's tidied form

@@ -1,0 +1,90 @@
+package harness
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/perfrun/perfrun/impls"
+	"github.com/perfrun/perfrun/records"
+	"github.com/perfrun/perfrun/store/corpus"
+	"github.com/perfrun/perfrun/workloads"
+)
+
+// TestFloorProbeAfterEveryLookupWindow: every window of a workload with a
+// floor is followed by the floor probe on its threads, and the control's
+// windows (no floor) by none.
+func TestFloorProbeAfterEveryLookupWindow(t *testing.T) {
+	p, err := workloads.Issuer.Resolve(map[string]string{"certs": "64"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cs []Cell
+	for _, th := range []int{1, 2} {
+		cs = append(cs, Cell{Impl: impls.All[0], Workload: workloads.Issuer, Params: p, Threads: th})
+	}
+	o := DefaultOptions
+	o.Rounds, o.Window, o.Warmup, o.Quarantine = 2, 20*time.Millisecond, 5*time.Millisecond, Quarantine{}
+	o.Corpus = func(cas int) (*corpus.Corpus, error) {
+		return corpus.Cached(corpus.Spec{Seed: 1, CAs: cas, Hits: cas, Misses: 8})
+	}
+	res, err := Run(context.Background(), cs, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	floors := 0
+	for i := range res.Samples {
+		s := &res.Samples[i]
+		v, ok := metric(s, records.FloorProbe)
+		switch {
+		case isControl(s.Cell) && ok:
+			t.Errorf("%s: a floor probe (%v) after the control, which has no floor", s.Cell.Name(), v)
+		case !isControl(s.Cell) && !(ok && v > 0):
+			t.Errorf("%s round %d: floor probe %v, %v; want one after every window", s.Cell.Name(), s.Round, v, ok)
+		case ok:
+			floors++
+		}
+	}
+	if floors != 4 {
+		t.Errorf("%d floor probes, want 4 (2 cells × 2 rounds)", floors)
+	}
+}
+
+// TestQuarantineKeepsOneStateOfLookups: in the host's slow state every
+// one-thread lookup takes about 1.75 times as long and the speed probe
+// moves under 10%, so only the floor probe can tell the states apart. A
+// run keeps the windows of the state most of its windows saw: the slow
+// window of a fast run is set aside, and the fast window of a slow one.
+func TestQuarantineKeepsOneStateOfLookups(t *testing.T) {
+	p, err := workloads.Issuer.Resolve(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := Cell{Impl: impls.All[0], Workload: workloads.Issuer, Params: p, Threads: 1}
+	// Default runs here: floor probe 21 ns/call in the fast state, 38 in
+	// the slow one; speed probe 30.5 against 33.
+	for _, run := range []struct {
+		floor, speed []float64
+		aside        int
+	}{
+		{[]float64{21.2, 21.5, 38.1, 21.0, 21.4}, []float64{30.4, 30.6, 33.0, 30.5, 30.4}, 2},
+		{[]float64{37.7, 38.5, 21.3, 38.1, 37.9}, []float64{33.0, 33.2, 30.5, 32.7, 32.9}, 2},
+	} {
+		r := newRunner([]Cell{c}, Options{Quarantine: DefaultQuarantine})
+		for i := range run.floor {
+			r.res.Samples = append(r.res.Samples, Sample{Cell: c, Round: i, Metrics: []workloads.Metric{
+				{Value: 30, Unit: records.NsPerOp}, {Value: run.speed[i], Unit: records.Probe}, {Value: run.floor[i], Unit: records.FloorProbe}}})
+		}
+		r.judge()
+		for i, s := range r.res.Samples {
+			aside := s.Quarantine != ""
+			if want := i == run.aside; aside != want {
+				t.Errorf("floor probes %v, round %d: set aside %q, want set aside %v", run.floor, i, s.Quarantine, want)
+			}
+			if aside && !strings.Contains(s.Quarantine, "(floor probe)") {
+				t.Errorf("floor probes %v, round %d set aside for %q, want the floor probe named", run.floor, i, s.Quarantine)
+			}
+		}
+	}
+}
