@@ -8,8 +8,10 @@ log probe-ns/call explains (R^2 of a line through the run means) and that line's
 that is left, and the lag-1 autocorrelation of what is left across runs in time order (near
 zero: it belongs to each process, not to a stretch of minutes that neighbouring runs share).
 Windows that were set aside (under a "quarantined: why" line; "quarantined: no" is kept) are skipped.
+With --yardstick UNIT another per-window yardstick takes the probe's place (floor-probe-ns/call:
+the floor probe, which only windows of a workload with a floor carry).
 
-    python3 results/baseline-journey/between-runs.py [RUN.txt ...]
+    python3 results/baseline-journey/between-runs.py [--yardstick UNIT] [RUN.txt ...]
 """
 import glob
 import math
@@ -18,8 +20,8 @@ import statistics as st
 import sys
 
 
-def read(path):
-    """Yields (cell, log ns/op, log probe-ns/call) for every kept 1- and 2-thread window."""
+def read(path, unit):
+    """Yields (cell, log ns/op, log unit) for every kept 1- and 2-thread window that has unit."""
     aside = False
     for line in open(path):
         if line.startswith("quarantined:"):
@@ -32,8 +34,8 @@ def read(path):
         if not (name.endswith("threads=1") or name.endswith("threads=2")):
             continue
         vals = {f[i + 1]: float(f[i]) for i in range(2, len(f) - 1, 2)}
-        if vals.get("ns/op", 0) > 0 and vals.get("probe-ns/call", 0) > 0:
-            yield name, math.log(vals["ns/op"]), math.log(vals["probe-ns/call"])
+        if vals.get("ns/op", 0) > 0 and vals.get(unit, 0) > 0:
+            yield name, math.log(vals["ns/op"]), math.log(vals[unit])
 
 
 def line(x, y):
@@ -53,13 +55,13 @@ def lag1(z):
     return sum((z[i] - m) * (z[i + 1] - m) for i in range(len(z) - 1)) / den if den else 0.0
 
 
-def main(paths):
+def main(paths, unit):
     cells = {}
     for run, path in enumerate(paths):
-        for name, y, p in read(path):
+        for name, y, p in read(path, unit):
             cells.setdefault(name, {}).setdefault(run, []).append((y, p))
-    print(f"{len(paths)} runs")
-    print("| cell | between-run sd | R^2 on the probe | slope | sd left | lag-1 of what is left |")
+    print(f"{len(paths)} runs, yardstick {unit}")
+    print("| cell | between-run sd | R^2 on the yardstick | slope | sd left | lag-1 of what is left |")
     print("|---|---:|---:|---:|---:|---:|")
     for name, runs in cells.items():
         order = sorted(runs)
@@ -76,4 +78,7 @@ def main(paths):
 
 if __name__ == "__main__":
     here = os.path.dirname(os.path.abspath(__file__))
-    main(sys.argv[1:] or sorted(glob.glob(os.path.join(here, "default-runs", "run-*.txt"))))
+    args, unit = sys.argv[1:], "probe-ns/call"
+    if args[:1] == ["--yardstick"] and len(args) > 1:
+        args, unit = args[2:], args[1]
+    main(args or sorted(glob.glob(os.path.join(here, "default-runs", "run-*.txt"))), unit)
