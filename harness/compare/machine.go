@@ -10,9 +10,11 @@ import (
 
 // A file gate compares two processes run minutes apart, and the machine
 // changes between them: a slow minute of the host makes every process
-// 20–85% slower. The speed probes after each window and the control cells
-// run the harness's own code, the same in both files whatever the stores
-// did, so what they moved is the machine's. machineView holds, per thread
+// 20–85% slower. The speed and floor probes after each window and the
+// control cells run the harness's own code, the same in both files
+// whatever the stores did, so what they moved is the machine's (the floor
+// probe sees the host state that slows every one-thread lookup about 1.75
+// times and the speed probe barely, harness/probe.go). machineView holds, per thread
 // count, what they saw: a cell whose machine moved by more than half the
 // threshold between the runs gets no verdict on the store (the file
 // gate's A/A arm), and an undecided cell says what the machine did in its
@@ -50,7 +52,7 @@ type yardstick struct {
 
 func newMachineView(old, new *records.Set, metric string) machineView {
 	m := machineView{old: old.Label, new: new.Label, at: make(map[int]*machineAt)}
-	probe := records.Tidy(records.Probe)
+	probe, floor := records.Tidy(records.Probe), records.Tidy(records.FloorProbe)
 	windows := func(s *records.Set, threads int, unit string) []float64 {
 		var out []float64
 		for _, c := range s.Cells() {
@@ -75,6 +77,7 @@ func newMachineView(old, new *records.Set, metric string) machineView {
 		}
 		a := &machineAt{}
 		po, pn := windows(old, t, probe), windows(new, t, probe)
+		fo, fn := windows(old, t, floor), windows(new, t, floor)
 		a.probeMedian = [2]float64{records.Median(po), records.Median(pn)}
 		co, cn := controls(old, t), controls(new, t)
 		for _, y := range []struct {
@@ -82,6 +85,7 @@ func newMachineView(old, new *records.Set, metric string) machineView {
 			old, new []float64
 		}{
 			{"speed probe", po, pn},
+			{"floor probe", fo, fn},
 			{"control", co, cn},
 		} {
 			if e := shift(y.old, y.new); e != nil {

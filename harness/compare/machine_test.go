@@ -133,3 +133,37 @@ func TestMachineNotesSayWhatTheyCouldNotSee(t *testing.T) {
 		t.Fatalf("notes %q, want one saying the machine was not seen at 2 threads", notes)
 	}
 }
+
+// TestGateNamesTheFloorProbe: two default runs of one commit, the second
+// in the host's slow state (every one-thread lookup about 1.5 times as
+// long): the floor probe moved over 40% at both thread counts, and the
+// gate names it beside the speed probe and gives no verdict on a store.
+func TestGateNamesTheFloorProbe(t *testing.T) {
+	old, new := readJourney(t, "floor-probe/set-b/run-1.txt"), readJourney(t, "floor-probe/set-b/run-4.txt")
+	rep, err := Gate(old, new, DefaultThresholds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, threads := range []string{"1 thread,", "2 threads,"} {
+		named := false
+		for _, w := range rep.Warnings {
+			named = named || strings.Contains(w, "the machine at "+threads) && strings.Contains(w, "floor probe +4")
+		}
+		if !named {
+			t.Errorf("no note names the floor probe at %s: %q", threads, rep.Warnings)
+		}
+	}
+	gated := 0
+	for _, c := range rep.Cells {
+		if c.Unit != DefaultThresholds.Metric || c.Verdict == NotGated {
+			continue
+		}
+		gated++
+		if c.Verdict != Inconclusive || !strings.Contains(c.Reason, "its floor probe ran +4") {
+			t.Errorf("%s: %s: %s", c.Name, c.Verdict, c.Reason)
+		}
+	}
+	if gated != 8 {
+		t.Errorf("%d gated cells, want 8", gated)
+	}
+}
