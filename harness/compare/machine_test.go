@@ -167,3 +167,37 @@ func TestGateNamesTheFloorProbe(t *testing.T) {
 		t.Errorf("%d gated cells, want 8", gated)
 	}
 }
+
+// TestControlVetoesByItsInterval: the README's baseline journey. At 1
+// thread the probes held still (speed +1.0%, floor +2.2%, dozens of
+// windows a side) and the control's five rounds a side moved +5.1%
+// [-3.7%, +14.7%]: an estimate that noisy is no evidence that the machine
+// moved, so the 1-thread cells get verdicts on their own figures (sorted:
+// PASS at +1.5% [+0.0%, +3.0%]). At 2 threads the floor probe moved
+// +11.9% and every cell there is still INCONCLUSIVE, naming it.
+func TestControlVetoesByItsInterval(t *testing.T) {
+	old, new := readJourney(t, "floor-probe/set-c/run-1.txt"), readJourney(t, "floor-probe/set-c/run-2.txt")
+	rep, err := Gate(old, new, DefaultThresholds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pass := false
+	for _, c := range rep.Cells {
+		if c.Unit != DefaultThresholds.Metric || c.Verdict == NotGated {
+			continue
+		}
+		vetoed := strings.Contains(c.Reason, "the machine moved")
+		switch {
+		case c.Verdict == Regression:
+			t.Errorf("%s: REGRESSION between two runs of one commit: %s", c.Name, c.Reason)
+		case strings.HasSuffix(c.Name, "threads=1") && vetoed:
+			t.Errorf("%s: vetoed at 1 thread: %s", c.Name, c.Reason)
+		case strings.HasSuffix(c.Name, "threads=2") && !strings.Contains(c.Reason, "its floor probe ran +11.9%"):
+			t.Errorf("%s: %s: %s; want INCONCLUSIVE naming the floor probe", c.Name, c.Verdict, c.Reason)
+		}
+		pass = pass || c.Name == "Issuer/impl=sorted/certs=1024/hit=1/threads=1" && c.Verdict == Pass
+	}
+	if !pass {
+		t.Errorf("sorted at 1 thread did not PASS")
+	}
+}

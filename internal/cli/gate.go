@@ -30,9 +30,10 @@ files of different setups (machine, cpu, cores, Go, corpus) are refused
 unless -ignore-config names the key. Exit 0 PASS/IMPROVED, 1 REGRESSION,
 3 INCONCLUSIVE, 2 usage, 4 the tool failed. Two files hold two processes,
 minutes apart: the speed and floor probes after every window and the
-control cells are the machine's yardsticks, and where one moved more than half the
-threshold between the runs, every cell at that thread count is
-INCONCLUSIVE, naming the machine; an undecided cell says what the machine
+control cells are the machine's yardsticks, and where one moved more
+than half the threshold between the runs (the control by its whole
+interval), every cell at that thread count is INCONCLUSIVE, naming the
+machine; an undecided cell says what the machine
 did in its windows. A process's own luck (where its code and data
 landed) no file shows: for two revisions on one machine prefer
 "perfrun ab".`,
