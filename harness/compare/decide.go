@@ -9,7 +9,7 @@ import (
 
 // estimate is one cell's change θ on the log scale, log(new/old), with
 // the tests and confidence bounds decide needs. gate makes one from two
-// independent files (tEstimate, Yuen's trimmed means), ab from rounds
+// independent files (tEstimate, Yuen's trimmed means or Welch's), ab from rounds
 // paired by id (signedRank).
 type estimate interface {
 	center() float64

@@ -102,7 +102,8 @@ func CheckConfig(old, new *records.Set, ignore []string) (warnings []string, err
 
 // Gate decides between two results files measured separately. Per cell it
 // estimates the change of the timed metric as the difference of 20%
-// trimmed means of log values (Yuen's t), and decides with the rule every perfrun gate shares:
+// trimmed means of log values (Yuen's t; plain means, Welch's t, below
+// minTrimmed rounds a side), and decides with the rule every perfrun gate shares:
 // PASS only when the upper bound of the slowdown is below the threshold,
 // REGRESSION when the lower bound is above it, Holm across cells;
 // otherwise INCONCLUSIVE, saying why. Cells with more threads than cores

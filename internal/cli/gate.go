@@ -17,7 +17,8 @@ var cmdGate = &command{
 	long: `Gate decides whether NEW regressed against OLD (or against a named
 baseline: -baseline NAME NEW), per cell and overall. Per cell it estimates
 the change of time/op as the difference of 20% trimmed means of log values
-(Yuen's t), and promises: PASS — the upper bound of the
+(Yuen's t; with fewer than 10 rounds a side, plain means: Welch's t), and
+promises: PASS — the upper bound of the
 slowdown is below -threshold, so no regression that large was missed;
 REGRESSION — its lower bound is above it; IMPROVED — the speedup's bound is
 beyond it; INCONCLUSIVE — the interval spans the threshold or the rounds
