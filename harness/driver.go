@@ -9,7 +9,7 @@ import (
 // process of an A/B comparison does, so that the comparison can measure
 // one cell in every arm within a fraction of a second and whatever the
 // machine does then lands on all of them (see harness/ab). Every window is
-// followed by the speed probe, as in a run.
+// followed by the speed and floor probes, as in a run.
 type Driver struct {
 	r      *runner
 	cells  []Cell
@@ -62,7 +62,7 @@ func (d *Driver) Cells() []Cell {
 	return out
 }
 
-// Window measures the named cell once, with its probe, and keeps the
+// Window measures the named cell once, with its probes, and keeps the
 // sample in the outcome.
 func (d *Driver) Window(ctx context.Context, name string) (Sample, error) {
 	c, ok := d.byName[name]

@@ -19,7 +19,7 @@ import (
 var cmdArm = &command{
 	name: "arm", args: "[flags]", short: "measure cells one window at a time, as ab asks (an A/B arm)",
 	long: `Arm sets up the cells that run's flags select (corpus made, stores filled)
-and then measures one window of a cell, followed by the speed probe, each
+and then measures one window of a cell, followed by the speed and floor probes, each
 time a line "window NAME" arrives on standard input. It answers on standard
 output: first a line "cell NAME" per cell it can measure and "ready", then
 for each window "sample NAME" and the window's values as a JSON object of
