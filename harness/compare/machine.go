@@ -123,10 +123,10 @@ func shift(old, new []float64) estimate {
 // ±threshold/2, or a per-window yardstick's best estimate does; "" if
 // every one held still (or nothing measured it). The control's bare
 // estimate does not count: over the sixteen default runs of
-// results/baseline-journey it vetoed 27 more PASS cells and prevented one
-// false REGRESSION of 240 gates (6 against 7), and in the baseline
-// journey its +5.1% [-3.7%, +14.7%] vetoed a cell that passed at +1.5%
-// [+0.0%, +3.0%].
+// results/baseline-journey, under trimmed means, it vetoed 27 more PASS
+// cells and prevented one false REGRESSION of 240 gates (6 against 7);
+// in floor-probe/set-c runs 1 and 2 its +5.1% [-3.7%, +14.7%] vetoed
+// every 1-thread cell, hashmap's PASS at -0.6% [-3.4%, +2.2%] among them.
 func (m machineView) moved(threads int, threshold, alpha float64) string {
 	a := m.at[threads]
 	if a == nil {
