@@ -33,8 +33,9 @@ unless -ignore-config names the key. Exit 0 PASS/IMPROVED, 1 REGRESSION,
 minutes apart: the speed and floor probes after every window and the
 control cells are the machine's yardsticks, and where one moved more
 than half the threshold between the runs (the control by its whole
-interval), every cell at that thread count is INCONCLUSIVE, naming the
-machine; an undecided cell says what the machine
+interval; the floor probe, which wanders that much by itself between
+processes, by more than the threshold), every cell at that thread count
+is INCONCLUSIVE, naming the machine; an undecided cell says what the machine
 did in its windows. A process's own luck (where its code and data
 landed) no file shows: for two revisions on one machine prefer
 "perfrun ab".`,
