@@ -78,6 +78,12 @@ const QuarantineKey = "quarantined"
 // Files without it (older ones) read the same: no key is kept too.
 const QuarantineKept = "no"
 
+// BenchstatFilter is benchstat's -filter for the view perfrun points
+// readers to: the seed tables' unit over the samples the run kept, so a
+// default run's designs and reference cells fit one screen, whatever the
+// machine set aside.
+const BenchstatFilter = ".unit:sec/call " + QuarantineKey + ":" + QuarantineKept
+
 // AsideWhy says how the machine disturbed r, or "" if r was kept.
 func AsideWhy(r *benchfmt.Result) string {
 	if why := r.GetConfig(QuarantineKey); why != QuarantineKept {

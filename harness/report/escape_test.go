@@ -2,11 +2,13 @@ package report_test
 
 import (
 	"bytes"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
 
 	"golang.org/x/perf/benchfmt"
+	"golang.org/x/perf/benchproc"
 
 	"github.com/perfrun/perfrun/harness/compare"
 	"github.com/perfrun/perfrun/harness/report"
@@ -132,6 +134,49 @@ func TestBenchstatTables(t *testing.T) {
 	}
 	if aside == 0 || aside == n {
 		t.Fatalf("%d records, %d set aside: want some kept, some set aside", n, aside)
+	}
+	// The filter perfrun and the README give benchstat keeps exactly
+	// the kept samples, of the seed tables' unit.
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(readme), "benchstat -filter '"+records.BenchstatFilter+"'") {
+		t.Errorf("the README's benchstat command does not use -filter '%s'", records.BenchstatFilter)
+	}
+	f, err := benchproc.NewFilter(records.BenchstatFilter)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := res.Set().Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	r = benchfmt.NewReader(&buf, "r.txt")
+	shown, shownAside := 0, 0
+	for r.Scan() {
+		rec, ok := r.Result().(*benchfmt.Result)
+		if !ok {
+			continue
+		}
+		m, err := f.Match(rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, v := range rec.Values {
+			if !m.Test(i) {
+				continue
+			}
+			if v.Unit != "sec/call" && v.OrigUnit != "ns/call" {
+				t.Errorf("%s: the filter shows %s", rec.Name, v.Unit)
+			}
+			shown++
+			if rec.GetConfig(records.QuarantineKey) != records.QuarantineKept {
+				shownAside++
+			}
+		}
+	}
+	if shown != n-aside || shownAside != 0 {
+		t.Errorf("the filter shows %d values, %d of them set aside; want one for each of the %d kept records and none set aside", shown, shownAside, n-aside)
 	}
 }
 
