@@ -186,10 +186,7 @@ func TestGateDefaultRoundsSeeRegression(t *testing.T) {
 		t.Fatal(err)
 	}
 	gated := 0
-	for _, c := range rep.Cells {
-		if c.Unit != DefaultThresholds.Metric || c.Verdict == NotGated {
-			continue
-		}
+	for _, c := range timedCells(rep) {
 		gated++
 		if c.Verdict != Regression {
 			t.Errorf("%s ×3: %s (%s)", c.Name, c.Verdict, c.Reason)

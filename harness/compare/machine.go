@@ -15,10 +15,10 @@ import (
 // whatever the stores did, so what they moved is the machine's (the floor
 // probe sees the host state that slows every one-thread lookup about 1.75
 // times and the speed probe barely, harness/probe.go). machineView holds, per thread
-// count, what they saw: a cell whose machine moved by more than half the
-// threshold between the runs gets no verdict on the store (the file
-// gate's A/A arm), and an undecided cell says what the machine did in its
-// windows.
+// count, what they saw: a cell whose machine moved between the runs by
+// more than a yardstick's share of the threshold (half; the floor probe's
+// floorLimit) gets no verdict on the store (the file gate's A/A arm), and
+// an undecided cell says what the machine did in its windows.
 
 // slowProbe is how much slower than its run's median a speed probe must
 // run for its window to count as measured on a slow machine.

@@ -11,6 +11,18 @@ import (
 
 const journey = "../../results/baseline-journey"
 
+// timedCells are the report's verdicts on the timed metric of the cells
+// it gated (not the exact units, not the oversubscribed cells).
+func timedCells(rep *Report) []CellVerdict {
+	var out []CellVerdict
+	for _, c := range rep.Cells {
+		if c.Unit == DefaultThresholds.Metric && c.Verdict != NotGated {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 func readJourney(t *testing.T, path string) *records.Set {
 	t.Helper()
 	s, err := records.ReadFile(filepath.Join(journey, path))
@@ -32,10 +44,7 @@ func TestGateMachineMovedOnRealRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	hidden := 0
-	for _, c := range rep.Cells {
-		if c.Unit != DefaultThresholds.Metric || c.Verdict == NotGated {
-			continue
-		}
+	for _, c := range timedCells(rep) {
 		if c.Verdict != Inconclusive || !strings.Contains(c.Reason, "the machine moved between the runs: at ") {
 			t.Errorf("%s: %s: %s", c.Name, c.Verdict, c.Reason)
 		}
@@ -74,10 +83,7 @@ func TestGateDefaultRunsOfOneCommit(t *testing.T) {
 			}
 			gates++
 			alarm := false
-			for _, c := range rep.Cells {
-				if c.Unit != DefaultThresholds.Metric || c.Verdict == NotGated {
-					continue
-				}
+			for _, c := range timedCells(rep) {
 				if c.Verdict == Regression {
 					alarm = true
 					t.Logf("run %d against %d, %s: REGRESSION: %s", i+1, j+1, c.Name, c.Reason)
@@ -154,10 +160,7 @@ func TestGateNamesTheFloorProbe(t *testing.T) {
 		}
 	}
 	gated := 0
-	for _, c := range rep.Cells {
-		if c.Unit != DefaultThresholds.Metric || c.Verdict == NotGated {
-			continue
-		}
+	for _, c := range timedCells(rep) {
 		gated++
 		if c.Verdict != Inconclusive || !strings.Contains(c.Reason, "its floor probe ran +4") {
 			t.Errorf("%s: %s: %s", c.Name, c.Verdict, c.Reason)
@@ -182,10 +185,7 @@ func TestControlVetoesByItsInterval(t *testing.T) {
 		t.Fatal(err)
 	}
 	pass := false
-	for _, c := range rep.Cells {
-		if c.Unit != DefaultThresholds.Metric || c.Verdict == NotGated {
-			continue
-		}
+	for _, c := range timedCells(rep) {
 		vetoed := strings.Contains(c.Reason, "the machine moved")
 		switch {
 		case c.Verdict == Regression:
@@ -224,10 +224,7 @@ func TestFloorProbeWandersWithinAState(t *testing.T) {
 		}
 	}
 	pass := false
-	for _, c := range rep.Cells {
-		if c.Unit != DefaultThresholds.Metric || c.Verdict == NotGated {
-			continue
-		}
+	for _, c := range timedCells(rep) {
 		if c.Verdict == Regression || strings.Contains(c.Reason, "the machine moved") {
 			t.Errorf("%s: %s: %s", c.Name, c.Verdict, c.Reason)
 		}
