@@ -23,6 +23,16 @@ func timedCells(rep *Report) []CellVerdict {
 	return out
 }
 
+// gateJourney gates two runs of results/baseline-journey at the defaults.
+func gateJourney(t *testing.T, old, new string) *Report {
+	t.Helper()
+	rep, err := Gate(readJourney(t, old), readJourney(t, new), DefaultThresholds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
 func readJourney(t *testing.T, path string) *records.Set {
 	t.Helper()
 	s, err := records.ReadFile(filepath.Join(journey, path))
@@ -38,11 +48,7 @@ func readJourney(t *testing.T, path string) *records.Set {
 // REGRESSION (+51%); the machine's view makes every cell INCONCLUSIVE,
 // naming it.
 func TestGateMachineMovedOnRealRuns(t *testing.T) {
-	old, new := readJourney(t, "slow-minute/old.txt"), readJourney(t, "slow-minute/new.txt")
-	rep, err := Gate(old, new, DefaultThresholds)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep := gateJourney(t, "slow-minute/old.txt", "slow-minute/new.txt")
 	hidden := 0
 	for _, c := range timedCells(rep) {
 		if c.Verdict != Inconclusive || !strings.Contains(c.Reason, "the machine moved between the runs: at ") {
@@ -145,11 +151,7 @@ func TestMachineNotesSayWhatTheyCouldNotSee(t *testing.T) {
 // long): the floor probe moved over 40% at both thread counts, and the
 // gate names it beside the speed probe and gives no verdict on a store.
 func TestGateNamesTheFloorProbe(t *testing.T) {
-	old, new := readJourney(t, "floor-probe/set-b/run-1.txt"), readJourney(t, "floor-probe/set-b/run-4.txt")
-	rep, err := Gate(old, new, DefaultThresholds)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep := gateJourney(t, "floor-probe/set-b/run-1.txt", "floor-probe/set-b/run-4.txt")
 	for _, threads := range []string{"1 thread,", "2 threads,"} {
 		named := false
 		for _, w := range rep.Warnings {
@@ -179,11 +181,7 @@ func TestGateNamesTheFloorProbe(t *testing.T) {
 // PASS at -0.6% [-3.4%, +2.2%]). At 2 threads the floor probe moved
 // +11.9% and every cell there is still INCONCLUSIVE, naming it.
 func TestControlVetoesByItsInterval(t *testing.T) {
-	old, new := readJourney(t, "floor-probe/set-c/run-1.txt"), readJourney(t, "floor-probe/set-c/run-2.txt")
-	rep, err := Gate(old, new, DefaultThresholds)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep := gateJourney(t, "floor-probe/set-c/run-1.txt", "floor-probe/set-c/run-2.txt")
 	pass := false
 	for _, c := range timedCells(rep) {
 		vetoed := strings.Contains(c.Reason, "the machine moved")
@@ -209,11 +207,7 @@ func TestControlVetoesByItsInterval(t *testing.T) {
 // (floorLimit). No cell is vetoed for it, and sortoninsert at 2 threads
 // PASSes on its own figures (-1.7% [-4.7%, +1.5%]).
 func TestFloorProbeWandersWithinAState(t *testing.T) {
-	old, new := readJourney(t, "floor-probe/journey/run-1.txt"), readJourney(t, "floor-probe/journey/run-2.txt")
-	rep, err := Gate(old, new, DefaultThresholds)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep := gateJourney(t, "floor-probe/journey/run-1.txt", "floor-probe/journey/run-2.txt")
 	for threads, move := range map[string]string{"1 thread,": "floor probe +2.8%", "2 threads,": "floor probe +3.4%"} {
 		seen := false
 		for _, w := range rep.Warnings {
