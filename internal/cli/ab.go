@@ -56,7 +56,9 @@ does not build exits 4.
 Instead of two revisions: -base-bin and -head-bin compare two prebuilt
 binaries (two builds of a library, such as libcrypto 3.0 and 4.0), and
 -base-env/-head-env KEY=VALUE one binary under two environments — no build,
-one code layout. -replay judges the windows.csv of an earlier -report
+one code layout. -baseline NAME takes as BASE the build a "run
+-save-baseline NAME" kept, and this perfrun as HEAD: the baseline journey,
+measured side by side instead of file against file. -replay judges the windows.csv of an earlier -report
 again with this perfrun's rules, measuring nothing.`,
 }
 
@@ -83,6 +85,7 @@ type abOptions struct {
 	jsonOut, reportDir   string
 	replay               string
 	baseBin, headBin     string
+	baseline             string
 	baseEnv, headEnv     listFlag
 	keep, quiet          bool
 	cmd                  commandFlags
@@ -113,6 +116,7 @@ func abFlags(fs *flag.FlagSet) runFunc {
 	fs.StringVar(&a.reportDir, "report", "", "also write report.md, report.html, images/ and windows.csv of the comparison here")
 	fs.StringVar(&a.replay, "replay", "", "judge the recorded comparison in this windows.csv (of -report) again, measuring nothing: with this perfrun's -rounds, -looks, -threshold and -alpha")
 	fs.StringVar(&a.baseBin, "base-bin", "", "a prebuilt perfrun (or perfrun.Main) binary as BASE, instead of building a revision")
+	fs.StringVar(&a.baseline, "baseline", "", "the build kept with the named baseline (run -save-baseline `NAME`) as BASE; HEAD is this perfrun or -head-bin")
 	fs.StringVar(&a.headBin, "head-bin", "", "a prebuilt binary as HEAD; with either -bin, the other defaults to this perfrun")
 	fs.Var(&a.baseEnv, "base-env", "KEY=VALUE added to the environment of BASE's processes, e.g. LD_LIBRARY_PATH=/opt/openssl-a/lib (repeatable)")
 	fs.Var(&a.headEnv, "head-env", "KEY=VALUE added to the environment of HEAD's processes (repeatable)")
@@ -141,10 +145,20 @@ func (a *abOptions) run(ctx context.Context, o *streams, fs *flag.FlagSet) error
 		}
 		return a.replayWindows(o)
 	}
+	if a.baseline != "" {
+		if a.baseBin != "" {
+			return usageError("-baseline and -base-bin both name BASE: give one")
+		}
+		bin, err := baselineBuild(a.baseline)
+		if err != nil {
+			return err
+		}
+		a.baseBin = bin
+	}
 	prebuilt := a.baseBin != "" || a.headBin != "" || len(a.baseEnv)+len(a.headEnv) > 0
 	switch {
 	case prebuilt && fs.NArg() != 0:
-		return usageError("with -base-bin, -head-bin, -base-env or -head-env, want no revisions: the binaries are the arms")
+		return usageError("with -baseline, -base-bin, -head-bin, -base-env or -head-env, want no revisions: the binaries are the arms")
 	case !prebuilt && fs.NArg() != 2:
 		return usageError("want two revisions: BASE HEAD")
 	}
@@ -339,6 +353,9 @@ func (a *abOptions) prebuilt() (*prebuiltArms, error) {
 		return strings.Join(append([]string{filepath.Base(bin)}, env...), " ")
 	}
 	arms.baseName, arms.headName = name(arms.base, a.baseEnv), name(arms.head, a.headEnv)
+	if a.baseline != "" {
+		arms.baseName = strings.Join(append([]string{"baseline " + a.baseline + savedWhen(a.baseline)}, a.baseEnv...), " ")
+	}
 	if arms.baseName == arms.headName {
 		arms.baseName, arms.headName = "base: "+arms.baseName, "head: "+arms.headName
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -15,12 +16,14 @@ import (
 )
 
 var cmdBaselines = &command{
-	maxArgs: 0, name: "baselines", args: "", short: "list the named baselines (run -save-baseline NAME, gate -baseline NAME)",
+	maxArgs: 0, name: "baselines", args: "", short: "list the named baselines (run -save-baseline NAME, gate -baseline NAME, ab -baseline NAME)",
 	long: `Baselines lists the results saved under a name with "run -save-baseline
 NAME": when each was measured, on what, by which command. "gate -baseline
-NAME NEW" gates NEW against one. They live in one folder, $PERFRUN_BASELINES
-or perfrun-out/baselines, one results file each (NAME.txt) with its
-configuration.`,
+NAME NEW" gates NEW against one, and "ab -baseline NAME" measures the build
+that saved it again, beside this perfrun, interleaved. They live in one
+folder, $PERFRUN_BASELINES or perfrun-out/baselines: a results file each
+(NAME.txt) with its configuration, and the build that measured it
+(NAME.build/).`,
 }
 
 func init() { cmdBaselines.define = baselinesFlags }
@@ -107,20 +110,121 @@ func baselinesFlags(*flag.FlagSet) runFunc {
 			return nil
 		}
 		tw := tabwriter.NewWriter(o.stdout, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "NAME\tDATE\tCELLS\tMACHINE\tCOMMAND")
+		fmt.Fprintln(tw, "NAME\tDATE\tCELLS\tBUILD\tMACHINE\tCOMMAND")
 		for _, name := range names {
 			s, err := records.ReadFile(filepath.Join(baselinesDir(), name+".txt"))
 			if err != nil {
-				fmt.Fprintf(tw, "%s\t(unreadable: %v)\t\t\t\n", name, err)
+				fmt.Fprintf(tw, "%s\t(unreadable: %v)\t\t\t\t\n", name, err)
 				continue
 			}
 			machine := s.Config("machine")
 			if machine == "" {
 				machine = s.Config("cpu") + " ×" + s.Config("cores")
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", name, s.Config("date"), len(s.Cells()), machine, s.Config("command"))
+			build := "-"
+			if keptBuild(name) != "" {
+				build = "kept"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\n", name, s.Config("date"), len(s.Cells()), build, machine, s.Config("command"))
 		}
 		fmt.Fprintf(tw, "\n(in %s)\n", baselinesDir())
 		return tw.Flush()
 	}
+}
+
+// A baseline keeps the build that measured it: NAME.build/ beside
+// NAME.txt holds a copy of the running executable under its own name.
+// Two results files are two processes minutes apart, and on a shared host
+// the drift between them is often larger than the threshold (README: the
+// baseline journey), which no statistic of the two files can take out.
+// With the build kept, "ab -baseline NAME" measures it again beside a
+// newer one, window by window, where a slow stretch lands on both.
+
+// buildDir is the folder of a baseline's build.
+func buildDir(name string) string {
+	return filepath.Join(baselinesDir(), name+".build")
+}
+
+// saveBuild copies the running executable into the baseline's build
+// folder, replacing the one an earlier save kept. It is called before
+// the results are saved, and an old build is removed first, so a build
+// never sits beside results it did not measure.
+func saveBuild(name string) (string, error) {
+	dir := buildDir(name)
+	if err := os.RemoveAll(dir); err != nil {
+		return "", err
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return "", err
+	}
+	tmp, err := os.MkdirTemp(baselinesDir(), "."+name+".build-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(tmp)
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return "", err
+	}
+	path := filepath.Join(tmp, filepath.Base(self))
+	if err := copyExecutable(self, path); err != nil {
+		return "", err
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, filepath.Base(self)), nil
+}
+
+func copyExecutable(from, to string) error {
+	src, err := os.Open(from)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	dst, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o755)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(dst, src); err != nil {
+		dst.Close()
+		return err
+	}
+	return dst.Close()
+}
+
+// baselineBuild finds the build kept with a saved baseline, or says why
+// there is none.
+func baselineBuild(name string) (string, error) {
+	if _, err := baselinePath(name); err != nil {
+		return "", err
+	}
+	if bin := keptBuild(name); bin != "" {
+		return bin, nil
+	}
+	return "", usageError("baseline %q has no build kept with it (%s): it was saved by a perfrun from before baselines kept their builds, or copied without it; save it again with run -save-baseline %s", name, buildDir(name), name)
+}
+
+// keptBuild is the executable in a baseline's build folder, or "".
+func keptBuild(name string) string {
+	entries, _ := os.ReadDir(buildDir(name))
+	for _, e := range entries {
+		if info, err := e.Info(); err == nil && info.Mode().IsRegular() && info.Mode()&0o111 != 0 {
+			return filepath.Join(buildDir(name), e.Name())
+		}
+	}
+	return ""
+}
+
+// savedWhen is " (saved DATE)" from a baseline's results, or "".
+func savedWhen(name string) string {
+	path, err := baselinePath(name)
+	if err != nil {
+		return ""
+	}
+	s, err := records.ReadFile(path)
+	if err != nil || s.Config("date") == "" {
+		return ""
+	}
+	return " (saved " + s.Config("date") + ")"
 }

@@ -38,7 +38,8 @@ processes, by more than the threshold), every cell at that thread count
 is INCONCLUSIVE, naming the machine; an undecided cell says what the machine
 did in its windows. A process's own luck (where its code and data
 landed) no file shows: for two revisions on one machine prefer
-"perfrun ab".`,
+"perfrun ab", and for a named baseline "perfrun ab -baseline NAME", which
+measures the build that saved it again, beside this one.`,
 }
 
 func init() { cmdGate.define = gateFlags }
@@ -81,7 +82,11 @@ func gateFlags(fs *flag.FlagSet) runFunc {
 		if err != nil {
 			return asUsage(err)
 		}
-		return finishGate(rep, *jsonOut, o)
+		verdict := finishGate(rep, *jsonOut, o)
+		if *baseline != "" && rep.Verdict == compare.Inconclusive && keptBuild(*baseline) != "" {
+			fmt.Fprintf(o.stderr, "perfrun: gate: the build that measured %s is kept with it: perfrun ab -baseline %s measures it again beside this perfrun, window by window, and decides in minutes where two files minutes apart cannot\n", *baseline, *baseline)
+		}
+		return verdict
 	}
 }
 

@@ -309,12 +309,21 @@ func (f *runFlags) write(o *streams, res *harness.Outcome) error {
 				unsaved = &exitError{exitInconclusive, fmt.Errorf("baseline %s not saved: every sample of %s was set aside (the machine disturbed them); "+
 					"a baseline without them would make every later gate of those cells INCONCLUSIVE; run again", f.saveAs, strings.Join(lost, ", "))}
 			} else {
+				// The build first: results are never left beside a build
+				// that did not measure them.
+				bin, buildErr := saveBuild(f.saveAs)
 				path, err := saveBaseline(f.saveAs, buf.Bytes())
 				if err != nil {
 					return err
 				}
 				if !f.quiet {
 					fmt.Fprintf(o.stderr, "perfrun: saved baseline %s (%s); gate against it with: perfrun gate -baseline %s NEW\n", f.saveAs, path, f.saveAs)
+				}
+				switch {
+				case buildErr != nil:
+					fmt.Fprintf(o.stderr, "perfrun: baseline %s: its build was not kept (%v): ab -baseline %s cannot measure it again\n", f.saveAs, buildErr, f.saveAs)
+				case !f.quiet:
+					fmt.Fprintf(o.stderr, "perfrun: kept the build that measured it (%s); measure it again beside a later build, interleaved, with: perfrun ab -baseline %s\n", bin, f.saveAs)
 				}
 			}
 		}
