@@ -14,13 +14,13 @@ mkdir -p "$out" && cd "$out"
 export PERFRUN_BASELINES=$PWD/perfrun-out/baselines
 t() { echo "== $(date -u +%H:%M:%S) $*"; }
 wall() { /usr/bin/time -f "wall %e s" "$@"; }
-t save; wall "$perfrun" run -save-baseline main >save.out 2>save.err; echo "exit $?"
+t save; wall "$perfrun" run -save-baseline main >save.table.txt 2>save.err; echo "exit $?"
 cp perfrun-out/results.txt run-1.txt
-t run2; wall "$perfrun" run >run2.out 2>run2.err; echo "exit $?"
+t run2; wall "$perfrun" run >run2.table.txt 2>run2.err; echo "exit $?"
 cp perfrun-out/results.txt run-2.txt
-t gate; "$perfrun" gate -baseline main perfrun-out/results.txt >gate.out 2>gate.err; echo "exit $?"
-aa() { t "aa-$1"; wall "$perfrun" ab -baseline main -budget 5m -json "aa-$1.json" >"aa-$1.out" 2>"aa-$1.err"; echo "exit $?"; }
-d10() { t "d10$1"; wall "$perfrun" ab -baseline main -head-bin "$slow" $2 -budget 5m -json "d10$1.json" >"d10$1.out" 2>"d10$1.err"; echo "exit $?"; }
+t gate; "$perfrun" gate -baseline main perfrun-out/results.txt >gate.verdict.txt 2>gate.err; echo "exit $?"
+aa() { t "aa-$1"; wall "$perfrun" ab -baseline main -budget 5m -json "aa-$1.json" >"aa-$1.verdict.txt" 2>"aa-$1.err"; echo "exit $?"; }
+d10() { t "d10$1"; wall "$perfrun" ab -baseline main -head-bin "$slow" $2 -budget 5m -json "d10$1.json" >"d10$1.verdict.txt" 2>"d10$1.err"; echo "exit $?"; }
 # the order they ran in
 aa 1; d10 -1 "-impl hashmap"; aa 2; d10 -2 "-impl hashmap"; aa 3; aa 4; aa 5
 d10 all-1 ""; d10 -3 "-impl hashmap"
