@@ -3,6 +3,7 @@ package compare
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/perfrun/perfrun/records"
@@ -19,6 +20,16 @@ import (
 // more than a yardstick's share of the threshold (half; the floor probe's
 // floorLimit) gets no verdict on the store (the file gate's A/A arm), and
 // an undecided cell says what the machine did in its windows.
+
+// twoLevels is how much slower than its fastest round a cell's slowest
+// must run for the reason to say its rounds ran at two levels. The
+// spread above is robust, so it describes the majority of the rounds: a
+// lock-based design at 2 threads here runs at one of two levels for
+// minutes, 1.8 times apart, while every probe holds still
+// (results/baseline-journey/ab-baseline: run-2.txt, sortoninsert and
+// hashmap, 2 of 5 rounds), and then the spread says ±1.5% beside an
+// interval of ±50%.
+const twoLevels = 0.25
 
 // slowProbe is how much slower than its run's median a speed probe must
 // run for its window to count as measured on a slow machine.
@@ -198,6 +209,12 @@ func (m machineView) saw(oc, nc *records.Cell, metric string) string {
 	if a.hasControl {
 		parts = append(parts, fmt.Sprintf("its rounds spread ±%.1f%% and ±%.1f%%, the control's ±%.1f%% and ±%.1f%%",
 			100*relativeSD(oc.Values[metric]), 100*relativeSD(nc.Values[metric]), 100*a.controlSD[0], 100*a.controlSD[1]))
+	}
+	for i, c := range []*records.Cell{oc, nc} {
+		if v := c.Values[metric]; len(v) > 1 && slices.Min(v) > 0 && slices.Max(v) > slices.Min(v)*(1+twoLevels) {
+			parts = append(parts, fmt.Sprintf("in %s its slowest round took %.2f× its fastest (rounds at two levels, which a spread does not describe)",
+				[]string{m.old, m.new}[i], slices.Max(v)/slices.Min(v)))
+		}
 	}
 	if len(parts) == 0 {
 		return ""

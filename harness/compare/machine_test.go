@@ -3,6 +3,7 @@ package compare
 import (
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -226,5 +227,34 @@ func TestFloorProbeWandersWithinAState(t *testing.T) {
 	}
 	if !pass {
 		t.Errorf("sortoninsert at 2 threads did not PASS")
+	}
+}
+
+// TestGateNamesTwoLevels: in the second run of the ab-baseline journey,
+// sortoninsert and hashmap at 2 threads ran 2 of their 5 rounds 1.8 times
+// as fast as the other 3, with every probe steady. Their robust spread
+// says ±1.5%, their interval about ±50%: the reason must say the rounds
+// ran at two levels, in which run, and how far apart; a cell whose
+// rounds held one level must not.
+func TestGateNamesTwoLevels(t *testing.T) {
+	rep := gateJourney(t, "ab-baseline/run-1.txt", "ab-baseline/run-2.txt")
+	named := 0
+	for _, c := range timedCells(rep) {
+		twoLevels := strings.Contains(c.Reason, "rounds at two levels")
+		bimodal := strings.HasSuffix(c.Name, "/threads=2") && (strings.Contains(c.Name, "impl=sortoninsert/") || strings.Contains(c.Name, "impl=hashmap/"))
+		switch {
+		case bimodal && c.Verdict != Inconclusive:
+			t.Errorf("%s: %s, want INCONCLUSIVE: %s", c.Name, c.Verdict, c.Reason)
+		case bimodal && !regexp.MustCompile(`in \S*ab-baseline/run-2\.txt its slowest round took 1\.8\d× its fastest`).MatchString(c.Reason):
+			t.Errorf("%s: the reason does not name the two levels of run-2.txt: %s", c.Name, c.Reason)
+		case !bimodal && twoLevels:
+			t.Errorf("%s: named two levels it did not have: %s", c.Name, c.Reason)
+		}
+		if twoLevels {
+			named++
+		}
+	}
+	if named != 2 {
+		t.Errorf("%d cells named two levels, want 2", named)
 	}
 }
