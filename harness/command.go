@@ -28,10 +28,14 @@ import (
 // tables, plots and verdicts as the built-in stores.
 //
 // The contract: the program prints the time one call took on one thread
-// (its threads × its wall time over its calls, perfrun's ns/call) as the
-// last number of its standard output, with its unit (ns, us, µs, ms or s)
-// right after it, or given as Unit. It exits 0; anything else fails the
-// run with the tail of what it printed.
+// (its threads × its wall time over its calls, recorded as ns/call) as
+// the last number of its standard output, with its unit (ns, us, µs, ms
+// or s) right after it, or given as Unit. It exits 0; anything else fails
+// the run with the tail of what it printed. That figure is an aggregate:
+// a built-in cell's ns/call is the mean of each worker's time per call,
+// larger than the aggregate when the workers are unequal, so at more than
+// one thread a command and a store compare like for like by ns/op (wall
+// time over all calls, for both).
 type Command struct {
 	// Name is the cell's impl= value.
 	Name string

@@ -51,6 +51,15 @@ for lib in libs:
         n = [spread(c, f'Control/threads={t}', 'ns/op') for c in procs]
         print(f'x509storeissuer / openssl-paths at {t} thread(s): median {st.median(r):.3f} {[round(x, 3) for x in r]}; '
               f'control round-to-round sd {st.median(n) * 100:.1f}% {[round(x * 100, 1) for x in n]}')
+        if t > 1:
+            # The tool's figure is threads x run time / all calls; perfrun's
+            # ns/call is the mean of each worker's time per call, larger when
+            # the workers are unequal. ns/op is wall / all calls for both.
+            a = [med(c, f'Issuer/impl=x509storeissuer/certs={certs}/hit=0/threads={t}', 'ns/op') /
+                 med(c, f'Issuer/impl=openssl-paths/certs={certs}/hit=0/threads={t}', 'ns/op') for c in procs]
+            w = [med(c, f'Issuer/impl=openssl-paths/certs={certs}/hit=0/threads={t}', 'worker-min/max') for c in procs]
+            print(f'  by ns/op (wall / all calls for both): median {st.median(a):.3f} {[round(x, 3) for x in a]}; '
+                  f"openssl-paths' worker-min/max {[round(x, 2) if x else None for x in w]}")
     if any(med(c, 'Control/threads=2', 'ops/s') is None for c in procs):
         continue
     p2 = [med(c, 'Control/threads=2', 'ops/s') / med(c, 'Control/threads=1', 'ops/s') for c in procs]
