@@ -138,3 +138,33 @@ func TestCommandCellFails(t *testing.T) {
 		}
 	}
 }
+
+// TestNsPerCallIsTheWorkersMean pins what the command contract's doc
+// says a built-in cell's ns/call is: the mean of each worker's own time
+// per call, not the aggregate a command prints (threads × wall ÷ all
+// calls, which ns/op × threads is). With two workers in one second, one
+// at 100 calls and one at 67 (worker-min/max 0.67, as OpenSSL 3.0's store
+// ran here), ns/call exceeds the aggregate by 1 ÷ (4r ÷ (1+r)²), 4.1%.
+func TestNsPerCallIsTheWorkersMean(t *testing.T) {
+	workers := []workerResult{{ops: 100, elapsed: time.Second}, {ops: 67, elapsed: time.Second}}
+	ms, err := windowMetrics(&workloads.Instance{}, workers, nil, time.Second, memory{}, runtimeCounters{}, 0, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]float64{}
+	for _, m := range ms {
+		got[m.Unit] = m.Value
+	}
+	mean := (1e9/100.0 + 1e9/67.0) / 2
+	aggregate := 2 * 1e9 / 167.0
+	if d := got[records.NsPerCall] - mean; d > 1e-6 || d < -1e-6 {
+		t.Errorf("ns/call %.1f, want the workers' mean %.1f", got[records.NsPerCall], mean)
+	}
+	if d := 2*got[records.NsPerOp] - aggregate; d > 1e-6 || d < -1e-6 {
+		t.Errorf("2 × ns/op %.1f, want the aggregate %.1f", 2*got[records.NsPerOp], aggregate)
+	}
+	r := got[records.Fairness]
+	if want := 1 / (4 * r / ((1 + r) * (1 + r))); got[records.NsPerCall]/aggregate-want > 1e-9 || want-got[records.NsPerCall]/aggregate > 1e-9 {
+		t.Errorf("ns/call ÷ aggregate %.4f, want 1 ÷ (4r ÷ (1+r)²) = %.4f at r = %.2f", got[records.NsPerCall]/aggregate, want, r)
+	}
+}
