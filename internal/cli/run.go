@@ -99,7 +99,7 @@ func newRunFlags(fs *flag.FlagSet) *runFlags {
 	fs.StringVar(&f.profiles.Mutex, "mutexprofile", "", "write a mutex contention profile of each cell into `DIR`")
 	fs.StringVar(&f.profiles.Block, "blockprofile", "", "write a blocking profile of each cell into `DIR`")
 	f.cmd.define(fs)
-	fs.StringVar(&f.saveAs, "save-baseline", "", "also save the results as the named baseline `NAME` (see perfrun baselines)")
+	fs.StringVar(&f.saveAs, "save-baseline", "", "also save the results, and the build that measured them, as the named baseline `NAME` (see perfrun baselines; perfrun ab -baseline NAME measures that build again)")
 	return f
 }
 
