@@ -18,7 +18,7 @@ def main(d):
         wall = re.findall(r"wall ([0-9.]+) s", open(path[:-5] + ".err").read())
         cells = [c for c in v["cells"] if c["unit"] == "sec/op" and c["verdict"] != "NOT-GATED"]
         desc = "; ".join(f"{short(c['name'])} {c['verdict']} {c['reason'].split(':')[0]}" for c in cells)
-        head = "the same build" if name.startswith("aa") else "exp-double10"
+        head = next(h for p, h in (("aa", "the same build"), ("d10", "exp-double10"), ("move", "exp-move")) if name.startswith(p))
         print(f"| {name} | {head} | {v['verdict']} | {float(wall[-1]) / 60:.1f} min | {desc} |")
 
 main(sys.argv[1])
