@@ -355,6 +355,9 @@ func (a *abOptions) prebuilt() (*prebuiltArms, error) {
 	arms.baseName, arms.headName = name(arms.base, a.baseEnv), name(arms.head, a.headEnv)
 	if a.baseline != "" {
 		arms.baseName = strings.Join(append([]string{"baseline " + a.baseline + savedWhen(a.baseline)}, a.baseEnv...), " ")
+		if a.headBin != "" { // as given: its base name is often perfrun too
+			arms.headName = strings.Join(append([]string{a.headBin}, a.headEnv...), " ")
+		}
 	}
 	if arms.baseName == arms.headName {
 		arms.baseName, arms.headName = "base: "+arms.baseName, "head: "+arms.headName
