@@ -34,6 +34,28 @@ func gateJourney(t *testing.T, old, new string) *Report {
 	return rep
 }
 
+// noteSays says whether the report's note on the machine at threads
+// ("1 thread," or "2 threads,") contains text.
+func noteSays(rep *Report, threads, text string) bool {
+	for _, w := range rep.Warnings {
+		if strings.Contains(w, "the machine at "+threads) && strings.Contains(w, text) {
+			return true
+		}
+	}
+	return false
+}
+
+// passes says whether the report gave the named cell PASS on the timed
+// metric.
+func passes(rep *Report, name string) bool {
+	for _, c := range timedCells(rep) {
+		if c.Name == name && c.Verdict == Pass {
+			return true
+		}
+	}
+	return false
+}
+
 func readJourney(t *testing.T, path string) *records.Set {
 	t.Helper()
 	s, err := records.ReadFile(filepath.Join(journey, path))
@@ -154,11 +176,7 @@ func TestMachineNotesSayWhatTheyCouldNotSee(t *testing.T) {
 func TestGateNamesTheFloorProbe(t *testing.T) {
 	rep := gateJourney(t, "floor-probe/set-b/run-1.txt", "floor-probe/set-b/run-4.txt")
 	for _, threads := range []string{"1 thread,", "2 threads,"} {
-		named := false
-		for _, w := range rep.Warnings {
-			named = named || strings.Contains(w, "the machine at "+threads) && strings.Contains(w, "floor probe +4")
-		}
-		if !named {
+		if !noteSays(rep, threads, "floor probe +4") {
 			t.Errorf("no note names the floor probe at %s: %q", threads, rep.Warnings)
 		}
 	}
@@ -183,7 +201,6 @@ func TestGateNamesTheFloorProbe(t *testing.T) {
 // +11.9% and every cell there is still INCONCLUSIVE, naming it.
 func TestControlVetoesByItsInterval(t *testing.T) {
 	rep := gateJourney(t, "floor-probe/set-c/run-1.txt", "floor-probe/set-c/run-2.txt")
-	pass := false
 	for _, c := range timedCells(rep) {
 		vetoed := strings.Contains(c.Reason, "the machine moved")
 		switch {
@@ -194,9 +211,8 @@ func TestControlVetoesByItsInterval(t *testing.T) {
 		case strings.HasSuffix(c.Name, "threads=2") && !strings.Contains(c.Reason, "its floor probe ran +11.9%"):
 			t.Errorf("%s: %s: %s; want INCONCLUSIVE naming the floor probe", c.Name, c.Verdict, c.Reason)
 		}
-		pass = pass || c.Name == "Issuer/impl=hashmap/certs=1024/hit=1/threads=1" && c.Verdict == Pass
 	}
-	if !pass {
+	if !passes(rep, "Issuer/impl=hashmap/certs=1024/hit=1/threads=1") {
 		t.Errorf("hashmap at 1 thread did not PASS")
 	}
 }
@@ -210,22 +226,16 @@ func TestControlVetoesByItsInterval(t *testing.T) {
 func TestFloorProbeWandersWithinAState(t *testing.T) {
 	rep := gateJourney(t, "floor-probe/journey/run-1.txt", "floor-probe/journey/run-2.txt")
 	for threads, move := range map[string]string{"1 thread,": "floor probe +2.8%", "2 threads,": "floor probe +3.4%"} {
-		seen := false
-		for _, w := range rep.Warnings {
-			seen = seen || strings.Contains(w, "the machine at "+threads) && strings.Contains(w, move)
-		}
-		if !seen {
+		if !noteSays(rep, threads, move) {
 			t.Errorf("no note at %s says %q: %q", threads, move, rep.Warnings)
 		}
 	}
-	pass := false
 	for _, c := range timedCells(rep) {
 		if c.Verdict == Regression || strings.Contains(c.Reason, "the machine moved") {
 			t.Errorf("%s: %s: %s", c.Name, c.Verdict, c.Reason)
 		}
-		pass = pass || c.Name == "Issuer/impl=sortoninsert/certs=1024/hit=1/threads=2" && c.Verdict == Pass
 	}
-	if !pass {
+	if !passes(rep, "Issuer/impl=sortoninsert/certs=1024/hit=1/threads=2") {
 		t.Errorf("sortoninsert at 2 threads did not PASS")
 	}
 }
