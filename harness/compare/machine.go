@@ -211,9 +211,13 @@ func (m machineView) saw(oc, nc *records.Cell, metric string) string {
 			100*relativeSD(oc.Values[metric]), 100*relativeSD(nc.Values[metric]), 100*a.controlSD[0], 100*a.controlSD[1]))
 	}
 	for i, c := range []*records.Cell{oc, nc} {
-		if v := c.Values[metric]; len(v) > 1 && slices.Min(v) > 0 && slices.Max(v) > slices.Min(v)*(1+twoLevels) {
+		v := c.Values[metric]
+		if len(v) < 2 {
+			continue
+		}
+		if lo, hi := slices.Min(v), slices.Max(v); lo > 0 && hi > lo*(1+twoLevels) {
 			parts = append(parts, fmt.Sprintf("in %s its slowest round took %.2f× its fastest (rounds at two levels, which a spread does not describe)",
-				[]string{m.old, m.new}[i], slices.Max(v)/slices.Min(v)))
+				[]string{m.old, m.new}[i], hi/lo))
 		}
 	}
 	if len(parts) == 0 {

@@ -349,14 +349,14 @@ func (a *abOptions) prebuilt() (*prebuiltArms, error) {
 			return nil, usageError("bad environment setting %q: want KEY=VALUE", kv)
 		}
 	}
-	name := func(bin string, env []string) string {
-		return strings.Join(append([]string{filepath.Base(bin)}, env...), " ")
+	name := func(what string, env []string) string {
+		return strings.Join(append([]string{what}, env...), " ")
 	}
-	arms.baseName, arms.headName = name(arms.base, a.baseEnv), name(arms.head, a.headEnv)
+	arms.baseName, arms.headName = name(filepath.Base(arms.base), a.baseEnv), name(filepath.Base(arms.head), a.headEnv)
 	if a.baseline != "" {
-		arms.baseName = strings.Join(append([]string{"baseline " + a.baseline + savedWhen(a.baseline)}, a.baseEnv...), " ")
+		arms.baseName = name("baseline "+a.baseline+savedWhen(a.baseline), a.baseEnv)
 		if a.headBin != "" { // as given: its base name is often perfrun too
-			arms.headName = strings.Join(append([]string{a.headBin}, a.headEnv...), " ")
+			arms.headName = name(a.headBin, a.headEnv)
 		}
 	}
 	if arms.baseName == arms.headName {
