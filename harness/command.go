@@ -139,7 +139,7 @@ func (r *runner) commandSetup(c Cell) (*commandCell, error) {
 		}
 		r.res.Corpora[co.Source] = co.Digest
 		cc.at = co.At.Unix()
-		if cc.dir, err = writeCorpusDir(co, c.Params.Float("hit")); err != nil {
+		if cc.dir, err = writeCorpusDir(co, c.Params.Float("hit"), workloads.LeafLimit(c.Params)); err != nil {
 			return nil, fmt.Errorf("cell %s: %w", c.Name(), err)
 		}
 	}
@@ -147,8 +147,10 @@ func (r *runner) commandSetup(c Cell) (*commandCell, error) {
 	return cc, nil
 }
 
-// writeCorpusDir writes CorpusFiles for co into a new temporary directory.
-func writeCorpusDir(co *corpus.Corpus, hit float64) (string, error) {
+// writeCorpusDir writes CorpusFiles for co into a new temporary directory:
+// its leaves are the first limit of the kind hit asks for (all when limit
+// is 0), the leaves perfrun's own lookups rotate over.
+func writeCorpusDir(co *corpus.Corpus, hit float64, limit int) (string, error) {
 	var leaves []corpus.Leaf
 	switch {
 	case hit == 1 && len(co.Hits) > 0:
@@ -159,6 +161,9 @@ func writeCorpusDir(co *corpus.Corpus, hit float64) (string, error) {
 		return "", fmt.Errorf("a command looks up leaves of one kind: hit must be 0 or 1, not %v", hit)
 	default:
 		return "", fmt.Errorf("corpus %s has no leaf for hit=%v", co.Source, hit)
+	}
+	if limit > 0 && limit < len(leaves) {
+		leaves = leaves[:limit]
 	}
 	dir, err := os.MkdirTemp("", "perfrun-command-")
 	if err != nil {

@@ -1,7 +1,9 @@
 package harness
 
 import (
+	"bytes"
 	"context"
+	"encoding/pem"
 	"os"
 	"path/filepath"
 	"strings"
@@ -166,5 +168,38 @@ func TestNsPerCallIsTheWorkersMean(t *testing.T) {
 	r := got[records.Fairness]
 	if want := 1 / (4 * r / ((1 + r) * (1 + r))); got[records.NsPerCall]/aggregate-want > 1e-9 || want-got[records.NsPerCall]/aggregate > 1e-9 {
 		t.Errorf("ns/call ÷ aggregate %.4f, want 1 ÷ (4r ÷ (1+r)²) = %.4f at r = %.2f", got[records.NsPerCall]/aggregate, want, r)
+	}
+}
+
+// TestCorpusDirLeaves: a command's leaves.pem holds the leaves perfrun's
+// own lookups rotate over — the first N of the kind with leaves=N, so at 1
+// the very leaf servercert.pem holds.
+func TestCorpusDirLeaves(t *testing.T) {
+	co, err := corpus.Cached(corpus.Spec{Seed: 1, CAs: 16, Hits: 16, Misses: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		hit   float64
+		limit int
+		want  []corpus.Leaf
+	}{{0, 0, co.Misses}, {0, 1, co.Misses[:1]}, {1, 3, co.Hits[:3]}, {1, 99, co.Hits}} {
+		dir, err := writeCorpusDir(co, tc.hit, tc.limit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all, _ := os.ReadFile(filepath.Join(dir, CorpusFiles.Leaves))
+		one, _ := os.ReadFile(filepath.Join(dir, CorpusFiles.Leaf))
+		os.RemoveAll(dir)
+		var want bytes.Buffer
+		for _, l := range tc.want {
+			pem.Encode(&want, &pem.Block{Type: "CERTIFICATE", Bytes: l.Cert.DER})
+		}
+		if !bytes.Equal(all, want.Bytes()) {
+			t.Errorf("hit=%v leaves=%d: leaves.pem holds %d certificates, want the first %d of the kind", tc.hit, tc.limit, bytes.Count(all, []byte("BEGIN")), len(tc.want))
+		}
+		if !bytes.HasPrefix(all, one) || len(one) == 0 {
+			t.Errorf("hit=%v leaves=%d: servercert.pem is not the first leaf of leaves.pem", tc.hit, tc.limit)
+		}
 	}
 }

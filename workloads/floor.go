@@ -16,14 +16,14 @@ var Floor = Workload{
 	Name:        "floor",
 	Title:       "Floor",
 	Description: "an atomic pointer to a Go map, looked up by the issuer workload's keys: the limit of a lookup",
-	Params:      []Param{certsParam, hitParam},
+	Params:      []Param{certsParam, hitParam, leavesParam},
 	Hidden:      true,
 	Setup: func(env Env) (*Instance, error) {
 		c, err := env.Corpus(env.Params.Int("certs"))
 		if err != nil {
 			return nil, err
 		}
-		rot, err := rotation(c, env.Params.Float("hit"), env.Seed)
+		rot, err := rotation(c, env.Params.Float("hit"), LeafLimit(env.Params), env.Seed)
 		if err != nil {
 			return nil, err
 		}

@@ -7,7 +7,7 @@ var Issuer = Workload{
 	Name:        "issuer",
 	Title:       "Issuer",
 	Description: "Issuer(leaf, now) on a full store, each worker over its own rotation of leaves",
-	Params:      []Param{certsParam, hitParam, costParam},
+	Params:      []Param{certsParam, hitParam, leavesParam, costParam},
 	Floor:       &Floor,
 	Setup: func(env Env) (*Instance, error) {
 		c, s, rot, err := lookupSetup(env)

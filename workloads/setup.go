@@ -13,7 +13,26 @@ import (
 var (
 	certsParam = Param{"certs", "1024", "CA certificates in the store (a loaded corpus has its own count)", positiveInt, false}
 	hitParam   = Param{"hit", "1", "fraction of lookups whose issuer is present; 0 is the all-miss case", fraction, false}
+	// leavesParam narrows the rotation to the first N leaves of each kind.
+	// At 1 perfrun looks up what perftools' x509storeissuer looks up: the
+	// one leaf a command's {corpus}/servercert.pem holds, on the same full
+	// store. Left out of cell names at its default, so older names stay.
+	leavesParam = Param{Name: "leaves", Default: "all", Check: allOrPositiveInt, Quiet: true,
+		Help: "distinct leaves of each kind the rotation cycles through: all, or the corpus's first N (1: the one leaf a command's {corpus}/servercert.pem holds, as x509storeissuer looks up one)"}
 )
+
+// LeafLimit is the leaves parameter as a count: 0 for all.
+func LeafLimit(p Params) int {
+	return p.Int(leavesParam.Name) // "all" and an absent parameter read as 0
+}
+
+// firstLeaves is the first limit of leaves (all when limit is 0).
+func firstLeaves(leaves []corpus.Leaf, limit int) []corpus.Leaf {
+	if limit > 0 && limit < len(leaves) {
+		return leaves[:limit]
+	}
+	return leaves
+}
 
 // fill builds a store of the implementation holding objs.
 func fill(im store.Impl, objs []*store.Object) (store.Store, error) {
@@ -31,7 +50,7 @@ func lookupSetup(env Env) (*corpus.Corpus, store.Store, []corpus.Leaf, error) {
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	rot, err := rotation(c, env.Params.Float("hit"), env.Seed)
+	rot, err := rotation(c, env.Params.Float("hit"), LeafLimit(env.Params), env.Seed)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -52,8 +71,9 @@ func lookupSetup(env Env) (*corpus.Corpus, store.Store, []corpus.Leaf, error) {
 const rotationLen = 1024
 
 // rotation is the sequence of leaves the lookup workers cycle through: hit
-// is the fraction whose issuer is present, shuffled with seed.
-func rotation(c *corpus.Corpus, hit float64, seed uint64) ([]corpus.Leaf, error) {
+// is the fraction whose issuer is present, drawn from the first limit
+// leaves of each kind (all when limit is 0), shuffled with seed.
+func rotation(c *corpus.Corpus, hit float64, limit int, seed uint64) ([]corpus.Leaf, error) {
 	hits := int(hit*rotationLen + 0.5)
 	if hits > 0 && len(c.Hits) == 0 {
 		return nil, fmt.Errorf("corpus %s has no leaf whose issuer is present; use hit=0", c.Source)
@@ -61,12 +81,13 @@ func rotation(c *corpus.Corpus, hit float64, seed uint64) ([]corpus.Leaf, error)
 	if hits < rotationLen && len(c.Misses) == 0 {
 		return nil, fmt.Errorf("corpus %s has no leaf whose issuer is absent; use hit=1", c.Source)
 	}
+	in, out := firstLeaves(c.Hits, limit), firstLeaves(c.Misses, limit)
 	rot := make([]corpus.Leaf, 0, rotationLen)
 	for i := range hits {
-		rot = append(rot, c.Hits[i%len(c.Hits)])
+		rot = append(rot, in[i%len(in)])
 	}
 	for i := range rotationLen - hits {
-		rot = append(rot, c.Misses[i%len(c.Misses)])
+		rot = append(rot, out[i%len(out)])
 	}
 	r := rand.New(rand.NewPCG(seed, 0x707))
 	r.Shuffle(len(rot), func(i, j int) { rot[i], rot[j] = rot[j], rot[i] })

@@ -184,6 +184,14 @@ func positiveInt(v string) error {
 	return nil
 }
 
+// allOrPositiveInt accepts "all" or a whole number above zero.
+func allOrPositiveInt(v string) error {
+	if v != "all" && positiveInt(v) != nil {
+		return fmt.Errorf("want all or a positive integer")
+	}
+	return nil
+}
+
 // ParseNumber reads a decimal number that can be measured with: finite
 // and not subnormal. NaN, an infinity, an overflow (1e999) and a value
 // too small to hold its precision (5e-324) are refused — each either

@@ -197,3 +197,50 @@ func TestResolveRejectsBadValues(t *testing.T) {
 		t.Fatalf("Resolve = %q, %v; want defaults filled, foreign parameters ignored", p, err)
 	}
 }
+
+// asked is a store that records which certificates it was asked about.
+type asked struct {
+	store.Store
+	certs map[*store.Object]bool
+}
+
+func (a *asked) Issuer(cert *store.Object, at time.Time) (*store.Object, bool) {
+	a.certs[cert] = true
+	return a.Store.Issuer(cert, at)
+}
+
+// TestLeavesNarrowsTheRotation: leaves=N looks up the corpus's first N
+// leaves of each kind, at 1 the one leaf x509storeissuer is given
+// ({corpus}/servercert.pem: the first of its kind); at its default every
+// leaf, and the cell names of before.
+func TestLeavesNarrowsTheRotation(t *testing.T) {
+	c, err := smallCorpus(32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lookedUp := func(set map[string]string) map[*store.Object]bool {
+		a := &asked{certs: map[*store.Object]bool{}}
+		im := store.Impl{Name: "asked", New: func() store.Store { a.Store = impls.All[0].New(); return a }}
+		if err := small(t, workloads.Issuer, set, im).Worker(1)(3000); err != nil {
+			t.Fatal(err)
+		}
+		return a.certs
+	}
+	if got := lookedUp(map[string]string{"certs": "32", "hit": "0", "leaves": "1"}); len(got) != 1 || !got[c.Misses[0].Cert] {
+		t.Errorf("leaves=1 hit=0 looked up %d leaves, want only the first miss", len(got))
+	}
+	if got := lookedUp(map[string]string{"certs": "32", "hit": "1", "leaves": "3"}); len(got) != 3 || !got[c.Hits[0].Cert] || !got[c.Hits[2].Cert] {
+		t.Errorf("leaves=3 hit=1 looked up %d leaves, want the first 3 hits", len(got))
+	}
+	if got := lookedUp(map[string]string{"certs": "32", "hit": "0.5"}); len(got) != len(c.Hits)+len(c.Misses) {
+		t.Errorf("the default looked up %d leaves, want all %d", len(got), len(c.Hits)+len(c.Misses))
+	}
+	if p, _ := workloads.Issuer.Resolve(map[string]string{"leaves": "1"}); p.String() != "certs=1024/hit=1/leaves=1" {
+		t.Errorf("leaves=1 params %s", p)
+	}
+	for _, bad := range []string{"0", "-1", "some"} {
+		if _, err := workloads.Issuer.Resolve(map[string]string{"leaves": bad}); err == nil {
+			t.Errorf("leaves=%s accepted", bad)
+		}
+	}
+}
