@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/perfrun/perfrun/records"
 	"github.com/perfrun/perfrun/workloads"
 )
 
@@ -32,5 +33,36 @@ func TestCgoBatchWindowsHaveASpareP(t *testing.T) {
 		if procs.Load() != c.procs {
 			t.Errorf("batch %v, %d threads: GOMAXPROCS %d in the window, want %d", c.batch, c.threads, procs.Load(), c.procs)
 		}
+	}
+}
+
+// TestYieldIsNotTheStores: a cgo store's worker yields between batches
+// (procsFor); that time is the harness's, so ns/call (the worker's time
+// per call) leaves it out, while ns/op (the window's wall time per call)
+// keeps it. Here each batch sleeps 1 ms and each yield 3 ms.
+func TestYieldIsNotTheStores(t *testing.T) {
+	defer func(y func()) { yieldBatch = y }(yieldBatch)
+	yieldBatch = func() { time.Sleep(3 * time.Millisecond) }
+	inst := &workloads.Instance{BatchTarget: time.Millisecond, Worker: func(int) workloads.Op {
+		return func(int) error {
+			time.Sleep(time.Millisecond)
+			return nil
+		}
+	}}
+	m, err := measure(t.Context(), inst, 1, 5*time.Millisecond, 80*time.Millisecond, memory{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var call, op float64
+	for _, v := range m {
+		switch v.Unit {
+		case records.NsPerCall:
+			call = v.Value
+		case records.NsPerOp:
+			op = v.Value
+		}
+	}
+	if call <= 0 || op < 2*call {
+		t.Errorf("ns/call %.0f, ns/op %.0f: want ns/op about 4× ns/call (each 1 ms batch followed by a 3 ms yield the worker's time leaves out)", call, op)
 	}
 }
