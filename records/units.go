@@ -14,9 +14,11 @@ const (
 	// go test -bench reports as ns/op.
 	NsPerOp = "ns/op"
 	// NsPerCall is the time one worker spends per call: the mean over
-	// workers of each worker's elapsed time over its operations. It is
-	// the number OpenSSL's perftools and the seed tables report; at n
-	// threads that all run in parallel it is about n × ns/op.
+	// workers of each worker's time in its batches over its operations
+	// (a store behind cgo yields between batches; the yields are the
+	// harness's and left out). It is the number OpenSSL's perftools and
+	// the seed tables report; at n threads that all run in parallel it
+	// is about n × ns/op.
 	NsPerCall = "ns/call"
 	// OpsPerSec is aggregate throughput: all operations over wall time.
 	OpsPerSec   = "ops/s"
