@@ -1,0 +1,45 @@
+"""python3 table.py DIR: per library and thread count, x509storeissuer's
+figure over perfrun's openssl-paths on one leaf (leaves=1) in each process,
+by ns/call and by ns/op (wall time over all calls: the tool's own figure's
+meaning at 2 threads), then the medians over processes; beside them the
+tool's own spread and the control's."""
+import sys, glob, statistics as st
+
+def parse(path):
+    cells, aside = {}, False
+    for line in open(path):
+        line = line.rstrip('\n')
+        if line.startswith('quarantined:'):
+            aside = line.split(':', 1)[1].strip() not in ('', 'no')
+            continue
+        if not line.startswith('Benchmark') or aside:
+            continue
+        f = line.split()
+        vals = {f[i + 1]: float(f[i]) for i in range(2, len(f) - 1, 2)}
+        cells.setdefault(f[0][len('Benchmark'):], []).append(vals)
+    return cells
+
+def med(c, name, unit):
+    v = [r[unit] for r in c.get(name, []) if unit in r]
+    return st.median(v) if v else float('nan')
+
+def rsd(c, name, unit='ns/call'):
+    v = [r[unit] for r in c.get(name, []) if unit in r]
+    return st.stdev(v) / st.mean(v) if len(v) > 1 else float('nan')
+
+d = sys.argv[1]
+for lib in ('3.0', '4.0'):
+    files = sorted(glob.glob(f'{d}/{lib}-*.txt'), key=lambda p: int(p.rsplit('-', 1)[1][:-4]))
+    for t in (1, 2):
+        paths = f'Issuer/impl=openssl-paths/certs=1024/hit=0/leaves=1/threads={t}'
+        tool = f'Issuer/impl=xsi/certs=1024/hit=0/leaves=1/threads={t}'
+        print(f'\n{lib}, {t} thread{"s" if t > 1 else ""}: {len(files)} processes')
+        print('| process | perfrun ns/call | ns/op | tool ns/call | tool ÷ perfrun by ns/call | by ns/op | tool rounds rsd | control rsd |')
+        print('|---|---:|---:|---:|---:|---:|---:|---:|')
+        a, b = [], []
+        for p in files:
+            c = parse(p)
+            pc, po, x, xo = med(c, paths, 'ns/call'), med(c, paths, 'ns/op'), med(c, tool, 'ns/call'), med(c, tool, 'ns/op')
+            a.append(x / pc); b.append(xo / po)
+            print(f'| {p.rsplit("/", 1)[-1]} | {pc:.0f} | {po:.0f} | {x:.0f} | {x / pc:.3f} | {xo / po:.3f} | {rsd(c, tool):.3f} | {rsd(c, f"Control/threads={t}"):.3f} |')
+        print(f'| median | | | | {st.median(a):.3f} | {st.median(b):.3f} | | |')
