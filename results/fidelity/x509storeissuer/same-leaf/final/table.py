@@ -3,25 +3,9 @@ figure over perfrun's openssl-paths on one leaf (leaves=1) in each process,
 by ns/call and by ns/op (wall time over all calls: the tool's own figure's
 meaning at 2 threads), then the medians over processes; beside them the
 tool's own spread and the control's."""
-import sys, glob, statistics as st
-
-def parse(path):
-    cells, aside = {}, False
-    for line in open(path):
-        line = line.rstrip('\n')
-        if line.startswith('quarantined:'):
-            aside = line.split(':', 1)[1].strip() not in ('', 'no')
-            continue
-        if not line.startswith('Benchmark') or aside:
-            continue
-        f = line.split()
-        vals = {f[i + 1]: float(f[i]) for i in range(2, len(f) - 1, 2)}
-        cells.setdefault(f[0][len('Benchmark'):], []).append(vals)
-    return cells
-
-def med(c, name, unit):
-    v = [r[unit] for r in c.get(name, []) if unit in r]
-    return st.median(v) if v else float('nan')
+import os, sys, glob, statistics as st
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..'))
+from medians import parse, med
 
 def rsd(c, name, unit='ns/call'):
     v = [r[unit] for r in c.get(name, []) if unit in r]
