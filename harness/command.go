@@ -162,9 +162,7 @@ func writeCorpusDir(co *corpus.Corpus, hit float64, limit int) (string, error) {
 	default:
 		return "", fmt.Errorf("corpus %s has no leaf for hit=%v", co.Source, hit)
 	}
-	if limit > 0 && limit < len(leaves) {
-		leaves = leaves[:limit]
-	}
+	leaves = workloads.FirstLeaves(leaves, limit)
 	dir, err := os.MkdirTemp("", "perfrun-command-")
 	if err != nil {
 		return "", err

@@ -26,8 +26,9 @@ func LeafLimit(p Params) int {
 	return p.Int(leavesParam.Name) // "all" and an absent parameter read as 0
 }
 
-// firstLeaves is the first limit of leaves (all when limit is 0).
-func firstLeaves(leaves []corpus.Leaf, limit int) []corpus.Leaf {
+// FirstLeaves is the first limit of leaves (all when limit is 0): the
+// leaves of one kind a rotation, or a command's corpus, holds.
+func FirstLeaves(leaves []corpus.Leaf, limit int) []corpus.Leaf {
 	if limit > 0 && limit < len(leaves) {
 		return leaves[:limit]
 	}
@@ -81,7 +82,7 @@ func rotation(c *corpus.Corpus, hit float64, limit int, seed uint64) ([]corpus.L
 	if hits < rotationLen && len(c.Misses) == 0 {
 		return nil, fmt.Errorf("corpus %s has no leaf whose issuer is absent; use hit=1", c.Source)
 	}
-	in, out := firstLeaves(c.Hits, limit), firstLeaves(c.Misses, limit)
+	in, out := FirstLeaves(c.Hits, limit), FirstLeaves(c.Misses, limit)
 	rot := make([]corpus.Leaf, 0, rotationLen)
 	for i := range hits {
 		rot = append(rot, in[i%len(in)])
