@@ -18,3 +18,6 @@ for i in 1 2 3 4; do
   SSL_CERT_FILE=/dev/null "$perfrun" run -impl openssl-paths -param hit=0 -param leaves=1 -threads 1 -rounds 4 \
     -plots none -q -o "$out/gap-$i.txt" > /dev/null 2> "$out/gap-$i.err" || exit 1
 done
+# Then at 1 and 2 threads, for the yields' cost at each.
+SSL_CERT_FILE=/dev/null "$perfrun" run -impl openssl-paths -param hit=0 -param leaves=1 -threads 1,2 -rounds 3 \
+  -plots none -q -o "$out/two-threads.txt" > /dev/null 2> "$out/two-threads.err" || exit 1
