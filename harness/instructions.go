@@ -25,45 +25,14 @@ const Processes = 5
 // Instructions counts the instructions one operation of a cell executes,
 // once in each of Processes processes: it runs command (a perfrun that
 // performs n operations of the cell, one thread, after its untimed setup)
-// under valgrind's callgrind with GOMAXPROCS=1 and GOGC=off, collecting
-// only inside CountedOps, so setup never enters the count.
-// The counts are returned one per process: a design that hashes with a
-// per-process seed runs different code in each, and a gate must see that
-// spread to test the counts as a sample rather than trust one (the
-// built-in designs agree within 0.006%: results/notes.md). Asynchronous preemption is off:
-// its SIGURG signals trip an assertion in callgrind's signal handling
-// (seen here in 1 of 4 runs) and add instructions that depend on wall
-// time.
+// under callgrind (see Count). The counts are returned one per process: a
+// design that hashes with a per-process seed runs different code in each,
+// and a gate must see that spread to test the counts as a sample rather
+// than trust one.
 func Instructions(ctx context.Context, command func(ops int) []string, n int) ([]float64, error) {
-	if _, err := exec.LookPath("valgrind"); err != nil {
-		return nil, fmt.Errorf("valgrind is not installed (apt-get install valgrind)")
-	}
 	var per []float64
 	for range Processes {
-		args := append([]string{"--tool=callgrind", "--callgrind-out-file=/dev/null", "--toggle-collect=" + countedSymbol()}, command(n)...)
-		var stderr bytes.Buffer
-		var err error
-		// A Go program under valgrind now and then dies in the runtime
-		// (exit 2, nothing counted: seen in the test suite on a loaded
-		// machine, never alone); such a process is run once more, and a
-		// second failure is reported.
-		for try := 0; try < 2; try++ {
-			cmd := exec.CommandContext(ctx, "valgrind", args...)
-			cmd.Env = append(os.Environ(), "GOMAXPROCS=1", "GOGC=off", "GODEBUG=asyncpreemptoff=1")
-			stderr.Reset()
-			cmd.Stderr = &stderr
-			if err = cmd.Run(); err == nil || ctx.Err() != nil {
-				break
-			}
-		}
-		if err != nil {
-			return nil, fmt.Errorf("valgrind: %v: %s", err, lastLine(stderr.Bytes()))
-		}
-		m := collected.FindSubmatch(stderr.Bytes())
-		if m == nil {
-			return nil, fmt.Errorf("valgrind printed no instruction count")
-		}
-		c, err := strconv.ParseFloat(string(m[1]), 64)
+		c, err := Count(ctx, command(n), nil)
 		if err != nil {
 			return nil, err
 		}
@@ -72,15 +41,76 @@ func Instructions(ctx context.Context, command func(ops int) []string, n int) ([
 	return per, nil
 }
 
+// Count runs argv — a perfrun whose operations run through CountOps —
+// under valgrind's callgrind with GOMAXPROCS=1 and GOGC=off, and env
+// added to its environment, and returns the instructions collected inside
+// CountedOps, so setup never enters the count. Callgrind instruments from
+// the moment CountOps asks it to (setup runs at valgrind's plain speed,
+// several times faster); a binary from before that request counts
+// nothing that way and is counted again instrumented throughout.
+// Asynchronous preemption is off: its SIGURG signals trip an assertion in
+// callgrind's signal handling and add instructions that depend on wall
+// time.
+func Count(ctx context.Context, argv, env []string) (float64, error) {
+	if _, err := exec.LookPath("valgrind"); err != nil {
+		return 0, fmt.Errorf("valgrind is not installed (apt-get install valgrind)")
+	}
+	late := clientRequests
+	for {
+		args := []string{"--tool=callgrind", "--callgrind-out-file=/dev/null", "--toggle-collect=" + countedSymbol()}
+		if late {
+			args = append(args, "--instr-atstart=no")
+		}
+		c, err := callgrind(ctx, append(args, argv...), env)
+		if err != nil || c > 0 || !late {
+			return c, err
+		}
+		late = false
+	}
+}
+
+// callgrind runs valgrind with args once and returns what it collected.
+// A Go program under valgrind now and then dies in the runtime (exit 2,
+// nothing counted, under load); such a process is run once more, and a
+// second failure is reported.
+func callgrind(ctx context.Context, args, env []string) (float64, error) {
+	var stderr bytes.Buffer
+	var err error
+	for try := 0; try < 2; try++ {
+		cmd := exec.CommandContext(ctx, "valgrind", args...)
+		cmd.Env = append(append(os.Environ(), env...), "GOMAXPROCS=1", "GOGC=off", "GODEBUG=asyncpreemptoff=1")
+		stderr.Reset()
+		cmd.Stderr = &stderr
+		if err = cmd.Run(); err == nil || ctx.Err() != nil {
+			break
+		}
+	}
+	if err != nil {
+		return 0, fmt.Errorf("valgrind: %w: %s", err, lastLine(stderr.Bytes()))
+	}
+	m := collected.FindSubmatch(stderr.Bytes())
+	if m == nil {
+		return 0, fmt.Errorf("valgrind printed no instruction count")
+	}
+	return strconv.ParseFloat(string(m[1]), 64)
+}
+
 func lastLine(b []byte) string {
 	lines := bytes.Split(bytes.TrimSpace(b), []byte("\n"))
 	return string(lines[len(lines)-1])
 }
 
+// CountOps runs n operations of op for Count: it starts callgrind's
+// instrumentation and runs them through CountedOps. A perfrun that
+// performs the operations Count asks for must run them through it.
+func CountOps(op workloads.Op, n int) error {
+	startInstrumentation()
+	return CountedOps(op, n)
+}
+
 // CountedOps runs n operations of op: the only code callgrind counts
 // (--toggle-collect), so neither setup nor the runtime's other threads
-// enter a count. A perfrun that performs the operations Instructions asks
-// for must run them through it.
+// enter a count.
 //
 //go:noinline
 func CountedOps(op workloads.Op, n int) error { return op(n) }

@@ -86,6 +86,6 @@ func cellOpsFlags(fs *flag.FlagSet) runFunc {
 		if err := op(max(inst.Period, 1)); err != nil {
 			return err
 		}
-		return harness.CountedOps(op, *ops)
+		return harness.CountOps(op, *ops)
 	}
 }
