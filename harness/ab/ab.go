@@ -79,27 +79,12 @@ func checkMain(ctx context.Context, dir, pkg, rev string) error {
 	return nil // a package go list cannot read fails its build, which says why
 }
 
-// Build checks rev of the git repository at repo out into a worktree under
-// dir and builds the perfrun binary at pkg there: a package path relative to
-// the repository's root, such as ./cmd/perfrun, or a store author's own
-// main (which may sit in a module of its own below the root). It builds
-// one binary per entry of layouts: 0 links with the default layout, any
-// other value with -ldflags=-randlayout=VALUE (the linker's random
-// function order), so arms can differ in code layout as two revisions do.
-// cleanup removes the worktree.
+// Build checks rev out and links one binary per entry of layouts (see
+// Checkout and Revision.Link): 0 the default layout, any other value
+// -ldflags=-randlayout=VALUE. cleanup removes the worktree.
 func Build(ctx context.Context, repo, rev, pkg, dir, label string, layouts ...uint64) (binaries []string, cleanup func(), err error) {
-	out, err := exec.CommandContext(ctx, "git", "-C", repo, "rev-parse", "--verify", "--end-of-options", rev+"^{commit}").Output()
+	v, err := Checkout(ctx, repo, rev, pkg, dir, label)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%w: %s is not a revision of %s", ErrBadSource, rev, repo)
-	}
-	commit := strings.TrimSpace(string(out))
-	wt := filepath.Join(dir, "src-"+label)
-	if msg, err := exec.CommandContext(ctx, "git", "-C", repo, "worktree", "add", "--detach", "--", wt, commit).CombinedOutput(); err != nil {
-		return nil, nil, fmt.Errorf("git worktree add %s: %v: %s", rev, err, strings.TrimSpace(string(msg)))
-	}
-	cleanup = func() { exec.Command("git", "-C", repo, "worktree", "remove", "--force", "--", wt).Run() }
-	if err := checkMain(ctx, filepath.Join(wt, filepath.FromSlash(pkg)), pkg, rev); err != nil {
-		cleanup()
 		return nil, nil, err
 	}
 	if len(layouts) == 0 {
@@ -110,22 +95,17 @@ func Build(ctx context.Context, repo, rev, pkg, dir, label string, layouts ...ui
 		if i > 0 {
 			binary += strconv.Itoa(i + 1)
 		}
-		// The arm names its revision in its results (harness.Stamp): a
-		// worktree build has no VCS stamp of Go's own.
-		ldflags := "-X=github.com/perfrun/perfrun/harness.Stamp=" + commit
-		if layout != 0 {
-			ldflags += " -randlayout=" + strconv.FormatUint(layout, 10)
+		if layout == 0 {
+			binaries = append(binaries, v.Plain)
+			continue
 		}
-		args := []string{"build", "-o", binary, "-ldflags=" + ldflags}
-		build := exec.CommandContext(ctx, "go", append(args, ".")...)
-		build.Dir = filepath.Join(wt, filepath.FromSlash(pkg))
-		if msg, err := build.CombinedOutput(); err != nil {
-			cleanup()
-			return nil, nil, fmt.Errorf("building %s (%s): %v: %s", rev, commit[:12], err, strings.TrimSpace(string(msg)))
+		if err := v.link(ctx, binary, layout, false); err != nil {
+			v.Close()
+			return nil, nil, err
 		}
 		binaries = append(binaries, binary)
 	}
-	return binaries, cleanup, nil
+	return binaries, v.Close, nil
 }
 
 // Runner measures the arms.
@@ -136,6 +116,15 @@ type Runner struct {
 	// round to round, so no verdict rests on one layout, and with two or
 	// more layouts the A/A arm sees the kind of difference head does.
 	Base, Head []string
+	// BaseRev and HeadRev, where set, give every arm of every round a code
+	// layout of its own, linked before the round (nothing is measured
+	// then; see FreshLayout): the rounds are replicates of the layout as
+	// well as of the process and the window, so an interval speaks of the
+	// change, not of one layout's luck, and the A/A arm, with layouts of
+	// its own, shows what layout alone does to identical code. Base and
+	// Head are then unused.
+	BaseRev, HeadRev *Revision
+	round            map[string]string // the round's binary of each arm, with fresh layouts
 	// BaseEnv and HeadEnv are KEY=VALUE settings added to the environment
 	// of the base (and A/A) arm's processes and of the head arm's: one
 	// binary against two builds of a library (LD_LIBRARY_PATH), say.
@@ -164,6 +153,8 @@ type Runner struct {
 	// Measuring adds up the time the arms spent measuring: windows and
 	// their probes (window pairing), or whole arm processes.
 	Measuring time.Duration
+	// Linking adds up the time spent linking fresh layouts (BaseRev).
+	Linking time.Duration
 	// Progress reports where the run is: the round, and what of it.
 	Progress func(round, rounds int, what string)
 }
@@ -204,6 +195,9 @@ func (r *Runner) Run(ctx context.Context, match string, first int) ([]*records.C
 		}
 		order := block[0]
 		block = block[1:]
+		if err := r.prepare(ctx, round, first); err != nil {
+			return nil, nil, 0, err
+		}
 		for _, arm := range order {
 			if err := ctx.Err(); err != nil {
 				return nil, nil, 0, err
@@ -303,6 +297,15 @@ func TempDir() (string, error) {
 
 const tempPrefix = "perfrun-ab-"
 
+// keptName marks a scratch directory kept on purpose: PruneStale leaves it.
+const keptName = "kept"
+
+// Keep marks dir, a comparison's scratch directory, as kept: no later
+// comparison removes it as left behind.
+func Keep(dir string) error {
+	return os.WriteFile(filepath.Join(dir, keptName), []byte("kept by perfrun ab -keep; remove the folder when done\n"), 0o644)
+}
+
 // PruneStale removes what comparisons killed before they could clean up
 // left behind: scratch directories whose process is gone (a directory
 // without a pid file is older than this and left alone), then the git
@@ -311,6 +314,9 @@ func PruneStale(repo string) []string {
 	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), tempPrefix+"*"))
 	var removed []string
 	for _, d := range dirs {
+		if _, err := os.Stat(filepath.Join(d, keptName)); err == nil {
+			continue // kept on purpose (ab -keep)
+		}
 		data, err := os.ReadFile(filepath.Join(d, "pid"))
 		if err != nil {
 			continue

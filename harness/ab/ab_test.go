@@ -2,6 +2,8 @@ package ab
 
 import (
 	"context"
+	"crypto/sha256"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -91,7 +93,21 @@ func TestPruneStale(t *testing.T) {
 	}
 	// A pid no process has: past the kernel's limit.
 	os.WriteFile(filepath.Join(dead, "pid"), []byte("2147483646"), 0o644)
+	// One kept with -keep, whose process is gone too: it stays (it was
+	// removed as left by a killed comparison).
+	kept, err := TempDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(kept)
+	os.WriteFile(filepath.Join(kept, "pid"), []byte("2147483646"), 0o644)
+	if err := Keep(kept); err != nil {
+		t.Fatal(err)
+	}
 	removed := PruneStale(".")
+	if _, err := os.Stat(kept); err != nil {
+		t.Errorf("a kept comparison's directory was removed")
+	}
 	if _, err := os.Stat(dead); err == nil {
 		t.Errorf("a killed comparison's directory is still there (removed %v)", removed)
 	}
@@ -188,5 +204,72 @@ func TestDisturbedTriple(t *testing.T) {
 		if (why != "") != c.aside {
 			t.Errorf("probes %g %g %g, wait %g: set aside %q, want %v", c.p1, c.p2, c.p3, c.wait, why, c.aside)
 		}
+	}
+}
+
+// TestFreshLayout: no two arms of a campaign, and no two campaigns of
+// different seeds, share a layout, and none is the linker's default.
+func TestFreshLayout(t *testing.T) {
+	seen := make(map[uint64]string)
+	for seed := uint64(0); seed < 4; seed++ {
+		for round := range 100 {
+			for _, arm := range []string{ArmBase, ArmHead, ArmBase2} {
+				l := FreshLayout(seed, round, arm)
+				what := fmt.Sprintf("seed %d round %d %s", seed, round, arm)
+				if l == 0 {
+					t.Fatalf("%s: the default layout", what)
+				}
+				if prev, ok := seen[l]; ok {
+					t.Fatalf("%s and %s share layout %d", what, prev, l)
+				}
+				seen[l] = what
+			}
+		}
+	}
+}
+
+// TestFreshLayouts runs two rounds with a fresh layout for every arm: the
+// three binaries of a round differ from each other and from the last
+// round's, and every arm measured every round.
+func TestFreshLayouts(t *testing.T) {
+	top, err := exec.Command("git", "rev-parse", "--show-toplevel").Output()
+	if err != nil {
+		t.Skip("not in a git checkout")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	dir := t.TempDir()
+	v, err := Checkout(ctx, strings.TrimSpace(string(top)), "HEAD", "./cmd/perfrun", dir, "base")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	r := &Runner{BaseRev: v, HeadRev: v, Windows: true, Rounds: 1, Inner: 1, Seed: 7, Dir: dir, Metric: "sec/op",
+		ArmArgs: []string{"-impl", "rcu", "-threads", "1", "-window", "10ms", "-warmup", "2ms", "-param", "certs=64"}}
+	digests := make(map[string]string)
+	for round := range 2 {
+		_, arms, _, err := r.Run(ctx, "", round)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, a := range arms {
+			if len(a.Base) != 1 || len(a.Head) != 1 || len(a.Base2) != 1 {
+				t.Fatalf("round %d: %d/%d/%d values per arm, want 1 each", round, len(a.Base), len(a.Head), len(a.Base2))
+			}
+		}
+		for arm, bin := range r.round {
+			data, err := os.ReadFile(bin)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := fmt.Sprintf("%x", sha256.Sum256(data))
+			if prev, ok := digests[d]; ok {
+				t.Fatalf("round %d %s runs the binary of %s", round, arm, prev)
+			}
+			digests[d] = fmt.Sprintf("round %d %s", round, arm)
+		}
+	}
+	if len(digests) != 6 || r.Linking <= 0 {
+		t.Fatalf("%d distinct binaries, linking %v", len(digests), r.Linking)
 	}
 }

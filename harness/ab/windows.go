@@ -147,6 +147,9 @@ func (r *Runner) runWindows(ctx context.Context, match string, first int) ([]*re
 		if err := ctx.Err(); err != nil {
 			return nil, nil, 0, err
 		}
+		if err := r.prepare(ctx, round, first); err != nil {
+			return nil, nil, 0, err
+		}
 		procs, err := r.startArms(ctx, round, match)
 		if err != nil {
 			return nil, nil, 0, err
@@ -276,8 +279,12 @@ func (r *Runner) startArms(ctx context.Context, round int, match string) (map[st
 	return procs, nil
 }
 
-// binary is the perfrun binary an arm runs in a round (see Runner.Base).
+// binary is the perfrun binary an arm runs in a round (see Runner.Base
+// and Runner.BaseRev).
 func (r *Runner) binary(arm string, round int) string {
+	if r.BaseRev != nil {
+		return r.round[arm]
+	}
 	switch arm {
 	case ArmHead:
 		return r.Head[round%len(r.Head)]

@@ -1,0 +1,84 @@
+package ab
+
+import (
+	"context"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// A Revision is one revision of a repository checked out in a worktree
+// and compiled once: a binary of any code layout then costs a link alone,
+// about a second, so a comparison can give every arm of every round a
+// layout of its own.
+type Revision struct {
+	Name   string // as the user gave it
+	Commit string // the full commit id
+	// Plain is the revision's binary in the linker's default layout, with
+	// its symbol table: what callgrind counts instructions in (they do not
+	// depend on the layout; callgrind finds the counted function by name).
+	Plain string
+	dir   string // the main package's folder in the worktree
+	wt    string
+	repo  string
+}
+
+// Checkout checks rev of the git repository at repo out into a worktree
+// under dir and builds the main package at pkg there (a path relative to
+// the repository's root, such as ./cmd/perfrun, or a store author's own
+// main, which may sit in a module of its own below the root) in the
+// default layout, as Plain. Close removes the worktree.
+func Checkout(ctx context.Context, repo, rev, pkg, dir, label string) (*Revision, error) {
+	out, err := exec.CommandContext(ctx, "git", "-C", repo, "rev-parse", "--verify", "--end-of-options", rev+"^{commit}").Output()
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s is not a revision of %s", ErrBadSource, rev, repo)
+	}
+	v := &Revision{Name: rev, Commit: strings.TrimSpace(string(out)), wt: filepath.Join(dir, "src-"+label), repo: repo}
+	if msg, err := exec.CommandContext(ctx, "git", "-C", repo, "worktree", "add", "--detach", "--", v.wt, v.Commit).CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("git worktree add %s: %w: %s", rev, err, strings.TrimSpace(string(msg)))
+	}
+	v.dir = filepath.Join(v.wt, filepath.FromSlash(pkg))
+	if err := checkMain(ctx, v.dir, pkg, rev); err != nil {
+		v.Close()
+		return nil, err
+	}
+	v.Plain = filepath.Join(dir, "perfrun-"+label+"-plain")
+	if err := v.link(ctx, v.Plain, 0, false); err != nil {
+		v.Close()
+		return nil, err
+	}
+	return v, nil
+}
+
+// Link links the revision's binary at out with the code layout layout:
+// 0 the linker's default, any other value -randlayout=layout (the
+// linker's random function order). The binary has no symbol table or
+// debug information, which only makes it link faster.
+func (v *Revision) Link(ctx context.Context, out string, layout uint64) error {
+	return v.link(ctx, out, layout, true)
+}
+
+func (v *Revision) link(ctx context.Context, out string, layout uint64, strip bool) error {
+	// The arm names its revision in its results (harness.Stamp): a
+	// worktree build has no VCS stamp of Go's own.
+	ldflags := "-X=github.com/perfrun/perfrun/harness.Stamp=" + v.Commit
+	if strip {
+		ldflags += " -s -w"
+	}
+	if layout != 0 {
+		ldflags += " -randlayout=" + strconv.FormatUint(layout, 10)
+	}
+	build := exec.CommandContext(ctx, "go", "build", "-o", out, "-ldflags="+ldflags, ".")
+	build.Dir = v.dir
+	if msg, err := build.CombinedOutput(); err != nil {
+		return fmt.Errorf("building %s (%s): %w: %s", v.Name, v.Commit[:12], err, strings.TrimSpace(string(msg)))
+	}
+	return nil
+}
+
+// Close removes the worktree.
+func (v *Revision) Close() {
+	exec.Command("git", "-C", v.repo, "worktree", "remove", "--force", "--", v.wt).Run()
+}
