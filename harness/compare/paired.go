@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 
+	"github.com/montanaflynn/stats"
+
 	"github.com/perfrun/perfrun/records"
 )
 
@@ -91,6 +93,7 @@ func GatePaired(cells []*records.Cell, arms map[string]Arms, cores int, th Thres
 	var tested []int
 	var ests []estimate
 	var aas []*signedRank
+	var aaRounds [][]float64
 	for _, cell := range cells {
 		c := CellVerdict{Name: cell.Name, Unit: th.Metric, Verdict: Inconclusive}
 		if cores > 0 && cell.Threads > cores {
@@ -131,6 +134,7 @@ func GatePaired(cells []*records.Cell, arms map[string]Arms, cores int, th Thres
 		rep.Cells = append(rep.Cells, c)
 		tested = append(tested, len(rep.Cells)-1)
 		ests, aas = append(ests, newSignedRank(d)), append(aas, newSignedRank(aa))
+		aaRounds = append(aaRounds, aa)
 	}
 	verdicts := make([]*CellVerdict, len(tested))
 	for i, idx := range tested {
@@ -146,6 +150,8 @@ func GatePaired(cells []*records.Cell, arms map[string]Arms, cores int, th Thres
 		}
 		lo, hi := aas[i].bounds(th.Alpha)
 		c.Noise = math.Expm1(aas[i].center())
+		sd, _ := stats.StandardDeviationSample(aaRounds[i])
+		c.Layout = sd / math.Sqrt2
 		if lo > half || hi < -half {
 			c.Verdict, c.undecided = Inconclusive, false
 			c.Reason = fmt.Sprintf("base against itself moved %+.1f%% [%+.1f%%, %+.1f%%], outside ±%.1f%%: the machine did not hold still (head: %s)",

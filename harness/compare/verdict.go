@@ -6,6 +6,7 @@ import (
 	"io"
 	"slices"
 	"sort"
+	"strings"
 	"text/tabwriter"
 )
 
@@ -48,7 +49,12 @@ type CellVerdict struct {
 	PAdj  float64 `json:"p_holm,omitempty"`
 	// Noise is what the A/A arm (base against itself) moved, as a
 	// fraction, where one was measured.
-	Noise  float64 `json:"noise,omitempty"`
+	Noise float64 `json:"noise,omitempty"`
+	// Layout is how much one arm's binary moved the cell, as a fraction:
+	// the spread of the A/A arm's per-round log ratios over √2. With a
+	// fresh code layout for every arm of every round it is what code
+	// layout (and the process it runs in) alone does to identical code.
+	Layout float64 `json:"layout,omitempty"`
 	Reason string  `json:"reason"`
 	// Rounds is how many rounds the verdict rests on; NeedRounds, for an
 	// undecided cell, about how many would decide it at the spread seen.
@@ -68,6 +74,8 @@ type Report struct {
 	Cells     []CellVerdict `json:"cells"`
 	// Warnings are what the data made the gate accept, such as pooled runs.
 	Warnings []string `json:"warnings,omitempty"`
+
+	countsOnly bool // neither side has a time: counts are what is gated
 }
 
 // finish sets the overall verdict: any regression, else any inconclusive
@@ -80,7 +88,9 @@ func (r *Report) finish() {
 	r.Verdict = Pass
 	gated := 0
 	for _, c := range r.Cells {
-		if c.Verdict != NotGated {
+		// Only a timed verdict counts as gated: a PASS on allocs/op or
+		// instructions/op alone has not seen that nothing slowed.
+		if c.Verdict != NotGated && (r.countsOnly || !slices.Contains(exactMetrics, c.Unit)) {
 			gated++
 		}
 		if c.Verdict.severity() > r.Verdict.severity() {
@@ -89,9 +99,17 @@ func (r *Report) finish() {
 	}
 	if gated == 0 {
 		r.Verdict = Inconclusive
-		r.Warnings = appendOnce(r.Warnings, fmt.Sprintf("nothing was gated: of %d cells none could be judged "+
-			"(more threads than cores, only in one side, or only the machine's reference cells): gate cells that fit the cores", len(r.Cells)))
+		r.Warnings = appendOnce(r.Warnings, fmt.Sprintf("nothing was gated on time: of %d verdicts none judged a time "+
+			"(more threads than cores, only in one side, no time unit, or only the machine's reference cells): gate cells that fit the cores and measure time", len(r.Cells)))
 	}
+}
+
+// Add adds verdicts on other units of the cells (ab's instructions/op
+// beside time) and recomputes the overall verdict: any REGRESSION fails
+// it, and a PASS still needs every other verdict's.
+func (r *Report) Add(cells ...CellVerdict) {
+	r.Cells = append(r.Cells, cells...)
+	r.finish()
 }
 
 // appendOnce appends s unless list holds it: finish runs after every look.
@@ -154,6 +172,24 @@ func (r *Report) WriteText(w io.Writer) {
 		}
 	}
 	tw.Flush()
+	if note := r.LayoutNote(); note != "" {
+		fmt.Fprintln(w, note)
+	}
+}
+
+// LayoutNote says, for the cells where an A/A arm ran, how much one
+// binary moved identical code (CellVerdict.Layout); "" where none did.
+func (r *Report) LayoutNote() string {
+	var parts []string
+	for _, c := range r.Cells {
+		if c.Layout > 0 {
+			parts = append(parts, fmt.Sprintf("%s ±%.1f%%", c.Name, 100*c.Layout))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "base against itself, one binary's layout and process moved each cell by (sd a round): " + strings.Join(parts, ", ")
 }
 
 // RatioText is new/old for people: "not gated" or "—" where the cell has

@@ -145,6 +145,9 @@ func (d *Document) WriteMarkdownFull(w io.Writer) {
 		for _, c := range d.Verdict.Cells {
 			fmt.Fprintf(w, "| %s %s | %s | %s | %s | %s |\n", verdictMark[c.Verdict], c.Verdict, mdEscape(c.Name), mdEscape(c.Unit), c.RatioText(), mdEscape(c.Reason))
 		}
+		if note := d.Verdict.LayoutNote(); note != "" {
+			fmt.Fprintf(w, "\n%s.\n", mdEscape(note))
+		}
 		fmt.Fprintf(w, "\n</details>\n\n")
 	}
 	if d.Rows != nil {
