@@ -48,10 +48,28 @@ decides what it can; the cells still undecided get -rounds fresh rounds, and
 so on, up to -looks looks or until -budget would be exceeded; every look
 tests at Pocock's level for -looks looks, so each kind of claim keeps its
 error rate at -alpha. An A/A interval wholly outside ±threshold/2 makes a
-cell INCONCLUSIVE. Each revision is linked with -layouts code layouts,
-rotated over the rounds (the A/A arm another of base's than the base arm),
-so no verdict rests on one code layout. Exit codes as gate; a revision that
-does not build exits 4.
+cell INCONCLUSIVE.
+
+Code layout is a random effect: a change moves where everything linked
+beside it lands, and that alone moves a cell by several percent. So every
+arm of every round runs a binary with a code layout of its own (relinked
+with -ldflags=-randlayout before the round, while nothing is measured):
+the rounds replicate layout, process and window together, the interval
+speaks of the change over layouts, and the A/A arm, never sharing base's
+layout, shows what layout alone does to identical code (the report's
+"one binary's layout and process moved each cell by").
+
+Beside time, -instructions counts instructions/op of every 1-thread cell
+in both revisions under callgrind, on the same corpus and operations, and
+compares them at -threshold: exactly where each side's processes agree
+(perfrun's designs do), as a sample where they vary. How they combine:
+either verdict's REGRESSION fails the cell; a PASS needs time's PASS; and
+the count explains the time verdict ("instructions unchanged": the cause
+is memory, layout or the machine, not added work). Counts cannot see
+memory stalls, cache misses or contention, which time alone judges, and
+they are never taken at 2 threads or more. At a tight -threshold (2%) the
+count decides what time cannot. Exit codes as gate; a revision that does
+not build exits 4.
 
 Instead of two revisions: -base-bin and -head-bin compare two prebuilt
 binaries (two builds of a library, such as libcrypto 3.0 and 4.0), and
@@ -64,6 +82,10 @@ again with this perfrun's rules, measuring nothing.`,
 
 func init() { cmdAB.define = abFlags }
 
+// maxABRounds bounds -rounds and -inner: far more than any comparison
+// needs, so a typo is refused rather than run for days.
+const maxABRounds = 10000
+
 // defaultPkg is perfrun's own main.
 const defaultPkg = "./cmd/perfrun"
 
@@ -74,7 +96,8 @@ type abOptions struct {
 	budget               time.Duration
 	pairing              string
 	speedLimit           string
-	layouts              int
+	layouts              string
+	instructions         bool
 	pin                  bool
 	repo, pkg            string
 	impl, workload       string
@@ -88,6 +111,9 @@ type abOptions struct {
 	baseline             string
 	baseEnv, headEnv     listFlag
 	keep, quiet          bool
+	counted              time.Duration           // spent counting instructions
+	only                 string                  // the first look's cells (-baseline: the baseline's)
+	counts               map[string][2][]float64 // instructions/op by cell: base's and head's processes
 	cmd                  commandFlags
 }
 
@@ -100,7 +126,8 @@ func abFlags(fs *flag.FlagSet) runFunc {
 	fs.DurationVar(&a.budget, "budget", 0, "start no look that would end past this time from the start (0: no limit), e.g. 5m")
 	fs.StringVar(&a.pairing, "pairing", "window", "window: arms driven window by window; process: one whole process per arm and round")
 	fs.StringVar(&a.speedLimit, "speed-limit", "10%", "set aside a window triple whose speed probes differ by more than this (window pairing; 0 for never)")
-	fs.IntVar(&a.layouts, "layouts", 3, "code layouts linked per revision (-ldflags=-randlayout), rotated over the rounds; 0 for the default layout alone")
+	fs.StringVar(&a.layouts, "layouts", "fresh", "code layouts (-ldflags=-randlayout): fresh, a new one for every arm of every round; or N, N per revision rotated over the rounds; 0 the default layout alone")
+	fs.BoolVar(&a.instructions, "instructions", true, "also count instructions/op of every 1-thread cell in both revisions under callgrind and gate them at -threshold")
 	fs.BoolVar(&a.pin, "pin", true, "window pairing: pin worker i of every arm to the same i-th CPU, so the arms of a triple run on the same CPUs")
 	fs.StringVar(&a.repo, "repo", ".", "git repository")
 	fs.StringVar(&a.pkg, "pkg", defaultPkg, "the main package to build at each revision, relative to the repository's root (a store's own main that calls perfrun.Main)")
@@ -154,6 +181,9 @@ func (a *abOptions) run(ctx context.Context, o *streams, fs *flag.FlagSet) error
 			return err
 		}
 		a.baseBin = bin
+		if err := a.baselineCells(fs); err != nil {
+			return err
+		}
 	}
 	prebuilt := a.baseBin != "" || a.headBin != "" || len(a.baseEnv)+len(a.headEnv) > 0
 	switch {
@@ -171,8 +201,22 @@ func (a *abOptions) run(ctx context.Context, o *streams, fs *flag.FlagSet) error
 		return usageError("-rounds must be at least %d for paired statistics, -inner and -looks at least 1", compare.MinPairedRounds)
 	case a.pairing != "window" && a.pairing != "process":
 		return usageError("-pairing must be window or process, not %q", a.pairing)
-	case a.budget < 0 || a.layouts < 0:
-		return usageError("-budget and -layouts must not be negative")
+	case a.budget < 0:
+		return usageError("-budget must not be negative")
+	}
+	if _, err := a.fixedLayouts(); err != nil {
+		return err
+	}
+	if a.rounds > maxABRounds || a.inner > maxABRounds || a.looks > 100 {
+		return usageError("-rounds and -inner at most %d, -looks at most 100", maxABRounds)
+	}
+	// The first look always runs whole: one that cannot end within
+	// -budget is refused, not started.
+	if a.budget > 0 {
+		if least := time.Duration(a.rounds*a.inner*3) * (a.window + a.warmup); least > a.budget {
+			return usageError("-rounds %d × -inner %d × 3 arms × %v a window is at least %v a cell, past -budget %v: fewer rounds, or a larger budget",
+				a.rounds, a.inner, a.window+a.warmup, least.Round(time.Second), a.budget)
+		}
 	}
 	if err := checkThresholds(a.th); err != nil {
 		return err
@@ -219,74 +263,126 @@ func (a *abOptions) run(ctx context.Context, o *streams, fs *flag.FlagSet) error
 		return err
 	}
 	if a.keep {
+		if err := ab.Keep(dir); err != nil {
+			return err
+		}
 		fmt.Fprintf(o.stderr, "perfrun: ab: keeping %s\n", dir)
 	} else {
 		defer os.RemoveAll(dir)
 	}
 	oldName, newName := fs.Arg(0), fs.Arg(1)
 	var r *ab.Runner
+	var counting [2]countingArm
 	if prebuilt {
 		r = a.runner(o, dir, []string{arms.base}, []string{arms.head})
 		r.BaseEnv, r.HeadEnv = a.baseEnv, a.headEnv
 		oldName, newName = arms.baseName, arms.headName
+		counting = [2]countingArm{{arms.base, a.baseEnv}, {arms.head, a.headEnv}}
 	} else {
 		var cleanup func()
-		if r, cleanup, err = a.buildArms(ctx, o, dir, oldName, newName); err != nil {
+		if r, counting, cleanup, err = a.buildArms(ctx, o, dir, oldName, newName); err != nil {
 			return err
 		}
 		defer cleanup()
 		oldName, newName = ab.Describe(ctx, a.repo, oldName), ab.Describe(ctx, a.repo, newName)
 	}
 	r.SpeedLimit = limit
-	rep, windows, err := a.decide(ctx, o, r, start)
+	rep, windows, err := a.decide(ctx, o, r, start, counting)
 	if err != nil {
+		if ctx.Err() != nil {
+			kept := "its scratch folder removed"
+			if a.keep {
+				kept = "its scratch folder kept: " + dir
+			}
+			return &exitError{exitInconclusive, fmt.Errorf("interrupted after %s: no verdict, nothing decided; %s", time.Since(start).Round(time.Second), kept)}
+		}
 		return err
 	}
 	rep.Old, rep.New = oldName, newName
+	// The verdict first: a report folder without room loses the report,
+	// never the verdict and its JSON.
+	verdict := finishGate(rep, a.jsonOut, o)
 	if a.reportDir != "" {
-		if err := abReport(rep, dir, a.reportDir, r, windows); err != nil {
-			return fmt.Errorf("report: %v", err)
+		if err := abReport(rep, dir, a.reportDir, r, windows, a.counts); err != nil {
+			verdict = lostOutput(verdict, fmt.Errorf("report: %w", err), o)
 		}
 	}
-	verdict := finishGate(rep, a.jsonOut, o)
 	if !a.quiet {
 		wall := time.Since(start)
-		fmt.Fprintf(o.stderr, "perfrun: ab: %s in %s (%.0f%% of it measuring)\n", rep.Verdict, wall.Round(time.Second), 100*r.Measuring.Seconds()/wall.Seconds())
+		fmt.Fprintf(o.stderr, "perfrun: ab: %s in %s (%.0f%% of it measuring, %.0f%% linking layouts, %.0f%% counting instructions)\n", rep.Verdict, wall.Round(time.Second),
+			100*r.Measuring.Seconds()/wall.Seconds(), 100*r.Linking.Seconds()/wall.Seconds(), 100*a.counted.Seconds()/wall.Seconds())
 	}
 	return verdict
 }
 
-// buildArms builds both revisions, each linked with -layouts code layouts
-// (seeds from -seed, different for base and head), and returns the
-// runner of the arms.
-func (a *abOptions) buildArms(ctx context.Context, o *streams, dir, baseRev, headRev string) (*ab.Runner, func(), error) {
-	var baseLayouts, headLayouts []uint64 // nil: the default layout
-	for i := range uint64(a.layouts) {
-		baseLayouts = append(baseLayouts, 1000*a.seed+2*i+1)
-		headLayouts = append(headLayouts, 1000*a.seed+2*i+2)
+// fixedLayouts reads -layouts: -1 for fresh layouts, else how many
+// fixed layouts a revision is linked with.
+func (a *abOptions) fixedLayouts() (int, error) {
+	if a.layouts == "fresh" {
+		return -1, nil
 	}
+	n, err := strconv.Atoi(a.layouts)
+	if err != nil || n < 0 || n > 100 {
+		return 0, usageError("bad -layouts %q: want fresh, or a number of layouts from 0 to 100", a.layouts)
+	}
+	return n, nil
+}
+
+// buildArms checks both revisions out and compiles them. With fresh
+// layouts the runner links every arm of every round a layout of its own;
+// with N fixed ones each revision is linked N times now (seeds from
+// -seed, different for base and head). It returns the runner and the
+// binaries instructions are counted in.
+func (a *abOptions) buildArms(ctx context.Context, o *streams, dir, baseRev, headRev string) (*ab.Runner, [2]countingArm, func(), error) {
+	var none [2]countingArm
+	fixed, _ := a.fixedLayouts()
 	if !a.quiet {
-		fmt.Fprintf(o.stderr, "perfrun: ab: building %s and %s (%d code layouts each)\n", baseRev, headRev, max(a.layouts, 1))
+		what := "a fresh code layout for every arm of every round"
+		if fixed >= 0 {
+			what = fmt.Sprintf("%d code layouts each", max(fixed, 1))
+		}
+		fmt.Fprintf(o.stderr, "perfrun: ab: building %s and %s (%s)\n", baseRev, headRev, what)
 	}
 	t0 := time.Now()
-	built := func(rev string, n int) {
-		if !a.quiet {
-			fmt.Fprintf(o.stderr, "perfrun: ab: built %s (%d binaries) in %s\n", rev, n, time.Since(t0).Round(100*time.Millisecond))
+	checkout := func(rev, label string) (*ab.Revision, error) {
+		v, err := ab.Checkout(ctx, a.repo, rev, a.pkg, dir, label)
+		if err == nil && !a.quiet {
+			fmt.Fprintf(o.stderr, "perfrun: ab: built %s in %s\n", rev, time.Since(t0).Round(100*time.Millisecond))
 		}
 		t0 = time.Now()
+		return v, err
 	}
-	base, cleanBase, err := ab.Build(ctx, a.repo, baseRev, a.pkg, dir, "base", baseLayouts...)
+	base, err := checkout(baseRev, "base")
 	if err != nil {
-		return nil, nil, sourceError(err)
+		return nil, none, nil, sourceError(err)
 	}
-	built(baseRev, len(base))
-	head, cleanHead, err := ab.Build(ctx, a.repo, headRev, a.pkg, dir, "head", headLayouts...)
+	head, err := checkout(headRev, "head")
 	if err != nil {
-		cleanBase()
-		return nil, nil, sourceError(err)
+		base.Close()
+		return nil, none, nil, sourceError(err)
 	}
-	built(headRev, len(head))
-	return a.runner(o, dir, base, head), func() { cleanHead(); cleanBase() }, nil
+	cleanup := func() { head.Close(); base.Close() }
+	counting := [2]countingArm{{bin: base.Plain}, {bin: head.Plain}}
+	if fixed < 0 {
+		r := a.runner(o, dir, nil, nil)
+		r.BaseRev, r.HeadRev = base, head
+		return r, counting, cleanup, nil
+	}
+	var bins [2][]string
+	for side, v := range []*ab.Revision{base, head} {
+		for i := range uint64(fixed) {
+			bin := filepath.Join(dir, fmt.Sprintf("perfrun-%d-%d", side, i))
+			if err := v.Link(ctx, bin, 1000*a.seed+2*i+1+uint64(side)); err != nil {
+				cleanup()
+				return nil, none, nil, err
+			}
+			bins[side] = append(bins[side], bin)
+		}
+		if fixed == 0 {
+			bins[side] = []string{v.Plain}
+		}
+	}
+	return a.runner(o, dir, bins[0], bins[1]), counting, cleanup, nil
 }
 
 // runner is the runner of arms whose binaries are base and head.
@@ -390,6 +486,19 @@ func (a *abOptions) replayWindows(o *streams) error {
 	if err != nil {
 		return err
 	}
+	// The counts recorded beside the windows, judged again too.
+	if a.replay != "-" {
+		path := filepath.Join(filepath.Dir(a.replay), "instructions.csv")
+		if data, err := os.ReadFile(path); err == nil {
+			cells, counts, err := readInstructions(data)
+			if err != nil {
+				return asUsage(fmt.Errorf("%s: %v", path, err))
+			}
+			instr := instructionVerdicts(*a.th, cells, counts)
+			explain(rep, instr)
+			rep.Add(instr...)
+		}
+	}
 	rep.Old, rep.New = "base", "head"
 	rep.Warnings = append(rep.Warnings, fmt.Sprintf("judged again from %s: %d cells, %d-core machine; the numbers are the recording's", name, len(rec.Cells), rec.Cores))
 	return finishGate(rep, a.jsonOut, o)
@@ -406,8 +515,9 @@ func sourceError(err error) error {
 
 // decide runs the looks within the budget and returns the report and
 // every cell's windows.
-func (a *abOptions) decide(ctx context.Context, o *streams, r *ab.Runner, start time.Time) (*compare.Report, map[string][]compare.Window, error) {
+func (a *abOptions) decide(ctx context.Context, o *streams, r *ab.Runner, start time.Time, counting [2]countingArm) (*compare.Report, map[string][]compare.Window, error) {
 	windows := make(map[string][]compare.Window)
+	var instrWarning string
 	var lastLook time.Duration
 	var lastCells int
 	looks := compare.Looks{Rounds: a.rounds, Max: a.looks, Next: func(look int, undecided []string) bool {
@@ -427,7 +537,7 @@ func (a *abOptions) decide(ctx context.Context, o *streams, r *ab.Runner, start 
 		return true
 	}}
 	rep, err := compare.Sequential(*a.th, looks, func(names []string, first int) ([]*records.Cell, map[string]compare.Arms, int, error) {
-		match := ""
+		match := a.only
 		if names != nil {
 			match = matchNames(names)
 		}
@@ -437,10 +547,37 @@ func (a *abOptions) decide(ctx context.Context, o *streams, r *ab.Runner, start 
 		for name, a := range arms {
 			windows[name] = append(windows[name], a.Windows...)
 		}
+		if err == nil && first == 0 && a.instructions {
+			// After the first look, whose speeds size the counts; the
+			// later looks' budget then knows the time they took.
+			t1 := time.Now()
+			var cerr error
+			if a.counts, cerr = a.abInstructions(ctx, o.stderr, counting[0], counting[1], cells, arms); cerr != nil {
+				if ctx.Err() != nil {
+					return nil, nil, 0, ctx.Err()
+				}
+				// Time still decides: a count is an explanation beside it.
+				instrWarning = fmt.Sprintf("no instruction verdict: %v (-instructions=false skips the counts)", cerr)
+				if !a.quiet {
+					fmt.Fprintf(o.stderr, "perfrun: ab: %s\n", instrWarning)
+				}
+			}
+			a.counted = time.Since(t1)
+		}
 		return cells, arms, cores, err
 	})
 	if err != nil {
 		return nil, nil, err
+	}
+	var names []string
+	for _, c := range rep.Cells {
+		names = append(names, c.Name)
+	}
+	instr := instructionVerdicts(*a.th, names, a.counts)
+	explain(rep, instr)
+	rep.Add(instr...)
+	if instrWarning != "" {
+		rep.Warnings = append(rep.Warnings, instrWarning)
 	}
 	perCellRound := r.Measuring / time.Duration(max(1, totalCellRounds(rep)))
 	for i := range rep.Cells {
@@ -478,7 +615,7 @@ func orDefault(impl string) string {
 
 // abReport writes the report of an A/B run: the paired verdict, and plots
 // of the base and head arms' results side by side.
-func abReport(rep *compare.Report, scratch, dir string, r *ab.Runner, windows map[string][]compare.Window) error {
+func abReport(rep *compare.Report, scratch, dir string, r *ab.Runner, windows map[string][]compare.Window, counts map[string][2][]float64) error {
 	arm := func(name, label string) (*records.Set, error) {
 		files, _ := filepath.Glob(filepath.Join(scratch, "round*-"+name+".txt"))
 		return records.ReadFiles(label, files...)
@@ -512,7 +649,11 @@ func abReport(rep *compare.Report, scratch, dir string, r *ab.Runner, windows ma
 		return writeDocument(doc, dir, nil)
 	}
 	doc.Extra = append(doc.Extra, strips)
-	return writeDocument(doc, dir, map[string][]byte{"windows.csv": ab.WriteWindows(cells, windows, harness.Cores())})
+	more := map[string][]byte{"windows.csv": ab.WriteWindows(cells, windows, harness.Cores())}
+	if len(counts) > 0 {
+		more["instructions.csv"] = writeInstructions(cells, counts)
+	}
+	return writeDocument(doc, dir, more)
 }
 
 // pairingNote says how the arms of a round were paired.

@@ -1,0 +1,140 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/perf/benchfmt"
+
+	"github.com/perfrun/perfrun/harness/compare"
+	"github.com/perfrun/perfrun/records"
+)
+
+// TestABInstructions is the case ab's instruction verdict exists for: a
+// head whose hashmap does every lookup's work twice for the leaves whose
+// fingerprint starts below 26 (built from this tree with a go build
+// overlay) is an instruction REGRESSION at 1 thread, exactly; the same
+// binary against itself is ±0.00%, a PASS.
+func TestABInstructions(t *testing.T) {
+	if _, err := exec.LookPath("valgrind"); err != nil {
+		t.Skip("no valgrind")
+	}
+	if testing.Short() {
+		t.Skip("slow: builds twice and runs callgrind")
+	}
+	dir := t.TempDir()
+	base, head := filepath.Join(dir, "base"), filepath.Join(dir, "head")
+	src, err := os.ReadFile("../../impls/hashmap/hashmap.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const lookup = "func (s *Store) Issuer(cert *store.Object, at time.Time) (*store.Object, bool) {\n"
+	if !strings.Contains(string(src), lookup) {
+		t.Fatal("hashmap.go has no Issuer method to patch")
+	}
+	patched := strings.Replace(string(src), lookup, lookup+"\tif cert.Fingerprint[0] < 26 {\n\t\ts.issuer(cert, at)\n\t}\n\treturn s.issuer(cert, at)\n}\n\nfunc (s *Store) issuer(cert *store.Object, at time.Time) (*store.Object, bool) {\n", 1)
+	abs, _ := filepath.Abs("../../impls/hashmap/hashmap.go")
+	overlay := filepath.Join(dir, "overlay.json")
+	os.WriteFile(filepath.Join(dir, "hashmap.go"), []byte(patched), 0o644)
+	data, _ := json.Marshal(map[string]any{"Replace": map[string]string{abs: filepath.Join(dir, "hashmap.go")}})
+	os.WriteFile(overlay, data, 0o644)
+	for _, b := range [][]string{{"-o", base}, {"-o", head, "-overlay", overlay}} {
+		if out, err := exec.Command("go", append(append([]string{"build"}, b...), "../../cmd/perfrun")...).CombinedOutput(); err != nil {
+			t.Fatalf("go build %v: %v\n%s", b, err, out)
+		}
+	}
+	verdict := func(headBin string) compare.CellVerdict {
+		t.Helper()
+		out := filepath.Join(dir, "v.json")
+		code, stdout, stderr := perfrun("ab", "-base-bin", base, "-head-bin", headBin, "-rounds", "5", "-looks", "1", "-inner", "1",
+			"-window", "20ms", "-warmup", "5ms", "-impl", "hashmap", "-threads", "1", "-param", "certs=64", "-q", "-json", out)
+		if code == exitFailure || code == exitUsage {
+			t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+		}
+		var rep compare.Report
+		data, err := os.ReadFile(out)
+		if err != nil || json.Unmarshal(data, &rep) != nil {
+			t.Fatalf("no verdict file: %v\n%s", err, stderr)
+		}
+		for _, c := range rep.Cells {
+			if c.Unit == records.Instructions {
+				return c
+			}
+		}
+		t.Fatalf("no instruction verdict:\n%s", stdout)
+		return compare.CellVerdict{}
+	}
+	if c := verdict(head); c.Verdict != compare.Regression || c.Ratio < 1.05 {
+		t.Errorf("double work: %s %.4f (%s), want an instruction REGRESSION", c.Verdict, c.Ratio, c.Reason)
+	}
+	if c := verdict(base); c.Verdict != compare.Pass || c.Ratio < 0.9995 || c.Ratio > 1.0005 {
+		t.Errorf("the same binary: %s %.4f (%s), want PASS at ±0.05%%", c.Verdict, c.Ratio, c.Reason)
+	}
+}
+
+// TestCellOpsArgs: a store cell's name gives the cell-ops flags that
+// rebuild it; a cell no store measures gives none.
+func TestCellOpsArgs(t *testing.T) {
+	set := records.New("t", "")
+	set.Add(&benchfmt.Result{Name: benchfmt.Name("Issuer/impl=hashmap/certs=256/hit=1/threads=1"), Iters: 1})
+	set.Add(&benchfmt.Result{Name: benchfmt.Name("Control/threads=1"), Iters: 1})
+	c, _ := set.Cell("Issuer/impl=hashmap/certs=256/hit=1/threads=1")
+	args, ok := cellOpsArgsOf(c)
+	if want := "-workload issuer -impl hashmap -param certs=256 -param hit=1"; !ok || strings.Join(args, " ") != want {
+		t.Errorf("got %q, %v; want %q", args, ok, want)
+	}
+	ctl, _ := set.Cell("Control/threads=1")
+	if _, ok := cellOpsArgsOf(ctl); ok {
+		t.Error("the control cell gave cell-ops flags")
+	}
+}
+
+// TestInstructionsSettle: one count a side settles only when the two
+// agree; two a side when each side's agree; five always.
+func TestInstructionsSettle(t *testing.T) {
+	for _, tc := range []struct {
+		counts [2][]float64
+		want   int
+		ok     bool
+	}{
+		{[2][]float64{{100}, {100.001}}, 1, true},
+		{[2][]float64{{100}, {110}}, 1, false},
+		{[2][]float64{{100, 100}, {110, 110}}, 2, true},
+		{[2][]float64{{100, 102}, {110, 110}}, 2, false},
+		{[2][]float64{{100, 102, 99, 101, 100}, {110, 111, 108, 110, 109}}, 5, true},
+	} {
+		if got := settled(tc.counts, tc.want); got != tc.ok {
+			t.Errorf("%v at %d: %v, want %v", tc.counts, tc.want, got, tc.ok)
+		}
+	}
+}
+
+// TestInstructionsFileRoundTrip: the counts ab -report records are what
+// -replay judges again; a forged file (a name with a line break, a count
+// that is none) is refused.
+func TestInstructionsFileRoundTrip(t *testing.T) {
+	name := "Issuer/impl=hashmap/certs=1024/hit=1/threads=1"
+	counts := map[string][2][]float64{name: {{346.6, 346.6}, {389.1, 389.1}}}
+	names, back, err := readInstructions(writeInstructions([]string{name}, counts))
+	if err != nil || len(names) != 1 || len(back[name][0]) != 2 || back[name][1][0] != 389.1 {
+		t.Fatalf("read back %v %v: %v", names, back, err)
+	}
+	v := instructionVerdicts(compare.DefaultThresholds, names, back)
+	if len(v) != 1 || v[0].Verdict != compare.Regression {
+		t.Errorf("+12%% instructions: %+v, want REGRESSION", v)
+	}
+	for _, forged := range []string{
+		"cell,arm,instructions/op\n\"a\nPASS\",base,1\n",
+		"cell,arm,instructions/op\na,base,NaN\n",
+		"cell,arm,instructions/op\na,judge,1\n",
+		"x,y\n",
+	} {
+		if _, _, err := readInstructions([]byte(forged)); err == nil {
+			t.Errorf("%q read without error", forged)
+		}
+	}
+}
