@@ -1,6 +1,8 @@
 package records
 
 import (
+	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -52,6 +54,11 @@ type Cell struct {
 	// first one's reason.
 	Aside int
 	Why   string
+	// Repeats counts the timed records that repeated an earlier record of
+	// the cell value for value: copies, not measurements, so each is kept
+	// once (five copies of one round are one round, not five).
+	Repeats int
+	seen    map[string]bool
 	// First is the cell's first record: its configuration and name keys.
 	First *benchfmt.Result
 }
@@ -186,12 +193,59 @@ func (s *Set) index(r *benchfmt.Result, owned bool) {
 		c.Aside++
 		return
 	}
+	if key := valuesKey(r); key != "" {
+		if c.seen[key] {
+			c.Repeats++
+			return
+		}
+		if c.seen == nil {
+			c.seen = make(map[string]bool)
+		}
+		c.seen[key] = true
+	}
 	for _, v := range r.Values {
 		if _, seen := c.Values[v.Unit]; !seen {
 			c.Units = append(c.Units, v.Unit)
 		}
 		c.Values[v.Unit] = append(c.Values[v.Unit], v.Value)
 	}
+}
+
+// valuesKey is a record's values, bit for bit, as a map key; "" for a
+// record that may repeat another by chance: one with no time (counts —
+// instructions, allocations — repeat exactly from process to process), or
+// with fewer than copyValues values (a tool's single time, rounded,
+// repeats; a perfrun record's dozen measurements never all do).
+func valuesKey(r *benchfmt.Result) string {
+	if len(r.Values) < copyValues {
+		return ""
+	}
+	timed := false
+	for _, v := range r.Values {
+		timed = timed || strings.HasPrefix(Tidy(v.Unit), "sec/")
+	}
+	if !timed {
+		return ""
+	}
+	var b strings.Builder
+	for _, v := range r.Values {
+		fmt.Fprintf(&b, "%s=%x;", v.Unit, math.Float64bits(v.Value))
+	}
+	return b.String()
+}
+
+// copyValues is the fewest values a record needs for a repeat of it to be
+// taken as a copy.
+const copyValues = 3
+
+// Repeats counts the records of the set that repeated an earlier record of
+// their cell value for value (Cell.Repeats).
+func (s *Set) Repeats() int {
+	n := 0
+	for _, c := range s.cells {
+		n += c.Repeats
+	}
+	return n
 }
 
 // ConfigValues returns the distinct values a file configuration key took

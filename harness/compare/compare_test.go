@@ -760,8 +760,8 @@ func TestSharedOnlyReferenceCells(t *testing.T) {
 func TestWriteCompareAsBenchstat(t *testing.T) {
 	mk := func(label string, f float64) *records.Set {
 		return build(label, 2, map[string]map[string][]float64{
-			"Issuer/impl=a/threads=1": {"ns/op": {100 * f, 101 * f, 99 * f, 100 * f, 100 * f}, "allocs/op": {0, 0, 0, 0, 0}},
-			"Issuer/impl=b/threads=1": {"ns/op": {50 * f, 51 * f, 49 * f, 50 * f, 50 * f}, "allocs/op": {0, 0, 0, 0, 0}},
+			"Issuer/impl=a/threads=1": {"ns/op": {100 * f, 101 * f, 99 * f, 100.5 * f, 99.5 * f}, "allocs/op": {0, 0, 0, 0, 0}},
+			"Issuer/impl=b/threads=1": {"ns/op": {50 * f, 51 * f, 49 * f, 50.5 * f, 49.5 * f}, "allocs/op": {0, 0, 0, 0, 0}},
 		})
 	}
 	old, new := mk("old", 1), mk("new", 1.1)
@@ -779,5 +779,62 @@ func TestWriteCompareAsBenchstat(t *testing.T) {
 	}
 	if strings.Contains(out, "allocs/op  ") {
 		t.Errorf("an all-zero unit has a table:\n%s", out)
+	}
+}
+
+// TestGateNeedsTime: with -allow-missing, a NEW whose times are in another
+// unit (or missing) leaves only allocs/op to compare; that PASSed, exit 0.
+// A gate that judged no time has not seen that nothing slowed.
+func TestGateNeedsTime(t *testing.T) {
+	zeros := []float64{0, 0, 0, 0, 0}
+	old := build("old", 2, map[string]map[string][]float64{"Issuer/impl=rcu/threads=1": {"ns/op": {100, 101, 99, 100, 100}, "allocs/op": zeros}})
+	new := build("new", 2, map[string]map[string][]float64{"Issuer/impl=rcu/threads=1": {"ns/call": {100, 101, 99, 100, 100}, "allocs/op": zeros}})
+	th := DefaultThresholds
+	th.AllowMissing = true
+	rep, err := Gate(old, new, th)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Verdict != Inconclusive || !strings.Contains(strings.Join(rep.Warnings, "\n"), "nothing was gated on time") {
+		t.Errorf("allocs/op alone: %s %q, want INCONCLUSIVE, nothing gated on time", rep.Verdict, rep.Warnings)
+	}
+}
+
+// TestGateCopiedRoundsAreOne: one round copied five times is one round,
+// not five independent ones (it PASSed as five), and the gate says so.
+func TestGateCopiedRoundsAreOne(t *testing.T) {
+	round := func(v ...float64) map[string][]float64 {
+		return map[string][]float64{"ns/op": v, "ns/call": v, "ops/s": v}
+	}
+	old := build("old", 2, map[string]map[string][]float64{"Issuer/impl=rcu/threads=1": round(100, 101, 99, 100, 100.5)})
+	new := build("new", 2, map[string]map[string][]float64{"Issuer/impl=rcu/threads=1": round(100.2, 100.2, 100.2, 100.2, 100.2)})
+	rep, err := Gate(old, new, DefaultThresholds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := verdictOf(t, rep, "Issuer/impl=rcu/threads=1", "ns/op")
+	if c.Verdict != Inconclusive || !strings.Contains(strings.Join(rep.Warnings, "\n"), "4 records repeat an earlier record") {
+		t.Errorf("five copies of one round: %s (%s), warnings %q; want INCONCLUSIVE on one round, said so", c.Verdict, c.Reason, rep.Warnings)
+	}
+}
+
+// TestGateCountsOnly: two files of counts alone (two callgrind imports)
+// are gated on the counts: identical ones PASS (they could never), more
+// instructions fail.
+func TestGateCountsOnly(t *testing.T) {
+	counts := func(v float64) map[string]map[string][]float64 {
+		return map[string]map[string][]float64{"ls__": {"instructions/op": {v}}}
+	}
+	for _, tc := range []struct {
+		new  float64
+		want Verdict
+	}{{572696, Pass}, {572696 * 1.05, Regression}} {
+		rep, err := Gate(build("old", 2, counts(572696)), build("new", 2, counts(tc.new)), DefaultThresholds)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Verdict != tc.want {
+			t.Errorf("%v -> %v instructions: %s %+v, want %s", 572696, tc.new, rep.Verdict, rep.Cells, tc.want)
+		}
 	}
 }

@@ -93,6 +93,9 @@ func CheckConfig(old, new *records.Set, ignore []string) (warnings []string, err
 		}
 	}
 	for _, s := range []*records.Set{old, new} {
+		if n := s.Repeats(); n > 0 {
+			warnings = append(warnings, fmt.Sprintf("%s: %d records repeat an earlier record of their cell value for value (copies, not measurements): each is counted once", s.File, n))
+		}
 		if d := values(s, "date"); len(d) > 1 {
 			warnings = append(warnings, fmt.Sprintf("%s pools %d runs (dates %s … %s)", s.File, len(d), d[0], d[len(d)-1]))
 		}
@@ -118,6 +121,12 @@ func Gate(old, new *records.Set, th Thresholds) (*Report, error) {
 		return nil, err
 	}
 	rep := &Report{Old: old.Label, New: new.Label, Threshold: th.MinEffect, Warnings: warnings}
+	// Files with no time at all (two callgrind imports) are gated on their
+	// counts alone, exactly; a file that has times must have them in both.
+	rep.countsOnly = !hasUnit(old, th.Metric) && !hasUnit(new, th.Metric)
+	if rep.countsOnly {
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("neither file has %s: gated on its counts (instructions/op, allocs/op) alone", th.Metric))
+	}
 	cores := min(nonZero(old.Cores()), nonZero(new.Cores()))
 	missing := func(name, unit, why string) { rep.Cells = append(rep.Cells, missingVerdict(name, unit, why, th)) }
 	var tested []int
@@ -160,6 +169,9 @@ func Gate(old, new *records.Set, th Thresholds) (*Report, error) {
 		}
 		rep.Cells = append(rep.Cells, exactVerdicts(oc, nc, new.Label, th)...)
 		a, b := oc.Values[th.Metric], nc.Values[th.Metric]
+		if rep.countsOnly {
+			continue
+		}
 		switch {
 		case len(a) == 0:
 			c.Reason = fmt.Sprintf("%s has no %s for it: nothing to gate", old.Label, th.Metric)
@@ -213,6 +225,16 @@ func Gate(old, new *records.Set, th Thresholds) (*Report, error) {
 	return rep, nil
 }
 
+// hasUnit says whether any cell of s has values of unit.
+func hasUnit(s *records.Set, unit string) bool {
+	for _, c := range s.Cells() {
+		if len(c.Values[unit]) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // missingVerdict fails closed on a cell or unit NEW lacks, unless the
 // thresholds allow missing ones.
 func missingVerdict(name, unit, why string, th Thresholds) CellVerdict {
@@ -237,28 +259,47 @@ func exactVerdicts(oc, nc *records.Cell, newLabel string, th Thresholds) []CellV
 		case len(a) == 0:
 		case len(b) == 0:
 			out = append(out, missingVerdict(name, unit, fmt.Sprintf("%s has no %s for it", newLabel, unit), th))
-		case unit == records.Instructions && !(exactCount(a) && exactCount(b)):
-			c := CellVerdict{Name: name, Unit: unit, Verdict: Inconclusive}
-			e, ok := logRatio(a, b)
-			switch {
-			case len(a) < instructionSample || len(b) < instructionSample:
-				c.Reason = fmt.Sprintf("counts vary between processes: %d and %d processes, needs %d a side", len(a), len(b), instructionSample)
-			case !ok:
-				c.Reason = "a count is not positive"
-			default:
-				// Its own family: one claim per cell, at the
-				// instructions threshold.
-				if v := decide([]*CellVerdict{&c}, []estimate{e}, th.InstructionsRatio, th.Alpha)[0]; v != "" {
-					c.Verdict = v
-				}
-			}
-			out = append(out, c)
+		case unit == records.Instructions:
+			out = append(out, InstructionVerdict(name, a, b, th))
 		default:
 			out = append(out, exactVerdict(name, unit, records.Median(a), records.Median(b), th))
 		}
 	}
 	return out
 }
+
+// InstructionVerdict compares a cell's instructions/op, one count per
+// process of each side, at th.InstructionsRatio: exactly where each side's
+// counts agree (within exactTolerance), as a sample where they vary and
+// each side has instructionSample of them, else INCONCLUSIVE.
+func InstructionVerdict(name string, old, new []float64, th Thresholds) CellVerdict {
+	if exactCount(old) && exactCount(new) {
+		return exactVerdict(name, records.Instructions, records.Median(old), records.Median(new), th)
+	}
+	c := CellVerdict{Name: name, Unit: records.Instructions, Verdict: Inconclusive}
+	e, ok := logRatio(old, new)
+	switch {
+	case len(old) < instructionSample || len(new) < instructionSample:
+		c.Reason = fmt.Sprintf("counts vary between processes: %d and %d processes, needs %d a side", len(old), len(new), instructionSample)
+	case !ok:
+		c.Reason = "a count is not positive"
+	default:
+		// Its own family: one claim per cell, at the instructions
+		// threshold.
+		if v := decide([]*CellVerdict{&c}, []estimate{e}, th.InstructionsRatio, th.Alpha)[0]; v != "" {
+			c.Verdict = v
+		}
+	}
+	return c
+}
+
+// ExactCount reports whether per-process instruction counts agree well
+// enough to be compared as one exact count.
+func ExactCount(counts []float64) bool { return exactCount(counts) }
+
+// InstructionSample is how many per-process counts a side needs for
+// instructions/op to be compared as a sample.
+const InstructionSample = instructionSample
 
 // exactTolerance is how far apart the processes' instruction counts of a
 // cell may lie for the gate to treat them as one exact count: with fixed
@@ -316,13 +357,17 @@ func exactVerdict(name, unit string, old, new float64, th Thresholds) CellVerdic
 	} else {
 		limit = old * (1 + th.InstructionsRatio)
 	}
+	change := ""
+	if unit != records.AllocsPerOp && old > 0 {
+		change = fmt.Sprintf(" (%+.2f%%)", 100*(new/old-1))
+	}
 	switch {
 	case new > limit:
-		c.Verdict, c.Reason = Regression, fmt.Sprintf("%.4g -> %.4g exceeds the limit %.4g", old, new, limit)
+		c.Verdict, c.Reason = Regression, fmt.Sprintf("%.4g -> %.4g%s exceeds the limit %.4g", old, new, change, limit)
 	case unit == records.AllocsPerOp && new < old-th.AllocsDelta, unit != records.AllocsPerOp && new < old*(1-th.InstructionsRatio):
-		c.Verdict, c.Reason = Improved, fmt.Sprintf("%.4g -> %.4g", old, new)
+		c.Verdict, c.Reason = Improved, fmt.Sprintf("%.4g -> %.4g%s", old, new, change)
 	default:
-		c.Reason = fmt.Sprintf("%.4g -> %.4g, within the limit", old, new)
+		c.Reason = fmt.Sprintf("%.4g -> %.4g%s, within the limit", old, new, change)
 	}
 	return c
 }
