@@ -24,12 +24,28 @@ var updateOC = flag.Bool("update", false, "rewrite results/operating-characteris
 // simulate runs one ab campaign through the decision code the CLI runs
 // (Sequential): cells[i] of class classes[i], head truly ratios[i] × base.
 // It returns the report.
-func simulate(r *rand.Rand, models map[class]noise, classes []class, ratios []float64, th Thresholds) *Report {
+//
+// fixed is ab's -layouts: 0 simulates a fresh code layout for every arm of
+// every round (the default), K > 0 K fixed layouts a revision, drawn once
+// per campaign and rotated over the rounds as ab rotated them.
+func simulate(r *rand.Rand, models map[class]noise, classes []class, ratios []float64, th Thresholds, fixed ...int) *Report {
 	names := make([]string, len(classes))
 	for i := range names {
 		names[i] = fmt.Sprintf("Sim/cell=%d/threads=1", i)
 	}
 	all := cellsOf(names...)
+	k := 0
+	if len(fixed) > 0 {
+		k = fixed[0]
+	}
+	layouts := make([][2][]float64, len(classes)) // per cell: base's and head's layout effects
+	for i := range layouts {
+		for side := range 2 {
+			for range k {
+				layouts[i][side] = append(layouts[i][side], r.NormFloat64()*models[classes[i]].layout)
+			}
+		}
+	}
 	measure := func(only []string, first int) ([]*records.Cell, map[string]Arms, int, error) {
 		arms := make(map[string]Arms)
 		var out []*records.Cell
@@ -41,9 +57,16 @@ func simulate(r *rand.Rand, models map[class]noise, classes []class, ratios []fl
 			m := models[classes[i]]
 			a := arms[c.Name]
 			for id := first; id < first+ocRounds; id++ {
-				a.Add(ArmBase, id, m.armValue(r, 100))
-				a.Add(ArmHead, id, m.armValue(r, 100*ratios[i]))
-				a.Add(ArmBase2, id, m.armValue(r, 100))
+				if k == 0 {
+					a.Add(ArmBase, id, m.armValue(r, 100))
+					a.Add(ArmHead, id, m.armValue(r, 100*ratios[i]))
+					a.Add(ArmBase2, id, m.armValue(r, 100))
+					continue
+				}
+				b, h := layouts[i][0], layouts[i][1]
+				a.Add(ArmBase, id, m.armValueOf(r, 100, b[id%k]))
+				a.Add(ArmHead, id, m.armValueOf(r, 100*ratios[i], h[id%k]))
+				a.Add(ArmBase2, id, m.armValueOf(r, 100, b[(id+1)%k]))
 			}
 			arms[c.Name] = a
 		}
@@ -105,10 +128,14 @@ func TestOperatingCharacteristic(t *testing.T) {
 		t.Fatal(err)
 	}
 	models := fitNoise(real, ocInner)
+	layout := fitLayout(real)
 	for _, c := range []class{oneThread, twoLocked, twoLockFre} {
-		if _, ok := models[c]; !ok {
+		m, ok := models[c]
+		if !ok {
 			t.Fatalf("no windows of class %q in the campaigns", c)
 		}
+		m.layout = min(layout[c], m.process)
+		models[c] = m
 	}
 	ratios := []float64{0.90, 1.00, 1.02, 1.05, 1.075, 1.10, 1.15, 1.20}
 	th := DefaultThresholds
@@ -119,14 +146,19 @@ func TestOperatingCharacteristic(t *testing.T) {
 	b.WriteString("log value is what its triple shared (cancels) + its arm process's effect + its own effect, and a\n")
 	b.WriteString("fraction of windows ran slower than the windows they were paired with (resampled from those seen).\n")
 	b.WriteString("Made by `go test ./harness/compare -run OperatingCharacteristic -args -update`.\n\n")
-	b.WriteString("| class | process sd | window sd | slow windows | their slowdown (median) |\n|---|---:|---:|---:|---:|\n")
+	b.WriteString("Those campaigns linked 3 code layouts a revision and rotated them over the rounds, so every\n")
+	b.WriteString("layout ran in several processes: the layout component is the variance of the arm processes' effects\n")
+	b.WriteString("between layouts beyond what the processes of one layout explain (one-way random effects, per\n")
+	b.WriteString("campaign and cell, pooled per class); it is part of the process sd.\n\n")
+	b.WriteString("| class | process sd | of it, layout sd | window sd | slow windows | their slowdown (median) |\n|---|---:|---:|---:|---:|---:|\n")
 	for _, c := range []class{oneThread, twoLocked, twoLockFre} {
 		m := models[c]
-		fmt.Fprintf(&b, "| %s | %.2f%% | %.2f%% | %.1f%% | %s |\n", c, 100*m.process, 100*m.window, 100*m.tail, medianSlow(m.slow))
+		fmt.Fprintf(&b, "| %s | %.2f%% | %.2f%% | %.2f%% | %.1f%% | %s |\n", c, 100*m.process, 100*m.layout, 100*m.window, 100*m.tail, medianSlow(m.slow))
 	}
 	fmt.Fprintf(&b, "\n%d simulated campaigns per row, each of the default suite's 8 cells (4 at 1 thread, 3 lock-based\n", campaigns)
 	b.WriteString("and 1 lock-free at 2 threads), one of them truly `ratio` × base; the verdict is that cell's: 10\n")
-	b.WriteString("rounds a look, cells left undecided measured again, up to 3 looks, threshold 5%.\n")
+	b.WriteString("rounds a look, cells left undecided measured again, up to 3 looks, threshold 5%, a fresh code layout\n")
+	b.WriteString("for every arm of every round (`-layouts fresh`).\n")
 	results := make(map[class][]ocRow)
 	for i, c := range []class{oneThread, twoLocked, twoLockFre} {
 		rows := characteristic(uint64(i+1), models, c, th, campaigns, ratios)
@@ -150,6 +182,23 @@ func TestOperatingCharacteristic(t *testing.T) {
 	pct := func(n int) float64 { return 100 * float64(n) / float64(campaigns) }
 	fmt.Fprintf(&b, "\n## unchanged code, the overall verdict of the 8 cells\n\nPASS %.1f%%, INCONCLUSIVE %.1f%%, REGRESSION %.1f%%, IMPROVED %.1f%%.\n",
 		pct(overall[Pass]), pct(overall[Inconclusive]), pct(overall[Regression]), pct(overall[Improved]))
+	tight := th
+	tight.MinEffect = 0.02
+	b.WriteString("\n## what time alone decides at -threshold 2%, one cell of class 1 thread\n\n")
+	b.WriteString("(instructions/op decides such a cell exactly where counts agree: see the README)\n\n")
+	b.WriteString("| true change | PASS | INCONCLUSIVE | REGRESSION | IMPROVED |\n|---:|---:|---:|---:|---:|\n")
+	for _, row := range characteristic(4, models, oneThread, tight, campaigns, []float64{1.00, 1.01, 1.03, 1.05}) {
+		p := func(v Verdict) string { return fmt.Sprintf("%.1f%%", 100*float64(row.counts[v])/float64(campaigns)) }
+		fmt.Fprintf(&b, "| %+.1f%% | %s | %s | %s | %s |\n", 100*(row.ratio-1), p(Pass), p(Inconclusive), p(Regression), p(Improved))
+	}
+	fresh, fixed := layoutCoverage(9, models, th, campaigns, 0), layoutCoverage(9, models, th, campaigns, 3)
+	b.WriteString("\n## unchanged code: cell intervals that exclude no change\n\n")
+	b.WriteString("A PASS's interval holds each side at alpha (a 90% interval), so about 10% of them may exclude\n")
+	b.WriteString("zero by chance. With 3 fixed layouts a revision (the design before `-layouts fresh`) the head's\n")
+	b.WriteString("layouts stay the same round after round, and their luck reads as a change:\n\n")
+	b.WriteString("| layouts | intervals excluding zero | overall PASS |\n|---|---:|---:|\n")
+	fmt.Fprintf(&b, "| fresh for every arm and round | %.1f%% | %.1f%% |\n", 100*fresh.excluding, 100*fresh.pass)
+	fmt.Fprintf(&b, "| 3 fixed a revision | %.1f%% | %.1f%% |\n", 100*fixed.excluding, 100*fixed.pass)
 	table := b.String()
 	t.Log("\n" + table)
 	const path = "../../results/operating-characteristic.md"
@@ -190,6 +239,14 @@ func TestOperatingCharacteristic(t *testing.T) {
 			}
 		}
 	}
+	// Layout is a random effect: fresh layouts keep intervals of
+	// identical code at their level, and fixed ones do not.
+	if fresh.excluding > 0.15 {
+		t.Errorf("fresh layouts: %.1f%% of identical code's intervals exclude zero, want <= 15%%", 100*fresh.excluding)
+	}
+	if fixed.excluding < fresh.excluding+0.05 {
+		t.Errorf("3 fixed layouts: %.1f%% of intervals exclude zero against %.1f%% with fresh ones: the simulation does not see what fixed layouts do", 100*fixed.excluding, 100*fresh.excluding)
+	}
 	if got := rate(oneThread, 1.10, Regression); got < 0.95 {
 		t.Errorf("1 thread: +10%% flagged %.1f%%, want >= 95%%", 100*got)
 	}
@@ -201,4 +258,35 @@ func medianSlow(slow []float64) string {
 		return "none"
 	}
 	return fmt.Sprintf("%.2f×", records.Median(slow))
+}
+
+// coverage is what identical code's campaigns gave: the share of gated
+// cell intervals that exclude no change, and of overall PASS verdicts.
+type coverage struct{ excluding, pass float64 }
+
+// layoutCoverage simulates campaigns of identical code over the default
+// suite with fixed layouts a revision (0: fresh ones).
+func layoutCoverage(seed uint64, models map[class]noise, th Thresholds, campaigns, fixed int) coverage {
+	r := rand.New(rand.NewPCG(seed, 0x1a))
+	same := make([]float64, len(suite))
+	for i := range same {
+		same[i] = 1
+	}
+	var cells, excluding, pass int
+	for range campaigns {
+		rep := simulate(r, models, suite, same, th, fixed)
+		if rep.Verdict == Pass {
+			pass++
+		}
+		for _, c := range rep.Cells {
+			if c.Lo == 0 || c.Hi == 0 {
+				continue
+			}
+			cells++
+			if c.Lo > 1 || c.Hi < 1 {
+				excluding++
+			}
+		}
+	}
+	return coverage{float64(excluding) / float64(max(cells, 1)), float64(pass) / float64(campaigns)}
 }
