@@ -89,7 +89,8 @@ func init() {
 
 // run is perfrun with its arguments; it returns the exit code.
 func run(stdout, stderr io.Writer, args []string) int {
-	stdout, stderr = printable{stdout}, printable{stderr}
+	out := &checkedWriter{w: stdout}
+	stdout, stderr = printable{out}, printable{stderr}
 	o := &streams{stdout, stderr}
 	if len(args) == 0 {
 		usage(stderr)
@@ -102,12 +103,33 @@ func run(stdout, stderr io.Writer, args []string) int {
 	}
 	for _, c := range append(commands, hidden...) {
 		if c.name == args[0] {
-			return exitCode(c, c.safeExecute(context.Background(), o, args[1:]), stderr)
+			code := exitCode(c, c.safeExecute(context.Background(), o, args[1:]), stderr)
+			if out.err != nil && code == exitOK {
+				// The output is the result: lost, it is no success.
+				fmt.Fprintf(stderr, "perfrun: %s: writing the output: %v\n", c.name, out.err)
+				return exitFailure
+			}
+			return code
 		}
 	}
 	fmt.Fprintf(stderr, "perfrun: unknown command %q\n\n", args[0])
 	usage(stderr)
 	return exitUsage
+}
+
+// checkedWriter keeps the first error a write returned, so that output
+// lost (a full disk, a closed pipe) is not an exit 0.
+type checkedWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (c *checkedWriter) Write(b []byte) (int, error) {
+	n, err := c.w.Write(b)
+	if err != nil && c.err == nil {
+		c.err = err
+	}
+	return n, err
 }
 
 func usage(w io.Writer) {

@@ -3,6 +3,9 @@ package cli
 import (
 	"context"
 	"flag"
+	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/perfrun/perfrun/harness/compare"
 	"github.com/perfrun/perfrun/records"
@@ -13,19 +16,34 @@ var cmdCompare = &command{
 	long: `Compare two results files the way benchstat does (median, 95% CI,
 Mann-Whitney U at alpha 0.05, "~" when not significant), then say how many
 times faster each implementation ran than the others, in each file.
-A file may be given as label=path.`,
+A file may be given as label=path. Files of different setups (machine,
+cores, corpus, Go version: the keys gate checks) are refused, as gate
+refuses them, unless -ignore-config names the key.`,
 }
 
 func init() { cmdCompare.define = compareFlags }
 
 func compareFlags(fs *flag.FlagSet) runFunc {
+	ignore := fs.String("ignore-config", "", "configuration `keys` (comma-separated) whose differences to accept: "+strings.Join(compare.MeaningKeys, ", "))
+	units := fs.String("units", "gated", "units to show: gated (the time the gate judges, allocs/op, instructions/op), all, or a comma-separated list")
 	return func(_ context.Context, o *streams, args []string) error {
 		old, new, err := readPair("compare", fs.Args(), o)
 		if err != nil {
 			return err
 		}
+		warnings, err := compare.CheckConfig(old, new, splitList(*ignore))
+		if err != nil {
+			return asUsage(err)
+		}
+		for _, w := range warnings {
+			fmt.Fprintf(o.stderr, "perfrun: compare: %s\n", w)
+		}
 		rows, _ := compare.Compare(old, new)
-		compare.WriteCompare(o.stdout, old, new, rows)
+		shown, hidden := shownUnits(rows, *units)
+		compare.WriteCompare(o.stdout, old, new, shown)
+		if len(hidden) > 0 {
+			fmt.Fprintf(o.stdout, "%d more units (%s): -units all shows them\n\n", len(hidden), strings.Join(hidden, ", "))
+		}
 		for _, s := range []*records.Set{old, new} {
 			compare.WriteSpeedups(o.stdout, s.Label+": mean time/op ± std, hyperfine style", compare.Speedups(s, compare.DefaultThresholds.Metric))
 		}
@@ -47,4 +65,30 @@ func readPair(cmd string, args []string, o *streams) (old, new *records.Set, err
 		return nil, nil, asUsage(err)
 	}
 	return sets[0], sets[1], nil
+}
+
+// shownUnits keeps the rows of the units asked for ("gated": the gate's
+// time unit and its exact units) and names the units left out.
+func shownUnits(rows []compare.Row, units string) (shown []compare.Row, hidden []string) {
+	want := func(u string) bool { return true }
+	switch units {
+	case "all":
+	case "gated":
+		gated := []string{compare.DefaultThresholds.Metric, records.AllocsPerOp, records.Instructions}
+		want = func(u string) bool { return slices.Contains(gated, u) }
+	default:
+		list := splitList(units)
+		for i, u := range list {
+			list[i] = records.Tidy(u)
+		}
+		want = func(u string) bool { return slices.Contains(list, u) }
+	}
+	for _, r := range rows {
+		if want(r.Unit) {
+			shown = append(shown, r)
+		} else if !slices.Contains(hidden, r.Unit) {
+			hidden = append(hidden, r.Unit)
+		}
+	}
+	return shown, hidden
 }

@@ -59,6 +59,9 @@ func gateFlags(fs *flag.FlagSet) runFunc {
 		if err := checkOutputs(*jsonOut, ""); err != nil {
 			return err
 		}
+		if err := notAnInput(*jsonOut, fs.Args()...); err != nil {
+			return err
+		}
 		if !(th.AllocsDelta >= 0) || !(th.InstructionsRatio >= 0) || math.IsInf(th.AllocsDelta+th.InstructionsRatio, 0) {
 			return usageError("-allocs-delta and -instructions-ratio must be finite and >= 0")
 		}
@@ -127,16 +130,33 @@ func checkOutputs(file, dir string) error {
 // the verdict's exit.
 // The JSON file is written first: a reader of the text that goes away
 // (gate … | head -1) must not cost CI its verdict file.
+//
+// The verdict is printed first and the JSON written wherever there is
+// room: a file that cannot be written fails the command (exit 4 on a
+// PASS, the verdict's own code otherwise), never the verdict's other
+// outputs.
 func finishGate(rep *compare.Report, jsonOut string, o *streams) error {
+	rep.WriteText(o.stdout)
+	verdict := verdictError(rep.Verdict)
 	if jsonOut != "" {
 		var buf bytes.Buffer
-		if err := rep.WriteJSON(&buf); err != nil {
-			return err
+		err := rep.WriteJSON(&buf)
+		if err == nil {
+			err = writeFile(jsonOut, buf.Bytes())
 		}
-		if err := writeFile(jsonOut, buf.Bytes()); err != nil {
-			return err
+		if err != nil {
+			return lostOutput(verdict, fmt.Errorf("writing %s: %w", jsonOut, err), o)
 		}
 	}
-	rep.WriteText(o.stdout)
-	return verdictError(rep.Verdict)
+	return verdict
+}
+
+// lostOutput is a command's end when its verdict stands but one of its
+// outputs could not be written: said on stderr, and no success.
+func lostOutput(verdict, err error, o *streams) error {
+	if verdict == nil {
+		return err
+	}
+	fmt.Fprintf(o.stderr, "perfrun: %v\n", err)
+	return verdict
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/perfrun/perfrun/harness/compare"
 	"github.com/perfrun/perfrun/records"
 )
 
@@ -140,5 +142,52 @@ BenchmarkControl/threads=1 1 20 ns/op
 	}
 	if got := unjudgeable(set); !slices.Equal(got, []string{"Issuer/impl=rcu/threads=2"}) {
 		t.Errorf("unjudgeable = %q, want the 2-thread design cell only", got)
+	}
+}
+
+// TestBusyMachineIsNoSuccess: a run whose every sample of a design's cell
+// was set aside measured nothing for it; it exited 0 with tables of
+// "— (set aside)". It is INCONCLUSIVE (exit 3), saying why and what to do.
+func TestBusyMachineIsNoSuccess(t *testing.T) {
+	text := "cores: 2\nquarantined: a worker waited for a CPU more than 25% of the window\n" +
+		"BenchmarkIssuer/impl=rcu/certs=64/hit=1/threads=2 1 100 ns/op\n" +
+		"quarantined: no\nBenchmarkIssuer/impl=rcu/certs=64/hit=1/threads=1 1 90 ns/op\n"
+	set, err := records.Read(strings.NewReader(text), "busy.txt", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = busy(set)
+	var e *exitError
+	if !errors.As(err, &e) || e.code != exitInconclusive || !strings.Contains(err.Error(), "Issuer/impl=rcu/certs=64/hit=1/threads=2") ||
+		!strings.Contains(err.Error(), "perfrun ab") || !strings.Contains(err.Error(), "-quarantine=false") {
+		t.Fatalf("busy: %v, want exit 3 naming the cell and what to do", err)
+	}
+	quiet, _ := records.Read(strings.NewReader("cores: 2\nBenchmarkIssuer/impl=rcu/threads=1 1 90 ns/op\n"), "quiet.txt", "")
+	if err := busy(quiet); err != nil {
+		t.Errorf("a quiet run: %v", err)
+	}
+}
+
+// TestVerdictSurvivesLostOutput: an output that cannot be written (a full
+// report folder, a JSON path gone) loses itself, not the verdict: the
+// verdict is printed, its exit code kept, and a PASS that lost an output
+// is no success.
+func TestVerdictSurvivesLostOutput(t *testing.T) {
+	dir := t.TempDir()
+	blocked := filepath.Join(dir, "file")
+	os.WriteFile(blocked, nil, 0o644)
+	for _, tc := range []struct {
+		verdict compare.Verdict
+		code    int
+	}{{compare.Regression, exitRegression}, {compare.Pass, exitFailure}} {
+		var stdout, stderr strings.Builder
+		rep := &compare.Report{Verdict: tc.verdict, Old: "a", New: "b", Threshold: 0.05}
+		err := finishGate(rep, filepath.Join(blocked, "v.json"), &streams{&stdout, &stderr})
+		if !strings.Contains(stdout.String(), "verdict: "+string(tc.verdict)) {
+			t.Errorf("%s: the verdict was not printed: %q", tc.verdict, stdout.String())
+		}
+		if got := exitCode(cmdGate, err, &stderr); got != tc.code {
+			t.Errorf("%s: exit %d, want %d (%v)", tc.verdict, got, tc.code, err)
+		}
 	}
 }

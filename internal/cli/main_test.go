@@ -2,6 +2,8 @@ package cli
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -120,5 +122,44 @@ func TestCorpusCommand(t *testing.T) {
 	}
 	if code, _, stderr := perfrun("corpus", "-o", dir); code != exitFailure || !strings.Contains(stderr, "already holds a corpus") {
 		t.Fatalf("second write: exit %d, %q", code, stderr)
+	}
+}
+
+// errWriter fails every write, as /dev/full does.
+type errWriter struct{}
+
+func (errWriter) Write([]byte) (int, error) { return 0, errors.New("no space left on device") }
+
+// TestLostOutputIsAFailure: output that cannot be written (perfrun list >
+// /dev/full) is no success: it exited 0 with the output lost.
+func TestLostOutputIsAFailure(t *testing.T) {
+	var stderr bytes.Buffer
+	if code := run(errWriter{}, &stderr, []string{"list"}); code != exitFailure || !strings.Contains(stderr.String(), "no space left on device") {
+		t.Errorf("exit %d, stderr %q; want %d naming the error", code, stderr.String(), exitFailure)
+	}
+}
+
+// TestCompareShowsGatedUnits: compare of two default runs printed 195
+// lines over 10 units; by default it shows the units the gate judges and
+// names the rest, one flag away.
+func TestCompareShowsGatedUnits(t *testing.T) {
+	dir := t.TempDir()
+	text := func(base float64) string {
+		var b strings.Builder
+		b.WriteString("cores: 2\n")
+		for i := range 6 {
+			fmt.Fprintf(&b, "BenchmarkIssuer/impl=rcu/threads=1 1 %g ns/op %g runq-frac 0 allocs/op\n", base+float64(i), 0.01*float64(i+1))
+		}
+		return b.String()
+	}
+	a, b := filepath.Join(dir, "a.txt"), filepath.Join(dir, "b.txt")
+	os.WriteFile(a, []byte(text(100)), 0o644)
+	os.WriteFile(b, []byte(text(110)), 0o644)
+	code, out, stderr := perfrun("compare", a, b)
+	if code != 0 || !strings.Contains(out, "sec/op") || strings.Contains(out, "runq-frac  ") || !strings.Contains(out, "1 more units (runq-frac): -units all shows them") {
+		t.Errorf("compare: exit %d\n%s%s", code, out, stderr)
+	}
+	if _, out, _ := perfrun("compare", "-units", "all", a, b); !strings.Contains(out, "runq-frac") || strings.Contains(out, "more units") {
+		t.Errorf("compare -units all:\n%s", out)
 	}
 }

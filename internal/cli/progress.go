@@ -37,7 +37,8 @@ func progressPrinter(w io.Writer) func(harness.Progress) {
 			round = fmt.Sprintf("added round %d, %s", p.Round-p.Rounds, p.Extra)
 		}
 		if tty {
-			fmt.Fprintf(w, "\r\033[K[%s] %d/%d%s  %s", round, p.Done+1, p.Total, eta, p.Cell.Name())
+			clearLineOn(w)
+			fmt.Fprintf(w, "[%s] %d/%d%s  %s", round, p.Done+1, p.Total, eta, p.Cell.Name())
 			return
 		}
 		if p.Round != lastRound {

@@ -8,14 +8,24 @@ import (
 )
 
 // clearLine is the one control sequence perfrun writes itself: back to
-// the start of the line and clear it, for the live progress line.
+// the start of the line and clear it, for the live progress line. It goes
+// to the terminal through clearLineOn, never through printable, so no
+// name can carry it.
 const clearLine = "\r\x1b[K"
+
+// clearLineOn writes clearLine to w's terminal, past printable's escaping.
+func clearLineOn(w io.Writer) {
+	if p, ok := w.(printable); ok {
+		w = p.w
+	}
+	io.WriteString(w, clearLine)
+}
 
 // printable wraps a command's output so that no name, label or value
 // read from a file or a flag can drive the terminal: every control
 // character but newline and tab, and every C1 control, is written as a Go
-// escape (\x1b), except perfrun's own clearLine. What perfrun writes is
-// otherwise unchanged, so benchfmt, CSV and JSON output keep their bytes.
+// escape (\x1b, \r). What perfrun writes is otherwise unchanged, so
+// benchfmt, CSV and JSON output keep their bytes.
 type printable struct{ w io.Writer }
 
 func (p printable) Write(b []byte) (int, error) {
@@ -24,11 +34,6 @@ func (p printable) Write(b []byte) (int, error) {
 	}
 	var out bytes.Buffer
 	for i := 0; i < len(b); {
-		if bytes.HasPrefix(b[i:], []byte(clearLine)) {
-			out.WriteString(clearLine)
-			i += len(clearLine)
-			continue
-		}
 		r, size := utf8.DecodeRune(b[i:])
 		switch {
 		case !escaped(r, size):
