@@ -3,6 +3,7 @@ package harness_test
 import (
 	"bytes"
 	"context"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/google/pprof/profile"
+	"golang.org/x/perf/benchmath"
 
 	"github.com/perfrun/perfrun/harness"
 	"github.com/perfrun/perfrun/workloads"
@@ -82,5 +84,19 @@ func TestProfilesPerCell(t *testing.T) {
 		if _, err := profile.Parse(bytes.NewReader(data)); err != nil {
 			t.Errorf("%s: %v", f, err)
 		}
+	}
+}
+
+// TestDefaultRoundsGiveAnInterval: the default run's rounds give every
+// cell's median a finite 95% interval, as benchstat computes it (five
+// printed "± ∞ need >= 6 samples" for every cell).
+func TestDefaultRoundsGiveAnInterval(t *testing.T) {
+	v := make([]float64, harness.DefaultOptions.Rounds)
+	for i := range v {
+		v[i] = 100 + float64(i)
+	}
+	s := benchmath.AssumeNothing.Summary(benchmath.NewSample(v, &benchmath.DefaultThresholds), 0.95)
+	if math.IsInf(s.Lo, 0) || math.IsInf(s.Hi, 0) || len(s.Warnings) > 0 {
+		t.Errorf("%d rounds: median %v [%v, %v] %v: no interval", len(v), s.Center, s.Lo, s.Hi, s.Warnings)
 	}
 }

@@ -2,6 +2,8 @@ package cli
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"flag"
 	"fmt"
 	"io"
@@ -34,6 +36,21 @@ func baselinesDir() string {
 		return d
 	}
 	return filepath.Join(filepath.Dir(defaultOutput), "baselines")
+}
+
+// baselinesWhere names the baselines folder for a message: where it is,
+// and how it was chosen — relative to the working folder unless
+// $PERFRUN_BASELINES says otherwise.
+func baselinesWhere() string {
+	dir := baselinesDir()
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		abs = dir
+	}
+	if os.Getenv("PERFRUN_BASELINES") != "" {
+		return fmt.Sprintf("%s ($PERFRUN_BASELINES)", abs)
+	}
+	return fmt.Sprintf("%s (%s under the working folder; $PERFRUN_BASELINES names another)", abs, dir)
 }
 
 var baselineName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
@@ -81,9 +98,9 @@ func baselinePath(name string) (string, error) {
 	if _, err := os.Stat(path); err != nil {
 		have := savedBaselines()
 		if len(have) == 0 {
-			return "", usageError("no baseline %q: none saved in %s (run -save-baseline NAME)", name, baselinesDir())
+			return "", usageError("no baseline %q: none saved in %s (run -save-baseline NAME)", name, baselinesWhere())
 		}
-		return "", usageError("no baseline %q in %s (have %s)", name, baselinesDir(), strings.Join(have, ", "))
+		return "", usageError("no baseline %q in %s (have %s)", name, baselinesWhere(), strings.Join(have, ", "))
 	}
 	return path, nil
 }
@@ -106,7 +123,7 @@ func baselinesFlags(*flag.FlagSet) runFunc {
 	return func(_ context.Context, o *streams, args []string) error {
 		names := savedBaselines()
 		if len(names) == 0 {
-			fmt.Fprintf(o.stderr, "perfrun: baselines: none in %s (run -save-baseline NAME)\n", baselinesDir())
+			fmt.Fprintf(o.stderr, "perfrun: baselines: none in %s (run -save-baseline NAME)\n", baselinesWhere())
 			return nil
 		}
 		tw := tabwriter.NewWriter(o.stdout, 0, 0, 2, ' ', 0)
@@ -127,7 +144,7 @@ func baselinesFlags(*flag.FlagSet) runFunc {
 			}
 			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\n", name, s.Config("date"), len(s.Cells()), build, machine, s.Config("command"))
 		}
-		fmt.Fprintf(tw, "\n(in %s)\n", baselinesDir())
+		fmt.Fprintf(tw, "\n(in %s)\n", baselinesWhere())
 		return tw.Flush()
 	}
 }
@@ -145,11 +162,16 @@ func buildDir(name string) string {
 	return filepath.Join(baselinesDir(), name+".build")
 }
 
+// measuredName, in a baseline's build folder, holds the SHA-256 of the
+// results that build measured: keptBuild pairs a build only with those, so
+// a save cut short (a full disk) or two saves at once never leave a build
+// standing for results it did not measure.
+const measuredName = "measured.sha256"
+
 // saveBuild copies the running executable into the baseline's build
-// folder, replacing the one an earlier save kept. It is called before
-// the results are saved, and an old build is removed first, so a build
-// never sits beside results it did not measure.
-func saveBuild(name string) (string, error) {
+// folder, replacing the one an earlier save kept, with the digest of the
+// results it measured. An old build is removed first.
+func saveBuild(name string, results []byte) (string, error) {
 	dir := buildDir(name)
 	if err := os.RemoveAll(dir); err != nil {
 		return "", err
@@ -168,6 +190,10 @@ func saveBuild(name string) (string, error) {
 	}
 	path := filepath.Join(tmp, filepath.Base(self))
 	if err := copyExecutable(self, path); err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(results)
+	if err := os.WriteFile(filepath.Join(tmp, measuredName), []byte(hex.EncodeToString(sum[:])+"\n"), 0o644); err != nil {
 		return "", err
 	}
 	if err := os.Rename(tmp, dir); err != nil {
@@ -202,11 +228,19 @@ func baselineBuild(name string) (string, error) {
 	if bin := keptBuild(name); bin != "" {
 		return bin, nil
 	}
-	return "", usageError("baseline %q has no build kept with it (%s): it was saved by a perfrun from before baselines kept their builds, or copied without it; save it again with run -save-baseline %s", name, buildDir(name), name)
+	return "", usageError("baseline %q in %s has no build kept with it (%s): it was saved by a perfrun from before baselines kept their builds, or copied without it; save it again with run -save-baseline %s", name, baselinesWhere(), buildDir(name), name)
 }
 
-// keptBuild is the executable in a baseline's build folder, or "".
+// keptBuild is the executable in a baseline's build folder, or "" — also
+// when the folder's digest is not that of the baseline's results: that
+// build did not measure them.
 func keptBuild(name string) string {
+	results, err1 := os.ReadFile(filepath.Join(baselinesDir(), name+".txt"))
+	measured, err2 := os.ReadFile(filepath.Join(buildDir(name), measuredName))
+	sum := sha256.Sum256(results)
+	if err1 != nil || err2 != nil || strings.TrimSpace(string(measured)) != hex.EncodeToString(sum[:]) {
+		return ""
+	}
 	entries, _ := os.ReadDir(buildDir(name))
 	for _, e := range entries {
 		if info, err := e.Info(); err == nil && info.Mode().IsRegular() && info.Mode()&0o111 != 0 {

@@ -38,13 +38,19 @@ func importFlags(fs *flag.FlagSet) runFunc {
 		if err := checkOutputs(*out, ""); err != nil {
 			return err
 		}
+		if err := notAnInput(*out, fs.Arg(0)); err != nil {
+			return err
+		}
 		data, name, err := readInput(fs.Arg(0))
 		if err != nil {
 			return asUsage(err)
 		}
-		set, err := im.Read(bytes.NewReader(data), name)
+		set, err := im.Import(bytes.NewReader(data), name)
 		if err != nil {
 			return asUsage(err)
+		}
+		for _, w := range set.Warnings {
+			fmt.Fprintf(o.stderr, "perfrun: import: %v\n", w)
 		}
 		var buf bytes.Buffer
 		if err := set.Write(&buf); err != nil {

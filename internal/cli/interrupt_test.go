@@ -44,6 +44,7 @@ func (w *watchWriter) String() string {
 // completed rounds only, marks them incomplete and exits 1.
 func TestInterruptKeepsCompletedRounds(t *testing.T) {
 	dir := t.TempDir()
+	t.Setenv("PERFRUN_BASELINES", filepath.Join(dir, "bl"))
 	out := filepath.Join(dir, "results.txt")
 	stderr := &watchWriter{want: "round 3/100", fn: func() {
 		syscall.Kill(os.Getpid(), syscall.SIGINT)
@@ -52,7 +53,7 @@ func TestInterruptKeepsCompletedRounds(t *testing.T) {
 	done := make(chan int)
 	go func() {
 		done <- run(&stdout, stderr, []string{"run", "-impl", "rcu", "-threads", "1,2", "-rounds", "100",
-			"-window", "30ms", "-warmup", "1ms", "-param", "certs=32", "-plots", "none", "-o", out})
+			"-window", "30ms", "-warmup", "1ms", "-param", "certs=32", "-plots", "none", "-o", out, "-save-baseline", "cut"})
 	}()
 	var code int
 	select {
@@ -66,6 +67,13 @@ func TestInterruptKeepsCompletedRounds(t *testing.T) {
 	m := regexp.MustCompile(`interrupted: kept the (\d+) completed rounds`).FindStringSubmatch(stderr.String())
 	if m == nil {
 		t.Fatalf("no interruption message:\n%s", stderr)
+	}
+	// An interrupted run is no baseline, and says so (it said nothing).
+	if !strings.Contains(stderr.String(), "baseline cut not saved") {
+		t.Errorf("nothing says the baseline was not saved:\n%s", stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "bl", "cut.txt")); err == nil {
+		t.Error("an interrupted run was saved as a baseline")
 	}
 	rounds, _ := strconv.Atoi(m[1])
 	data, err := os.ReadFile(out)

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"flag"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -27,6 +28,12 @@ func (n number) Set(s string) error {
 	f, err := parseNumber(s, n.percent)
 	if err != nil {
 		return err
+	}
+	// A fraction of 1 or more written without "%" is far more often a
+	// percentage meant ("-threshold 5") than 500%: it is refused, never
+	// read as either.
+	if n.percent && f >= 1 && !strings.HasSuffix(strings.TrimSpace(s), "%") {
+		return fmt.Errorf("%s is a fraction of 1 or more: write %s%% for a percentage, or %s%% for %s as a fraction", s, s, strconv.FormatFloat(100*f, 'g', -1, 64), s)
 	}
 	*n.p = f
 	return nil

@@ -36,6 +36,35 @@ func checkOutput(path string) error {
 	return nil
 }
 
+// notAnInput refuses an output path that names one of the inputs (the
+// same file, by any path or link): writing it would destroy what was read
+// (gate -json NEW, run -corpus c.pem -o c.pem, import -o F F). Inputs
+// that are not files (standard input, "label=path" specs' labels) are
+// matched by their path part.
+func notAnInput(out string, inputs ...string) error {
+	if out == "" {
+		return nil
+	}
+	oi, err := os.Stat(out)
+	if err != nil {
+		return nil // a new file is no input
+	}
+	for _, in := range inputs {
+		if in == "" || in == "-" {
+			continue
+		}
+		if _, path, ok := strings.Cut(in, "="); ok {
+			if _, err := os.Stat(in); err != nil {
+				in = path
+			}
+		}
+		if ii, err := os.Stat(in); err == nil && os.SameFile(oi, ii) {
+			return usageError("output %s is the input %s: writing it would destroy what is read; write elsewhere", out, in)
+		}
+	}
+	return nil
+}
+
 // writeFile writes data to path so that no reader ever sees half a file
 // and nothing planted at path is followed: to a new file beside it (mode
 // 0644 less the umask), then renamed over it — a symlink at path is

@@ -43,11 +43,16 @@ func keepPrevious(path string) (*previousRun, error) {
 	if err != nil || len(set.Cells()) == 0 {
 		return nil, nil
 	}
-	kept := strings.TrimSuffix(path, filepath.Ext(path)) + "-previous.txt"
+	kept := previousPath(path)
 	if err := writeFile(kept, data); err != nil {
 		return nil, err
 	}
 	return &previousRun{set: set, kept: kept}, nil
+}
+
+// previousPath is where a run writing results keeps the file it replaces.
+func previousPath(results string) string {
+	return strings.TrimSuffix(results, filepath.Ext(results)) + "-previous.txt"
 }
 
 // sincePrevious gates the previous run against this one and prints the

@@ -4,11 +4,13 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/perfrun/perfrun/harness/report"
 )
@@ -61,6 +63,11 @@ func (p *publication) publish() error {
 		names = append(names, rel)
 	}
 	slices.Sort(names)
+	for _, rel := range append(slices.Clone(names), slices.Sorted(maps.Keys(owned))...) {
+		if err := noLinkOnTheWay(p.dir, rel); err != nil {
+			return err
+		}
+	}
 	for _, rel := range names {
 		target := filepath.Join(p.dir, filepath.FromSlash(rel))
 		info, err := os.Lstat(target)
@@ -72,7 +79,8 @@ func (p *publication) publish() error {
 			return usageError("%s exists and perfrun did not write it (%s does not list it): write the report to another folder, or move the file", target, filepath.Join(p.dir, manifestName))
 		}
 	}
-	staging, err := os.MkdirTemp(p.dir, ".perfrun-staging-")
+	removeStaleStaging(p.dir)
+	staging, err := os.MkdirTemp(p.dir, stagingPrefix)
 	if err != nil {
 		return err
 	}
@@ -107,6 +115,49 @@ func (p *publication) publish() error {
 	}
 	return nil
 }
+
+// noLinkOnTheWay refuses a file of a report folder whose folders inside
+// it are not folders of its own: a symbolic link on the way (images/ →
+// elsewhere) would carry the writes and removals out of the folder, and a
+// manifest that names files under it cannot be trusted to stay inside.
+func noLinkOnTheWay(dir, rel string) error {
+	parts := strings.Split(path.Dir(rel), "/")
+	at := dir
+	for _, part := range parts {
+		if part == "." || part == "" {
+			continue
+		}
+		at = filepath.Join(at, part)
+		info, err := os.Lstat(at)
+		if err != nil {
+			return nil // not there yet: made as a folder of its own
+		}
+		if !info.IsDir() {
+			return usageError("%s is not a folder (a symbolic link or a file): a report writes only inside %s; remove it or write the report elsewhere", at, dir)
+		}
+	}
+	return nil
+}
+
+// stagingPrefix names the staging folders publish makes in a report folder.
+const stagingPrefix = ".perfrun-staging-"
+
+// removeStaleStaging removes staging folders a killed report left in dir:
+// perfrun's own by name, and older than any report takes to write.
+func removeStaleStaging(dir string) {
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if !e.IsDir() || !strings.HasPrefix(e.Name(), stagingPrefix) {
+			continue
+		}
+		if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > staleStaging {
+			os.RemoveAll(filepath.Join(dir, e.Name()))
+		}
+	}
+}
+
+// staleStaging is the age past which a staging folder is a killed report's.
+const staleStaging = time.Hour
 
 // stage writes a staged file; a test makes it fail as a full disk would.
 var stage = writeStaged

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestReportKeepsWhatIsNotPerfruns: a report folder may hold the user's
@@ -88,4 +89,51 @@ func snapshot(t *testing.T, dir string) string {
 		return nil
 	})
 	return b.String()
+}
+
+// TestReportStaysInItsFolder: a symbolic link to a folder outside, planted
+// where the report keeps its images, with a forged manifest naming files
+// there, made report -o overwrite and delete files outside the folder.
+func TestReportStaysInItsFolder(t *testing.T) {
+	dir := t.TempDir()
+	res := resultsFile(t, dir, "r.txt", 4, map[string]float64{"Issuer/impl=a/threads=1": 100, "Issuer/impl=a/threads=2": 60})
+	outside := filepath.Join(dir, "outside")
+	os.MkdirAll(outside, 0o755)
+	victims := map[string]string{"issuer-latency.svg": "someone's svg", "precious.txt": "keep me"}
+	for name, data := range victims {
+		os.WriteFile(filepath.Join(outside, name), []byte(data), 0o644)
+	}
+	rep := filepath.Join(dir, "rep")
+	os.MkdirAll(rep, 0o755)
+	if err := os.Symlink(outside, filepath.Join(rep, "images")); err != nil {
+		t.Skip(err)
+	}
+	os.WriteFile(filepath.Join(rep, manifestName), []byte("images/issuer-latency.svg\nimages/precious.txt\n"), 0o644)
+	code, _, stderr := perfrun("report", "-o", rep, res)
+	if code != exitUsage || !strings.Contains(stderr, "not a folder") {
+		t.Errorf("exit %d: %s; want a usage error about the link", code, stderr)
+	}
+	for name, data := range victims {
+		if got, err := os.ReadFile(filepath.Join(outside, name)); err != nil || string(got) != data {
+			t.Errorf("%s outside the report folder: %q, %v", name, got, err)
+		}
+	}
+}
+
+// TestStaleStagingRemoved: the staging folder a killed report left behind
+// was never removed; the next report in the folder removes it.
+func TestStaleStagingRemoved(t *testing.T) {
+	dir := t.TempDir()
+	res := resultsFile(t, dir, "r.txt", 4, map[string]float64{"Issuer/impl=a/threads=1": 100, "Issuer/impl=a/threads=2": 60})
+	rep := filepath.Join(dir, "rep")
+	stale := filepath.Join(rep, stagingPrefix+"killed")
+	os.MkdirAll(stale, 0o755)
+	old := time.Now().Add(-2 * staleStaging)
+	os.Chtimes(stale, old, old)
+	if code, _, stderr := perfrun("report", "-o", rep, res); code != 0 {
+		t.Fatalf("report: exit %d: %s", code, stderr)
+	}
+	if _, err := os.Stat(stale); err == nil {
+		t.Error("the killed report's staging folder is still there")
+	}
 }

@@ -120,6 +120,14 @@ func (f *runFlags) options() (harness.Options, error) {
 		if err := checkOutput(f.out); err != nil {
 			return opts, asUsage(err)
 		}
+		if err := notAnInput(f.out, f.corpus); err != nil {
+			return opts, err
+		}
+		// The previous results are kept beside the new ones: a folder
+		// there would lose the run after it was measured.
+		if info, err := os.Stat(previousPath(f.out)); err == nil && !info.Mode().IsRegular() {
+			return opts, usageError("%s, where this run keeps the previous results, is not a file: move it, or give another -o", previousPath(f.out))
+		}
 	}
 	if f.saveAs != "" {
 		if err := checkBaselineName(f.saveAs); err != nil {
@@ -195,7 +203,7 @@ func (f *runFlags) run(ctx context.Context, o *streams, args []string) error {
 	}
 	res, err := harness.Run(ctx, cells, opts)
 	if !f.quiet && isTerminal(o.stderr) {
-		fmt.Fprint(o.stderr, "\r\033[K")
+		clearLineOn(o.stderr)
 	}
 	if err != nil {
 		return err
@@ -205,6 +213,10 @@ func (f *runFlags) run(ctx context.Context, o *streams, args []string) error {
 		return fmt.Errorf("interrupted before any round completed: nothing written%s", unchanged(f.out))
 	}
 	res.Labels = kvs
+	if !f.quarantine {
+		// Samples the machine disturbed are kept: the file says so.
+		res.Labels = append(res.Labels, workloads.KV{Key: "quarantine", Value: "off: samples the machine disturbed are kept"})
+	}
 	res.Command = "perfrun run " + strings.Join(args, " ")
 	if f.instructions && !res.Incomplete {
 		if err := countInstructions(ctx, res, cellOpsArgs(f.corpus, f.strict, f.seed), o.stderr, f.quiet); err != nil {
@@ -247,10 +259,13 @@ func (f *runFlags) cells(ctx context.Context, o *streams, opts *harness.Options)
 	if loaded == 0 {
 		// A generated corpus this machine cannot hold is refused before
 		// any of it is made.
+		// certs sizes the corpus; load's n makes as many objects.
 		for _, c := range cells {
-			if v := c.Params.Get("certs"); v != "" {
-				if err := fitsMemory(c.Params.Int("certs"), "certs="+c.Params.Get("certs")); err != nil {
-					return nil, asUsage(err)
+			for _, key := range []string{"certs", "n"} {
+				if v := c.Params.Get(key); v != "" {
+					if err := fitsMemory(c.Params.Int(key), key+"="+v); err != nil {
+						return nil, asUsage(err)
+					}
 				}
 			}
 		}
@@ -296,7 +311,8 @@ func (f *runFlags) write(o *streams, res *harness.Outcome) error {
 		if f.out != "" {
 			p, err := keepPrevious(f.out)
 			if err != nil {
-				return fmt.Errorf("keeping the previous results: %v", err)
+				// The measurements matter more than the previous file.
+				fmt.Fprintf(o.stderr, "perfrun: run: the previous results were not kept (%v); writing this run's\n", err)
 			}
 			prev = p
 			if err := writeFile(f.out, buf.Bytes()); err != nil {
@@ -311,7 +327,7 @@ func (f *runFlags) write(o *streams, res *harness.Outcome) error {
 			} else {
 				// The build first: results are never left beside a build
 				// that did not measure them.
-				bin, buildErr := saveBuild(f.saveAs)
+				bin, buildErr := saveBuild(f.saveAs, buf.Bytes())
 				path, err := saveBaseline(f.saveAs, buf.Bytes())
 				if err != nil {
 					return err
@@ -354,9 +370,42 @@ func (f *runFlags) write(o *streams, res *harness.Outcome) error {
 			f.out, len(res.Samples), res.Wall.Round(time.Second), records.BenchstatFilter, f.out)
 	}
 	if res.Incomplete {
-		return fmt.Errorf("interrupted: kept the %d completed rounds", res.CompletedRounds())
+		notSaved := ""
+		if f.saveAs != "" {
+			notSaved = fmt.Sprintf("; baseline %s not saved (an interrupted run is no baseline)", f.saveAs)
+		}
+		return fmt.Errorf("interrupted: kept the %d completed rounds%s", res.CompletedRounds(), notSaved)
 	}
-	return unsaved
+	if unsaved != nil {
+		return unsaved
+	}
+	return busy(set)
+}
+
+// busy is the run's end when the machine decided cells: every sample of a
+// design's cell that fits the cores set aside. Nothing is measured for
+// them, which is no success (exit 3), and the last lines say why and what
+// to do.
+func busy(set *records.Set) error {
+	lost := unjudgeable(set)
+	if len(lost) == 0 {
+		return nil
+	}
+	why := ""
+	for _, c := range set.Cells() {
+		if c.Aside > 0 && c.Why != "" {
+			why = c.Why
+			break
+		}
+	}
+	shown := lost
+	if len(shown) > 3 {
+		shown = append(shown[:3:3], fmt.Sprintf("and %d more", len(lost)-3))
+	}
+	return &exitError{exitInconclusive, fmt.Errorf("the machine was busy: every sample of %d cells (%s) was set aside (%s), so nothing was measured for them. "+
+		"Close what else runs and run again; to compare two builds on a busy machine use perfrun ab, which pairs them window by window; "+
+		"or -quarantine=false keeps every sample, the results then saying quarantine: off",
+		len(lost), strings.Join(shown, ", "), why)}
 }
 
 // parsePercent reads "2%" or "0.02" as a fraction strictly between 0 and
