@@ -204,10 +204,12 @@ func (r *runner) removeCommandDirs() {
 func (cc *commandCell) expand(cmd *Command, threads int) []string {
 	out := make([]string, len(cmd.Args))
 	for i, a := range cmd.Args {
+		// The user's $VARIABLES first; what perfrun substitutes is data,
+		// never expanded again (a corpus path may hold a '$').
+		a = os.ExpandEnv(a)
 		a = strings.ReplaceAll(a, "{threads}", strconv.Itoa(threads))
 		a = strings.ReplaceAll(a, "{corpus}", cc.dir)
-		a = strings.ReplaceAll(a, "{at}", strconv.FormatInt(cc.at, 10))
-		out[i] = os.ExpandEnv(a)
+		out[i] = strings.ReplaceAll(a, "{at}", strconv.FormatInt(cc.at, 10))
 	}
 	return out
 }
@@ -235,10 +237,15 @@ func (r *runner) commandWindow(ctx context.Context, c Cell, cc *commandCell) ([]
 	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
 	var stdout, stderr boundedBuffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	ownGroup(cmd)
 	steal0, stealOK := stealTime()
 	start := time.Now()
 	err := cmd.Run()
 	wall := time.Since(start)
+	endGroup(cmd)
+	if errors.Is(err, exec.ErrWaitDelay) {
+		err = nil // it exited well; a child it left kept its output open, and is gone now
+	}
 	steal1, _ := stealTime()
 	if ctx.Err() != nil {
 		return nil, ctx.Err()

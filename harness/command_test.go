@@ -203,3 +203,53 @@ func TestCorpusDirLeaves(t *testing.T) {
 		}
 	}
 }
+
+// TestCommandLeavesNoChild: a command that leaves a background child
+// holding its output open hung the run (and ignored an interrupt); now
+// its window ends when it exits, within the wait delay, and the child is
+// gone.
+func TestCommandLeavesNoChild(t *testing.T) {
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("no /proc")
+	}
+	dir := t.TempDir()
+	pidFile := dir + "/child.pid"
+	cmd, _ := ParseCommand("tool="+script(t, "sleep 60 &\necho $! > "+pidFile+"\necho 100 ns\n")+" {threads}", "ns")
+	cells, _ := PlanCommands([]*Command{cmd}, []workloads.Workload{workloads.Issuer}, Sweep{}, []int{1})
+	opts := DefaultOptions
+	opts.Rounds, opts.Window, opts.Quarantine = 1, 20*time.Millisecond, Quarantine{}
+	start := time.Now()
+	if _, err := Run(context.Background(), cells, opts); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > 30*time.Second {
+		t.Fatalf("the run took %v: it waited for the child", d)
+	}
+	data, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Gone, or a zombie no one has reaped yet: not running.
+	stat, err := os.ReadFile("/proc/" + strings.TrimSpace(string(data)) + "/stat")
+	if err == nil {
+		if _, rest, _ := strings.Cut(string(stat), ") "); !strings.HasPrefix(rest, "Z") {
+			t.Fatalf("the command's child %s outlived its window: %s", strings.TrimSpace(string(data)), stat)
+		}
+	}
+}
+
+// TestExpandKeepsPathsAsData: a corpus folder whose path holds a '$' is
+// passed as it is; the command's own $VARIABLES are expanded (the path was
+// expanded after substitution, so $HOME in it became the home folder).
+func TestExpandKeepsPathsAsData(t *testing.T) {
+	t.Setenv("PERFRUN_TEST_TOOL", "/opt/tool")
+	cmd, err := ParseCommand("tool=$PERFRUN_TEST_TOOL {corpus}/leaves.pem {threads}", "ns")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cc := &commandCell{dir: "/tmp/a$HOME/b"}
+	got := strings.Join(cc.expand(cmd, 2), " ")
+	if want := "/opt/tool /tmp/a$HOME/b/leaves.pem 2"; got != want {
+		t.Errorf("expand = %q, want %q", got, want)
+	}
+}

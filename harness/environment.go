@@ -63,15 +63,18 @@ func (r *Outcome) Environment() []workloads.KV {
 // not set them.
 var reserved = []string{"goos", "goarch", "cpu", "cores", "go", "perfrun", "command", "rounds", "window", "warmup", "corpus", "date", "incomplete", "pkg", "library", "quarantined"}
 
-// ParseLabel checks a user's key=value configuration line: a key of
-// letters, digits, '-', '_' and '.', not one perfrun writes, and a value
-// on one line (a newline would let it write a benchmark line of its own).
+// ParseLabel checks a user's key=value configuration line: a key as the
+// Go benchmark format defines one — a lower-case letter first, then
+// lower-case letters, digits, '-', '_' and '.' (an upper-case key such as
+// BenchmarkX would read back as a result line) — not one perfrun writes,
+// and a value on one line (a newline would let it write a benchmark line
+// of its own).
 func ParseLabel(s string) (workloads.KV, error) {
 	k, v, ok := strings.Cut(s, "=")
-	if !ok || k == "" || strings.IndexFunc(k, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.')
+	if !ok || k == "" || !(k[0] >= 'a' && k[0] <= 'z') || strings.IndexFunc(k, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.')
 	}) >= 0 {
-		return workloads.KV{}, fmt.Errorf("bad -label %q: want key=value, the key of letters, digits, '-', '_' or '.'", s)
+		return workloads.KV{}, fmt.Errorf("bad -label %q: want key=value, the key a lower-case letter and then lower-case letters, digits, '-', '_' or '.'", s)
 	}
 	if records.OneLine(v) != v {
 		return workloads.KV{}, fmt.Errorf("bad -label %.80q: the value must be one line of printable UTF-8, at most %d bytes", s, records.MaxConfigValue)

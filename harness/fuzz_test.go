@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/perf/benchfmt"
+
 	"github.com/perfrun/perfrun/harness"
 )
 
@@ -31,7 +33,7 @@ func FuzzParseThreads(f *testing.F) {
 // FuzzParseLabel: an accepted label is one line, with a key that is not
 // one perfrun writes.
 func FuzzParseLabel(f *testing.F) {
-	for _, s := range []string{"machine=x", "cores=64", "a=b\nBenchmarkX 1 1 ns/op", "k=v=w", "=", "é=1"} {
+	for _, s := range []string{"machine=x", "cores=64", "a=b\nBenchmarkX 1 1 ns/op", "k=v=w", "=", "é=1", "BenchmarkX=1 5 ns/op"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -41,6 +43,14 @@ func FuzzParseLabel(f *testing.F) {
 		}
 		if strings.ContainsAny(kv.Value, "\n\r") || kv.Key == "" || strings.ContainsAny(kv.Key, " :\n=") || kv.Key == "cores" {
 			t.Fatalf("ParseLabel(%q) = %+v", s, kv)
+		}
+		// Written as a configuration line, it reads back as one, never as
+		// a result.
+		r := benchfmt.NewReader(strings.NewReader(kv.Key+": "+kv.Value+"\n"), "label")
+		for r.Scan() {
+			if res, ok := r.Result().(*benchfmt.Result); ok {
+				t.Fatalf("ParseLabel(%q) reads back as result %s", s, res.Name)
+			}
 		}
 	})
 }

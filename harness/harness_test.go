@@ -100,18 +100,17 @@ func TestRunMeasuresEveryCellEveryRound(t *testing.T) {
 		}
 		// ns/call is the mean over workers of each one's time per call. A
 		// worker's clock starts after it wakes at the barrier, the wall
-		// clock before: at one thread ns/call is at most ns/op (up to 5%
-		// below it in a 20 ms window). At n threads it is at least about
-		// n × ns/op, and far more when a lock starves one worker (sorted at
-		// 2 threads: up to 12×), which is why it is not the gated unit.
+		// clock before, so at one thread ns/call is at most ns/op, whatever
+		// the load. At n threads it has no bound a loaded machine keeps (a
+		// worker that waits for a CPU shortens its own clock);
+		// TestNsPerCallIsTheWorkersMean pins its definition instead.
 		call := res.Values(c, records.NsPerCall)
 		if len(call) != 3 {
 			t.Fatalf("%s: %d ns/call values", c.Name(), len(call))
 		}
 		for i := range call {
-			n := float64(c.Threads)
-			if call[i] < 0.5*n*ns[i] || c.Threads == 1 && call[i] > ns[i]*1.0001 {
-				t.Errorf("%s: round %d: ns/call %.4g against %d × ns/op %.4g", c.Name(), i, call[i], c.Threads, ns[i])
+			if !(call[i] > 0) || c.Threads == 1 && call[i] > ns[i]*1.0001 {
+				t.Errorf("%s: round %d: ns/call %.4g against ns/op %.4g", c.Name(), i, call[i], ns[i])
 			}
 		}
 		if allocs := res.Values(c, records.AllocsPerOp); allocs[len(allocs)-1] > 0.01 {

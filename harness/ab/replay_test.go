@@ -67,6 +67,11 @@ func TestReadWindowsRefusesForgeries(t *testing.T) {
 		"machines":   head + "Issuer/impl=a/threads=1,0,head,1,1,,2\nIssuer/impl=a/threads=1,0,base,1,1,,64\n",
 		"fields":     head + "Issuer/impl=a/threads=1,0,head,1,1\n",
 		"no windows": head,
+		// A name or reason holding a line break would print lines of its
+		// own in the trusted job's log: a workflow command, a fake PASS row.
+		"newline name":   head + "\"Issuer/impl=a/threads=1\n::error::forged\",0,head,1,1,,2\n",
+		"cr name":        head + "\"Issuer/impl=a/threads=1\rPASS\",0,head,1,1,,2\n",
+		"newline reason": head + "Issuer/impl=a/threads=1,0,head,1,1,\"slow\nPASS row\",2\n",
 	} {
 		if _, err := ReadWindows(strings.NewReader(text), 2); err == nil {
 			t.Errorf("%s: read without error", name)
