@@ -27,6 +27,10 @@ type AddOptions struct {
 	// CommitTimeOf looks up when a commit was made (the CLI asks git);
 	// when it cannot, the run's date stands in.
 	CommitTimeOf func(commit string) (time.Time, bool)
+	// ResolveCommit gives the full object name of a commit name — an
+	// abbreviation, a ref name — where a repository is at hand (the CLI
+	// asks git); false when it cannot. See ResolveCommit.
+	ResolveCommit func(name string) (string, bool)
 	// Now stamps the file as added; time.Now when nil.
 	Now func() time.Time
 }
@@ -202,10 +206,15 @@ func (w *writer) run(rec *benchfmt.Result, o AddOptions) (runRef, error) {
 	if err := CheckCommit(commit); err != nil {
 		return runRef{}, fmt.Errorf("%s:%d: %w", file, line, err)
 	}
+	full, err := w.resolve(commit, o.ResolveCommit)
+	if err != nil {
+		return runRef{}, fmt.Errorf("%s:%d: %w", file, line, err)
+	}
+	commit = full
 	runTime, _ := time.Parse(time.RFC3339, rec.GetConfig("date"))
 	when := o.CommitTime
 	if when.IsZero() && o.CommitTimeOf != nil {
-		when, _ = o.CommitTimeOf(strings.TrimSuffix(commit, "-dirty"))
+		when, _ = o.CommitTimeOf(commit)
 	}
 	if when.IsZero() {
 		when = runTime

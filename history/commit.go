@@ -3,6 +3,7 @@ package history
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 )
 
@@ -36,4 +37,57 @@ func CheckCommit(c string) error {
 		}
 	}
 	return nil
+}
+
+// ErrDirty is returned for results of a build with uncommitted changes:
+// they describe no commit, and stored under one they would be a commit of
+// their own beside it.
+var ErrDirty = errors.New("measured a build with uncommitted changes")
+
+// hexName matches a full or abbreviated hex object name.
+var hexName = regexp.MustCompile(`^[0-9a-f]{4,64}$`)
+
+// resolve gives the one name a commit is stored under: its full object
+// name. A repository at hand (resolveGit) decides; without one a full
+// name stands, and an abbreviation must match exactly one commit already
+// in the history. A ref name without a repository, an unknown or
+// ambiguous abbreviation, and a dirty build are refused: each would make
+// one commit two, or two commits one.
+func (w *writer) resolve(name string, resolveGit func(string) (string, bool)) (string, error) {
+	if base, ok := strings.CutSuffix(name, "-dirty"); ok {
+		return "", fmt.Errorf("%w (%s): measure the commit %s from a clean tree", ErrDirty, name, base)
+	}
+	if resolveGit != nil {
+		if full, ok := resolveGit(name); ok {
+			return full, nil
+		}
+	}
+	if !hexName.MatchString(name) {
+		return "", fmt.Errorf("%w: %q is a ref name, which moves from commit to commit: give the commit's id, or -git a repository that knows it", ErrBadCommit, name)
+	}
+	if len(name) == 40 || len(name) == 64 {
+		return name, nil
+	}
+	rows, err := w.tx.QueryContext(w.ctx, `SELECT DISTINCT commit_id FROM runs WHERE substr(commit_id, 1, ?) = ?`, len(name), name)
+	if err != nil {
+		return "", err
+	}
+	defer rows.Close()
+	var found []string
+	for rows.Next() {
+		var c string
+		if err := rows.Scan(&c); err != nil {
+			return "", err
+		}
+		if len(c) > len(name) {
+			found = append(found, c)
+		}
+	}
+	switch {
+	case len(found) == 1:
+		return found[0], nil
+	case len(found) > 1:
+		return "", fmt.Errorf("%w: %s is the start of %d commits in the history: give more of it", ErrBadCommit, name, len(found))
+	}
+	return "", fmt.Errorf("%w: %s is an abbreviation no repository at hand resolves and no commit in the history starts with: give the full id, or -git a repository that knows it", ErrBadCommit, name)
 }

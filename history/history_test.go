@@ -77,7 +77,7 @@ func stats(t *testing.T, h *DB) Stats {
 
 func TestAddAndReadBack(t *testing.T) {
 	h := openTemp(t)
-	data := resultsText("aaaa", 0, "ci", map[string]float64{"Issuer/impl=rcu/threads=1": 40, "Issuer/impl=sorted/threads=1": 300}, 3, true)
+	data := resultsText("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", 0, "ci", map[string]float64{"Issuer/impl=rcu/threads=1": 40, "Issuer/impl=sorted/threads=1": 300}, 3, true)
 	a, err := h.Add(ctx, "a.txt", data, AddOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -119,7 +119,7 @@ func TestGoTestBenchOutput(t *testing.T) {
 		t.Fatalf("a refused file left %+v behind", s)
 	}
 	when := time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
-	a, err := h.Add(ctx, "bench.txt", data, AddOptions{Commit: "0123456789abcdef", CommitTime: when})
+	a, err := h.Add(ctx, "bench.txt", data, AddOptions{Commit: "0123456789abcdef0123456789abcdef01234567", CommitTime: when})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,8 +134,8 @@ func TestGoTestBenchOutput(t *testing.T) {
 // trace of its first.
 func TestAllOrNothing(t *testing.T) {
 	h := openTemp(t)
-	good := resultsText("aaaa", 0, "ci", map[string]float64{"X/impl=a": 1}, 2, false)
-	bad := bytes.Replace(resultsText("bbbb", 1, "ci", map[string]float64{"X/impl=a": 1}, 2, false), []byte("perfrun: bbbb"), []byte("perfrun: unknown"), 1)
+	good := resultsText("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", 0, "ci", map[string]float64{"X/impl=a": 1}, 2, false)
+	bad := bytes.Replace(resultsText("bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb", 1, "ci", map[string]float64{"X/impl=a": 1}, 2, false), []byte("perfrun: bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"), []byte("perfrun: unknown"), 1)
 	if _, err := h.Add(ctx, "two.txt", append(append(good, '\n'), bad...), AddOptions{}); !errors.Is(err, ErrNoCommit) {
 		t.Fatalf("err %v, want ErrNoCommit", err)
 	}
@@ -152,7 +152,7 @@ func TestNewerDatabaseRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := h.Add(ctx, "a.txt", resultsText("aaaa", 0, "ci", map[string]float64{"X/impl=a": 1}, 2, false), AddOptions{}); err != nil {
+	if _, err := h.Add(ctx, "a.txt", resultsText("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", 0, "ci", map[string]float64{"X/impl=a": 1}, 2, false), AddOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := h.db.Exec(fmt.Sprintf("PRAGMA user_version = %d", Schema+1)); err != nil {
@@ -224,7 +224,7 @@ func TestMigration(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := old.Add(ctx, "a.txt", resultsText("aaaa", 0, "ci", map[string]float64{"X/impl=a": 1}, 2, false), AddOptions{}); err != nil {
+	if _, err := old.Add(ctx, "a.txt", resultsText("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", 0, "ci", map[string]float64{"X/impl=a": 1}, 2, false), AddOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if v, _ := old.Version(ctx); v != 1 {
@@ -367,5 +367,42 @@ func TestInterruptedAddLeavesNothing(t *testing.T) {
 	a, err := h.Add(ctx, "large.txt", data, AddOptions{})
 	if err != nil || a.Duplicate || a.Samples != 50000 {
 		t.Errorf("adding the file after the interrupted add: %+v, %v", a, err)
+	}
+}
+
+// TestOneCommitOneName: an abbreviation, a binary's twelve-character
+// stamp and the full id are one commit; a dirty build and a ref name no
+// repository resolves are refused. They became three commits of one, and
+// a step sat between a commit and its dirty self.
+func TestOneCommitOneName(t *testing.T) {
+	h := openTemp(t)
+	full := "1136b2ac4f8a0000000000000000000000000000"
+	cells := map[string]float64{"Issuer/impl=rcu/threads=1": 100}
+	add := func(name, commit string, resolve func(string) (string, bool)) error {
+		_, err := h.Add(ctx, name, resultsText(commit, 1, "m", cells, 3, false), AddOptions{ResolveCommit: resolve})
+		return err
+	}
+	if err := add("full.txt", full, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := add("short.txt", "1136b2a", nil); err != nil {
+		t.Fatalf("an abbreviation of a commit in the history: %v", err)
+	}
+	git := func(name string) (string, bool) { return full, name == "HEAD" }
+	if err := add("head.txt", "HEAD", git); err != nil {
+		t.Fatalf("a ref name git resolves: %v", err)
+	}
+	for name, commit := range map[string]string{"dirty.txt": "1136b2ac4f8a-dirty", "ref.txt": "main", "unknown.txt": "feedbee"} {
+		err := add(name, commit, nil)
+		if !errors.Is(err, ErrDirty) && !errors.Is(err, ErrBadCommit) {
+			t.Errorf("%s (%s): %v, want refused", name, commit, err)
+		}
+	}
+	st, err := h.Stats(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Commits != 1 {
+		t.Errorf("%d commits, want 1", st.Commits)
 	}
 }

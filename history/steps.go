@@ -67,6 +67,7 @@ func (s *Series) Medians() []float64 {
 // it was chosen.
 func FindSteps(ctx context.Context, series []*Series, o changepoint.Options) ([]Step, error) {
 	found := make([][]Step, len(series))
+	o.Done = ctx.Done() // an interrupt stops a series' search mid-way
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for range runtime.GOMAXPROCS(0) {

@@ -20,7 +20,14 @@ type Options struct {
 	MinSize int
 	// Seed seeds the reorderings, so a series always gives one answer.
 	Seed uint64
+	// Done, if set, stops the search once it is closed (an interrupt):
+	// Detect then returns no steps.
+	Done <-chan struct{}
 }
+
+// MaxPermutations bounds Permutations: a p-value resolution of 1e-5 is
+// finer than any level a history is searched at.
+const MaxPermutations = 99999
 
 func (o Options) withDefaults() Options {
 	if o.Alpha <= 0 {
@@ -29,6 +36,7 @@ func (o Options) withDefaults() Options {
 	if o.Permutations <= 0 {
 		o.Permutations = 199
 	}
+	o.Permutations = min(o.Permutations, MaxPermutations)
 	if o.MinSize < 2 {
 		o.MinSize = 3
 	}
@@ -63,6 +71,9 @@ func Detect(x []float64, o Options) []Change {
 			continue
 		}
 		p := s.pValue(g)
+		if s.stopped() {
+			return nil
+		}
 		if p > o.Alpha {
 			continue
 		}
@@ -71,6 +82,16 @@ func Detect(x []float64, o Options) []Change {
 	}
 	sort.Slice(found, func(i, j int) bool { return found[i].Index < found[j].Index })
 	return found
+}
+
+// stopped says whether Done is closed.
+func (s *search) stopped() bool {
+	select {
+	case <-s.o.Done:
+		return true
+	default:
+		return false
+	}
 }
 
 // search is one series' detection state.
@@ -108,6 +129,9 @@ func (s *search) pValue(g *segment) float64 {
 	r := s.o.Permutations
 	atLeast := 0
 	for i := 0; i < r; i++ {
+		if s.stopped() {
+			return 1
+		}
 		s.rng.Shuffle(len(v), func(a, b int) {
 			v[a], v[b] = v[b], v[a]
 			k[a], k[b] = k[b], k[a]

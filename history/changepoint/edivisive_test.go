@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+	"time"
 )
 
 // synthetic is a series of n commits at level 100 with steps (relative
@@ -260,4 +261,27 @@ func describe(found []Change) string {
 		s += fmt.Sprintf("%d(p=%.3f)", c.Index, c.P)
 	}
 	return s + "]"
+}
+
+// TestDetectStops: a search with many permutations on a long series (it
+// ignored an interrupt and had no bound) returns as soon as Done closes,
+// and Permutations is capped.
+func TestDetectStops(t *testing.T) {
+	x := synthetic(3, 2000, []int{1000}, []float64{0.001}, 0.05, true)
+	done := make(chan struct{})
+	result := make(chan []Change, 1)
+	go func() { result <- Detect(x, Options{Permutations: 2e12, Alpha: 0.999, Done: done}) }()
+	time.Sleep(100 * time.Millisecond)
+	close(done)
+	select {
+	case got := <-result:
+		if got != nil {
+			t.Errorf("a stopped search returned %v", got)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Detect ran on after Done closed")
+	}
+	if o := (Options{Permutations: 2e12}).withDefaults(); o.Permutations != MaxPermutations {
+		t.Errorf("Permutations %d, want capped at %d", o.Permutations, MaxPermutations)
+	}
 }

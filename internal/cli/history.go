@@ -135,12 +135,12 @@ func historyAdd(fs *flag.FlagSet) runFunc {
 	commit := fs.String("commit", "", "the commit the results measured (default: the file's commit: or perfrun: line)")
 	when := fs.String("commit-time", "", "when that commit was made, RFC 3339 or YYYY-MM-DD (default: git's answer, else the file's date: line)")
 	machine := fs.String("machine", "", "the machine label (default: the file's machine: line, else its cpu and cores)")
-	gitDir := fs.String("git", ".", "the repository git asks for commit times")
+	gitDir := fs.String("git", ".", "the repository git asks for commits' full names and times")
 	return func(ctx context.Context, o *streams, args []string) error {
 		if fs.NArg() == 0 {
 			return usageError("history add: want results files (or - for standard input)")
 		}
-		opts := history.AddOptions{Commit: *commit, Machine: *machine, CommitTimeOf: gitCommitTime(*gitDir)}
+		opts := history.AddOptions{Commit: *commit, Machine: *machine, CommitTimeOf: gitCommitTime(*gitDir), ResolveCommit: gitResolve(*gitDir)}
 		if *when != "" {
 			t, err := parseTime(*when)
 			if err != nil {
@@ -212,6 +212,15 @@ func parseTime(s string) (time.Time, error) {
 	return time.Parse(time.DateOnly, s)
 }
 
+// gitResolve asks git in dir for a commit's full object name.
+func gitResolve(dir string) func(string) (string, bool) {
+	return func(name string) (string, bool) {
+		out, err := exec.Command("git", "-C", dir, "rev-parse", "--verify", "--quiet", "--end-of-options", name+"^{commit}").Output()
+		full := strings.TrimSpace(string(out))
+		return full, err == nil && full != ""
+	}
+}
+
 // gitCommitTime asks git in dir when a commit was made.
 func gitCommitTime(dir string) func(string) (time.Time, bool) {
 	return func(commit string) (time.Time, bool) {
@@ -276,8 +285,8 @@ func (f *seriesFlags) options() (changepoint.Options, error) {
 	switch {
 	case *f.alpha <= 0 || *f.alpha >= 1:
 		return changepoint.Options{}, usageError("bad -alpha %g: want a level between 0 and 1, such as 0.01", *f.alpha)
-	case *f.permutations < 19:
-		return changepoint.Options{}, usageError("bad -permutations %d: want at least 19", *f.permutations)
+	case *f.permutations < 19 || *f.permutations > changepoint.MaxPermutations:
+		return changepoint.Options{}, usageError("bad -permutations %d: want 19 to %d", *f.permutations, changepoint.MaxPermutations)
 	case *f.minSz < 2:
 		return changepoint.Options{}, usageError("bad -min-size %d: want at least 2", *f.minSz)
 	case 1/float64(*f.permutations+1) > *f.alpha:
@@ -430,7 +439,7 @@ func historyInfo(fs *flag.FlagSet) runFunc {
 // isBadInput says whether a history error is the input's fault (exit 2):
 // a file without results, commit or time, or a commit name that is not one.
 func isBadInput(err error) bool {
-	for _, e := range []error{history.ErrNoCommit, history.ErrBadCommit, history.ErrNoTime, records.ErrNoResults} {
+	for _, e := range []error{history.ErrNoCommit, history.ErrBadCommit, history.ErrNoTime, history.ErrDirty, records.ErrNoResults} {
 		if errors.Is(err, e) {
 			return true
 		}

@@ -151,7 +151,7 @@ func (b *backfill) measure(bin, commit, measured, suffix string, i int) error {
 	if err != nil {
 		return err
 	}
-	opts := history.AddOptions{Commit: commit, CommitTimeOf: gitCommitTime(b.repo)}
+	opts := history.AddOptions{Commit: commit, CommitTimeOf: gitCommitTime(b.repo), ResolveCommit: gitResolve(b.repo)}
 	if b.machine != "" || suffix != "" {
 		opts.Machine = b.machine
 		if opts.Machine == "" {

@@ -130,8 +130,8 @@ func TestHistoryAddGoTestOutput(t *testing.T) {
 	if code != exitUsage || !strings.Contains(errs, "say which with -commit") {
 		t.Fatalf("go test output without -commit: exit %d\n%s", code, errs)
 	}
-	code, out, errs := perfrun("history", "add", "-db", db, "-commit", "abc123", "-commit-time", "2026-11-01", bench)
-	if code != 0 || !strings.Contains(out, "2 values of 1 run(s), commit abc123") {
+	code, out, errs := perfrun("history", "add", "-db", db, "-commit", "abc1230000000000000000000000000000000000", "-commit-time", "2026-11-01", bench)
+	if code != 0 || !strings.Contains(out, "2 values of 1 run(s), commit abc1230000") {
 		t.Fatalf("go test output with -commit: exit %d\n%s%s", code, out, errs)
 	}
 	code, out, _ = perfrun("history", "info", "-db", db)

@@ -30,7 +30,7 @@ func TestImportedFormatsGateAndHistory(t *testing.T) {
 			t.Errorf("%s: gate of a file against itself: exit %d\n%s%s", format, code, stdout, stderr)
 		}
 		db := filepath.Join(dir, format+".db")
-		code, stdout, stderr = perfrun("history", "add", "-db", db, "-commit", "abc123", "-commit-time", "2026-12-01", out)
+		code, stdout, stderr = perfrun("history", "add", "-db", db, "-commit", "abc1230000000000000000000000000000000000", "-commit-time", "2026-12-01", out)
 		if code != 0 || !strings.Contains(stdout, "of 1 run") {
 			t.Errorf("%s: history add: exit %d\n%s%s", format, code, stdout, stderr)
 		}

@@ -33,7 +33,14 @@ func readCallgrind(r io.Reader, file string) (*records.Set, error) {
 			return fmt.Errorf("%s: %w callgrind writes: %d events, %d totals", file, ErrFormat, len(events), len(totals))
 		}
 		var values []benchfmt.Value
+		seen := make(map[string]bool)
 		for i, e := range events {
+			// An event named twice would give one unit two values per
+			// record, which a reader mixes into one sample.
+			if seen[e] {
+				return fmt.Errorf("%s: %w callgrind writes: event %s named twice", file, ErrFormat, e)
+			}
+			seen[e] = true
 			n, err := strconv.ParseFloat(totals[i], 64)
 			if err != nil || n < 0 {
 				return fmt.Errorf("%s: %w callgrind writes: total %q", file, ErrFormat, totals[i])

@@ -29,7 +29,7 @@ type hyperfineFile struct {
 // command, its wall time as sec/op; a command's parameters become name
 // keys (/threads=2). Runs that exited non-zero are skipped: their time is
 // a failure's. A 0 (a run shorter than the shell's start, which hyperfine
-// subtracts) is kept; gate then finds no ratio for that command, rightly.
+// subtracts) is no time of the command: skipped, with a warning.
 func readHyperfine(r io.Reader, file string) (*records.Set, error) {
 	var f hyperfineFile
 	dec := json.NewDecoder(io.LimitReader(r, 64<<20))
@@ -59,8 +59,10 @@ func readHyperfine(r io.Reader, file string) (*records.Set, error) {
 				continue
 			}
 			// hyperfine writes 0 for a run shorter than the shell's own
-			// start, which it subtracts: kept, as the tool measured it.
-			if !(t >= 0) || math.IsInf(t, 0) {
+			// start, which it subtracts: no time of the command, skipped
+			// and said, as anything negative or not finite is.
+			if !(t > 0) || math.IsInf(t, 0) {
+				set.Warnings = append(set.Warnings, fmt.Errorf("%s: %q run %d: %v s is not a measurement: skipped", file, res.Command, i+1, t))
 				continue
 			}
 			set.Add(&benchfmt.Result{Config: cfg, Name: benchfmt.Name(name), Iters: 1,

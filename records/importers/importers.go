@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 	"unicode"
 
@@ -36,6 +37,25 @@ var All = []Importer{
 	{"googlebenchmark", "a Google Benchmark binary's --benchmark_format=json: every repetition, real and CPU time", readGoogleBenchmark},
 	{"jmh", "JMH's -rf json: every measurement iteration of every fork, in ns/op and ns/call (thrpt inverted), with JMH's score and error", readJMH},
 	{"callgrind", "valgrind --tool=callgrind's output file(s): the whole run's event totals, Ir as instructions/op", readCallgrind},
+}
+
+// Import reads r with the importer and refuses, at the door, any value no
+// measurement gives: not finite, negative, or zero in a unit of time or
+// instructions (zero allocations is a count; zero time is not a time).
+func (im Importer) Import(r io.Reader, file string) (*records.Set, error) {
+	set, err := im.Read(r, file)
+	if err != nil {
+		return nil, err
+	}
+	for _, rec := range set.Records {
+		for _, v := range rec.Values {
+			zeroOK := v.Unit == records.AllocsPerOp || v.Unit == "B/op"
+			if math.IsNaN(v.Value) || math.IsInf(v.Value, 0) || v.Value < 0 || v.Value == 0 && !zeroOK {
+				return nil, fmt.Errorf("%s: %w: %s has %v %s: not a measurement", file, ErrFormat, rec.Name, v.Value, v.Unit)
+			}
+		}
+	}
+	return set, nil
 }
 
 // Lookup finds an importer by name.

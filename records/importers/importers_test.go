@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"io"
 	"math"
 	"os"
 	"strings"
 	"testing"
+
+	"golang.org/x/perf/benchfmt"
 
 	"github.com/perfrun/perfrun/records"
 )
@@ -66,13 +69,21 @@ func TestHyperfineRoundTrip(t *testing.T) {
 		if !ok {
 			t.Fatalf("no cell for %q in:\n%s", r.Command, text)
 		}
+		// A 0 is a run shorter than the shell's start hyperfine took off:
+		// no time of the command (true's runs are mostly 0 here).
+		var times []float64
+		for _, x := range r.Times {
+			if x > 0 {
+				times = append(times, x)
+			}
+		}
 		got := c.Values["sec/op"]
-		if len(got) != len(r.Times) {
-			t.Fatalf("%s: %d values, want the %d runs", r.Command, len(got), len(r.Times))
+		if len(got) != len(times) {
+			t.Fatalf("%s: %d values, want the %d runs that took time", r.Command, len(got), len(times))
 		}
 		for i := range got {
-			if d := got[i] - r.Times[i]; d > 1e-12 || d < -1e-12 {
-				t.Errorf("%s run %d: %g s, hyperfine says %g", r.Command, i, got[i], r.Times[i])
+			if d := got[i] - times[i]; d > 1e-12 || d < -1e-12 {
+				t.Errorf("%s run %d: %g s, hyperfine says %g", r.Command, i, got[i], times[i])
 			}
 		}
 	}
@@ -150,5 +161,34 @@ func TestCallgrindRoundTrip(t *testing.T) {
 	}
 	if _, err := readCallgrind(strings.NewReader("events: Ir\nsummary: 12\n"), "x"); !errors.Is(err, ErrFormat) {
 		t.Errorf("text without the callgrind header: %v", err)
+	}
+}
+
+// TestImportRefusesNonMeasurements: a zero, negative or non-finite time
+// from a tool never reaches the results (a 0 was written into them): it
+// is skipped and said, and a value no reader checked is refused whole.
+func TestImportRefusesNonMeasurements(t *testing.T) {
+	hf, _ := Lookup("hyperfine")
+	for name, times := range map[string]string{
+		"zero":     "[0, 0.001, 0.0011]",
+		"negative": "[-0.001, 0.001, 0.0011]",
+	} {
+		text := `{"results": [{"command": "x", "mean": 0.001, "times": ` + times + `}]}`
+		set, err := hf.Import(strings.NewReader(text), name)
+		if err != nil || len(set.Records) != 2 || len(set.Warnings) != 1 {
+			t.Errorf("%s: %v, %d records, warnings %v; want the 2 real times kept and the other said", name, err, len(set.Records), set.Warnings)
+		}
+	}
+	bad := Importer{Name: "bad", Read: func(io.Reader, string) (*records.Set, error) {
+		s := records.New("", "bad")
+		s.Add(&benchfmt.Result{Name: benchfmt.Name("x"), Iters: 1, Values: []benchfmt.Value{records.Value(0, records.NsPerOp)}})
+		return s, nil
+	}}
+	if _, err := bad.Import(strings.NewReader(""), "bad"); !errors.Is(err, ErrFormat) {
+		t.Errorf("a zero time from a reader: %v, want refused", err)
+	}
+	ok := `{"results": [{"command": "x", "mean": 0.001, "times": [0.001, 0.0011, 0.0012]}]}`
+	if _, err := hf.Import(strings.NewReader(ok), "ok"); err != nil {
+		t.Errorf("real times refused: %v", err)
 	}
 }

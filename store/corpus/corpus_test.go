@@ -6,7 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/perfrun/perfrun/store"
 	"github.com/perfrun/perfrun/store/corpus"
@@ -230,5 +232,24 @@ func TestLoadHashedDirectory(t *testing.T) {
 	}
 	if len(d.CAs) != len(b.CAs) {
 		t.Fatalf("%s: %d CAs, the bundle %d (duplicates skipped: %d)", dir, len(d.CAs), len(b.CAs), d.Duplicates)
+	}
+}
+
+// TestLoadRefusesFIFO: a FIFO given as a corpus blocked its reader in
+// open and ignored SIGTERM; it is refused before it is opened.
+func TestLoadRefusesFIFO(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "bundle.pem")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skip(err)
+	}
+	done := make(chan error, 1)
+	go func() { _, _, err := corpus.Load(fifo, false); done <- err }()
+	select {
+	case err := <-done:
+		if !errors.Is(err, corpus.ErrNotAFile) {
+			t.Errorf("Load(fifo) = %v, want ErrNotAFile", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Load blocked on the FIFO")
 	}
 }

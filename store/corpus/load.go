@@ -113,8 +113,15 @@ const MaxFileBytes = 256 << 20
 // ErrTooLarge is returned for a corpus file larger than MaxFileBytes.
 var ErrTooLarge = errors.New("larger than a corpus file may be")
 
-// readBounded reads a file, refusing one larger than limit bytes.
+// ErrNotAFile is returned for a corpus path that is no regular file: a
+// FIFO or a device would block its reader, or never end.
+var ErrNotAFile = errors.New("not a regular file: a corpus is a PEM bundle or a folder of PEM and DER files")
+
+// readBounded reads a regular file, refusing one larger than limit bytes.
 func readBounded(name string, limit int64) ([]byte, error) {
+	if info, err := os.Stat(name); err == nil && !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: %w", name, ErrNotAFile)
+	}
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, err
