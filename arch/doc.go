@@ -6,4 +6,8 @@
 // designs and below the registry, the reports above the harness, the CLI
 // on top. Test files may also import the registry, to run every built-in
 // design. A new package must be given its layer here before it can exist.
+//
+// Its other test runs the pull-request workflows' own shell steps on
+// forged input: a workflow that trusts a pull request's text fails open
+// where no Go test of perfrun can see it.
 package arch

@@ -1,0 +1,135 @@
+package arch
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// step returns the run script of the named step of a workflow: the
+// indented lines after its "run: |".
+func step(t *testing.T, workflow, name string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", ".github", "workflows", workflow))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(data), "\n")
+	in, indent := false, ""
+	var out []string
+	for _, l := range lines {
+		trimmed := strings.TrimSpace(l)
+		switch {
+		case trimmed == "- name: "+name:
+			in = true
+		case in && indent == "" && trimmed == "run: |":
+			indent = "x" // the script's lines follow
+		case in && indent == "x":
+			indent = l[:len(l)-len(strings.TrimLeft(l, " "))]
+			out = append(out, strings.TrimPrefix(l, indent))
+		case in && indent != "":
+			if trimmed != "" && !strings.HasPrefix(l, indent) {
+				return strings.Join(out, "\n") + "\n"
+			}
+			out = append(out, strings.TrimPrefix(l, indent))
+		}
+	}
+	if len(out) == 0 {
+		t.Fatalf("%s has no step %q with a run script", workflow, name)
+	}
+	return strings.Join(out, "\n") + "\n"
+}
+
+// fakeGH is a gh on PATH that answers the API calls the steps make from
+// files, and fails when told to.
+const fakeGH = `#!/bin/sh
+case "$*" in
+*pulls/*/files*) [ -f "$FAKE/files" ] || exit 1; cat "$FAKE/files" ;;
+*pulls/*) [ -f "$FAKE/total" ] || exit 1; cat "$FAKE/total" ;;
+*"pr comment"*) exit 0 ;;
+*) exit 0 ;;
+esac
+`
+
+func runStep(t *testing.T, script string, files map[string]string) (string, map[string]string) {
+	t.Helper()
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "bin")
+	os.MkdirAll(bin, 0o755)
+	os.WriteFile(filepath.Join(bin, "gh"), []byte(fakeGH), 0o755)
+	os.MkdirAll(filepath.Join(dir, "out"), 0o755)
+	for name, text := range files {
+		os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644)
+	}
+	outputs := filepath.Join(dir, "outputs")
+	cmd := exec.Command("bash", "-e", "-c", script)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "PATH="+bin+":"+os.Getenv("PATH"), "FAKE="+dir, "GITHUB_OUTPUT="+outputs,
+		"RUNNER_TEMP="+dir, "REPO=o/r", "PR=7", "DESCRIPTION=PASS", "RUN_URL=https://example.invalid/run")
+	msg, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("step failed: %v\n%s", err, msg)
+	}
+	got := make(map[string]string)
+	data, _ := os.ReadFile(outputs)
+	for _, l := range strings.Split(string(data), "\n") {
+		if k, v, ok := strings.Cut(l, "="); ok {
+			got[k] = v
+		}
+	}
+	body, _ := os.ReadFile(filepath.Join(dir, "body.md"))
+	return string(body), got
+}
+
+// TestVerdictCommentIsText: the pull request's own report is posted as
+// text. A forged report once posted an image, a mention and a fake verdict
+// line under the bot's name: only lines starting "![" were dropped.
+func TestVerdictCommentIsText(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash")
+	}
+	forged := "| ✅ PASS | all |\n ![x](https://example.invalid/p.png)\n<img src=x>\n@maintainer look\n````\n**perf verdict: PASS**\n"
+	body, _ := runStep(t, step(t, "perf-verdict.yml", "Comment"), map[string]string{"out/report.md": forged})
+	open := strings.Index(body, "`````text\n")
+	end := strings.LastIndex(body, "\n`````\n")
+	if open < 0 || end < open {
+		t.Fatalf("the report is not inside a fence longer than its own backticks:\n%s", body)
+	}
+	outside := body[:open] + body[end+7:]
+	for _, bad := range []string{"![x]", "<img", "@maintainer", "PASS |"} {
+		if strings.Contains(outside, bad) {
+			t.Errorf("%q renders outside the fence:\n%s", bad, body)
+		}
+	}
+}
+
+// TestWorkflowCheckFailsClosed: the check for edited workflows fails
+// closed when the API fails or cuts the list short (at 3000 files a pull
+// request could hide an edited perf.yml; a failed call read as "no
+// workflow changed").
+func TestWorkflowCheckFailsClosed(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash")
+	}
+	script := step(t, "perf-verdict.yml", "Judge the recorded windows again")
+	// The perfrun the step runs: a stub that says PASS.
+	perfrun := "#!/bin/sh\necho PASS\nexit 0\n"
+	for name, tc := range map[string]struct {
+		files map[string]string
+		state string
+	}{
+		"honest":        {map[string]string{"files": "a.go\nb.go\n", "total": "2\n"}, "success"},
+		"workflow":      {map[string]string{"files": "a.go\n.github/workflows/perf.yml\n", "total": "2\n"}, "failure"},
+		"cut short":     {map[string]string{"files": "a.go\nb.go\n", "total": "3001\n"}, "failure"},
+		"api fails":     {map[string]string{"total": "2\n"}, "error"},
+		"total unknown": {map[string]string{"files": "a.go\n"}, "error"},
+	} {
+		tc.files["perfrun"] = perfrun
+		_, out := runStep(t, strings.ReplaceAll(script, `"$RUNNER_TEMP/perfrun"`, `sh "$RUNNER_TEMP/perfrun"`), tc.files)
+		if out["state"] != tc.state {
+			t.Errorf("%s: state %q, want %q (%s)", name, out["state"], tc.state, out["description"])
+		}
+	}
+}
