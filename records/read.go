@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
+	"strings"
 
 	"golang.org/x/perf/benchfmt"
 )
@@ -23,32 +25,71 @@ func ReadFile(spec string) (*Set, error) { return ReadFileWithout(spec) }
 // differ only in them become one cell, in one group (one picture).
 // Drawing a published table beside a run that names its corpus needs it.
 func ReadFileWithout(spec string, ignore ...string) (*Set, error) {
-	files := &benchfmt.Files{Paths: []string{spec}, AllowLabels: true}
+	label, path := spec, spec
+	if i := strings.Index(spec, "="); i >= 0 {
+		label, path = spec[:i], spec[i+1:]
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	br := benchfmt.NewReader(nil, path)
+	br.Reset(&bounded{r: f, left: MaxFileBytes, name: path}, path, ".file", label)
 	var s *Set
-	for files.Scan() {
-		rec := files.Result()
+	for br.Scan() {
+		rec := br.Result()
 		if s == nil {
-			file, _ := rec.Pos()
-			s = New("", file)
+			s = New("", path)
 		}
 		if r, ok := rec.(*benchfmt.Result); ok && len(ignore) > 0 {
 			r.Name = withoutKeys(r.Name, ignore)
 		}
 		s.add(rec)
 	}
-	if err := files.Err(); err != nil {
+	if err := br.Err(); err != nil {
 		return nil, err
 	}
 	if s == nil {
 		return nil, fmt.Errorf("%s: %w", spec, ErrNoResults)
 	}
-	for _, u := range files.Units() {
+	for _, u := range br.Units() {
 		s.AddUnit(u)
 	}
 	if s.first != nil {
 		s.Label = s.first.GetConfig(".file")
 	}
 	return s, s.check()
+}
+
+// MaxFileBytes bounds a results file read from a path: far more than any
+// run writes, far less than memory, so a FIFO or /dev/zero given as a
+// results file is an error, not a process that reads until it dies.
+const MaxFileBytes = 256 << 20
+
+// ErrTooLarge is returned for input beyond MaxFileBytes.
+var ErrTooLarge = errors.New("larger than a results file can be")
+
+// bounded reads r and fails once more than left bytes came.
+type bounded struct {
+	r    io.Reader
+	left int64
+	name string
+}
+
+func (b *bounded) Read(p []byte) (int, error) {
+	if b.left < 0 {
+		return 0, fmt.Errorf("%s: %w (%d MiB)", b.name, ErrTooLarge, MaxFileBytes>>20)
+	}
+	if int64(len(p)) > b.left+1 {
+		p = p[:b.left+1]
+	}
+	n, err := b.r.Read(p)
+	b.left -= int64(n)
+	if b.left < 0 {
+		return n, fmt.Errorf("%s: %w (%d MiB)", b.name, ErrTooLarge, MaxFileBytes>>20)
+	}
+	return n, err
 }
 
 // ReadFiles reads several files as one set named label: the rounds of one
