@@ -82,7 +82,7 @@ func ReadWindows(r io.Reader, cores int) (*Recording, error) {
 		switch {
 		case errors.Join(err1, err2, err3, err4) != nil, round < 0, round > 1<<20, cores < 1, cores > 1<<16,
 			math.IsNaN(value) || math.IsInf(value, 0), math.IsNaN(probe) || math.IsInf(probe, 0),
-			arm != ArmBase && arm != ArmHead && arm != ArmBase2, !cellName(row[0]), !oneLine(row[5]):
+			arm != ArmBase && arm != ArmHead && arm != ArmBase2, !CellName(row[0]), !oneLine(row[5]):
 			return nil, fmt.Errorf("%w: line %d: %q", ErrBadWindows, line, row)
 		}
 		if rec.Cores == 0 {
@@ -104,11 +104,11 @@ func ReadWindows(r io.Reader, cores int) (*Recording, error) {
 	return rec, nil
 }
 
-// cellName says whether s can be a cell's name as a results file writes
+// CellName says whether s can be a cell's name as a results file writes
 // it: not empty, printable, with no space or line break (a name holding a
 // newline would print a line of its own in the verdict, the workflow log
-// and the report).
-func cellName(s string) bool {
+// and the report). Files a comparison recorded are checked with it.
+func CellName(s string) bool {
 	return s != "" && len(s) <= 1024 && utf8.ValidString(s) && strings.IndexFunc(s, func(r rune) bool {
 		return unicode.IsSpace(r) || !unicode.IsPrint(r)
 	}) < 0

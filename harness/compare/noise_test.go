@@ -120,42 +120,13 @@ func readCampaigns(dir string) (map[string][]campaignWindow, error) {
 // windows in the round, and a window's own effect what is left. Removing
 // a mean of three leaves 2/3 of a variance, which the fit restores.
 func fitNoise(campaigns map[string][]campaignWindow, inner int) map[class]noise {
-	type key struct {
-		campaign, cell string
-		round          int
-		arm            string
-	}
-	resid := make(map[key][]float64)
-	classes := make(map[key]class)
-	for name, ws := range campaigns {
-		var kept []campaignWindow
-		for _, w := range ws {
-			if !w.aside && w.value > 0 {
-				kept = append(kept, w)
-			}
-		}
-		for i := 0; i+3 <= len(kept); {
-			t := kept[i : i+3]
-			if t[0].cell != t[2].cell || t[0].round != t[2].round || t[0].arm == t[1].arm || t[1].arm == t[2].arm || t[0].arm == t[2].arm {
-				i++ // not a triple: skip a window and look again
-				continue
-			}
-			mean := (math.Log(t[0].value) + math.Log(t[1].value) + math.Log(t[2].value)) / 3
-			for _, w := range t {
-				k := key{name, w.cell, w.round, w.arm}
-				resid[k] = append(resid[k], math.Log(w.value)-mean)
-				classes[k] = classOf(w.cell)
-			}
-			i += 3
-		}
-	}
 	procs := make(map[class][]float64)
 	wins := make(map[class][]float64)
-	for k, r := range resid {
-		p := records.Median(r)
-		procs[classes[k]] = append(procs[classes[k]], p)
+	for k, r := range residuals(campaigns) {
+		p, c := records.Median(r), classOf(k.cell)
+		procs[c] = append(procs[c], p)
 		for _, x := range r {
-			wins[classes[k]] = append(wins[classes[k]], x-p)
+			wins[c] = append(wins[c], x-p)
 		}
 	}
 	out := make(map[class]noise)
@@ -184,36 +155,9 @@ func fitNoise(campaigns map[string][]campaignWindow, inner int) map[class]noise 
 // them) grouped by layout, per campaign and cell, pooled per class: the
 // variance between layouts beyond what the processes within one explain.
 func fitLayout(campaigns map[string][]campaignWindow) map[class]float64 {
-	type key struct {
-		campaign, cell string
-		round          int
-		arm            string
-	}
-	resid := make(map[key][]float64)
-	for name, ws := range campaigns {
-		var kept []campaignWindow
-		for _, w := range ws {
-			if !w.aside && w.value > 0 {
-				kept = append(kept, w)
-			}
-		}
-		for i := 0; i+3 <= len(kept); {
-			t := kept[i : i+3]
-			if t[0].cell != t[2].cell || t[0].round != t[2].round || t[0].arm == t[1].arm || t[1].arm == t[2].arm || t[0].arm == t[2].arm {
-				i++
-				continue
-			}
-			mean := (math.Log(t[0].value) + math.Log(t[1].value) + math.Log(t[2].value)) / 3
-			for _, w := range t {
-				k := key{name, w.cell, w.round, w.arm}
-				resid[k] = append(resid[k], math.Log(w.value)-mean)
-			}
-			i += 3
-		}
-	}
 	type group struct{ campaign, cell, layout string }
 	effects := make(map[group][]float64)
-	for k, r := range resid {
+	for k, r := range residuals(campaigns) {
 		layout := fmt.Sprintf("base %d", k.round%3)
 		switch k.arm {
 		case ArmHead:
@@ -285,4 +229,40 @@ func layoutVariance(groups [][]float64) (v, df float64, ok bool) {
 	msb, msw := ssb/(G-1), ssw/dfw
 	n0 := (n - sumSq/n) / (G - 1)
 	return max(0, (msb-msw)/n0), G - 1, true
+}
+
+// armRound is one arm process of a campaign's cell: an arm in a round.
+type armRound struct {
+	campaign, cell string
+	round          int
+	arm            string
+}
+
+// residuals are the kept windows of A/A campaigns by arm process: each
+// window's log value less its triple's mean (what the triple shared).
+// Windows come in triples, one per arm, back to back in file order.
+func residuals(campaigns map[string][]campaignWindow) map[armRound][]float64 {
+	resid := make(map[armRound][]float64)
+	for name, ws := range campaigns {
+		var kept []campaignWindow
+		for _, w := range ws {
+			if !w.aside && w.value > 0 {
+				kept = append(kept, w)
+			}
+		}
+		for i := 0; i+3 <= len(kept); {
+			t := kept[i : i+3]
+			if t[0].cell != t[2].cell || t[0].round != t[2].round || t[0].arm == t[1].arm || t[1].arm == t[2].arm || t[0].arm == t[2].arm {
+				i++ // not a triple: skip a window and look again
+				continue
+			}
+			mean := (math.Log(t[0].value) + math.Log(t[1].value) + math.Log(t[2].value)) / 3
+			for _, w := range t {
+				k := armRound{name, w.cell, w.round, w.arm}
+				resid[k] = append(resid[k], math.Log(w.value)-mean)
+			}
+			i += 3
+		}
+	}
+	return resid
 }

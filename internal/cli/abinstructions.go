@@ -11,10 +11,9 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/perfrun/perfrun/harness"
+	"github.com/perfrun/perfrun/harness/ab"
 	"github.com/perfrun/perfrun/harness/compare"
 	"github.com/perfrun/perfrun/records"
 )
@@ -110,7 +109,7 @@ func readInstructions(data []byte) (names []string, counts map[string][2][]float
 	for i, row := range rows[1:] {
 		v, err := strconv.ParseFloat(row[2], 64)
 		side := slices.Index([]string{compare.ArmBase, compare.ArmHead}, row[1])
-		if err != nil || !(v > 0) || math.IsInf(v, 0) || side < 0 || !validCellName(row[0]) {
+		if err != nil || !(v > 0) || math.IsInf(v, 0) || side < 0 || !ab.CellName(row[0]) {
 			return nil, nil, fmt.Errorf("line %d: %q is not a count", i+2, row)
 		}
 		c, ok := counts[row[0]]
@@ -121,14 +120,6 @@ func readInstructions(data []byte) (names []string, counts map[string][2][]float
 		counts[row[0]] = c
 	}
 	return names, counts, nil
-}
-
-// validCellName says whether s can be a cell's name: printable, on one
-// line, with no space.
-func validCellName(s string) bool {
-	return s != "" && len(s) <= 1024 && utf8.ValidString(s) && strings.IndexFunc(s, func(r rune) bool {
-		return unicode.IsSpace(r) || !unicode.IsPrint(r)
-	}) < 0
 }
 
 // settled says whether counts of want processes a side decide: one a side
