@@ -247,3 +247,23 @@ func TestForestPlotKeepsTheBand(t *testing.T) {
 		t.Errorf("axis %.0f%% .. %.0f%% leaves out an estimate or the band", lo, hi)
 	}
 }
+
+// TestSideBySideOneRound: a cell with one kept round shows its number and
+// says so; it printed "274.74 ± 0.00" and an efficiency "±+Inf% of it".
+func TestSideBySideOneRound(t *testing.T) {
+	text := "cores: 2\n" +
+		"BenchmarkIssuer/impl=rcu/threads=1 1 30 ns/op 30 ns/call 3.3e7 ops/s\n" +
+		"BenchmarkIssuer/impl=rcu/threads=2 1 20 ns/op 40 ns/call 5e7 ops/s\n" +
+		"BenchmarkControl/threads=1 1 10 ns/op 10 ns/call 1e8 ops/s\n" +
+		"BenchmarkControl/threads=2 1 5 ns/op 10 ns/call 2e8 ops/s\n"
+	s, err := records.Read(strings.NewReader(text), "one.txt", "one")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	report.WriteSeedTables(&buf, s, 2)
+	out := buf.String()
+	if !strings.Contains(out, "(1 round)") || strings.Contains(out, "± 0.00") || strings.Contains(out, "Inf") {
+		t.Errorf("one kept round:\n%s", out)
+	}
+}

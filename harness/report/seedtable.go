@@ -236,8 +236,11 @@ func writeSideBySide(w io.Writer, t *table, sc benchunit.Scaler, cores int, par 
 				continue
 			}
 			cell := fmt.Sprintf("%.*f ± %.*f", sc.Prec, s.Mean/sc.Factor, sc.Prec, s.Std/sc.Factor)
-			if s.N == 0 {
+			switch s.N {
+			case 0:
 				cell = missing(c)
+			case 1: // one kept round has no spread to show
+				cell = fmt.Sprintf("%.*f (1 round)", sc.Prec, s.Mean/sc.Factor)
 			}
 			if base, ok := t.cells[im][1]; ok && th != 1 && len(base.Values[ops]) > 0 {
 				one := records.Summarize(base.Values[ops]).Median
@@ -253,7 +256,11 @@ func writeSideBySide(w io.Writer, t *table, sc benchunit.Scaler, cores int, par 
 					// Efficiency only where the cores exist: above them the
 					// threads time-slice, and speedup over p(n) means nothing.
 					cell += fmt.Sprintf(" (%.2fx, %.0f%%)", now/one, 100*now/one/p)
-					if u := ratioError(base.Values[unit], c.Values[unit]); th <= cores && u > looseEfficiency {
+					switch u := ratioError(base.Values[unit], c.Values[unit]); {
+					case th > cores:
+					case math.IsInf(u, 1):
+						loose = append(loose, fmt.Sprintf("%s at %d threads %.0f%% (one kept round: no spread)", im, th, 100*now/one/p))
+					case u > looseEfficiency:
 						loose = append(loose, fmt.Sprintf("%s at %d threads %.0f%% (±%.0f%% of it)", im, th, 100*now/one/p, 100*u))
 					}
 				case one > 0:
