@@ -633,9 +633,9 @@ func abReport(rep *compare.Report, scratch, dir string, r *ab.Runner, windows ma
 		Verdict: rep,
 		Old:     base,
 		New:     head,
-		Notes: []string{fmt.Sprintf("Interleaved A/B on one machine: rounds of base, head and base again (the A/A arm), %s; "+
+		Notes: []string{fmt.Sprintf("Interleaved A/B on one machine: rounds of base, head and base again (the A/A arm), %s%s; "+
 			"%d rounds a look, cells a look left undecided measured again. PASS: the upper bound of the slowdown is below %.0f%%; "+
-			"REGRESSION: its lower bound is above it (Holm across cells, Pocock across the looks).", pairingNote(r), r.Rounds, 100*rep.Threshold)},
+			"REGRESSION: its lower bound is above it (Holm across cells, Pocock across the looks).%s", pairingNote(r), layoutNote(r), r.Rounds, 100*rep.Threshold, countsNote(counts))},
 	}
 	var cells []string
 	for _, c := range rep.Cells {
@@ -654,6 +654,23 @@ func abReport(rep *compare.Report, scratch, dir string, r *ab.Runner, windows ma
 		more["instructions.csv"] = writeInstructions(cells, counts)
 	}
 	return writeDocument(doc, dir, more)
+}
+
+// layoutNote says how the arms' code layouts were chosen.
+func layoutNote(r *ab.Runner) string {
+	if r.BaseRev != nil {
+		return ", every arm of every round in a code layout of its own"
+	}
+	return ""
+}
+
+// countsNote says what the instruction verdicts are, where there are any.
+func countsNote(counts map[string][2][]float64) string {
+	if len(counts) == 0 {
+		return ""
+	}
+	return " instructions/op of each 1-thread cell was counted under callgrind in both revisions on the same corpus and operations, " +
+		"and compared at the same threshold: either verdict's REGRESSION fails the cell; a count cannot see cache misses or contention."
 }
 
 // pairingNote says how the arms of a round were paired.
