@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"image/color"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -35,16 +36,18 @@ func ForestPlot(rep *compare.Report) (*Plot, error) {
 		return nil, nil
 	}
 	p := plot.New()
-	p.Title.Text = fmt.Sprintf("%s: %s against %s", rep.Verdict, rep.New, rep.Old)
+	// Revisions by their short names: subjects are the report's text.
+	p.Title.Text = fmt.Sprintf("%s: %s against %s", rep.Verdict, shortRevision(rep.New), shortRevision(rep.Old))
 	p.Title.Padding = vg.Points(8)
 	p.X.Label.Text = fmt.Sprintf("change of time/op, %% (interval of each verdict; shaded: within ±%.0f%%)", 100*rep.Threshold)
 	thr := 100 * rep.Threshold
 	names := make([]string, len(cells))
 	lo, hi := axisRange(cells, thr)
 	var left, right plotter.XYs
+	labels := rowLabels(cells)
 	for i, c := range cells {
 		y := float64(len(cells) - 1 - i)
-		names[i] = c.Name
+		names[i] = labels[i]
 		x := 100 * (c.Ratio - 1)
 		pt := errPointsX{XYs: plotter.XYs{{X: x, Y: y}}, XErrors: plotter.XErrors{{}}}
 		if c.Lo > 0 && c.Hi > 0 {
@@ -105,6 +108,46 @@ func ForestPlot(rep *compare.Report) (*Plot, error) {
 	}
 	p.Legend.Top = true
 	return &Plot{Name: "verdict-forest", Caption: "each gated cell's change with its interval; the shaded band is ±threshold", plot: p, legendInside: true}, nil
+}
+
+// shortRevision is a revision as ab describes it ("HEAD (1a2b3c4 subject)")
+// without its subject: a picture's title must fit its frame.
+func shortRevision(name string) string {
+	if head, _, ok := strings.Cut(name, " ("); ok && head != "" {
+		return head
+	}
+	if len([]rune(name)) > 40 {
+		return string([]rune(name)[:39]) + "…"
+	}
+	return name
+}
+
+// rowLabels names each cell by what tells it from the others: the parts
+// of its name every cell shares (Issuer, certs=1024, hit=1) left out, so
+// the labels fit beside the axis.
+func rowLabels(cells []compare.CellVerdict) []string {
+	parts := make([][]string, len(cells))
+	count := make(map[string]int)
+	for i, c := range cells {
+		parts[i] = strings.Split(c.Name, "/")
+		for _, p := range parts[i] {
+			count[p]++
+		}
+	}
+	out := make([]string, len(cells))
+	for i, ps := range parts {
+		var keep []string
+		for _, p := range ps {
+			if count[p] < len(cells) || len(cells) == 1 {
+				keep = append(keep, strings.TrimPrefix(p, "impl="))
+			}
+		}
+		if len(keep) == 0 {
+			keep = ps
+		}
+		out[i] = strings.Join(keep, " ")
+	}
+	return out
 }
 
 // axisRange is the forest plot's x range, in percent: every estimate and

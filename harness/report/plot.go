@@ -11,6 +11,7 @@ import (
 	"strconv"
 
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -27,6 +28,9 @@ type Plot struct {
 	// gives it a row of its own); every other plot draws it beside the data.
 	legendInside bool
 }
+
+// Plots are set in the sans-serif face, as the pages around them are.
+func init() { plot.DefaultFont = font.Font{Typeface: "Liberation", Variant: "Sans"} }
 
 // Size of every plot: wide enough for a legend of four designs on two
 // machines beside the data.
