@@ -228,20 +228,30 @@ type point struct{ x, y, low, high float64 }
 // x do not hide each other and each stays on its point.
 func (d *drawing) addSeries(p *plot.Plot, f *figure, value func(s series, x float64) (point, bool), dodge func(i, k int, x float64) float64) error {
 	for i, s := range f.series {
+		// A line is drawn only between neighbouring thread counts that
+		// both have a point: it never bridges one the series lacks (set
+		// aside, or not measured).
+		var runs [][]point
 		var pts []point
+		run := -1
 		for _, x := range f.xs {
-			if pt, ok := value(s, x); ok {
-				pts = append(pts, pt)
+			pt, ok := value(s, x)
+			if !ok {
+				run = -1
+				continue
 			}
+			if run < 0 {
+				runs, run = append(runs, nil), len(runs)
+			}
+			runs[run] = append(runs[run], pt)
+			pts = append(pts, pt)
 		}
 		if len(pts) == 0 {
 			continue
 		}
-		xys := make(plotter.XYs, len(pts))
 		var bars errPoints // only where there is an interval to draw
-		for j, pt := range pts {
+		for _, pt := range pts {
 			x := dodge(i, len(f.series), pt.x)
-			xys[j] = plotter.XY{X: x, Y: pt.y}
 			if pt.low > 0 || pt.high > 0 {
 				bars.XYs = append(bars.XYs, plotter.XY{X: x, Y: pt.y})
 				bars.YErrors = append(bars.YErrors, struct{ Low, High float64 }{pt.low, pt.high})
@@ -249,13 +259,22 @@ func (d *drawing) addSeries(p *plot.Plot, f *figure, value func(s series, x floa
 		}
 		ci, mi := d.implIndex(s.impl), d.machineIndex(s.machine)
 		col := palette[ci%len(palette)]
-		line, points, err := plotter.NewLinePoints(xys)
-		if err != nil {
-			return err
+		var line *plotter.Line
+		var points *plotter.Scatter
+		for _, r := range runs {
+			xys := make(plotter.XYs, len(r))
+			for j, pt := range r {
+				xys[j] = plotter.XY{X: dodge(i, len(f.series), pt.x), Y: pt.y}
+			}
+			l, sc, err := plotter.NewLinePoints(xys)
+			if err != nil {
+				return err
+			}
+			l.Color, l.Width, l.Dashes = col, vg.Points(1.6), dashes[mi%len(dashes)]
+			sc.Color, sc.Shape, sc.Radius = col, glyphs[ci%len(glyphs)], vg.Points(3)
+			p.Add(l, sc)
+			line, points = l, sc
 		}
-		line.Color, line.Width, line.Dashes = col, vg.Points(1.6), dashes[mi%len(dashes)]
-		points.Color, points.Shape, points.Radius = col, glyphs[ci%len(glyphs)], vg.Points(3)
-		p.Add(line, points)
 		if len(bars.XYs) > 0 {
 			eb, err := plotter.NewYErrorBars(bars)
 			if err != nil {
@@ -329,10 +348,17 @@ func (d *drawing) speedupPlot(f *figure) (*plot.Plot, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Ideal: linear up to the cores, flat beyond (threads only time-slice).
+	// Ideal: linear up to the cores, flat beyond (threads only time-slice),
+	// its corner at the cores whether or not a point sits there.
 	var ideal plotter.XYs
-	for _, x := range f.xs {
-		ideal = append(ideal, plotter.XY{X: x, Y: min(x, float64(max(d.Cores, 1)))})
+	cores := float64(max(d.Cores, 1))
+	xs := slices.Clone(f.xs)
+	if len(xs) > 0 && xs[0] < cores && cores < xs[len(xs)-1] && !slices.Contains(xs, cores) {
+		xs = append(xs, cores)
+		slices.Sort(xs)
+	}
+	for _, x := range xs {
+		ideal = append(ideal, plotter.XY{X: x, Y: min(x, cores)})
 	}
 	l, err := plotter.NewLine(ideal)
 	if err != nil {
