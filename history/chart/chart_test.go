@@ -54,3 +54,29 @@ func TestPages(t *testing.T) {
 		t.Errorf("HTML: %d inline SVGs, want 1, with the machine note", n)
 	}
 }
+
+// TestCommitTicksDoNotOverprint: the last commit's label stood beside the
+// one before it and the two printed over each other; labels keep at least
+// half a step apart, and a plot's unit names the tables' unit.
+func TestCommitTicksDoNotOverprint(t *testing.T) {
+	for _, n := range []int{1, 9, 10, 11, 21, 100, 101} {
+		pts := make(commitTicks, n)
+		for i := range pts {
+			pts[i].Commit = fmt.Sprintf("%040x", i+1)
+		}
+		step := max(1, (n+9)/10)
+		last := -step
+		for _, tk := range pts.Ticks(0, 0) {
+			if tk.Label == "" {
+				continue
+			}
+			if gap := int(tk.Value) - last; gap < max(1, step/2) {
+				t.Errorf("%d commits: labels at %d and %v, %d apart (step %d)", n, last, tk.Value, gap, step)
+			}
+			last = int(tk.Value)
+		}
+	}
+	if got := unitLabel("n", "sec/op"); got != "sec/op, in ns/op" {
+		t.Errorf("unitLabel = %q", got)
+	}
+}

@@ -114,10 +114,11 @@ func Plot(s *history.Series, steps []history.Step) (*report.Plot, error) {
 	return report.NewPlot(records.FileStem(s.Machine+"/"+s.Cell+"/"+s.Unit), caption, p), nil
 }
 
-// unitLabel writes a scaled unit as people write it: ns/op, not nsec/op.
+// unitLabel writes a scaled unit as people write it — ns/op, not
+// nsec/op — beside the unit the tables name (sec/op).
 func unitLabel(prefix, unit string) string {
 	if rest, ok := strings.CutPrefix(unit, "sec/"); ok {
-		return prefix + "s/" + rest
+		return unit + ", in " + prefix + "s/" + rest
 	}
 	if prefix == "" {
 		return unit
@@ -160,10 +161,13 @@ type commitTicks []history.Point
 func (t commitTicks) Ticks(_, _ float64) []plot.Tick {
 	n := len(t)
 	step := max(1, (n+9)/10)
+	// The last commit is labelled too, unless the label before it is so
+	// close that the two would print over each other.
+	lastLabelled := (n - 1) / step * step
 	var ticks []plot.Tick
 	for i := 0; i < n; i++ {
 		label := ""
-		if i%step == 0 || i == n-1 {
+		if i%step == 0 || i == n-1 && n-1-lastLabelled >= max(1, step/2) {
 			label = history.ShortCommit(t[i].Commit)
 			if len(label) > 7 && !strings.Contains(label, "-") {
 				label = label[:7]
