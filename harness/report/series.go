@@ -33,13 +33,19 @@ func (s series) String() string {
 }
 
 // shortLabels names each set for a legend: a label that is a file's path
-// by its base name without .txt (old.txt, not perfrun-out/old.txt), unless
-// that would name two sets alike.
+// by its base name without .txt (old.txt, not perfrun-out/old.txt), a
+// revision without its commit's subject, unless that would name two sets
+// alike.
 func shortLabels(sets []*records.Set) map[*records.Set]string {
 	out := make(map[*records.Set]string)
 	seen := make(map[string]bool)
 	for _, s := range sets {
-		short := strings.TrimSuffix(filepath.Base(s.Label), ".txt")
+		// A file's path by its base name; a revision ("main (1a2b3c4
+		// subject)") by its name alone, which may hold a '/'.
+		short := shortRevision(s.Label)
+		if strings.HasSuffix(s.Label, ".txt") {
+			short = strings.TrimSuffix(filepath.Base(s.Label), ".txt")
+		}
 		if short == "" || short == "." || seen[short] {
 			for _, s := range sets {
 				out[s] = s.Label
