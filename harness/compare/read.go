@@ -40,8 +40,14 @@ func Shared(a, b *records.Set) ([]*records.Cell, error) {
 	}
 	if !slices.ContainsFunc(out, func(c *records.Cell) bool { return !c.IsReference() }) {
 		why := ""
+		corpora := func(s *records.Set) string {
+			if c := s.ConfigValues("corpus"); len(c) > 0 {
+				return strings.Join(c, " | ")
+			}
+			return "no corpus"
+		}
 		if ca, cb := a.ConfigValues("corpus"), b.ConfigValues("corpus"); !slices.Equal(ca, cb) {
-			why = fmt.Sprintf(": they measured different corpora (%s vs %s)", strings.Join(ca, " | "), strings.Join(cb, " | "))
+			why = fmt.Sprintf(": they measured different corpora (%s vs %s)", corpora(a), corpora(b))
 		}
 		return nil, fmt.Errorf("%s and %s share only the machine's reference cells (Control, Floor), no design's cell%s", a.File, b.File, why)
 	}
