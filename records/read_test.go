@@ -2,7 +2,9 @@ package records
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -168,3 +170,17 @@ func TestReadFileKeepsCellsNotLines(t *testing.T) {
 		}
 	}
 }
+
+// TestReadFileIsBounded: a results file read from a path stops at
+// MaxFileBytes with an error (an endless stream was read for 1.35 GB).
+func TestReadFileIsBounded(t *testing.T) {
+	b := &bounded{r: zeros{}, left: 1 << 20, name: "/dev/zero"}
+	n, err := io.Copy(io.Discard, b)
+	if !errors.Is(err, ErrTooLarge) || n > 1<<20+1 {
+		t.Errorf("read %d bytes, err %v; want ErrTooLarge after 1 MiB", n, err)
+	}
+}
+
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) { clear(p); return len(p), nil }

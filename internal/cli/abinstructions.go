@@ -36,9 +36,11 @@ type countingArm struct {
 // while they run, and a count does not depend on the machine's load.
 func (a *abOptions) abInstructions(ctx context.Context, stderr io.Writer, base, head countingArm, cells []*records.Cell, arms map[string]compare.Arms) (map[string][2][]float64, error) {
 	out := make(map[string][2][]float64)
+	// A command cell (-exec) is no store of perfrun's to count.
+	cmds, _ := a.cmd.commands()
 	for _, c := range cells {
 		args, ok := cellOpsArgsOf(c)
-		if !ok || c.Threads != 1 {
+		if !ok || c.Threads != 1 || slices.ContainsFunc(cmds, func(cmd *harness.Command) bool { return cmd.Name == c.Impl }) {
 			continue
 		}
 		ns := 1e9 * records.Median(mapValues(arms[c.Name].Base))

@@ -192,3 +192,13 @@ func TestImportRefusesNonMeasurements(t *testing.T) {
 		t.Errorf("real times refused: %v", err)
 	}
 }
+
+// TestCallgrindEventTwice: an events line that names an event twice gave
+// one unit two values a record, mixed into one sample (a +41% change from
+// nothing); it is refused.
+func TestCallgrindEventTwice(t *testing.T) {
+	text := "# callgrind format\nversion: 1\ncmd: ./x\nevents: Ir Ir\nsummary: 100 141\n"
+	if _, err := readCallgrind(strings.NewReader(text), "twice"); !errors.Is(err, ErrFormat) {
+		t.Errorf("an event named twice: %v, want ErrFormat", err)
+	}
+}
