@@ -125,6 +125,7 @@ type Runner struct {
 	// Head are then unused.
 	BaseRev, HeadRev *Revision
 	round            map[string]string // the round's binary of each arm, with fresh layouts
+	ahead            *linked           // the next round's, linked while this round's arms set up
 	// BaseEnv and HeadEnv are KEY=VALUE settings added to the environment
 	// of the base (and A/A) arm's processes and of the head arm's: one
 	// binary against two builds of a library (LD_LIBRARY_PATH), say.

@@ -150,7 +150,11 @@ func (r *Runner) runWindows(ctx context.Context, match string, first int) ([]*re
 		if err := r.prepare(ctx, round, first); err != nil {
 			return nil, nil, 0, err
 		}
+		if round+1 < first+r.Rounds {
+			r.linkAhead(ctx, round+1)
+		}
 		procs, err := r.startArms(ctx, round, match)
+		r.settle()
 		if err != nil {
 			return nil, nil, 0, err
 		}

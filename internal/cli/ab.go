@@ -518,12 +518,14 @@ func sourceError(err error) error {
 func (a *abOptions) decide(ctx context.Context, o *streams, r *ab.Runner, start time.Time, counting [2]countingArm) (*compare.Report, map[string][]compare.Window, error) {
 	windows := make(map[string][]compare.Window)
 	var instrWarning string
-	var lastLook time.Duration
+	var lastLook, lastMeasuring time.Duration
 	var lastCells int
 	looks := compare.Looks{Rounds: a.rounds, Max: a.looks, Next: func(look int, undecided []string) bool {
-		// The next look measures only the undecided cells: its time is the
-		// last look's, scaled by how many cells it measures.
-		next := lastLook * time.Duration(len(undecided)) / time.Duration(max(lastCells, 1))
+		// The next look measures only the undecided cells: its windows take
+		// the last look's measuring time scaled by how many cells it
+		// measures; its rounds' set-up (layouts, arm processes) does not
+		// shrink with the cells.
+		next := lastLook - lastMeasuring + lastMeasuring*time.Duration(len(undecided))/time.Duration(max(lastCells, 1))
 		if a.budget > 0 && time.Since(start)+next > a.budget {
 			if !a.quiet {
 				fmt.Fprintf(o.stderr, "perfrun: ab: %d cells undecided; another look (about %s) would pass -budget %s\n",
@@ -541,9 +543,9 @@ func (a *abOptions) decide(ctx context.Context, o *streams, r *ab.Runner, start 
 		if names != nil {
 			match = matchNames(names)
 		}
-		t0 := time.Now()
+		t0, m0 := time.Now(), r.Measuring
 		cells, arms, cores, err := r.Run(ctx, match, first)
-		lastLook, lastCells = time.Since(t0), len(cells)
+		lastLook, lastMeasuring, lastCells = time.Since(t0), r.Measuring-m0, len(cells)
 		for name, a := range arms {
 			windows[name] = append(windows[name], a.Windows...)
 		}
