@@ -204,7 +204,9 @@ func mapValues(m map[int]float64) []float64 {
 }
 
 // explain adds to each time verdict of a single-threaded cell what its
-// instructions say: the instruction verdict explains the time verdict.
+// instructions say: the instruction verdict explains the time verdict
+// (unchanged instructions beside a slower time: memory, layout or the
+// machine, not work added).
 func explain(rep *compare.Report, instr []compare.CellVerdict) {
 	byName := make(map[string]compare.CellVerdict)
 	for _, c := range instr {
@@ -220,7 +222,7 @@ func explain(rep *compare.Report, instr []compare.CellVerdict) {
 		switch {
 		case ic.Verdict == compare.Inconclusive:
 		case math.Abs(change) < 0.05 && c.Verdict != compare.Pass:
-			c.Reason += fmt.Sprintf("; instructions unchanged (%+.2f%%): not work added, but memory, layout or the machine", change)
+			c.Reason += fmt.Sprintf("; instructions unchanged (%+.2f%%)", change)
 		case math.Abs(change) >= 0.05:
 			c.Reason += fmt.Sprintf("; instructions %+.2f%%", change)
 		}
