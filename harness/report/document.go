@@ -43,6 +43,12 @@ func summaries(s *records.Set) []summary {
 	var out []summary
 	for _, c := range s.Cells() {
 		sm := summary{Name: c.Name}
+		if len(c.Values) == 0 && c.Aside > 0 {
+			// Measured, then set aside whole: said, not a blank row.
+			sm.NsMedian = fmt.Sprintf("— (all %d rounds set aside: %s)", c.Aside, c.Why)
+			out = append(out, sm)
+			continue
+		}
 		sm.NsMedian, sm.NsRange = fmtMedian(c.Values, records.Tidy(records.NsPerOp))
 		sm.OpsMedian, sm.OpsRange = fmtMedian(c.Values, records.OpsPerSec)
 		sm.LockWait, _ = fmtMedian(c.Values, records.Tidy(records.LockWait))

@@ -267,3 +267,19 @@ func TestSideBySideOneRound(t *testing.T) {
 		t.Errorf("one kept round:\n%s", out)
 	}
 }
+
+// TestReportSetAsideRow: a single run's table says a cell was set aside
+// whole, and why; it printed a blank row.
+func TestReportSetAsideRow(t *testing.T) {
+	text := "cores: 2\nquarantined: no\nBenchmarkIssuer/impl=rcu/threads=1 1 40 ns/op\nBenchmarkIssuer/impl=rcu/threads=1 1 41 ns/op\n" +
+		"quarantined: a worker waited for a CPU\nBenchmarkIssuer/impl=rcu/threads=2 1 30 ns/op\n"
+	s, err := records.Read(strings.NewReader(text), "r.txt", "r")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	(&report.Document{Title: "r", New: s}).WriteMarkdown(&buf)
+	if !strings.Contains(buf.String(), "set aside: a worker waited for a CPU") {
+		t.Errorf("the set-aside cell's row:\n%s", buf.String())
+	}
+}
