@@ -56,8 +56,11 @@ func TestHelpAndList(t *testing.T) {
 	if code, out, _ := perfrun("help", "gate"); code != 0 || !strings.Contains(out, "-threshold") {
 		t.Errorf("help gate: exit %d\n%s", code, out)
 	}
-	if _, out, _ := perfrun("help", "compare"); strings.Contains(out, "Flags:") {
-		t.Errorf("help compare prints an empty Flags: section\n%s", out)
+	if _, out, _ := perfrun("help", "version"); strings.Contains(out, "Flags:") {
+		t.Errorf("help version prints an empty Flags: section\n%s", out)
+	}
+	if _, out, _ := perfrun("help", "compare"); !strings.Contains(out, "-units") {
+		t.Errorf("help compare does not list its flags\n%s", out)
 	}
 	if code, out, _ := perfrun("version"); code != 0 || !strings.HasPrefix(out, "perfrun ") {
 		t.Errorf("version: exit %d, %q", code, out)
