@@ -177,8 +177,9 @@ func (b *barrier) work(op workloads.Op, warmup, window, target time.Duration, yi
 		if yield {
 			// The yield is the harness's, not the store's: a locked
 			// thread's yield hands its goroutine to another thread and
-			// back, 60–260 µs here, 3% of a 5 ms batch. The worker's time
-			// leaves it out (the window's wall time keeps it).
+			// back (its cost: results/fidelity/x509storeissuer/same-leaf).
+			// The worker's time leaves it out (the window's wall time
+			// keeps it).
 			yieldBatch() // see procsFor
 			yielded += time.Since(now)
 		}
