@@ -2,10 +2,12 @@ package cli
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/csv"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -43,7 +45,7 @@ func (a *abOptions) abInstructions(ctx context.Context, stderr io.Writer, base, 
 		if !ok || c.Threads != 1 || slices.ContainsFunc(cmds, func(cmd *harness.Command) bool { return cmd.Name == c.Impl }) {
 			continue
 		}
-		ns := 1e9 * records.Median(mapValues(arms[c.Name].Base))
+		ns := 1e9 * records.Median(slices.Collect(maps.Values(arms[c.Name].Base)))
 		if !(ns > 0) {
 			continue
 		}
@@ -157,7 +159,7 @@ func countBoth(ctx context.Context, base, head countingArm, argv []string, n, wa
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil {
-				firstErr = cmpOr(firstErr, err)
+				firstErr = cmp.Or(firstErr, err)
 				return
 			}
 			counts[j.side] = append(counts[j.side], c/float64(n))
@@ -165,13 +167,6 @@ func countBoth(ctx context.Context, base, head countingArm, argv []string, n, wa
 	}
 	wg.Wait()
 	return firstErr
-}
-
-func cmpOr(a, b error) error {
-	if a != nil {
-		return a
-	}
-	return b
 }
 
 // cellOpsArgsOf are the cell-ops flags that name a store cell (workload,
@@ -193,14 +188,6 @@ func cellOpsArgsOf(c *records.Cell) ([]string, bool) {
 		}
 	}
 	return args, true
-}
-
-func mapValues(m map[int]float64) []float64 {
-	out := make([]float64, 0, len(m))
-	for _, v := range m {
-		out = append(out, v)
-	}
-	return out
 }
 
 // explain adds to each time verdict of a single-threaded cell what its
