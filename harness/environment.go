@@ -18,7 +18,8 @@ import (
 // Environment returns the configuration lines that say where, on what and
 // how results were measured: goos, goarch, cpu (as go test writes it),
 // cores, go, perfrun's version, the command line, rounds, window and
-// warm-up, corpus digests, date, and the user's labels. GOMAXPROCS is the
+// warm-up, corpus digests, what a cost parameter added to the models'
+// lookups, date, and the user's labels. GOMAXPROCS is the
 // threads key of each benchmark name.
 func (r *Outcome) Environment() []workloads.KV {
 	kv := []workloads.KV{
@@ -51,6 +52,15 @@ func (r *Outcome) Environment() []workloads.KV {
 			kv = append(kv, workloads.KV{Key: "library-" + im.Name, Value: im.Library})
 		}
 	}
+	costs := make(map[string]bool)
+	for _, c := range r.Cells {
+		if v := c.Params.Get("cost"); !costs[v] {
+			costs[v] = true
+			if note := workloads.CostNote(v); note != "" {
+				kv = append(kv, workloads.KV{Key: "cost-" + v, Value: note})
+			}
+		}
+	}
 	kv = append(kv, workloads.KV{Key: "date", Value: r.Started.UTC().Format(time.RFC3339)})
 	kv = append(kv, r.Labels...)
 	if r.Incomplete {
@@ -61,7 +71,7 @@ func (r *Outcome) Environment() []workloads.KV {
 
 // reserved are the configuration keys perfrun writes itself; a label may
 // not set them.
-var reserved = []string{"goos", "goarch", "cpu", "cores", "go", "perfrun", "command", "rounds", "window", "warmup", "corpus", "date", "incomplete", "pkg", "library", "quarantined"}
+var reserved = []string{"goos", "goarch", "cpu", "cores", "go", "perfrun", "command", "rounds", "window", "warmup", "corpus", "date", "incomplete", "pkg", "library", "quarantined", "cost"}
 
 // ParseLabel checks a user's key=value configuration line: a key as the
 // Go benchmark format defines one — a lower-case letter first, then

@@ -54,7 +54,15 @@ func Plan(ims []store.Impl, ws []workloads.Workload, sweep Sweep, threads []int)
 			sets = append(sets, p)
 		}
 		for _, im := range ims {
+			seen := make(map[string]bool)
 			for _, p := range sets {
+				if im.Rule != store.ContractRule {
+					// A real store does its own work: no model's cost applies.
+					if p = withoutKey(p, "cost"); seen[p.String()] {
+						continue
+					}
+					seen[p.String()] = true
+				}
 				for _, t := range threads {
 					cells = append(cells, Cell{Impl: im, Workload: w, Params: p, Threads: t})
 				}
@@ -177,6 +185,8 @@ func PlanCommands(cmds []*Command, ws []workloads.Workload, sweep Sweep, threads
 			if !cmd.UsesCorpus() {
 				c.Params = nil
 			}
+			// A command does its own work: no model's cost applies.
+			c.Params = withoutKey(c.Params, "cost")
 			if !seen[c.Name()] {
 				seen[c.Name()] = true
 				out = append(out, c)
@@ -184,4 +194,15 @@ func PlanCommands(cmds []*Command, ws []workloads.Workload, sweep Sweep, threads
 		}
 	}
 	return out, nil
+}
+
+// withoutKey is p without the parameter key.
+func withoutKey(p workloads.Params, key string) workloads.Params {
+	var out workloads.Params
+	for _, kv := range p {
+		if kv.Key != key {
+			out = append(out, kv)
+		}
+	}
+	return out
 }

@@ -1,7 +1,7 @@
 package workloads
 
 // Issuer is the lookup workload of OpenSSL's perftools x509storeissuer and
-// of the seed tables: every worker calls Issuer(leaf, now) over its own
+// of the per-thread tables: every worker calls Issuer(leaf, now) over its own
 // rotation of leaves on a full store.
 var Issuer = Workload{
 	Name:        "issuer",
@@ -14,11 +14,12 @@ var Issuer = Workload{
 		if err != nil {
 			return nil, err
 		}
-		if err := applyCost(env, s); err != nil {
+		after, err := applyCost(env, s)
+		if err != nil {
 			return nil, err
 		}
 		return &Instance{Worker: func(w int) Op {
-			return lookups(env.Impl.Name, s, c.At, rot, start(w, len(rot)))
+			return lookups(env.Impl.Name, s, c.At, rot, start(w, len(rot)), after)
 		}, Period: len(rot), BatchTarget: batchTarget(s)}, nil
 	},
 }

@@ -49,7 +49,7 @@ var Mixed = Workload{
 		}
 		interval := time.Duration(float64(time.Second) / env.Params.Float("rate"))
 		return &Instance{
-			Worker:      func(w int) Op { return lookups(env.Impl.Name, s, c.At, rot, start(w, len(rot))) },
+			Worker:      func(w int) Op { return lookups(env.Impl.Name, s, c.At, rot, start(w, len(rot)), nil) },
 			Paced:       []Paced{{Role: "writer", Interval: interval, Op: write}},
 			Period:      len(rot),
 			BatchTarget: batchTarget(s),

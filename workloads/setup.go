@@ -99,11 +99,12 @@ func rotation(c *corpus.Corpus, hit float64, limit int, seed uint64) ([]corpus.L
 func start(w, n int) int { return (w * 389) % n }
 
 // lookups is the issuer-lookup loop shared by issuer and mixed: one Issuer
-// call per operation, each answer compared with the expected one. The
+// call per operation, each answer compared with the expected one, then
+// after's work on the leaf, if any (outside the store). The
 // worker's place in the rotation lives in its own padded slot and on the
 // stack during a batch (see padded).
-func lookups(impl string, s store.Store, at time.Time, rot []corpus.Leaf, first int) Op {
-	if b, ok := s.(store.IssuerBatch); ok {
+func lookups(impl string, s store.Store, at time.Time, rot []corpus.Leaf, first int, after func(*store.Object)) Op {
+	if b, ok := s.(store.IssuerBatch); ok && after == nil {
 		return batchLookups(impl, b, at, rot, first)
 	}
 	pos := &padded[int]{v: first}
@@ -113,6 +114,9 @@ func lookups(impl string, s store.Store, at time.Time, rot []corpus.Leaf, first 
 			l := &rot[i]
 			if got, _ := s.Issuer(l.Cert, at); got != l.Issuer {
 				return wrongIssuer(impl, l.Cert, got, l.Issuer)
+			}
+			if after != nil {
+				after(l.Cert)
 			}
 			if i++; i == len(rot) {
 				i = 0

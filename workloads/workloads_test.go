@@ -36,7 +36,7 @@ func small(t *testing.T, w workloads.Workload, set map[string]string, im store.I
 // each store, with two workers, checking every answer.
 func TestEveryWorkloadOnEveryImplementation(t *testing.T) {
 	sets := map[string][]map[string]string{
-		"issuer":  {{"certs": "64"}, {"certs": "64", "hit": "0"}, {"certs": "64", "hit": "0.5"}, {"certs": "64", "cost": "real"}},
+		"issuer":  {{"certs": "64"}, {"certs": "64", "hit": "0"}, {"certs": "64", "hit": "0.5"}, {"certs": "64", "cost": "real"}, {"certs": "64", "cost": "openssl"}},
 		"mixed":   {{"certs": "64", "rate": "1000"}},
 		"load":    {{"n": "64"}, {"n": "64", "mode": "bucket", "dup": "0.3"}},
 		"objects": {{"certs": "64"}},

@@ -41,10 +41,10 @@ func TestMarkdownEscapesNames(t *testing.T) {
 	}
 }
 
-// TestSeedTableSetAsideCell: a cell whose every sample was set aside has no
+// TestThreadTableSetAsideCell: a cell whose every sample was set aside has no
 // number; the tables say so rather than print 0.00000 ± 0.00 and an
 // efficiency of 0% (±+Inf% of it).
-func TestSeedTableSetAsideCell(t *testing.T) {
+func TestThreadTableSetAsideCell(t *testing.T) {
 	s := records.New("r", "r.txt")
 	cfg := []benchfmt.Config{{Key: "cores", Value: []byte("2"), File: true}}
 	aside := append(append([]benchfmt.Config(nil), cfg...), benchfmt.Config{Key: records.QuarantineKey, Value: []byte("the host took a core away"), File: true})
@@ -58,15 +58,15 @@ func TestSeedTableSetAsideCell(t *testing.T) {
 		}
 	}
 	var buf bytes.Buffer
-	report.WriteSeedTables(&buf, s, 2)
+	report.WriteThreadTables(&buf, s, 2)
 	out := buf.String()
 	for _, bad := range []string{"0.00000", "± 0.00 ", "Inf", "NaN", " 0%"} {
 		if strings.Contains(out, bad) {
-			t.Errorf("seed tables print %q for a cell with no sample left:\n%s", bad, out)
+			t.Errorf("per-thread tables print %q for a cell with no sample left:\n%s", bad, out)
 		}
 	}
 	if !strings.Contains(out, "set aside") {
-		t.Errorf("seed tables do not say the cell was set aside:\n%s", out)
+		t.Errorf("per-thread tables do not say the cell was set aside:\n%s", out)
 	}
 }
 
@@ -85,7 +85,7 @@ func TestNoEfficiencyOversubscribed(t *testing.T) {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	report.WriteSeedTables(&buf, s, 2)
+	report.WriteThreadTables(&buf, s, 2)
 	for _, line := range strings.Split(buf.String(), "\n") {
 		if strings.HasPrefix(line, "|       4 |") && strings.Contains(line, "(1.18x") && strings.Contains(line, "%)") {
 			t.Errorf("an oversubscribed row shows an efficiency: %s", line)
@@ -136,7 +136,7 @@ func TestBenchstatTables(t *testing.T) {
 		t.Fatalf("%d records, %d set aside: want some kept, some set aside", n, aside)
 	}
 	// The filter perfrun and the README give benchstat keeps exactly
-	// the kept samples, of the seed tables' unit.
+	// the kept samples, of the per-thread tables' unit.
 	readme, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)
@@ -194,14 +194,14 @@ func TestSideBySideSpeedupFromItsMeans(t *testing.T) {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	report.WriteSeedTables(&buf, s, 2)
+	report.WriteThreadTables(&buf, s, 2)
 	if !strings.Contains(buf.String(), "40.00 ± 0.00 (1.50x)") || !strings.Contains(buf.String(), "from these means") {
 		t.Errorf("2 × 30/40 = 1.50x from the means:\n%s", buf.String())
 	}
 }
 
-// TestLatencyPlotInTheTablesUnit: the latency plot shows what the seed
-// tables print, ns/call (it showed ns/op, half of it at 2 threads); plain
+// TestLatencyPlotInTheTablesUnit: the latency plot shows what the
+// per-thread tables print, ns/call (it showed ns/op, half of it at 2 threads); plain
 // go test -bench results, which have no ns/call, keep ns/op.
 func TestLatencyPlotInTheTablesUnit(t *testing.T) {
 	for unit, want := range map[string]string{"ns/call": "ns/call against threads", "ns/op": "ns/op against threads"} {
@@ -261,7 +261,7 @@ func TestSideBySideOneRound(t *testing.T) {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	report.WriteSeedTables(&buf, s, 2)
+	report.WriteThreadTables(&buf, s, 2)
 	out := buf.String()
 	if !strings.Contains(out, "(1 round)") || strings.Contains(out, "± 0.00") || strings.Contains(out, "Inf") {
 		t.Errorf("one kept round:\n%s", out)

@@ -112,7 +112,7 @@ func hasUnit(sets []*records.Set, unit string) bool {
 func Plots(sets []*records.Set, o PlotOptions) ([]*Plot, error) {
 	d := &drawing{PlotOptions: o}
 	var out []*Plot
-	// Latency in the seed tables' unit, the time one worker spends per
+	// Latency in the per-thread tables' unit, the time one worker spends per
 	// call (ns/call); results without it (plain go test -bench) in ns/op.
 	latency, unitName, title := records.Tidy(records.NsPerCall), "ns/call", "time one worker spends per call"
 	if !hasUnit(sets, latency) {

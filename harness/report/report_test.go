@@ -86,22 +86,22 @@ func TestBenchfmtReadable(t *testing.T) {
 	}
 }
 
-func TestSeedTables(t *testing.T) {
+func TestThreadTables(t *testing.T) {
 	res := smallRun(t)
 	var buf bytes.Buffer
-	report.WriteSeedTables(&buf, res.Set(), harness.Cores())
+	report.WriteThreadTables(&buf, res.Set(), harness.Cores())
 	out := buf.String()
 	if !regexp.MustCompile(`\| Threads \| +mean/(n|µ|m)?s \| +var/(n|µ|m)?s² \|`).MatchString(out) {
-		t.Errorf("seed tables lack the header:\n%s", out)
+		t.Errorf("per-thread tables lack the header:\n%s", out)
 	}
 	for _, want := range []string{"sorted", "rcu", "side by side", " *\n", "* more threads than the"} {
 		if !strings.Contains(out, want) {
-			t.Errorf("seed tables lack %q:\n%s", want, out)
+			t.Errorf("per-thread tables lack %q:\n%s", want, out)
 		}
 	}
 	// Without an oversubscribed row there is no footnote for one.
 	buf.Reset()
-	report.WriteSeedTables(&buf, res.Set(), 1000)
+	report.WriteThreadTables(&buf, res.Set(), 1000)
 	if strings.Contains(buf.String(), "*") {
 		t.Errorf("footnote without a marked row:\n%s", buf.String())
 	}
@@ -197,12 +197,12 @@ func TestPlotsFromResults(t *testing.T) {
 	}
 }
 
-// TestSeedTablesEfficiency: with control cells the side-by-side table
+// TestThreadTablesEfficiency: with control cells the side-by-side table
 // gives each design's efficiency (speedup over the machine's p(n)), says
 // what the machine delivered and how many samples were set aside, and
 // flags an efficiency the rounds cannot pin down; the control is no
 // design's table.
-func TestSeedTablesEfficiency(t *testing.T) {
+func TestThreadTablesEfficiency(t *testing.T) {
 	text := `cores: 2
 BenchmarkIssuer/impl=rcu/threads=1 1 100 ns/op 1e7 ops/s
 BenchmarkIssuer/impl=rcu/threads=1 1 100 ns/op 1e7 ops/s
@@ -226,7 +226,7 @@ BenchmarkIssuer/impl=rcu/threads=2 1 99 ns/op 1e7 ops/s
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	report.WriteSeedTables(&buf, s, 2)
+	report.WriteThreadTables(&buf, s, 2)
 	out := buf.String()
 	for _, want := range []string{"(1.80x, 100%)", "machine: the control delivered p(2) = 1.80",
 		"set aside: 1 samples of 1 cells", "known only to more than ±10% of itself: sorted at 2 threads"} {

@@ -134,7 +134,7 @@ func abFlags(fs *flag.FlagSet) runFunc {
 	fs.StringVar(&a.impl, "impl", "", "implementations (default: all)")
 	fs.StringVar(&a.workload, "workload", "issuer", "workloads")
 	fs.StringVar(&a.threads, "threads", fmt.Sprintf("1-%d", harness.Cores()), "thread counts (oversubscribed ones are never gated)")
-	fs.Var(&a.params, "param", "workload parameter name=v1,v2 (repeatable)")
+	fs.Var(&a.params, "param", "workload parameter name=v1,v2 (repeatable); the stores are measured at cost=own (their structure and lock alone, where a change to one shows at its full size) unless -param cost=openssl")
 	a.cmd.define(fs)
 	fs.DurationVar(&a.window, "window", 150*time.Millisecond, "measured time per cell and window")
 	fs.DurationVar(&a.warmup, "warmup", 50*time.Millisecond, "unmeasured warm-up before each window")
@@ -585,7 +585,7 @@ func (a *abOptions) decide(ctx context.Context, o *streams, r *ab.Runner, start 
 	for i := range rep.Cells {
 		c := &rep.Cells[i]
 		if c.Verdict == compare.Inconclusive && c.NeedRounds > c.Rounds {
-			c.Reason += fmt.Sprintf(" (about %s more at this pace)", (time.Duration(c.NeedRounds-c.Rounds) * perCellRound).Round(time.Second))
+			c.Reason += fmt.Sprintf(" (~%s more)", (time.Duration(c.NeedRounds-c.Rounds) * perCellRound).Round(time.Second))
 		}
 	}
 	return rep, windows, nil

@@ -10,7 +10,7 @@ import (
 var cmdExport = &command{
 	maxArgs: 1, name: "export", args: "[flags] FILE", short: "print saved results as tables, CSV, JSON or JMH without re-running",
 	long: `Export reads a results file (perfrun's, or any go test -bench output) and
-prints it as "run -format" would have: the seed tables (table), one row per
+prints it as "run -format" would have: the per-thread tables (table), one row per
 cell and unit with its statistics over rounds (csv, json), or JMH-style
 throughput (jmh). Statistics the rounds cannot give are empty (CSV) or null
 (JSON), with a note saying why.`,

@@ -37,7 +37,7 @@ func TestInstructionsRepeatable(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c, _ := s.Cell("Issuer/impl=hashmap/certs=32/hit=1/threads=1")
+		c, _ := s.Cell("Issuer/impl=hashmap/certs=32/hit=1/cost=openssl/threads=1")
 		var v []float64
 		if c != nil {
 			v = c.Values["instructions/op"]

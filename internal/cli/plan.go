@@ -3,6 +3,7 @@ package cli
 import (
 	"flag"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/perfrun/perfrun/harness"
@@ -118,4 +119,18 @@ func withoutParam(params []string, name string) []string {
 		}
 	}
 	return out
+}
+
+// withDefaultCost measures the models as OpenSSL runs them (cost=openssl)
+// unless -param cost says otherwise: the main job answers OpenSSL PR
+// 28599's question, where a bare model's lock is nearly all of its cost.
+// ab and arm keep the workload's default (own), where a change to a store
+// shows at its full size.
+func withDefaultCost(params []string) []string {
+	for _, p := range params {
+		if strings.HasPrefix(p, "cost=") {
+			return params
+		}
+	}
+	return append(slices.Clone(params), "cost="+workloads.CostOpenSSL)
 }

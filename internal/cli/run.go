@@ -24,12 +24,20 @@ var cmdRun = &command{
 count, R rounds in shuffled order, checks every answer, prints a summary and
 writes the results in the Go benchmark format (benchstat reads them:
 benchstat -filter '.unit:sec/call quarantined:no' -col /impl -row '.name /threads'
-FILE: the seed tables' unit, the samples perfrun kept).
+FILE: the per-thread tables' unit, the samples perfrun kept).
 
 With no flags it runs the default suite: all implementations, the issuer
 workload on 1024 generated CAs, threads 1 to 2x the cores, in about a minute,
 and writes perfrun-out/results.txt with its plots beside it. Cells with more
 threads than cores are marked oversubscribed.
+
+The models are measured as OpenSSL runs its store (cost=openssl, in every
+cell's name): each lookup also does the work an OpenSSL issuer lookup does
+outside its store, the same for every design, so the table shows what the
+store's design changes in a whole lookup, as OpenSSL PR 28599's tables did.
+-param cost=own measures the structures and locks alone (a bare model's lock
+is then most of its cost); -param cost=real runs sorted and hashmap at their
+real stores' whole profiles. ab measures cost=own unless told otherwise.
 
 Every round also measures a control cell per thread count (Control/threads=N):
 perfectly parallel private work whose throughput over one thread, p(N), is the
@@ -48,7 +56,7 @@ const longRun = 10 * time.Minute
 
 // printers are run's -format choices; each prints a results set.
 var printers = map[string]func(io.Writer, *records.Set, int) error{
-	"table":    func(w io.Writer, s *records.Set, cores int) error { report.WriteSeedTables(w, s, cores); return nil },
+	"table":    func(w io.Writer, s *records.Set, cores int) error { report.WriteThreadTables(w, s, cores); return nil },
 	"benchfmt": func(w io.Writer, s *records.Set, _ int) error { return s.Write(w) },
 	"jmh":      report.WriteJMH,
 	"csv":      report.WriteCSV,
@@ -234,7 +242,7 @@ func (f *runFlags) cells(ctx context.Context, o *streams, opts *harness.Options)
 		return nil, err
 	}
 	opts.Corpus = provider
-	params := f.params
+	params := withDefaultCost(f.params)
 	if loaded > 0 {
 		// A loaded corpus has the size it has: say so in every cell name.
 		for _, p := range params {

@@ -1,5 +1,5 @@
 // Package report turns results into what people and other tools read: the
-// seed tables, JMH-style throughput tables, CSV and JSON, plots, and
+// per-thread tables, JMH-style throughput tables, CSV and JSON, plots, and
 // Markdown and HTML reports. It reads records.Set, the one results model,
 // and draws with gonum (as history/chart does for series over commits).
 //
@@ -22,7 +22,7 @@ import (
 )
 
 // table is the cells of one group (a workload and its parameters), across
-// implementations and threads: one seed table per implementation.
+// implementations and threads: one per-thread table per implementation.
 type table struct {
 	group   string
 	impls   []string
@@ -84,12 +84,12 @@ func (t *table) what() string {
 	return per
 }
 
-// WriteSeedTables writes, per workload and parameters, the table the seed
-// discussions use for each implementation — | Threads | mean | var | of the
+// WriteThreadTables writes, per workload and parameters, the table OpenSSL PR
+// 28599 printed for each implementation — | Threads | mean | var | of the
 // time one worker spends per call (per add for load) across rounds — then
 // one side-by-side table of the means with throughput scaling. Rows with
 // more threads than cores are marked, and explained only when present.
-func WriteSeedTables(w io.Writer, s *records.Set, cores int) {
+func WriteThreadTables(w io.Writer, s *records.Set, cores int) {
 	over := false
 	par := s.Parallelism()
 	for _, t := range tables(s) {
@@ -97,6 +97,7 @@ func WriteSeedTables(w io.Writer, s *records.Set, cores int) {
 		u := sc.Prefix + "s"
 		perObject := false
 		fmt.Fprintf(w, "## %s\n\n", t.group)
+		writeCost(w, s, t.group)
 		for _, im := range t.impls {
 			_, perObject = t.cells[im][t.threads[0]].Values[records.BPerObject]
 			fmt.Fprintf(w, "%s\n\n", im)
@@ -132,7 +133,7 @@ func WriteSeedTables(w io.Writer, s *records.Set, cores int) {
 		}
 		writeSideBySide(w, t, sc, cores, par)
 		writeFloor(w, s, t)
-		fmt.Fprintf(w, "mean and var: time one worker spends per %s (%s), over rounds, as in the seed tables.\n\n", t.what(), strings.Replace(t.unit, "sec", "ns", 1))
+		fmt.Fprintf(w, "mean and var: time one worker spends per %s (%s), over rounds, as in OpenSSL PR 28599's tables.\n\n", t.what(), strings.Replace(t.unit, "sec", u, 1))
 	}
 	if over {
 		fmt.Fprintf(w, "* more threads than the %d cores: threads time-slice; shown, never gated.\n", cores)
@@ -330,4 +331,16 @@ func writeFloor(w io.Writer, s *records.Set, t *table) {
 	}
 	fmt.Fprintf(w, "floor (an atomic pointer to a Go map, same keys): %.1f ns/op at 1 thread; each design over it: %s.\n\n",
 		f*1e9, strings.Join(parts, ", "))
+}
+
+// writeCost says, under a group's heading, what its cost parameter added
+// to each model's lookup, as the results file's configuration says.
+func writeCost(w io.Writer, s *records.Set, group string) {
+	for _, part := range strings.Split(group, "/") {
+		if v, ok := strings.CutPrefix(part, "cost="); ok {
+			for _, note := range s.ConfigValues("cost-" + v) {
+				fmt.Fprintf(w, "cost=%s: %s.\n\n", v, note)
+			}
+		}
+	}
 }
