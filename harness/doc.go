@@ -11,7 +11,7 @@
 // count, and read the clock once per batch of operations, never per
 // operation. ns/op is wall time over all operations, as go test -bench
 // reports it; ns/call is the mean over workers of elapsed/ops, the time one
-// worker spends per call that the seed tables report; ops/s is the
+// worker spends per call that the per-thread tables report; ops/s is the
 // aggregate throughput.
 //
 // lock-wait-sec/op counts only time blocked in the runtime on an exclusive

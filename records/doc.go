@@ -3,7 +3,7 @@
 // reader, so a file perfrun writes is exactly what benchstat reads and a
 // file benchstat reads is exactly what perfrun compares.
 //
-// The harness emits records; every consumer — seed tables, JMH, CSV and
+// The harness emits records; every consumer — per-thread tables, JMH, CSV and
 // JSON, compare, gate, ab, plots, reports — reads a Set of them. A Set
 // indexes its records by cell (the full benchmark name): the implementation
 // (/impl), the thread count (/threads) and the group (the full name without

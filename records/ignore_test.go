@@ -11,8 +11,8 @@ import (
 // group, their values kept; other keys stay.
 func TestReadFileWithout(t *testing.T) {
 	text := `BenchmarkIssuer/impl=sorted/certs=1024/hit=0/threads=1 1 100 ns/call
-BenchmarkIssuer/impl=seed-before/threads=1 1 2400 ns/call
-BenchmarkIssuer/impl=seed-before/mode=x/threads=2 1 3000 ns/call
+BenchmarkIssuer/impl=pr-before/threads=1 1 2400 ns/call
+BenchmarkIssuer/impl=pr-before/mode=x/threads=2 1 3000 ns/call
 `
 	path := filepath.Join(t.TempDir(), "t.txt")
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {

@@ -86,7 +86,7 @@ const QuarantineKey = "quarantined"
 const QuarantineKept = "no"
 
 // BenchstatFilter is benchstat's -filter for the view perfrun points
-// readers to: the seed tables' unit over the samples the run kept, so a
+// readers to: the per-thread tables' unit over the samples the run kept, so a
 // default run's designs and reference cells fit one screen, whatever the
 // machine set aside.
 const BenchstatFilter = ".unit:sec/call " + QuarantineKey + ":" + QuarantineKept

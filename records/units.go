@@ -17,7 +17,7 @@ const (
 	// workers of each worker's time in its batches over its operations
 	// (a store behind cgo yields between batches; the yields are the
 	// harness's and left out). It is the number OpenSSL's perftools and
-	// the seed tables report; at n threads that all run in parallel it
+	// the per-thread tables report; at n threads that all run in parallel it
 	// is about n × ns/op.
 	NsPerCall = "ns/call"
 	// OpsPerSec is aggregate throughput: all operations over wall time.

@@ -47,7 +47,7 @@ func names(objs []*store.Object) string {
 // TestLibraryOrder states how each version lays its store out, which
 // Objects hides by putting insertion order back. 3.0 appends, and the
 // next search of the stack sorts it by name — the lazily sorted stack of
-// the seeds — and every add searches it for a duplicate first, so the
+// the public discussions — and every add searches it for a duplicate first, so the
 // stack is sorted but for the object added last until the next lookup.
 // 4.0 lists its hash table, and a lookup changes nothing.
 func TestLibraryOrder(t *testing.T) {
