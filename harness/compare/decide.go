@@ -120,13 +120,13 @@ func decide(cells []*CellVerdict, ests []estimate, threshold, alpha float64) []V
 		case math.IsInf(lo, 0) || math.IsInf(hi, 0):
 			c.Reason = fmt.Sprintf("%s: %d rounds are too few for an interval at this level", interval, e.rounds())
 		default:
-			c.Reason = fmt.Sprintf("%s: the interval spans the %.0f%% threshold", interval, 100*threshold)
+			c.Reason = fmt.Sprintf("%s: spans the %.0f%% threshold", interval, 100*threshold)
 			if n := roundsToDecide(e, tau, level); n > e.rounds() && n <= 500 {
 				c.NeedRounds = n
-				c.Reason += fmt.Sprintf("; at this spread about %d rounds would decide", n)
+				c.Reason += fmt.Sprintf("; about %d rounds would decide", n)
 			}
 			if len(ests) > 1 {
-				c.Reason += fmt.Sprintf(" (interval at %.2g: Holm over %d cells)", level, len(ests))
+				c.Reason += fmt.Sprintf(" (Holm, %d cells)", len(ests))
 			}
 		}
 	}
