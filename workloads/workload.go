@@ -33,8 +33,8 @@ type Workload struct {
 	// Setup prepares the workload for one cell. It may take long (filling a
 	// store); it is never timed.
 	Setup func(env Env) (*Instance, error)
-	// Hidden workloads are not in the default suite or the list (the
-	// harness's own overhead check).
+	// Hidden workloads are not in the default suite, and list shows them
+	// apart (the harness's own overhead check).
 	Hidden bool
 	// Floor, if set, measures the limit of this workload's operation on
 	// the machine (no store); run measures it beside, at one thread, with

@@ -31,14 +31,20 @@ func listFlags(*flag.FlagSet) runFunc {
 		for _, m := range impls.Missing {
 			fmt.Fprintf(tw, "  (%s)\n", m)
 		}
-		fmt.Fprintln(tw, "\nWorkloads:")
-		for _, w := range workloads.All {
-			if w.Hidden {
-				continue
+		for _, hidden := range []bool{false, true} {
+			if hidden {
+				fmt.Fprintln(tw, "\nChecks of the harness itself (never in the default suite):")
+			} else {
+				fmt.Fprintln(tw, "\nWorkloads:")
 			}
-			fmt.Fprintf(tw, "  %s\t%s\n", w.Name, w.Description)
-			for _, p := range w.Params {
-				fmt.Fprintf(tw, "    %s=%s\t%s\n", p.Name, p.Default, p.Help)
+			for _, w := range workloads.All {
+				if w.Hidden != hidden {
+					continue
+				}
+				fmt.Fprintf(tw, "  %s\t%s\n", w.Name, w.Description)
+				for _, p := range w.Params {
+					fmt.Fprintf(tw, "    %s=%s\t%s\n", p.Name, p.Default, p.Help)
+				}
 			}
 		}
 		return tw.Flush()

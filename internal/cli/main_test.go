@@ -69,7 +69,7 @@ func TestHelpAndList(t *testing.T) {
 		t.Errorf("run -h: exit %d\n%s", code, errOut)
 	}
 	code, out, _ := perfrun("list")
-	for _, want := range []string{"sorted", "sortoninsert", "hashmap", "rcu", "issuer", "mixed", "load", "objects", "reload", "hit=1"} {
+	for _, want := range []string{"sorted", "sortoninsert", "hashmap", "rcu", "issuer", "mixed", "load", "objects", "reload", "hit=1", "cost=own", "harness itself", "empty"} {
 		if code != 0 || !strings.Contains(out, want) {
 			t.Errorf("list lacks %q:\n%s", want, out)
 		}
