@@ -137,13 +137,16 @@ func IsReferenceName(name string) bool {
 }
 
 // FloorOf returns the floor cell of a group such as Issuer/certs=1024/hit=1
-// (Floor/certs=1024/hit=1/threads=1), if the set has one.
+// (Floor/certs=1024/hit=1/threads=1), if the set has one. A floor has no
+// cost parameter: it measures the lookup's limit whatever a model adds.
 func (s *Set) FloorOf(group string) (*Cell, bool) {
 	_, rest, ok := strings.Cut(group, "/")
 	if !ok {
 		return nil, false
 	}
-	return s.Cell(FloorTitle + "/" + rest + "/threads=1")
+	parts := strings.Split(rest, "/")
+	parts = slices.DeleteFunc(parts, func(p string) bool { return strings.HasPrefix(p, "cost=") })
+	return s.Cell(FloorTitle + "/" + strings.Join(parts, "/") + "/threads=1")
 }
 
 // New returns an empty set.
