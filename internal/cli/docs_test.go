@@ -1,0 +1,228 @@
+package cli
+
+import (
+	"bytes"
+	"flag"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/perfrun/perfrun/harness/report"
+	"github.com/perfrun/perfrun/records"
+)
+
+// docFiles are the README and the manual: every perfrun command they show
+// is checked here, so none can name a flag or command that is gone.
+func docFiles(t *testing.T) []string {
+	t.Helper()
+	files, err := filepath.Glob("../../docs/*.md")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no manual in docs/: %v", err)
+	}
+	return append([]string{"../../README.md"}, files...)
+}
+
+// perfrunCall matches how the docs invoke perfrun: the installed command,
+// a build of it (perfrun-4.0, ./perfrun), go run of its main, or a store's
+// own main that calls perfrun.Main (go run .).
+var perfrunCall = regexp.MustCompile(`^(?:[A-Z_]+=\S+ )*(?:\./)?(?:perfrun(?:-[\w.]+)?|go run(?: -tags \w+)? (?:\./cmd/perfrun|\.))\s+(.*)$`)
+
+// shownCommands are the perfrun command lines of a document's code blocks
+// (indented or fenced), each with the line it is on, without comments,
+// pipes and redirections.
+func shownCommands(doc string) (lines []int, calls [][]string) {
+	fenced := false
+	for i, line := range strings.Split(doc, "\n") {
+		if strings.HasPrefix(line, "```") {
+			fenced = !fenced
+			continue
+		}
+		if !fenced && !strings.HasPrefix(line, "    ") {
+			continue
+		}
+		m := perfrunCall.FindStringSubmatch(strings.TrimSpace(line))
+		if m == nil {
+			continue
+		}
+		args := shellWords(m[1])
+		if len(args) == 0 || !regexp.MustCompile(`^[a-z]+$`).MatchString(args[0]) {
+			continue // prose that happens to start with the word
+		}
+		lines, calls = append(lines, i+1), append(calls, args)
+	}
+	return lines, calls
+}
+
+// shellWords splits s as a shell would for the docs' purposes: quotes
+// group, and a comment, pipe, redirection or && ends the command.
+func shellWords(s string) []string {
+	var words []string
+	var cur strings.Builder
+	in, quote := false, rune(0)
+	for _, r := range s {
+		switch {
+		case quote != 0 && r == quote:
+			quote = 0
+		case quote != 0:
+			cur.WriteRune(r)
+		case r == '\'' || r == '"':
+			quote, in = r, true
+		case r == ' ' || r == '\t':
+			if in {
+				words, in = append(words, cur.String()), false
+				cur.Reset()
+			}
+		case (r == '#' || r == '|' || r == '>' || r == '&') && !in:
+			return words
+		default:
+			cur.WriteRune(r)
+			in = true
+		}
+	}
+	if in {
+		words = append(words, cur.String())
+	}
+	if n := len(words); n > 0 && words[n-1] == "\\" {
+		words = words[:n-1] // the command goes on on the next line
+	}
+	return words
+}
+
+// TestDocsCommandsParse: every perfrun command the README and the manual
+// show names a command perfrun has and flags that command takes, with
+// values its flags accept.
+func TestDocsCommandsParse(t *testing.T) {
+	total := 0
+	for _, path := range docFiles(t) {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines, calls := shownCommands(string(data))
+		for i, args := range calls {
+			total++
+			if err := parseShown(args); err != nil {
+				t.Errorf("%s:%d: perfrun %s: %v", filepath.Base(path), lines[i], strings.Join(args, " "), err)
+			}
+		}
+	}
+	if total < 40 {
+		t.Errorf("found %d perfrun commands in the docs; the reader finds more (is the pattern stale?)", total)
+	}
+}
+
+// parseShown parses a shown command's flags as perfrun would, without
+// running it.
+func parseShown(args []string) error {
+	name, rest := args[0], args[1:]
+	if name == "history" && len(rest) > 0 {
+		name, rest = "history "+rest[0], rest[1:]
+	}
+	for _, c := range append(append(commands, historyCommands...), hidden...) {
+		if c.name != name {
+			continue
+		}
+		if c.define == nil {
+			return nil
+		}
+		fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		c.define(fs)
+		return parse(fs, rest, c.maxArgs)
+	}
+	return errUnknownCommand
+}
+
+// update rewrites the docs' output blocks from their results files.
+var update = flag.Bool("update", false, "rewrite the output blocks of the README and docs/ from their results files")
+
+var errUnknownCommand = usageError("no such command")
+
+// TestDocsCommandsCheckFails: the check finds a flag that is gone and a
+// command that never was.
+func TestDocsCommandsCheckFails(t *testing.T) {
+	doc := "text\n\n    perfrun run -thread 2      # a typo\n    go run ./cmd/perfrun frobnicate\n    perfrun gate a.txt b.txt\n"
+	lines, calls := shownCommands(doc)
+	if len(calls) != 3 || lines[0] != 3 {
+		t.Fatalf("found %v at %v", calls, lines)
+	}
+	if parseShown(calls[0]) == nil || parseShown(calls[1]) == nil || parseShown(calls[2]) != nil {
+		t.Errorf("want the typo and the unknown command refused, the gate accepted")
+	}
+}
+
+// outputBlock matches an output the docs show, made from a results file:
+// <!-- output: KIND FILE --> then the block, then <!-- end output -->.
+var outputBlock = regexp.MustCompile(`(?s)<!-- output: (\S+) (\S+) -->\n(.*?)<!-- end output -->`)
+
+// TestDocsOutputsAreToday: every output block the docs show is what
+// today's perfrun prints for the results file it names (-update writes
+// it), so no figure in them can go stale.
+func TestDocsOutputsAreToday(t *testing.T) {
+	found := 0
+	for _, path := range docFiles(t) {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := outputBlock.ReplaceAllFunc(data, func(m []byte) []byte {
+			found++
+			sub := outputBlock.FindSubmatch(m)
+			want, err := shownOutput(string(sub[1]), filepath.Join("../..", string(sub[2])))
+			if err != nil {
+				t.Errorf("%s: %s: %v", path, sub[0][:40], err)
+				return m
+			}
+			return []byte("<!-- output: " + string(sub[1]) + " " + string(sub[2]) + " -->\n" + want + "<!-- end output -->")
+		})
+		if bytes.Equal(out, data) {
+			continue
+		}
+		if *update {
+			if err := os.WriteFile(path, out, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		t.Errorf("%s shows output that today's perfrun does not print for its file: go test ./internal/cli -run DocsOutputs -update", path)
+	}
+	if found == 0 {
+		t.Error("the README shows no checked output")
+	}
+}
+
+// shownOutput is what the docs show of file, indented as a code block:
+// kind tables is what run prints, side-by-side its side-by-side table and
+// what follows it.
+func shownOutput(kind, file string) (string, error) {
+	s, err := records.ReadFile(file)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	report.WriteThreadTables(&b, s, s.Cores())
+	text := b.String()
+	switch kind {
+	case "tables":
+	case "side-by-side":
+		i := strings.Index(text, "side by side:")
+		if i < 0 {
+			return "", usageError("no side-by-side table")
+		}
+		text = text[i:]
+	default:
+		return "", usageError("unknown output kind %q", kind)
+	}
+	var out strings.Builder
+	for _, line := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
+		if line == "" {
+			out.WriteString("\n")
+			continue
+		}
+		out.WriteString("    " + line + "\n")
+	}
+	return out.String(), nil
+}
