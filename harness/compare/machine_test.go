@@ -10,7 +10,7 @@ import (
 	"github.com/perfrun/perfrun/records"
 )
 
-const journey = "../../results/baseline-journey"
+const journey = "testdata/journey"
 
 // timedCells are the report's verdicts on the timed metric of the cells
 // it gated (not the exact units, not the oversubscribed cells).
@@ -24,7 +24,8 @@ func timedCells(rep *Report) []CellVerdict {
 	return out
 }
 
-// gateJourney gates two runs of results/baseline-journey at the defaults.
+// gateJourney gates two runs of the baseline journey (testdata/journey, the
+// runs results/baseline-journey describes) at the defaults.
 func gateJourney(t *testing.T, old, new string) *Report {
 	t.Helper()
 	rep, err := Gate(readJourney(t, old), readJourney(t, new), DefaultThresholds)

@@ -9,7 +9,7 @@ import (
 )
 
 // TestFiveTightRoundsPass: hashmap at 1 thread in two default runs of one
-// commit (results/baseline-journey/floor-probe/set-c, runs 1 and 2), every
+// commit (testdata/journey/floor-probe/set-c, runs 1 and 2), every
 // round within 2.5% of the others. Trimmed to three values a side, the
 // estimate's degrees of freedom fell to about 2.5 and its upper bound to
 // +5.4%, over the threshold; untrimmed it is a PASS.
