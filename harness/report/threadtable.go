@@ -138,6 +138,7 @@ func WriteThreadTables(w io.Writer, s *records.Set, cores int) {
 	if over {
 		fmt.Fprintf(w, "* more threads than the %d cores: threads time-slice; shown, never gated.\n", cores)
 	}
+	writeFidelity(w, s)
 	writeMachine(w, s, par)
 }
 
