@@ -24,7 +24,7 @@ import (
 var All = []store.Impl{
 	{Name: "sorted", Description: "OpenSSL 3.0: one lazily sorted slice, every access under one exclusive lock", New: sorted.New},
 	{Name: "sortoninsert", Description: "kept sorted on insert (binary search + memmove), lookups under a shared read lock", New: sortoninsert.New},
-	{Name: "hashmap", Description: "OpenSSL master: name -> short list map under a read/write lock", New: hashmap.New},
+	{Name: "hashmap", Description: "OpenSSL 4.0 (PR 28599): name -> short list map under a read/write lock", New: hashmap.New},
 	{Name: "rcu", Description: "lock-free readers after OpenSSL's hash table: one atomic table, entries published copy-on-write", New: rcu.New},
 }
 

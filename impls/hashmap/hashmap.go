@@ -1,4 +1,4 @@
-// Package hashmap models X509_STORE in OpenSSL master: a hash table from
+// Package hashmap models X509_STORE in OpenSSL 4.0 (PR 28599): a hash table from
 // canonical name to a short unsorted list of objects, in insertion order.
 //
 // Locking: a read/write mutex. Add and ReplaceCRLs take the write lock (the
@@ -36,7 +36,7 @@ type entry struct {
 	objs []*store.Object
 }
 
-// Store is the OpenSSL master model.
+// Store is the OpenSSL 4.0 model.
 type Store struct {
 	mu    sync.RWMutex
 	slots []entry // open addressing, linear probing; a power of two of them
