@@ -8,7 +8,7 @@
 // all cells instead of favouring whichever ran first (never AAAA…BBBB).
 // Setup is never timed. Workers are goroutines locked to OS threads that
 // start together at a barrier, with GOMAXPROCS set to the cell's thread
-// count, and read the clock once per batch of operations, never per
+// count (one more for a store behind cgo, see procsFor), and read the clock once per batch of operations, never per
 // operation. ns/op is wall time over all operations, as go test -bench
 // reports it; ns/call is the mean over workers of elapsed/ops, the time one
 // worker spends per call that the per-thread tables report; ops/s is the

@@ -19,7 +19,7 @@ import (
 // how results were measured: goos, goarch, cpu (as go test writes it),
 // cores, go, perfrun's version, the command line, rounds, window and
 // warm-up, corpus digests, what a cost parameter added to the models'
-// lookups, date, and the user's labels. GOMAXPROCS is the
+// lookups, date, and the user's labels. The number of workers is the
 // threads key of each benchmark name.
 func (r *Outcome) Environment() []workloads.KV {
 	kv := []workloads.KV{

@@ -376,12 +376,9 @@ func runPaced(p workloads.Paced, deadline time.Time, stop *atomic.Bool) pacedRes
 // a worker spends its batches in C, where Go counts it as in a system
 // call, and its goroutine never yields by itself: once it has run 10 ms,
 // or while no P is idle, the runtime's monitor takes its P at every cgo
-// call and polls every 20 µs, waking thousands of times a second on the
-// workers' CPUs (perf sched, openssl-paths at 2 threads: the monitor
-// thread switched in 3 000 times a second, and each worker waited for a
-// CPU 5–9% of the window, x509storeissuer's threads not at all). With a
-// P idle and a batch of 5 ms after a yield, runtime.retake leaves the
-// call alone and the monitor sleeps.
+// call and wakes on the workers' CPUs. With a P idle and a batch after a
+// yield, runtime.retake leaves the call alone and the monitor sleeps
+// (results/notes.md, "A spare P for stores behind cgo").
 func procsFor(inst *workloads.Instance, threads int) int {
 	if inst.BatchTarget > 0 {
 		return threads + 1

@@ -13,8 +13,8 @@ import (
 // window, on the window's thread count. The control cell of a round says
 // whether the cores were delivered; the probe says how fast they ran at
 // the moment the window was measured, which a slow minute of the host
-// changes for every process alike (every design 20–85% slower in one such
-// minute here, with the control of the round showing nothing).
+// changes for every process alike while the round's control shows nothing
+// (results/notes.md, "The speed and floor probes").
 const (
 	probeWarmup = 2 * time.Millisecond
 	probeWindow = 10 * time.Millisecond
@@ -43,12 +43,10 @@ func (p *prober) probe(ctx context.Context, threads int) (workloads.Metric, erro
 // The floor probe runs the floor of the window's workload (a Go map
 // looked up by the same keys) right after the speed probe, on the
 // window's threads. The speed probe's work stays in each core's L2 cache
-// and misses what slows a lookup most here: the host moves between two
-// states minutes long, and in the slow one every design's one-thread
-// lookup and the floor itself take about 1.75 times as long while the
-// speed probe and the control move under 10% (four default runs, two in
-// each state: hashmap 33 against 56 ns/op, floor probe 21 against 38
-// ns/call, speed probe 30.5 against 33).
+// and misses what slows a lookup most: a host that moves between states
+// minutes long in which one-thread lookups and the floor slow together
+// while the speed probe and the control barely move (results/notes.md,
+// "The speed and floor probes").
 //
 // floorProbe measures it after a window of c; ok is false for a cell
 // whose workload has no floor (or a command's cell with no corpus).

@@ -1,4 +1,4 @@
-// Package results is perfrun's one results model: golang.org/x/perf/benchfmt
+// Package records is perfrun's one results model: golang.org/x/perf/benchfmt
 // records, grouped with benchproc projections and read with benchfmt's
 // reader, so a file perfrun writes is exactly what benchstat reads and a
 // file benchstat reads is exactly what perfrun compares.

@@ -2,10 +2,8 @@
 // machine: base and head, plus base a second time (the A/A arm that
 // measures the noise floor), one round at a time in a shuffled arm order,
 // each arm a fresh process measuring every cell once. Slow drift of the
-// machine then hits all arms alike, which back-to-back runs cannot promise:
-// on this kind of machine back-to-back benchstat runs of one binary called
-// 13 of 40 comparisons significant, interleaved ones 2 of 40 (20 pairs of
-// runs at 1 and 2 threads, 10 samples each, on a shared 2-core VM).
+// machine then hits all arms alike, which back-to-back runs cannot promise
+// (results/notes.md, "Interleaving").
 //
 // Its place: beside compare, below the CLI; it knows revisions and
 // processes, not stores. Importable; its API may change between perfrun

@@ -10,12 +10,10 @@ import (
 )
 
 // A file gate compares two processes run minutes apart, and the machine
-// changes between them: a slow minute of the host makes every process
-// 20–85% slower. The speed and floor probes after each window and the
-// control cells run the harness's own code, the same in both files
-// whatever the stores did, so what they moved is the machine's (the floor
-// probe sees the host state that slows every one-thread lookup about 1.75
-// times and the speed probe barely, harness/probe.go). machineView holds, per thread
+// changes between them: a slow minute of the host slows every process.
+// The speed and floor probes after each window and the control cells run
+// the harness's own code, the same in both files whatever the stores did,
+// so what they moved is the machine's (harness/probe.go). machineView holds, per thread
 // count, what they saw: a cell whose machine moved between the runs by
 // more than a yardstick's share of the threshold (half; the floor probe's
 // floorLimit) gets no verdict on the store (the file gate's A/A arm), and
@@ -23,12 +21,10 @@ import (
 
 // twoLevels is how much slower than its fastest round a cell's slowest
 // must run for the reason to say its rounds ran at two levels. The
-// spread above is robust, so it describes the majority of the rounds: a
-// lock-based design at 2 threads here runs at one of two levels for
-// minutes, 1.8 times apart, while every probe holds still
-// (results/baseline-journey/ab-baseline: run-2.txt, sortoninsert and
-// hashmap, 2 of 5 rounds), and then the spread says ±1.5% beside an
-// interval of ±50%.
+// spread above is robust, so it describes the majority of the rounds; a
+// lock-based design at 2 threads can run at one of two levels for minutes
+// while every probe holds still, and then the spread alone would hide it
+// (results/notes.md, "Two levels").
 const twoLevels = 0.25
 
 // slowProbe is how much slower than its run's median a speed probe must

@@ -14,20 +14,12 @@ import (
 // two samples) ignores them and loses little when the noise is normal.
 const trim = 0.2
 
-// minTrimmed is the fewest values a side a two-file estimate trims. With
-// five rounds a side (run's default) trimming cuts one value from each
-// end, three are left, and the Welch-style degrees of freedom fall to
-// about 2–4: the interval of two tight runs (hashmap at 1 thread, every
-// round within 2.5%) still spans a 5% threshold. Quarantine now sets aside
-// the windows the host slowed (the probes), which are the outliers trimming
-// was for; an outlier left widens the untrimmed interval, which makes a
-// verdict harder, not wrong. Over the 32 default runs of
-// results/baseline-journey, each gated against each other run of its set
-// (312 gates, 2496 design cells): untrimmed below this size, 203 cells
-// PASS and no gate has a false REGRESSION, against 160 PASS and 7 such
-// gates trimmed; with the newer file's design cells made 10% slower, 79
-// REGRESSION against 40 (and 14 PASS against 11: the machine's drift
-// between two files can hide a regression from either).
+// minTrimmed is the fewest values a side a two-file estimate trims. Below
+// it trimming leaves too few values for the Welch-style degrees of freedom
+// to decide anything, and quarantine has already set aside the slow
+// windows trimming was for; an outlier left widens the interval, which
+// makes a verdict harder, never wrong (results/notes.md, "Trimming in the
+// file gate").
 const minTrimmed = 10
 
 // trimmedStats returns the mean of x trimmed by the fraction tr at each

@@ -122,7 +122,7 @@ func (f *runFlags) options() (harness.Options, error) {
 		return opts, usageError("-rounds and -window must be positive, -warmup not negative")
 	}
 	if f.window < harness.MinWindow {
-		return opts, usageError("-window %v is shorter than %v: a worker reads the clock once per batch of about 100µs, so a shorter window measures a batch, not a rate", f.window, harness.MinWindow)
+		return opts, usageError("-window %v is shorter than %v: a worker reads the clock once per batch (about 100µs; 5ms for a store behind cgo), so a shorter window measures a batch, not a rate", f.window, harness.MinWindow)
 	}
 	if f.out != "" {
 		if err := checkOutput(f.out); err != nil {
