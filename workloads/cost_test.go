@@ -5,9 +5,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/perfrun/perfrun/impls"
 	"github.com/perfrun/perfrun/store"
 	"github.com/perfrun/perfrun/store/corpus"
-	"github.com/perfrun/perfrun/store/storetest"
 )
 
 // costed is a model that records whether it was given a Cost.
@@ -74,7 +74,7 @@ func TestLookupsDoAfterWork(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &batchingStore{Store: storetest.NewReference()}
+	s := &batchingStore{Store: impls.All[0].New()}
 	if _, err := s.Add(c.Objects()...); err != nil {
 		t.Fatal(err)
 	}
