@@ -144,7 +144,7 @@ func (r *Outcome) CountInstructions(ctx context.Context, command func(c Cell, op
 		}
 		per, err := Instructions(ctx, func(ops int) []string { return command(c, ops) }, n)
 		if err != nil {
-			return fmt.Errorf("cell %s: %v", c.Name(), err)
+			return fmt.Errorf("cell %s: %w", c.Name(), err)
 		}
 		// One process's count per round's record: the records then hold
 		// the per-process sample a gate tests (rounds beyond the processes

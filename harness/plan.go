@@ -141,7 +141,7 @@ func Match(cells []Cell, expr string) ([]Cell, error) {
 	}
 	re, err := regexp.Compile(expr)
 	if err != nil {
-		return nil, fmt.Errorf("bad -match: %v", err)
+		return nil, fmt.Errorf("bad -match: %w", err)
 	}
 	var out []Cell
 	for _, c := range cells {

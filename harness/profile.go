@@ -106,7 +106,7 @@ func since(name string, base *profile.Profile) ([]byte, error) {
 	base.Scale(-1)
 	d, err := profile.Merge([]*profile.Profile{now, base})
 	if err != nil {
-		return nil, fmt.Errorf("%s profile: %v", name, err)
+		return nil, fmt.Errorf("%s profile: %w", name, err)
 	}
 	kept := d.Sample[:0]
 	for _, s := range d.Sample {

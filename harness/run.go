@@ -7,7 +7,6 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/perfrun/perfrun/store"
@@ -259,7 +258,7 @@ func (r *runner) window(ctx context.Context, c Cell, round int) (Sample, error) 
 	start := time.Now()
 	m, err := measureOnce(ctx)
 	if err != nil {
-		return Sample{}, fmt.Errorf("cell %s: %w", c.Name(), err)
+		return Sample{}, &cellError{c.Name(), err}
 	}
 	speed, err := r.prober.probe(ctx, c.Threads)
 	if err != nil {
@@ -304,7 +303,12 @@ func (r *runner) setBack(ctx context.Context, c Cell, err error) (stopped, skip 
 		r.res.Incomplete = true
 		return true, false
 	case errors.Is(err, store.ErrUnsupported):
-		r.res.Unsupported[c.Name()] = strings.TrimPrefix(err.Error(), "cell "+c.Name()+": ")
+		why := err
+		var ce *cellError
+		if errors.As(err, &ce) {
+			why = ce.err // the map is keyed by the cell already
+		}
+		r.res.Unsupported[c.Name()] = why.Error()
 		r.done++
 		return false, true
 	}
@@ -329,12 +333,21 @@ func (r *runner) instance(c Cell) (*workloads.Instance, error) {
 	env := workloads.Env{Impl: c.Impl, Params: c.Params, Corpus: corpusFor, Seed: r.opts.Seed}
 	inst, err := c.Workload.Setup(env)
 	if err != nil {
-		return nil, fmt.Errorf("cell %s: setup: %w", c.Name(), err)
+		return nil, &cellError{c.Name(), fmt.Errorf("setup: %w", err)}
 	}
 	r.instances[key] = inst
 	if r.mem[key], err = alone(inst); err != nil {
-		return nil, fmt.Errorf("cell %s: %w", c.Name(), err)
+		return nil, &cellError{c.Name(), err}
 	}
 	r.res.Periods[c.Name()] = inst.Period
 	return inst, nil
 }
+
+// cellError is an error of one cell, which names it.
+type cellError struct {
+	cell string
+	err  error
+}
+
+func (e *cellError) Error() string { return "cell " + e.cell + ": " + e.err.Error() }
+func (e *cellError) Unwrap() error { return e.err }

@@ -127,7 +127,7 @@ func (h *DB) Close() error { return h.db.Close() }
 func (h *DB) check(ctx context.Context, reading bool) error {
 	version, app, tables, err := h.identity(ctx)
 	if err != nil {
-		return fmt.Errorf("%w: not a SQLite database SQLite can read (%v)", ErrNotHistory, err)
+		return fmt.Errorf("%w: not a SQLite database SQLite can read (%w)", ErrNotHistory, err)
 	}
 	if app != applicationID && (version != 0 || app != 0 || tables != 0) {
 		return ErrNotHistory
@@ -140,7 +140,7 @@ func (h *DB) check(ctx context.Context, reading bool) error {
 	}
 	var result string
 	if err := h.db.QueryRowContext(ctx, "PRAGMA quick_check(1)").Scan(&result); err != nil {
-		return fmt.Errorf("%w: %v", ErrDamaged, err)
+		return fmt.Errorf("%w: %w", ErrDamaged, err)
 	}
 	if result != "ok" {
 		return fmt.Errorf("%w: %s", ErrDamaged, result)
@@ -183,7 +183,7 @@ func (h *DB) migrate(ctx context.Context, target int) error {
 	for v := version; v < target; v++ {
 		for _, stmt := range migrations[v] {
 			if _, err := tx.ExecContext(ctx, stmt); err != nil {
-				return fmt.Errorf("migrating to schema %d: %v", v+1, err)
+				return fmt.Errorf("migrating to schema %d: %w", v+1, err)
 			}
 		}
 	}

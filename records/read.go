@@ -119,7 +119,7 @@ func Read(r io.Reader, file, label string) (*Set, error) {
 		s.add(br.Result())
 	}
 	if err := br.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %v", file, err)
+		return nil, fmt.Errorf("%s: %w", file, err)
 	}
 	for _, u := range br.Units() {
 		s.AddUnit(u)

@@ -59,7 +59,7 @@ func build(im store.Impl, seq []*store.Object, want int) error {
 	s := im.New()
 	for _, o := range seq {
 		if _, err := s.Add(o); err != nil {
-			return fmt.Errorf("%s: Add(%v): %v", im.Name, o, err)
+			return fmt.Errorf("%s: Add(%v): %w", im.Name, o, err)
 		}
 	}
 	if got := s.Len(); got != want {

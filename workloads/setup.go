@@ -39,7 +39,7 @@ func FirstLeaves(leaves []corpus.Leaf, limit int) []corpus.Leaf {
 func fill(im store.Impl, objs []*store.Object) (store.Store, error) {
 	s := im.New()
 	if _, err := s.Add(objs...); err != nil {
-		return nil, fmt.Errorf("%s: filling the store: %v", im.Name, err)
+		return nil, fmt.Errorf("%s: filling the store: %w", im.Name, err)
 	}
 	return s, nil
 }

@@ -164,7 +164,7 @@ func (w Workload) Resolve(set map[string]string) (Params, error) {
 			v = d.Default
 		}
 		if err := d.Check(v); err != nil {
-			return nil, fmt.Errorf("workload %s: parameter %s=%q: %v", w.Name, d.Name, v, err)
+			return nil, fmt.Errorf("workload %s: parameter %s=%q: %w", w.Name, d.Name, v, err)
 		}
 		if d.Quiet && v == d.Default {
 			continue

@@ -69,7 +69,7 @@ func ReadWindows(r io.Reader, cores int) (*Recording, error) {
 			break
 		}
 		if err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrBadWindows, err)
+			return nil, fmt.Errorf("%w: %w", ErrBadWindows, err)
 		}
 		if legacy {
 			row = append(row, strconv.Itoa(cores))

@@ -574,7 +574,7 @@ func SavePlots(dir string, plots []*Plot, write func(path string, data []byte) e
 		for _, ext := range []string{"svg", "png"} {
 			data, err := p.Encode(ext)
 			if err != nil {
-				return nil, fmt.Errorf("plot %s: %v", p.Name, err)
+				return nil, fmt.Errorf("plot %s: %w", p.Name, err)
 			}
 			files = append(files, file{filepath.Join(dir, p.Name+"."+ext), data})
 		}

@@ -479,7 +479,7 @@ func (a *abOptions) replayWindows(o *streams) error {
 	}
 	rec, err := ab.ReadWindows(bytes.NewReader(data), harness.Cores())
 	if err != nil {
-		return asUsage(fmt.Errorf("%s: %v", name, err))
+		return asUsage(fmt.Errorf("%s: %w", name, err))
 	}
 	looks, measure := rec.Replay(a.rounds, a.looks)
 	rep, err := compare.Sequential(*a.th, looks, measure)
@@ -492,7 +492,7 @@ func (a *abOptions) replayWindows(o *streams) error {
 		if data, err := os.ReadFile(path); err == nil {
 			cells, counts, err := readInstructions(data)
 			if err != nil {
-				return asUsage(fmt.Errorf("%s: %v", path, err))
+				return asUsage(fmt.Errorf("%s: %w", path, err))
 			}
 			instr := instructionVerdicts(*a.th, cells, counts)
 			explain(rep, instr)

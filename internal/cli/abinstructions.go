@@ -110,7 +110,7 @@ func readInstructions(data []byte) (names []string, counts map[string][2][]float
 	r.FieldsPerRecord = len(instructionsHeader)
 	rows, err := r.ReadAll()
 	if err != nil || len(rows) == 0 || !slices.Equal(rows[0], instructionsHeader) {
-		return nil, nil, fmt.Errorf("not an instructions file of perfrun ab (%v)", err)
+		return nil, nil, fmt.Errorf("not an instructions file of perfrun ab (%w)", err)
 	}
 	counts = make(map[string][2][]float64)
 	for i, row := range rows[1:] {

@@ -238,21 +238,35 @@ func parse(fs *flag.FlagSet, args []string, maxArgs int) error {
 		usage()
 		return errHelp
 	case err != nil:
-		return usageError("%v%s (perfrun %s -h lists its flags)", err, didYouMean(fs, err), fs.Name())
+		return usageError("%v%s (perfrun %s -h lists its flags)", err, didYouMean(fs, args), fs.Name())
 	case maxArgs >= 0 && fs.NArg() > maxArgs:
 		return usageError("unexpected argument %q", fs.Arg(maxArgs))
 	}
 	return nil
 }
 
-// didYouMean suggests the defined flag closest to an undefined one: a
-// typo (-thread for -threads) is at most two edits from what was meant.
-func didYouMean(fs *flag.FlagSet, err error) string {
-	name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: ")
-	if !ok {
+// didYouMean suggests, for the first flag in args the command does not
+// define, the defined flag closest to it: a typo (-thread for -threads) is
+// at most two edits from what was meant.
+func didYouMean(fs *flag.FlagSet, args []string) string {
+	name := ""
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		n, ok := strings.CutPrefix(a, "-")
+		if !ok || n == "" {
+			continue
+		}
+		n, _, _ = strings.Cut(strings.TrimPrefix(n, "-"), "=")
+		if n != "h" && n != "help" && fs.Lookup(n) == nil {
+			name = n
+			break
+		}
+	}
+	if name == "" {
 		return ""
 	}
-	name = strings.TrimLeft(name, "-")
 	best, bestD := "", 3
 	fs.VisitAll(func(f *flag.Flag) {
 		if d := editDistance(name, f.Name); d < bestD {

@@ -120,7 +120,7 @@ func checkOutputs(file, dir string) error {
 	}
 	if dir != "" {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return asUsage(fmt.Errorf("report folder %s: %v", dir, err))
+			return asUsage(fmt.Errorf("report folder %s: %w", dir, err))
 		}
 	}
 	return nil

@@ -28,7 +28,7 @@ func seriesPlots(series []*history.Series, steps []history.Step, withSteps bool)
 		}
 		p, err := chart.Plot(s, bySeries[s])
 		if err != nil {
-			return nil, 0, fmt.Errorf("plot of %s: %v", s.Name(), err)
+			return nil, 0, fmt.Errorf("plot of %s: %w", s.Name(), err)
 		}
 		plots = append(plots, p)
 	}

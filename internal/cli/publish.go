@@ -42,7 +42,7 @@ func (p *publication) addPlots(sub string, plots []*report.Plot) error {
 		for _, ext := range []string{"svg", "png"} {
 			data, err := pl.Encode(ext)
 			if err != nil {
-				return fmt.Errorf("plot %s: %v", pl.Name, err)
+				return fmt.Errorf("plot %s: %w", pl.Name, err)
 			}
 			p.add(path.Join(sub, pl.Name+"."+ext), data)
 		}

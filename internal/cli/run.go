@@ -228,7 +228,7 @@ func (f *runFlags) run(ctx context.Context, o *streams, args []string) error {
 	res.Command = "perfrun run " + strings.Join(args, " ")
 	if f.instructions && !res.Incomplete {
 		if err := countInstructions(ctx, res, cellOpsArgs(f.corpus, f.strict, f.seed), o.stderr, f.quiet); err != nil {
-			return fmt.Errorf("instructions: %v", err)
+			return fmt.Errorf("instructions: %w", err)
 		}
 	}
 	return f.write(o, res)
@@ -358,7 +358,7 @@ func (f *runFlags) write(o *streams, res *harness.Outcome) error {
 		}
 		files, err := drawPlots([]*records.Set{set}, dir)
 		if err != nil {
-			return fmt.Errorf("plots: %v", err)
+			return fmt.Errorf("plots: %w", err)
 		}
 		if len(files) > 0 && !f.quiet {
 			fmt.Fprintf(o.stderr, "perfrun: wrote %d plots to %s\n", len(files), dir)

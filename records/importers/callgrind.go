@@ -84,7 +84,7 @@ func readCallgrind(r io.Reader, file string) (*records.Set, error) {
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %v", file, err)
+		return nil, fmt.Errorf("%s: %w", file, err)
 	}
 	if err := flush(); err != nil {
 		return nil, err

@@ -47,7 +47,7 @@ var googleUnits = map[string]float64{"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}
 func readGoogleBenchmark(r io.Reader, file string) (*records.Set, error) {
 	var f googleFile
 	if err := json.NewDecoder(io.LimitReader(r, 64<<20)).Decode(&f); err != nil {
-		return nil, fmt.Errorf("%s: %w --benchmark_format=json writes: %v", file, ErrFormat, err)
+		return nil, fmt.Errorf("%s: %w --benchmark_format=json writes: %w", file, ErrFormat, err)
 	}
 	if len(f.Benchmarks) == 0 {
 		return nil, fmt.Errorf("%s: %w --benchmark_format=json writes: no benchmarks", file, ErrFormat)

@@ -34,7 +34,7 @@ func readHyperfine(r io.Reader, file string) (*records.Set, error) {
 	var f hyperfineFile
 	dec := json.NewDecoder(io.LimitReader(r, 64<<20))
 	if err := dec.Decode(&f); err != nil {
-		return nil, fmt.Errorf("%s: %w hyperfine --export-json writes: %v", file, ErrFormat, err)
+		return nil, fmt.Errorf("%s: %w hyperfine --export-json writes: %w", file, ErrFormat, err)
 	}
 	if len(f.Results) == 0 {
 		return nil, fmt.Errorf("%s: %w hyperfine --export-json writes: no results", file, ErrFormat)

@@ -61,7 +61,7 @@ func readJMH(r io.Reader, file string) (*records.Set, error) {
 	}
 	var results []jmhResult
 	if err := json.NewDecoder(bytes.NewReader(data)).Decode(&results); err != nil {
-		return nil, fmt.Errorf("%s: %w -rf json writes: %v", file, ErrFormat, err)
+		return nil, fmt.Errorf("%s: %w -rf json writes: %w", file, ErrFormat, err)
 	}
 	if len(results) == 0 {
 		return nil, fmt.Errorf("%s: %w -rf json writes: no benchmarks", file, ErrFormat)
@@ -73,7 +73,7 @@ func readJMH(r io.Reader, file string) (*records.Set, error) {
 		}
 		iters, err := jmhIterations(b)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %s: %v", file, b.Benchmark, err)
+			return nil, fmt.Errorf("%s: %s: %w", file, b.Benchmark, err)
 		}
 		alloc := jmhAllocations(b)
 		cfg := config("JMH", file)

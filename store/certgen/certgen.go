@@ -131,7 +131,7 @@ func (c Cert) DER() ([]byte, error) {
 	parent := &x509.Certificate{Subject: c.Issuer, RawSubject: c.RawIssuer}
 	der, err := x509.CreateCertificate(zeroReader{}, tmpl, parent, c.PublicKey, c.Signer)
 	if err != nil {
-		return nil, fmt.Errorf("certgen: %v", err)
+		return nil, fmt.Errorf("certgen: %w", err)
 	}
 	return der, nil
 }
@@ -175,7 +175,7 @@ func (c CRL) DER() ([]byte, error) {
 	}
 	der, err := x509.CreateRevocationList(zeroReader{}, tmpl, issuer, c.Signer)
 	if err != nil {
-		return nil, fmt.Errorf("certgen: %v", err)
+		return nil, fmt.Errorf("certgen: %w", err)
 	}
 	return der, nil
 }

@@ -81,13 +81,13 @@ func parseBlock(typ string, der []byte) (*store.Object, error) {
 	case "CERTIFICATE", "TRUSTED CERTIFICATE":
 		o, err := store.ParseCertificate(der)
 		if err != nil {
-			return nil, fmt.Errorf("certificate: %v", err)
+			return nil, fmt.Errorf("certificate: %w", err)
 		}
 		return o, nil
 	case "X509 CRL":
 		o, err := store.ParseCRL(der)
 		if err != nil {
-			return nil, fmt.Errorf("CRL: %v", err)
+			return nil, fmt.Errorf("CRL: %w", err)
 		}
 		return o, nil
 	}
