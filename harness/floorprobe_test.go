@@ -22,7 +22,7 @@ func TestFloorProbeAfterEveryLookupWindow(t *testing.T) {
 	}
 	var cs []Cell
 	for _, th := range []int{1, 2} {
-		cs = append(cs, Cell{Impl: impls.All[0], Workload: workloads.Issuer, Params: p, Threads: th})
+		cs = append(cs, Cell{Impl: impls.All()[0], Workload: workloads.Issuer, Params: p, Threads: th})
 	}
 	o := DefaultOptions
 	o.Rounds, o.Window, o.Warmup, o.Quarantine = 2, 20*time.Millisecond, 5*time.Millisecond, Quarantine{}
@@ -61,7 +61,7 @@ func TestQuarantineKeepsOneStateOfLookups(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := Cell{Impl: impls.All[0], Workload: workloads.Issuer, Params: p, Threads: 1}
+	c := Cell{Impl: impls.All()[0], Workload: workloads.Issuer, Params: p, Threads: 1}
 	// Default runs here: floor probe 21 ns/call in the fast state, 38 in
 	// the slow one; speed probe 30.5 against 33.
 	for _, run := range []struct {

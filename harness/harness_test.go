@@ -42,7 +42,7 @@ func cells(t *testing.T, w workloads.Workload, set map[string]string, threads ..
 		t.Fatal(err)
 	}
 	var out []harness.Cell
-	for _, im := range impls.All {
+	for _, im := range impls.All() {
 		for _, th := range threads {
 			out = append(out, harness.Cell{Impl: im, Workload: w, Params: p, Threads: th})
 		}

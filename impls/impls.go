@@ -11,6 +11,7 @@ package impls
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/perfrun/perfrun/impls/hashmap"
@@ -20,8 +21,8 @@ import (
 	"github.com/perfrun/perfrun/store"
 )
 
-// All lists every implementation in presentation order.
-var All = []store.Impl{
+// all is every implementation in presentation order; Register adds to it.
+var all = []store.Impl{
 	{Name: "sorted", Description: "OpenSSL 3.0: one lazily sorted slice, every access under one exclusive lock", New: sorted.New},
 	{Name: "sortoninsert", Description: "kept sorted on insert (binary search + memmove), lookups under a shared read lock", New: sortoninsert.New},
 	{Name: "hashmap", Description: "OpenSSL 4.0 (PR 28599): name -> short list map under a read/write lock", New: hashmap.New},
@@ -30,8 +31,8 @@ var All = []store.Impl{
 
 // Names returns the registered names in order.
 func Names() []string {
-	names := make([]string, len(All))
-	for i, im := range All {
+	names := make([]string, len(all))
+	for i, im := range all {
 		names[i] = im.Name
 	}
 	return names
@@ -52,16 +53,20 @@ func Register(im store.Impl) error {
 	if _, err := Lookup(im.Name); err == nil {
 		return fmt.Errorf("implementation %s is registered twice", im.Name)
 	}
-	All = append(All, im)
+	all = append(all, im)
 	return nil
 }
 
 // Lookup finds an implementation by name.
 func Lookup(name string) (store.Impl, error) {
-	for _, im := range All {
+	for _, im := range all {
 		if im.Name == name {
 			return im, nil
 		}
 	}
 	return store.Impl{}, fmt.Errorf("unknown implementation %q (have %s)", name, strings.Join(Names(), ", "))
 }
+
+// All returns every implementation in presentation order, in a slice the
+// caller owns.
+func All() []store.Impl { return slices.Clone(all) }

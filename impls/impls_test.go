@@ -11,12 +11,12 @@ import (
 // TestRegister: a store from elsewhere joins after the built-in ones; a
 // bad or taken name, or no constructor, is refused with the reason.
 func TestRegister(t *testing.T) {
-	saved := All
-	defer func() { All = saved }()
+	saved := all
+	defer func() { all = saved }()
 	if err := Register(store.Impl{Name: "mine-2", New: rcu.New}); err != nil {
 		t.Fatal(err)
 	}
-	if im, err := Lookup("mine-2"); err != nil || All[len(All)-1].Name != "mine-2" || im.New == nil {
+	if im, err := Lookup("mine-2"); err != nil || all[len(all)-1].Name != "mine-2" || im.New == nil {
 		t.Fatalf("registered store not found last: %v", err)
 	}
 	for im, want := range map[*store.Impl]string{

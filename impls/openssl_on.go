@@ -9,7 +9,7 @@ import (
 
 // With the openssl build tag, the real store joins the models, last.
 func init() {
-	All = append(All, store.Impl{Name: "openssl", Description: "the real X509_STORE of the linked libcrypto (cgo)",
+	all = append(all, store.Impl{Name: "openssl", Description: "the real X509_STORE of the linked libcrypto (cgo)",
 		Library: openssl.Version(), Rule: store.IgnoresCAFlags, New: openssl.New},
 		store.Impl{Name: "openssl-paths", Description: "the real X509_STORE with X509_STORE_set_default_paths' lookups, as perftools' x509storeissuer sets it up (cgo)",
 			Library: openssl.Version() + "; " + openssl.DefaultPaths(), Rule: store.IgnoresCAFlags, New: openssl.NewDefaultPaths})

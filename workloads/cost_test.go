@@ -74,7 +74,7 @@ func TestLookupsDoAfterWork(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &batchingStore{Store: impls.All[0].New()}
+	s := &batchingStore{Store: impls.All()[0].New()}
 	if _, err := s.Add(c.Objects()...); err != nil {
 		t.Fatal(err)
 	}

@@ -45,7 +45,7 @@ func TestEveryWorkloadOnEveryImplementation(t *testing.T) {
 	}
 	for _, w := range workloads.All {
 		for _, set := range sets[w.Name] {
-			for _, im := range impls.All {
+			for _, im := range impls.All() {
 				t.Run(w.Name+"/"+im.Name, func(t *testing.T) {
 					inst := small(t, w, set, im)
 					for wk := range 2 {
@@ -84,7 +84,7 @@ func (l *liar) Issuer(c *store.Object, at time.Time) (*store.Object, bool) {
 }
 
 func TestWrongAnswerFailsNamingTheImplementation(t *testing.T) {
-	im := store.Impl{Name: "liar", New: func() store.Store { return &liar{Store: impls.All[0].New()} }}
+	im := store.Impl{Name: "liar", New: func() store.Store { return &liar{Store: impls.All()[0].New()} }}
 	inst := small(t, workloads.Issuer, map[string]string{"certs": "32"}, im)
 	err := inst.Worker(0)(100)
 	if err == nil || !strings.Contains(err.Error(), "liar: wrong issuer for cert") {
@@ -112,8 +112,8 @@ func (b *batcher) IssuerBatch(certs []*store.Object, at time.Time, out []*store.
 // batch still fails naming the store), hits and misses alike — its
 // harness batches are long, and a warm batch allocates nothing.
 func TestBatchLookups(t *testing.T) {
-	b := &batcher{Store: impls.All[0].New()}
-	im := store.Impl{Name: "batcher", New: func() store.Store { b.Store = impls.All[0].New(); return b }}
+	b := &batcher{Store: impls.All()[0].New()}
+	im := store.Impl{Name: "batcher", New: func() store.Store { b.Store = impls.All()[0].New(); return b }}
 	inst := small(t, workloads.Issuer, map[string]string{"certs": "32", "hit": "0.5"}, im)
 	op := inst.Worker(0)
 	if err := op(10000); err != nil {
@@ -125,13 +125,13 @@ func TestBatchLookups(t *testing.T) {
 	if inst.BatchTarget != 5*time.Millisecond {
 		t.Errorf("BatchTarget %v, want 5ms: the harness keeps a store behind cgo in few, long calls", inst.BatchTarget)
 	}
-	if plain := small(t, workloads.Issuer, map[string]string{"certs": "32"}, impls.All[0]); plain.BatchTarget != 0 {
+	if plain := small(t, workloads.Issuer, map[string]string{"certs": "32"}, impls.All()[0]); plain.BatchTarget != 0 {
 		t.Errorf("a Go store's BatchTarget %v, want the harness's own", plain.BatchTarget)
 	}
 	if n := testing.AllocsPerRun(20, func() { op(200) }); n != 0 {
 		t.Errorf("a warm batch allocates %v times", n)
 	}
-	lying := store.Impl{Name: "liar", New: func() store.Store { return &batcher{Store: &liar{Store: impls.All[0].New()}} }}
+	lying := store.Impl{Name: "liar", New: func() store.Store { return &batcher{Store: &liar{Store: impls.All()[0].New()}} }}
 	err := small(t, workloads.Issuer, map[string]string{"certs": "32"}, lying).Worker(0)(100)
 	if err == nil || !strings.Contains(err.Error(), "liar: wrong issuer for cert") {
 		t.Fatalf("err = %v, want a wrong-issuer error naming liar", err)
@@ -220,7 +220,7 @@ func TestLeavesNarrowsTheRotation(t *testing.T) {
 	}
 	lookedUp := func(set map[string]string) map[*store.Object]bool {
 		a := &asked{certs: map[*store.Object]bool{}}
-		im := store.Impl{Name: "asked", New: func() store.Store { a.Store = impls.All[0].New(); return a }}
+		im := store.Impl{Name: "asked", New: func() store.Store { a.Store = impls.All()[0].New(); return a }}
 		if err := small(t, workloads.Issuer, set, im).Worker(1)(3000); err != nil {
 			t.Fatal(err)
 		}

@@ -27,7 +27,7 @@ func smallRun(t *testing.T) *harness.Outcome {
 	t.Helper()
 	p, _ := workloads.Issuer.Resolve(map[string]string{"certs": "32"})
 	var cells []harness.Cell
-	for _, im := range impls.All {
+	for _, im := range impls.All() {
 		for _, th := range []int{1, 2, harness.Cores() + 1} {
 			cells = append(cells, harness.Cell{Impl: im, Workload: workloads.Issuer, Params: p, Threads: th})
 		}

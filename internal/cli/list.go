@@ -21,7 +21,7 @@ func listFlags(*flag.FlagSet) runFunc {
 	return func(_ context.Context, o *streams, args []string) error {
 		tw := tabwriter.NewWriter(o.stdout, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "Implementations:")
-		for _, im := range impls.All {
+		for _, im := range impls.All() {
 			desc := im.Description
 			if im.Library != "" {
 				desc += ": " + im.Library

@@ -92,7 +92,7 @@ func TestRunWritesResults(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Every implementation x 2 sizes x 2 thread counts x 2 rounds.
-	if n, want := strings.Count(string(data), "\nBenchmarkIssuer/impl="), len(impls.All)*2*2*2; n != want {
+	if n, want := strings.Count(string(data), "\nBenchmarkIssuer/impl="), len(impls.All())*2*2*2; n != want {
 		t.Fatalf("%d result lines, want %d:\n%s", n, want, data)
 	}
 	leftovers, _ := filepath.Glob(filepath.Join(dir, ".*tmp*"))

@@ -8,7 +8,7 @@
 // replacement, a randomized differential test against Reference (a plain
 // model written independently of the shared selection code), a concurrent
 // test meant for -race, that warm lookups do not allocate, and a long stress
-// test run only with -perfrun.stress=DURATION.
+// test run only with PERFRUN_STRESS=DURATION in the environment.
 package storetest
 
 import (

@@ -2,10 +2,11 @@ package storetest
 
 import (
 	"context"
-	"flag"
 	"fmt"
+	"os"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"golang.org/x/sync/errgroup"
 
@@ -13,17 +14,29 @@ import (
 	"github.com/perfrun/perfrun/store/corpus"
 )
 
-var stressFor = flag.Duration("perfrun.stress", 0,
-	"run the conformance stress test for this long (e.g. 2m; use with -race)")
+// stressFor is how long the stress test runs: $PERFRUN_STRESS (e.g. 2m;
+// use with -race), read when it runs, so importing the suite defines no
+// flag in anyone's binary.
+func stressFor() (time.Duration, error) {
+	v := os.Getenv("PERFRUN_STRESS")
+	if v == "" {
+		return 0, nil
+	}
+	return time.ParseDuration(v)
+}
 
 // testStress runs readers, an adder and CRL replacers against one store for
-// -perfrun.stress, checking every answer: every lookup against the
+// $PERFRUN_STRESS, checking every answer: every lookup against the
 // corpus's expected issuer, every BySubject and Objects against what the
 // adder has published (a prefix of its insertion order), every snapshot
 // for exactly one CRL per replaced issuer.
 func testStress(t *testing.T, newStore func() store.Store) {
-	if *stressFor <= 0 {
-		t.Skip("set -perfrun.stress=DURATION to run")
+	stress, err := stressFor()
+	if err != nil {
+		t.Fatalf("PERFRUN_STRESS: %v", err)
+	}
+	if stress <= 0 {
+		t.Skip("set PERFRUN_STRESS=DURATION to run")
 	}
 	skipWithoutReplace(t, newStore)
 	c, err := corpus.Cached(corpus.Spec{Seed: 11, CAs: 256, Hits: 256, Misses: 32})
@@ -49,7 +62,7 @@ func testStress(t *testing.T, newStore func() store.Store) {
 	}
 	leaves := append(append([]corpus.Leaf(nil), c.Hits...), c.Misses...)
 
-	timeout, cancel := context.WithTimeout(context.Background(), *stressFor)
+	timeout, cancel := context.WithTimeout(context.Background(), stress)
 	defer cancel()
 	g, ctx := errgroup.WithContext(timeout)
 	var published atomic.Int64
@@ -105,7 +118,7 @@ func testStress(t *testing.T, newStore func() store.Store) {
 		t.Fatal(err)
 	}
 	t.Logf("%v: %d lookups and %d snapshots checked, %d certificates added under one name",
-		*stressFor, lookups.Load(), snapshots.Load(), published.Load())
+		stress, lookups.Load(), snapshots.Load(), published.Load())
 }
 
 // checkSnapshot checks BySubject and Objects against the adder's progress:
