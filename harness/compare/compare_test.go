@@ -310,7 +310,7 @@ func TestGateMissingUnitFailsClosed(t *testing.T) {
 	old := build("old", 2, map[string]map[string][]float64{"A/threads=1": ns([]float64{100, 101, 102, 100, 101})})
 	new := build("new", 2, map[string]map[string][]float64{"A/threads=1": {"us/op": {5, 5, 5, 5, 5}}, "B/threads=1": ns([]float64{1, 1})})
 	rep, _ := Gate(old, new, DefaultThresholds)
-	if rep.Verdict != Regression || !strings.Contains(verdictOf(t, rep, "A/threads=1", "ns/op").Reason, "has no sec/op") {
+	if rep.Verdict != Missing || !strings.Contains(verdictOf(t, rep, "A/threads=1", "ns/op").Reason, "has no sec/op") {
 		t.Fatalf("%s: %+v", rep.Verdict, rep.Cells)
 	}
 	if c := verdictOf(t, rep, "B/threads=1", "ns/op"); c.Verdict != NotGated || !strings.Contains(c.Reason, "new in") {
@@ -318,7 +318,7 @@ func TestGateMissingUnitFailsClosed(t *testing.T) {
 	}
 	th := DefaultThresholds
 	th.AllowMissing = true
-	if rep, _ := Gate(old, new, th); rep.Verdict == Regression {
+	if rep, _ := Gate(old, new, th); rep.Verdict == Regression || rep.Verdict == Missing {
 		t.Fatalf("-allow-missing: %s", rep.Verdict)
 	}
 }
@@ -337,9 +337,12 @@ func TestGateExactMetricsAndMissing(t *testing.T) {
 		"Less/threads=1":   {"ns/op": flat, "instructions/op": {980, 980, 980, 980, 980}},
 	})
 	rep, _ := Gate(old, new, DefaultThresholds)
-	for _, tc := range []struct{ name, unit string }{{"Allocs/threads=1", "allocs/op"}, {"Instr/threads=1", "instructions/op"}, {"Gone/threads=1", "ns/op"}} {
-		if got := verdictOf(t, rep, tc.name, tc.unit); got.Verdict != Regression {
-			t.Errorf("%s %s: %s, want REGRESSION", tc.name, tc.unit, got.Verdict)
+	for _, tc := range []struct {
+		name, unit string
+		want       Verdict
+	}{{"Allocs/threads=1", "allocs/op", Regression}, {"Instr/threads=1", "instructions/op", Regression}, {"Gone/threads=1", "ns/op", Missing}} {
+		if got := verdictOf(t, rep, tc.name, tc.unit); got.Verdict != tc.want {
+			t.Errorf("%s %s: %s, want %s", tc.name, tc.unit, got.Verdict, tc.want)
 		}
 	}
 	if got := verdictOf(t, rep, "Less/threads=1", "instructions/op"); got.Verdict != Improved {
@@ -712,8 +715,8 @@ func TestGateSubsetAgainstFull(t *testing.T) {
 	if c := verdictOf(t, rep, "Issuer/impl=rcu/threads=4", "sec/op"); c.Verdict != NotGated {
 		t.Errorf("oversubscribed cell left out: %s (%s), want NOT-GATED", c.Verdict, c.Reason)
 	}
-	if c := verdictOf(t, rep, "Issuer/impl=rcu/threads=2", "sec/op"); c.Verdict != Regression || !strings.Contains(c.Reason, "-allow-missing") {
-		t.Errorf("gated cell left out: %s (%s), want REGRESSION naming -allow-missing", c.Verdict, c.Reason)
+	if c := verdictOf(t, rep, "Issuer/impl=rcu/threads=2", "sec/op"); c.Verdict != Missing || !strings.Contains(c.Reason, "-allow-missing") {
+		t.Errorf("gated cell left out: %s (%s), want MISSING naming -allow-missing", c.Verdict, c.Reason)
 	}
 }
 

@@ -28,7 +28,7 @@ func FuzzGate(f *testing.F) {
 		}
 		for _, c := range append(rep.Cells, CellVerdict{Verdict: rep.Verdict}) {
 			switch c.Verdict {
-			case Pass, Improved, Regression, Inconclusive, NotGated:
+			case Pass, Improved, Regression, Inconclusive, NotGated, Missing:
 			default:
 				t.Fatalf("verdict %q", c.Verdict)
 			}

@@ -238,7 +238,7 @@ func hasUnit(s *records.Set, unit string) bool {
 // missingVerdict fails closed on a cell or unit NEW lacks, unless the
 // thresholds allow missing ones.
 func missingVerdict(name, unit, why string, th Thresholds) CellVerdict {
-	v := Regression
+	v := Missing
 	if th.AllowMissing {
 		v = NotGated
 	} else {

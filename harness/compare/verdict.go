@@ -19,12 +19,17 @@ const (
 	Regression   Verdict = "REGRESSION"
 	Inconclusive Verdict = "INCONCLUSIVE"
 	NotGated     Verdict = "NOT-GATED"
+	// Missing is a gated cell or unit NEW lacks: it fails closed, as a
+	// REGRESSION does (exit 1), named for what it is.
+	Missing Verdict = "MISSING"
 )
 
 // severity orders verdicts for the overall result.
 func (v Verdict) severity() int {
 	switch v {
 	case Regression:
+		return 4
+	case Missing:
 		return 3
 	case Inconclusive:
 		return 2

@@ -81,13 +81,14 @@ func (d *Document) changed() []compare.CellVerdict {
 			out = append(out, c)
 		}
 	}
-	rank := map[compare.Verdict]int{compare.Regression: 0, compare.Inconclusive: 1, compare.Improved: 2}
+	rank := map[compare.Verdict]int{compare.Regression: 0, compare.Missing: 0, compare.Inconclusive: 1, compare.Improved: 2}
 	sort.SliceStable(out, func(i, j int) bool { return rank[out[i].Verdict] < rank[out[j].Verdict] })
 	return out
 }
 
 var verdictMark = map[compare.Verdict]string{
 	compare.Pass: "✅", compare.Improved: "🚀", compare.Regression: "❌", compare.Inconclusive: "⚠️", compare.NotGated: "·",
+	compare.Missing: "⛔",
 }
 
 // WriteMarkdown writes the pull-request comment: the verdict first, then

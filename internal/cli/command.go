@@ -173,7 +173,7 @@ func asUsage(err error) error {
 // verdictError is the exit of a gate: nil for PASS and IMPROVED.
 func verdictError(v compare.Verdict) error {
 	switch v {
-	case compare.Regression:
+	case compare.Regression, compare.Missing:
 		return &exitError{code: exitRegression}
 	case compare.Inconclusive:
 		return &exitError{code: exitInconclusive}

@@ -26,9 +26,10 @@ are too few (each side needs 3), with how many rounds would decide. Holm
 controls REGRESSION and IMPROVED across the gated cells; the overall PASS
 needs every cell's own PASS, each tested at -alpha. allocs/op and
 instructions/op gate on plain limits; cells with more threads than cores
-are not gated; cells or units missing from NEW fail unless -allow-missing;
+are not gated; cells or units missing from NEW are MISSING, which fails
+(exit 1) unless -allow-missing;
 files of different setups (machine, cpu, cores, Go, corpus) are refused
-unless -ignore-config names the key. Exit 0 PASS/IMPROVED, 1 REGRESSION,
+unless -ignore-config names the key. Exit 0 PASS/IMPROVED, 1 REGRESSION or MISSING,
 3 INCONCLUSIVE, 2 usage, 4 the tool failed. Two files hold two processes,
 minutes apart: the speed and floor probes after every window and the
 control cells are the machine's yardsticks, and where one moved more
