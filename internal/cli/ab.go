@@ -25,7 +25,18 @@ import (
 
 var cmdAB = &command{
 	maxArgs: -1, name: "ab", args: "[flags] BASE HEAD | -base-bin B -head-bin H | -replay windows.csv", short: "build two git revisions and gate them, interleaved, with an A/A noise arm",
-	long: `AB builds perfrun (or, with -pkg, any main that calls perfrun.Main) at two
+	common: []string{"impl", "threads", "param", "threshold", "budget", "report", "json", "baseline", "base-bin", "head-bin", "instructions", "q"},
+	long: `AB builds two git revisions of perfrun (or of a main that calls
+perfrun.Main) and measures base, head and base again (the A/A arm),
+interleaved window by window, a fresh code layout for every arm of every
+round, then decides each cell: PASS (no slowdown as large as -threshold can
+have been missed), REGRESSION, IMPROVED or INCONCLUSIVE. Beside time it
+counts instructions/op of every 1-thread cell under callgrind: either
+verdict's REGRESSION fails the cell, a PASS needs time's PASS, and the count
+explains the time verdict; a count cannot see memory stalls, cache misses or
+contention. Exit codes as gate; a revision that does not build exits 4.
+
+AB builds perfrun (or, with -pkg, any main that calls perfrun.Main) at two
 git revisions and measures them side by side on the same corpus and cells:
 base, head and base again (the A/A arm). Each round starts the three arms as
 fresh processes and, once they are set up, drives them window by window: for

@@ -152,8 +152,8 @@ func baselinesFlags(*flag.FlagSet) runFunc {
 // A baseline keeps the build that measured it: NAME.build/ beside
 // NAME.txt holds a copy of the running executable under its own name.
 // Two results files are two processes minutes apart, and on a shared host
-// the drift between them is often larger than the threshold (README: the
-// baseline journey), which no statistic of the two files can take out.
+// the drift between them is often larger than the threshold
+// (results/baseline-journey), which no statistic of the two files can take out.
 // With the build kept, "ab -baseline NAME" measures it again beside a
 // newer one, window by window, where a slow stretch lands on both.
 

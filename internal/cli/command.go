@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"github.com/perfrun/perfrun/harness/compare"
@@ -33,8 +34,11 @@ type command struct {
 	short   string
 	long    string
 	maxArgs int // positional arguments allowed after the flags; -1 any
-	define  func(fs *flag.FlagSet) runFunc
-	run     func(ctx context.Context, o *streams, args []string) error
+	// common, if set, are the flags -h shows, with the first paragraph of
+	// long, so the help fits a screen; "perfrun help -all NAME" shows all.
+	common []string
+	define func(fs *flag.FlagSet) runFunc
+	run    func(ctx context.Context, o *streams, args []string) error
 }
 
 // runFunc runs a command whose flags are parsed; args are its arguments
@@ -211,14 +215,35 @@ func (c *command) flags(o *streams) *flag.FlagSet {
 }
 
 // help prints the command's usage, long help and flags (when it has any).
-func (c *command) help(w io.Writer, fs *flag.FlagSet) {
-	fmt.Fprintf(w, "usage: perfrun %s %s\n\n%s\n", c.name, c.args, c.long)
+func (c *command) help(w io.Writer, fs *flag.FlagSet) { c.helpOf(w, fs, len(c.common) == 0) }
+
+// helpOf prints the usage, then the whole description and every flag, or,
+// short of all, the description's first paragraph, the common flags and
+// the other flags' names.
+func (c *command) helpOf(w io.Writer, fs *flag.FlagSet, all bool) {
+	long := c.long
+	if !all {
+		long, _, _ = strings.Cut(long, "\n\n")
+	}
+	fmt.Fprintf(w, "usage: perfrun %s %s\n\n%s\n", c.name, c.args, long)
+	shown := flag.NewFlagSet(c.name, flag.ContinueOnError)
+	var others []string
+	fs.VisitAll(func(f *flag.Flag) {
+		if all || slices.Contains(c.common, f.Name) {
+			shown.Var(f.Value, f.Name, f.Usage)
+		} else {
+			others = append(others, "-"+f.Name)
+		}
+	})
 	any := false
-	fs.VisitAll(func(*flag.Flag) { any = true })
+	shown.VisitAll(func(*flag.Flag) { any = true })
 	if any {
 		fmt.Fprintf(w, "\nFlags:\n")
-		fs.SetOutput(w)
-		fs.PrintDefaults()
+		shown.SetOutput(w)
+		shown.PrintDefaults()
+	}
+	if len(others) > 0 {
+		fmt.Fprintf(w, "\nMore flags: %s\n(perfrun help -all %s: the whole description and every flag)\n", strings.Join(others, " "), c.name)
 	}
 }
 

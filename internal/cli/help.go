@@ -10,8 +10,8 @@ import (
 )
 
 var cmdHelp = &command{
-	name: "help", args: "[command]", short: "show help",
-	long: "Help prints the list of commands, or one command's usage and flags.",
+	name: "help", args: "[-all] [command]", short: "show help",
+	long: "Help prints the list of commands, or one command's usage and flags (-all: its whole description and every flag).",
 }
 
 var cmdVersion = &command{
@@ -25,13 +25,17 @@ func init() {
 }
 
 func runHelp(ctx context.Context, o *streams, args []string) error {
+	all := len(args) > 0 && (args[0] == "-all" || args[0] == "--all")
+	if all {
+		args = args[1:]
+	}
 	if len(args) == 0 {
 		usage(o.stdout)
 		return nil
 	}
 	for _, c := range commands {
 		if c.name == args[0] {
-			c.help(o.stdout, c.flagSet())
+			c.helpOf(o.stdout, c.flagSet(), all || len(c.common) == 0)
 			return nil
 		}
 	}

@@ -166,3 +166,26 @@ func TestCompareShowsGatedUnits(t *testing.T) {
 		t.Errorf("compare -units all:\n%s", out)
 	}
 }
+
+// TestHelpFitsAScreen: every command's -h fits 50 lines, naming the flags
+// it leaves out; help -all shows every flag and the whole description.
+func TestHelpFitsAScreen(t *testing.T) {
+	for _, c := range commands {
+		_, stdout, stderr := perfrun(c.name, "-h")
+		if n := strings.Count(stdout+stderr, "\n"); n > 50 {
+			t.Errorf("perfrun %s -h: %d lines", c.name, n)
+		}
+	}
+	_, short, errOut := perfrun("ab", "-h")
+	short += errOut
+	if !strings.Contains(short, "More flags:") || !strings.Contains(short, "-speed-limit") || strings.Contains(short, "\n  -speed-limit") {
+		t.Errorf("ab -h does not name its other flags:\n%s", short)
+	}
+	if !strings.Contains(short, "a PASS needs time's PASS") {
+		t.Errorf("ab -h does not say how time and instructions combine:\n%s", short)
+	}
+	_, all, _ := perfrun("help", "-all", "ab")
+	if !strings.Contains(all, "\n  -speed-limit") || !strings.Contains(all, "Code layout is a random effect") {
+		t.Errorf("help -all ab lacks a flag or the description:\n%s", all)
+	}
+}

@@ -73,7 +73,7 @@ type commandFlags struct {
 }
 
 func (f *commandFlags) define(fs *flag.FlagSet) {
-	fs.Var(&f.specs, "exec", "a foreign benchmark as a cell: `NAME=COMMAND ARGS` run once per window, {threads}, {corpus} and $VAR filled in; it prints one call's time as its last number (repeatable; -impl none for the commands alone; README: \"Foreign benchmarks as cells\")")
+	fs.Var(&f.specs, "exec", "a foreign benchmark as a cell: `NAME=COMMAND ARGS` run once per window, {threads}, {corpus} and $VAR filled in; it prints one call's time as its last number (repeatable; -impl none for the commands alone; docs/exec.md)")
 	fs.StringVar(&f.unit, "exec-unit", "", "unit of a bare number a -exec command prints: ns, us, ms or s")
 }
 

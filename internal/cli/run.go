@@ -20,6 +20,7 @@ import (
 
 var cmdRun = &command{
 	name: "run", args: "[flags]", short: "measure implementations under workloads (the main job)",
+	common: []string{"impl", "workload", "threads", "param", "rounds", "corpus", "o", "format", "q", "exec", "instructions", "save-baseline"},
 	long: `Run measures every implementation under every workload on every thread
 count, R rounds in shuffled order, checks every answer, prints a summary and
 writes the results in the Go benchmark format (benchstat reads them:
