@@ -92,35 +92,20 @@ func TestWrongAnswerFailsNamingTheImplementation(t *testing.T) {
 	}
 }
 
-// batcher is a store with IssuerBatch (as the real store has, behind
-// cgo), answering through its Issuer, so a liar inside lies in batches
-// too; batches counts the calls.
-type batcher struct {
-	store.Store
-	batches int
-}
-
-func (b *batcher) IssuerBatch(certs []*store.Object, at time.Time, out []*store.Object) {
-	b.batches++
-	for i, c := range certs {
-		out[i], _ = b.Store.Issuer(c, at)
-	}
-}
-
 // TestBatchLookups: a store with IssuerBatch gets a worker's lookups in
 // batches — the same rotation, every answer checked (a wrong one in a
 // batch still fails naming the store), hits and misses alike — its
 // harness batches are long, and a warm batch allocates nothing.
 func TestBatchLookups(t *testing.T) {
-	b := &batcher{Store: impls.All()[0].New()}
+	b := &workloads.Batcher{Store: impls.All()[0].New()}
 	im := store.Impl{Name: "batcher", New: func() store.Store { b.Store = impls.All()[0].New(); return b }}
 	inst := small(t, workloads.Issuer, map[string]string{"certs": "32", "hit": "0.5"}, im)
 	op := inst.Worker(0)
 	if err := op(10000); err != nil {
 		t.Fatal(err)
 	}
-	if b.batches != 3 {
-		t.Errorf("10000 lookups in %d batches, want 3 (4096 a call)", b.batches)
+	if b.Batches != 3 {
+		t.Errorf("10000 lookups in %d batches, want 3 (4096 a call)", b.Batches)
 	}
 	if inst.BatchTarget != 5*time.Millisecond {
 		t.Errorf("BatchTarget %v, want 5ms: the harness keeps a store behind cgo in few, long calls", inst.BatchTarget)
@@ -131,7 +116,7 @@ func TestBatchLookups(t *testing.T) {
 	if n := testing.AllocsPerRun(20, func() { op(200) }); n != 0 {
 		t.Errorf("a warm batch allocates %v times", n)
 	}
-	lying := store.Impl{Name: "liar", New: func() store.Store { return &batcher{Store: &liar{Store: impls.All()[0].New()}} }}
+	lying := store.Impl{Name: "liar", New: func() store.Store { return &workloads.Batcher{Store: &liar{Store: impls.All()[0].New()}} }}
 	err := small(t, workloads.Issuer, map[string]string{"certs": "32"}, lying).Worker(0)(100)
 	if err == nil || !strings.Contains(err.Error(), "liar: wrong issuer for cert") {
 		t.Fatalf("err = %v, want a wrong-issuer error naming liar", err)
