@@ -113,8 +113,8 @@ func WriteThreadTables(w io.Writer, s *records.Set, cores int) {
 				}
 				sum := records.Summarize(c.Values[t.unit])
 				row := []string{strconv.Itoa(th),
-					strconv.FormatFloat(sum.Mean/sc.Factor, 'f', sc.Prec+3, 64),
-					strconv.FormatFloat(sum.Variance/(sc.Factor*sc.Factor), 'f', sc.Prec+3, 64)}
+					strconv.FormatFloat(sum.Mean/sc.Factor, 'f', sc.Prec+1, 64),
+					strconv.FormatFloat(sum.Variance/(sc.Factor*sc.Factor), 'f', sc.Prec+1, 64)}
 				if sum.N == 0 {
 					// No number, not a zero: every sample set aside, or the
 					// cell lacks the unit.
@@ -214,7 +214,7 @@ func writeSideBySide(w io.Writer, t *table, sc benchunit.Scaler, cores int, par 
 		scaling += ", efficiency"
 	}
 	fmt.Fprintf(w, "side by side: mean %ss/%s ± std (%s)\n\n| Threads |", sc.Prefix, t.what(), scaling)
-	width := 24
+	width, meanWidth := 24, 7
 	if len(par) > 1 {
 		width = 30
 	}
@@ -237,7 +237,9 @@ func writeSideBySide(w io.Writer, t *table, sc benchunit.Scaler, cores int, par 
 				fmt.Fprintf(w, " %-*s |", width, missing(c))
 				continue
 			}
-			cell := fmt.Sprintf("%.*f ± %.*f", sc.Prec, s.Mean/sc.Factor, sc.Prec, s.Std/sc.Factor)
+			// The mean right-aligned and the spread after it, so the
+			// numbers line up as in the per-thread tables.
+			cell, suffix := fmt.Sprintf("%*.*f ± %-*.*f", meanWidth, sc.Prec, s.Mean/sc.Factor, 6, sc.Prec, s.Std/sc.Factor), ""
 			switch s.N {
 			case 0:
 				cell = missing(c)
@@ -257,7 +259,7 @@ func writeSideBySide(w io.Writer, t *table, sc benchunit.Scaler, cores int, par 
 				case one > 0 && p > 0 && (cores == 0 || th <= cores):
 					// Efficiency only where the cores exist: above them the
 					// threads time-slice, and speedup over p(n) means nothing.
-					cell += fmt.Sprintf(" (%.2fx, %.0f%%)", now/one, 100*now/one/p)
+					suffix = fmt.Sprintf(" (%.2fx, %.0f%%)", now/one, 100*now/one/p)
 					switch u := ratioError(base.Values[unit], c.Values[unit]); {
 					case th > cores:
 					case math.IsInf(u, 1):
@@ -266,10 +268,10 @@ func writeSideBySide(w io.Writer, t *table, sc benchunit.Scaler, cores int, par 
 						loose = append(loose, fmt.Sprintf("%s at %d threads %.0f%% (±%.0f%% of it)", im, th, 100*now/one/p, 100*u))
 					}
 				case one > 0:
-					cell += fmt.Sprintf(" (%.2fx)", now/one)
+					suffix = fmt.Sprintf(" (%.2fx)", now/one)
 				}
 			}
-			fmt.Fprintf(w, " %-*s |", width, cell)
+			fmt.Fprintf(w, " %-*s |", width, cell+suffix)
 		}
 		fmt.Fprintf(w, "%s\n", overMark(th, cores))
 	}
