@@ -28,7 +28,7 @@ benchstat -filter '.unit:sec/call quarantined:no' -col /impl -row '.name /thread
 FILE: the per-thread tables' unit, the samples perfrun kept).
 
 With no flags it runs the default suite: all implementations, the issuer
-workload on 1024 generated CAs, threads 1 to 2x the cores, in about a minute,
+workload on 1024 generated CAs, threads 1 to 2x the cores, in about 80 s on 2 cores,
 and writes perfrun-out/results.txt with its plots beside it. Cells with more
 threads than cores are marked oversubscribed.
 
