@@ -21,11 +21,10 @@ var Control = Workload{
 	},
 }
 
-// controlEntries sizes each worker's table: 256 KiB of uint32. Measured on
-// the 2-core VM this project runs on, one thread, 200 ms windows: a 4 KiB
-// table varied ±3% between windows, 256 KiB ±7%, 1 MiB ±20% and 8 MiB
-// ±50% — the larger tables measured the neighbours' use of the shared
-// caches more than the cores, and the control exists to measure cores.
+// controlEntries sizes each worker's table: 256 KiB of uint32, within a
+// core's own cache, since larger tables measure the neighbours' use of the
+// shared caches more than the cores, and the control exists to measure
+// cores (results/notes.md, "The control's table").
 const controlEntries = 1 << 16
 
 // chasesPerOp makes one control operation cost about as much as a

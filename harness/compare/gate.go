@@ -302,10 +302,10 @@ func ExactCount(counts []float64) bool { return exactCount(counts) }
 const InstructionSample = instructionSample
 
 // exactTolerance is how far apart the processes' instruction counts of a
-// cell may lie for the gate to treat them as one exact count: with fixed
-// hashing every design here counts within 0.006% in five processes (the
-// runtime's own work differs by a few instructions), while a per-process
-// hash seed spread them by 1–2%.
+// cell may lie for the gate to treat them as one exact count: wide enough
+// for the runtime's own few instructions, narrow enough that a design
+// hashing with a per-process seed is compared as a sample
+// (results/notes.md, "Instruction counts are exact per process").
 const exactTolerance = 5e-4
 
 // exactCount reports whether the values lie within exactTolerance of

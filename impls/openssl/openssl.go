@@ -333,8 +333,8 @@ func (s *Store) Issuer(cert *store.Object, at time.Time) (*store.Object, bool) {
 
 // IssuerBatch is Issuer for a batch, in one cgo call: a lookup of a
 // microsecond or more, made one call at a time, lets Go's scheduler take
-// the worker's P away mid-call and hand it back through futexes, which
-// here cost a quarter of a 3.4 µs lookup (results/fidelity/x509storeissuer/).
+// the worker's P away mid-call and hand it back through futexes, a large
+// share of such a lookup (results/fidelity/x509storeissuer/README.md).
 func (s *Store) IssuerBatch(certs []*store.Object, at time.Time, out []*store.Object) {
 	w := s.ctxs.Get().(*lookupCtx)
 	defer s.ctxs.Put(w)
