@@ -140,13 +140,28 @@ func IsReferenceName(name string) bool {
 // (Floor/certs=1024/hit=1/threads=1), if the set has one. A floor has no
 // cost parameter: it measures the lookup's limit whatever a model adds.
 func (s *Set) FloorOf(group string) (*Cell, bool) {
-	_, rest, ok := strings.Cut(group, "/")
+	_, params, ok := strings.Cut(group, "/")
 	if !ok {
 		return nil, false
 	}
-	parts := strings.Split(rest, "/")
-	parts = slices.DeleteFunc(parts, func(p string) bool { return strings.HasPrefix(p, "cost=") })
-	return s.Cell(FloorTitle + "/" + strings.Join(parts, "/") + "/threads=1")
+	params, _ = WithoutCost(params)
+	return s.Cell(FloorTitle + "/" + params + "/threads=1")
+}
+
+// WithoutCost splits parameters such as certs=1024/hit=1/cost=openssl (a
+// group's, after its title) into the others and the cost's value, "" when
+// they carry none: the parameter that says how much of a lookup a model
+// did, which a floor, a real store and a command never carry.
+func WithoutCost(params string) (others, cost string) {
+	var kept []string
+	for _, part := range strings.Split(params, "/") {
+		if v, ok := strings.CutPrefix(part, "cost="); ok {
+			cost = v
+			continue
+		}
+		kept = append(kept, part)
+	}
+	return strings.Join(kept, "/"), cost
 }
 
 // New returns an empty set.

@@ -24,20 +24,17 @@ func writeFidelity(w io.Writer, s *records.Set) {
 		if c.IsReference() || (c.Threads != 1 && c.Threads != 2) || len(c.Values[unit]) == 0 {
 			continue
 		}
-		var params []string
+		_, group, _ := strings.Cut(c.Group, "/")
+		params, cost := records.WithoutCost(group)
 		label := c.Impl
-		for _, part := range strings.Split(c.Group, "/")[1:] {
-			if v, ok := strings.CutPrefix(part, "cost="); ok {
-				label += " cost=" + v
-				continue
-			}
-			params = append(params, part)
+		if cost != "" {
+			label += " cost=" + cost
 		}
 		if lib := s.ConfigValues("library-" + c.Impl); len(lib) > 0 {
 			label += " (" + lib[0] + ")"
 			real = true
 		}
-		k := key{strings.Join(params, "/"), label}
+		k := key{params, label}
 		if at[k] == nil {
 			at[k] = make(map[int]float64)
 			order = append(order, k)

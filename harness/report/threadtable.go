@@ -339,11 +339,10 @@ func writeFloor(w io.Writer, s *records.Set, t *table) {
 // writeCost says, under a group's heading, what its cost parameter added
 // to each model's lookup, as the results file's configuration says.
 func writeCost(w io.Writer, s *records.Set, group string) {
-	for _, part := range strings.Split(group, "/") {
-		if v, ok := strings.CutPrefix(part, "cost="); ok {
-			for _, note := range s.ConfigValues("cost-" + v) {
-				fmt.Fprintf(w, "cost=%s: %s.\n\n", v, note)
-			}
+	_, params, _ := strings.Cut(group, "/")
+	if _, v := records.WithoutCost(params); v != "" {
+		for _, note := range s.ConfigValues("cost-" + v) {
+			fmt.Fprintf(w, "cost=%s: %s.\n\n", v, note)
 		}
 	}
 }
