@@ -256,15 +256,20 @@ func (x *cellIndex) add(set *records.Set) {
 // env is an arm process's environment: perfrun's, with the arm's settings
 // (nil, the default, when it has none).
 func (r *Runner) env(arm string) []string {
-	extra := r.BaseEnv
+	extra, rev := r.BaseEnv, "base"
 	if arm == ArmHead {
-		extra = r.HeadEnv
+		extra, rev = r.HeadEnv, "head"
 	}
-	if len(extra) == 0 {
-		return nil
-	}
-	return append(os.Environ(), extra...)
+	// Each revision's processes share the corpora they generate: every
+	// layout of a revision is one build of its generator. A revision from
+	// before the cache ignores the variable.
+	cache := CorpusCacheEnv + "=" + filepath.Join(r.Dir, "corpus-"+rev)
+	return append(append(os.Environ(), cache), extra...)
 }
+
+// CorpusCacheEnv names the folder where an arm's processes keep the
+// corpora they generate for the revision's next process.
+const CorpusCacheEnv = "PERFRUN_CORPUS_CACHE"
 
 func (r *Runner) runArm(ctx context.Context, bin, arm string, round int, match string) (*records.Set, error) {
 	out := filepath.Join(r.Dir, fmt.Sprintf("round%03d-%s.txt", round, arm))

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/perfrun/perfrun/harness/ab"
 	"github.com/perfrun/perfrun/store/corpus"
 	"github.com/perfrun/perfrun/workloads"
 )
@@ -115,7 +116,11 @@ func corpusProvider(ctx context.Context, path string, strict bool, seed uint64, 
 			}
 			leaves := min(cas, 4096)
 			spec := corpus.Spec{Seed: seed, CAs: cas, Hits: leaves, Misses: max(leaves/4, 1)}
-			return corpus.CachedContext(ctx, spec, progressAfter(stderr, "generating corpus", "objects"))
+			progress := progressAfter(stderr, "generating corpus", "objects")
+			if dir := os.Getenv(ab.CorpusCacheEnv); dir != "" {
+				return corpus.CachedIn(ctx, dir, spec, progress)
+			}
+			return corpus.CachedContext(ctx, spec, progress)
 		}, 0, nil
 	}
 	loading := progressAfter(stderr, "loading "+path, "MiB")

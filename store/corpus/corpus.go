@@ -39,6 +39,9 @@ type Corpus struct {
 	// byName indexes CAs by subject, in insertion order; built once with
 	// the expectations and read-only after.
 	byName map[store.Name][]*store.Object
+	// leaves are Hits' and Misses' certificates in the order they were
+	// made and parsed, which a saved corpus keeps.
+	leaves []*store.Object
 }
 
 // Leaf is an end-entity certificate and the issuer a correct store returns
@@ -69,6 +72,7 @@ func (c *Corpus) ExpectedBy(rule store.Rule, cert *store.Object) (*store.Object,
 // expectIssuers indexes the CAs, fills the expected issuer of each leaf and
 // splits leaves into hits and misses.
 func (c *Corpus) expectIssuers(leaves []*store.Object) {
+	c.leaves = leaves
 	c.byName = make(map[store.Name][]*store.Object)
 	for _, ca := range c.CAs {
 		c.byName[ca.Subject] = append(c.byName[ca.Subject], ca)

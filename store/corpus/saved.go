@@ -1,0 +1,137 @@
+package corpus
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/gob"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/perfrun/perfrun/store"
+)
+
+// saved is a generated corpus as a file holds it: every object's DER in
+// the order it was parsed, so a process that reads it lays the objects out
+// in memory as one that generated them.
+type saved struct {
+	Spec      string
+	At        time.Time
+	CAs, CRLs [][]byte
+	Leaves    [][]byte
+	Digest    string
+}
+
+// CachedIn is CachedContext, keeping the corpus in dir as well: a process
+// finds it there instead of generating it again (a certificate costs a
+// signature and Go's check of it). dir must belong to one build of the
+// generator — an A/B comparison gives each revision its own — since
+// nothing in the file says which code made it. A file that does not read
+// back to the digest it names is generated again.
+func CachedIn(ctx context.Context, dir string, spec Spec, progress func(done, total int)) (*Corpus, error) {
+	cache.Lock()
+	c, ok := cache.m[spec]
+	cache.Unlock()
+	if ok {
+		return c, nil
+	}
+	sum := sha256.Sum256([]byte(spec.String()))
+	path := filepath.Join(dir, hex.EncodeToString(sum[:8])+".gob")
+	if c, err := load(path, spec); err == nil {
+		remember(spec, c)
+		return c, nil
+	}
+	c, err := CachedContext(ctx, spec, progress)
+	if err != nil {
+		return nil, err
+	}
+	// A corpus that cannot be kept is only generated again next time.
+	_ = save(path, spec, c)
+	return c, nil
+}
+
+func remember(spec Spec, c *Corpus) {
+	cache.Lock()
+	defer cache.Unlock()
+	if cache.m == nil {
+		cache.m = make(map[Spec]*Corpus)
+	}
+	cache.m[spec] = c
+}
+
+func save(path string, spec Spec, c *Corpus) error {
+	s := saved{Spec: spec.String(), At: c.At, Digest: c.Digest}
+	for _, o := range c.CAs {
+		s.CAs = append(s.CAs, o.DER)
+	}
+	for _, o := range c.CRLs {
+		s.CRLs = append(s.CRLs, o.DER)
+	}
+	for _, o := range c.leaves {
+		s.Leaves = append(s.Leaves, o.DER)
+	}
+	var b bytes.Buffer
+	if err := gob.NewEncoder(&b).Encode(&s); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	// Written aside and renamed: a reader sees the whole file or none.
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".corpus-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(b.Bytes()); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+func load(path string, spec Spec) (*Corpus, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var s saved
+	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&s); err != nil {
+		return nil, err
+	}
+	if s.Spec != spec.String() {
+		return nil, fmt.Errorf("%s holds %s", path, s.Spec)
+	}
+	c := &Corpus{At: s.At, Source: s.Spec}
+	parse := func(ders [][]byte, p func([]byte) (*store.Object, error)) ([]*store.Object, error) {
+		out := make([]*store.Object, len(ders))
+		for i, der := range ders {
+			if out[i], err = p(der); err != nil {
+				return nil, err
+			}
+		}
+		return out, nil
+	}
+	if c.CAs, err = parse(s.CAs, store.ParseCertificate); err != nil {
+		return nil, err
+	}
+	if c.CRLs, err = parse(s.CRLs, store.ParseCRL); err != nil {
+		return nil, err
+	}
+	leaves, err := parse(s.Leaves, store.ParseCertificate)
+	if err != nil {
+		return nil, err
+	}
+	c.expectIssuers(leaves)
+	c.ComputeDigest()
+	if c.Digest != s.Digest {
+		return nil, fmt.Errorf("%s reads back as corpus %s, not %s", path, c.Digest, s.Digest)
+	}
+	return c, nil
+}
