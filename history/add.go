@@ -9,6 +9,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -76,24 +77,26 @@ func (h *DB) Add(ctx context.Context, name string, data []byte, o AddOptions) (A
 		return out, err
 	}
 	defer tx.Rollback()
-	res, err := tx.ExecContext(ctx, `INSERT INTO files (digest, name, added) VALUES (?, ?, ?) ON CONFLICT (digest) DO NOTHING`,
-		digest, name, now().UTC().Format(time.RFC3339))
-	if err != nil {
-		return out, err
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
+	// A second writer of the same bytes waits here for the first one's
+	// transaction, then finds the file stored.
+	var fileID int64
+	err = tx.QueryRowContext(ctx, h.d.q(`INSERT INTO files (digest, name, added) VALUES (?, ?, ?) ON CONFLICT (digest) DO NOTHING RETURNING id`),
+		digest, name, now().UTC().Format(time.RFC3339)).Scan(&fileID)
+	if errors.Is(err, sql.ErrNoRows) {
 		out.Duplicate = true
 		return out, nil
 	}
-	fileID, err := res.LastInsertId()
 	if err != nil {
 		return out, err
 	}
-	w := &writer{ctx: ctx, tx: tx, fileID: fileID, runs: map[string]int64{}, series: map[seriesKey]int64{}, set: set}
-	if w.batch, err = tx.PrepareContext(ctx, insertSamples(batchRows)); err != nil {
+	w := &writer{ctx: ctx, tx: tx, d: h.d, fileID: fileID, runs: map[string]int64{}, series: map[seriesKey]int64{}, set: set}
+	if w.batch, err = tx.PrepareContext(ctx, h.d.q(insertSamples(batchRows))); err != nil {
 		return out, err
 	}
 	defer w.batch.Close()
+	if err := w.allSeries(o); err != nil {
+		return out, err
+	}
 	for _, rec := range set.Records {
 		if err := ctx.Err(); err != nil {
 			return out, err
@@ -106,12 +109,8 @@ func (h *DB) Add(ctx context.Context, name string, data []byte, o AddOptions) (A
 		if err != nil {
 			return out, err
 		}
-		cell := string(rec.Name.Full())
-		if pkg := rec.GetConfig("pkg"); pkg != "" {
-			cell = pkg + ":" + cell
-		}
 		for _, v := range rec.Values {
-			series, err := w.seriesID(seriesKey{run.machine, cell, v.Unit})
+			series, err := w.seriesID(seriesKey{run.machine, cellOf(rec), v.Unit}, better(w.set, v.Unit))
 			if err != nil {
 				return out, err
 			}
@@ -138,6 +137,7 @@ type seriesKey struct{ machine, cell, unit string }
 type writer struct {
 	ctx     context.Context
 	tx      *sql.Tx
+	d       dialect
 	fileID  int64
 	set     *records.Set
 	batch   *sql.Stmt
@@ -169,7 +169,7 @@ func (w *writer) flush() error {
 	if len(w.pending) == 0 {
 		return nil
 	}
-	_, err := w.tx.ExecContext(w.ctx, insertSamples(len(w.pending)/3), w.pending...)
+	_, err := w.tx.ExecContext(w.ctx, w.d.q(insertSamples(len(w.pending)/3)), w.pending...)
 	w.pending = w.pending[:0]
 	return err
 }
@@ -190,10 +190,7 @@ func (w *writer) run(rec *benchfmt.Result, o AddOptions) (runRef, error) {
 			fmt.Fprintf(&config, "%s: %s\n", kv.Key, kv.Value)
 		}
 	}
-	machine := o.Machine
-	if machine == "" {
-		machine = records.MachineOf(rec)
-	}
+	machine := machineOf(rec, o)
 	key := machine + "\x00" + o.Commit + "\x00" + config.String()
 	if id, ok := w.runs[key]; ok {
 		return runRef{id, machine}, nil
@@ -227,13 +224,10 @@ func (w *writer) run(rec *benchfmt.Result, o AddOptions) (runRef, error) {
 	}
 	cores, _ := strconv.Atoi(rec.GetConfig("cores"))
 	corpus := rec.GetConfig("corpus")
-	res, err := w.tx.ExecContext(w.ctx, `INSERT INTO runs (file_id, commit_id, commit_time, run_time, machine, cores, go, corpus, perfrun, config)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		w.fileID, commit, stamp(when), stamp(runTime), machine, cores, rec.GetConfig("go"), corpus, rec.GetConfig("perfrun"), config.String())
-	if err != nil {
-		return runRef{}, err
-	}
-	id, err := res.LastInsertId()
+	var id int64
+	err = w.tx.QueryRowContext(w.ctx, w.d.q(`INSERT INTO runs (file_id, commit_id, commit_time, run_time, machine, cores, go, corpus, perfrun, config)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+		w.fileID, commit, stamp(when), stamp(runTime), machine, cores, rec.GetConfig("go"), corpus, rec.GetConfig("perfrun"), config.String()).Scan(&id)
 	if err != nil {
 		return runRef{}, err
 	}
@@ -245,19 +239,64 @@ func (w *writer) run(rec *benchfmt.Result, o AddOptions) (runRef, error) {
 // stamp formats a time so that text order is time order.
 func stamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05Z") }
 
+// machineOf is the machine a record is filed under.
+func machineOf(rec *benchfmt.Result, o AddOptions) string {
+	if o.Machine != "" {
+		return o.Machine
+	}
+	return records.MachineOf(rec)
+}
+
+// cellOf is the cell a record is filed under: its name, and its package
+// where it has one.
+func cellOf(rec *benchfmt.Result) string {
+	cell := string(rec.Name.Full())
+	if pkg := rec.GetConfig("pkg"); pkg != "" {
+		cell = pkg + ":" + cell
+	}
+	return cell
+}
+
+// allSeries finds or stores every series of the file first, in one order
+// that every writer shares: writers that create the same new series at
+// once then wait for each other in turn and never in a circle.
+func (w *writer) allSeries(o AddOptions) error {
+	var keys []seriesKey
+	for _, rec := range w.set.Records {
+		if records.AsideWhy(rec) != "" {
+			continue
+		}
+		for _, v := range rec.Values {
+			keys = append(keys, seriesKey{machineOf(rec, o), cellOf(rec), v.Unit})
+		}
+	}
+	for _, k := range inOrder(keys) {
+		if _, err := w.seriesID(k, better(w.set, k.unit)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// inOrder sorts series keys into the one order writers create them in,
+// each once.
+func inOrder(keys []seriesKey) []seriesKey {
+	slices.SortFunc(keys, func(a, b seriesKey) int {
+		return cmp.Or(strings.Compare(a.machine, b.machine), strings.Compare(a.cell, b.cell), strings.Compare(a.unit, b.unit))
+	})
+	return slices.Compact(keys)
+}
+
 // seriesID finds or stores a series.
-func (w *writer) seriesID(k seriesKey) (int64, error) {
+func (w *writer) seriesID(k seriesKey, better int) (int64, error) {
 	if id, ok := w.series[k]; ok {
 		return id, nil
 	}
 	var id int64
-	err := w.tx.QueryRowContext(w.ctx, `SELECT id FROM series WHERE machine = ? AND cell = ? AND unit = ?`, k.machine, k.cell, k.unit).Scan(&id)
+	err := w.tx.QueryRowContext(w.ctx, w.d.q(`INSERT INTO series (machine, cell, unit, better) VALUES (?, ?, ?, ?)
+		ON CONFLICT (machine, cell, unit) DO NOTHING RETURNING id`), k.machine, k.cell, k.unit, better).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
-		var res sql.Result
-		res, err = w.tx.ExecContext(w.ctx, `INSERT INTO series (machine, cell, unit, better) VALUES (?, ?, ?, ?)`, k.machine, k.cell, k.unit, better(w.set, k.unit))
-		if err == nil {
-			id, err = res.LastInsertId()
-		}
+		err = w.tx.QueryRowContext(w.ctx, w.d.q(`SELECT id FROM series WHERE machine = ? AND cell = ? AND unit = ?`), k.machine, k.cell, k.unit).Scan(&id)
 	}
 	if err != nil {
 		return 0, err

@@ -68,7 +68,7 @@ func (w *writer) resolve(name string, resolveGit func(string) (string, bool)) (s
 	if len(name) == 40 || len(name) == 64 {
 		return name, nil
 	}
-	rows, err := w.tx.QueryContext(w.ctx, `SELECT DISTINCT commit_id FROM runs WHERE substr(commit_id, 1, ?) = ?`, len(name), name)
+	rows, err := w.tx.QueryContext(w.ctx, w.d.q(`SELECT DISTINCT commit_id FROM runs WHERE substr(commit_id, 1, ?) = ?`), len(name), name)
 	if err != nil {
 		return "", err
 	}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"sync"
 	"testing"
@@ -53,7 +52,11 @@ func TestConcurrentWriters(t *testing.T) {
 	if os.Getenv("PERFRUN_HISTORY_TEST_DB") != "" {
 		t.Skip("a writer")
 	}
-	path := filepath.Join(t.TempDir(), "history.db")
+	eachBackend(t, testConcurrentWriters)
+}
+
+func testConcurrentWriters(t *testing.T, b backend) {
+	path := b.path(t)
 	var wg sync.WaitGroup
 	outs := make([][]byte, writers)
 	errs := make([]error, writers)
@@ -79,6 +82,9 @@ func TestConcurrentWriters(t *testing.T) {
 	wantFiles := writers*filesEach + filesShared
 	if s.Files != wantFiles || s.Runs != wantFiles || s.Samples != wantFiles*samplesInFile {
 		t.Errorf("after %d concurrent writers: %+v, want %d files and runs, %d samples", writers, s, wantFiles, wantFiles*samplesInFile)
+	}
+	if h.d.postgres {
+		return
 	}
 	var check string
 	if err := h.db.QueryRow("PRAGMA integrity_check").Scan(&check); err != nil || check != "ok" {

@@ -23,8 +23,10 @@ var ErrNotHistory = errors.New("not a perfrun history database")
 
 // DB is an open history.
 type DB struct {
-	db   *sql.DB
+	db *sql.DB
+	// Path is the SQLite file, or the server's URL without its password.
 	Path string
+	d    dialect
 }
 
 // ErrDamaged is returned for a history SQLite cannot read whole.
@@ -40,6 +42,10 @@ var ErrOlder = errors.New("written by an older perfrun")
 // newer perfrun, a SQLite file that holds something else and one that is
 // damaged. Openers of one file take turns (an advisory lock on it), so two
 // writers creating one history never see each other's half-made schema.
+//
+// A path that is a postgres:// or postgresql:// URL opens a history on a
+// PostgreSQL server instead: the same schema, in the connection's current
+// schema, where openers take turns on an advisory lock.
 func Open(ctx context.Context, path string) (*DB, error) {
 	return open(ctx, path, len(migrations))
 }
@@ -47,6 +53,17 @@ func Open(ctx context.Context, path string) (*DB, error) {
 // OpenRead opens an existing history for reading only: nothing is created
 // or written, so it works in a folder perfrun may not write to.
 func OpenRead(ctx context.Context, path string) (*DB, error) {
+	if IsServer(path) {
+		h, err := connectPostgres(path, true)
+		if err != nil {
+			return nil, err
+		}
+		if err := h.check(ctx, true); err != nil {
+			h.Close()
+			return nil, fmt.Errorf("%s: %w", h.Path, err)
+		}
+		return h, nil
+	}
 	if _, err := os.Stat(path); err != nil {
 		return nil, err
 	}
@@ -69,6 +86,9 @@ func OpenRead(ctx context.Context, path string) (*DB, error) {
 // open opens path and migrates it to version target (tests build older
 // schemas with it).
 func open(ctx context.Context, path string, target int) (*DB, error) {
+	if IsServer(path) {
+		return openPostgres(ctx, path, target)
+	}
 	if dir := filepath.Dir(path); dir != "" {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return nil, err
@@ -138,6 +158,10 @@ func (h *DB) check(ctx context.Context, reading bool) error {
 	if reading && version < len(migrations) {
 		return fmt.Errorf("%w (schema version %d): perfrun history add migrates it", ErrOlder, version)
 	}
+	if h.d.postgres {
+		// The server keeps its own files whole.
+		return nil
+	}
 	var result string
 	if err := h.db.QueryRowContext(ctx, "PRAGMA quick_check(1)").Scan(&result); err != nil {
 		return fmt.Errorf("%w: %w", ErrDamaged, err)
@@ -149,6 +173,9 @@ func (h *DB) check(ctx context.Context, reading bool) error {
 }
 
 func (h *DB) identity(ctx context.Context) (version, app, tables int, err error) {
+	if h.d.postgres {
+		return h.identityPostgres(ctx)
+	}
 	if err = h.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
 		return
 	}
@@ -173,6 +200,9 @@ func (h *DB) migrate(ctx context.Context, target int) error {
 		return err
 	}
 	defer tx.Rollback()
+	if h.d.postgres {
+		return h.migratePostgres(ctx, tx, target)
+	}
 	var version int
 	if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
 		return err
@@ -180,12 +210,8 @@ func (h *DB) migrate(ctx context.Context, target int) error {
 	if version >= target {
 		return nil
 	}
-	for v := version; v < target; v++ {
-		for _, stmt := range migrations[v] {
-			if _, err := tx.ExecContext(ctx, stmt); err != nil {
-				return fmt.Errorf("migrating to schema %d: %w", v+1, err)
-			}
-		}
+	if err := h.applyMigrations(ctx, tx, version, target); err != nil {
+		return err
 	}
 	// PRAGMA takes no parameters; both values are integers of ours.
 	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", target)); err != nil {
@@ -195,4 +221,16 @@ func (h *DB) migrate(ctx context.Context, target int) error {
 		return err
 	}
 	return tx.Commit()
+}
+
+// applyMigrations runs the migrations from version to target in tx.
+func (h *DB) applyMigrations(ctx context.Context, tx *sql.Tx, version, target int) error {
+	for v := version; v < target; v++ {
+		for _, stmt := range migrations[v] {
+			if _, err := tx.ExecContext(ctx, h.d.ddl(stmt)); err != nil {
+				return fmt.Errorf("migrating to schema %d: %w", v+1, err)
+			}
+		}
+	}
+	return nil
 }

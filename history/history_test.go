@@ -75,8 +75,10 @@ func stats(t *testing.T, h *DB) Stats {
 	return s
 }
 
-func TestAddAndReadBack(t *testing.T) {
-	h := openTemp(t)
+func TestAddAndReadBack(t *testing.T) { eachBackend(t, testAddAndReadBack) }
+
+func testAddAndReadBack(t *testing.T, b backend) {
+	h := openOn(t, b)
 	data := resultsText("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", 0, "ci", map[string]float64{"Issuer/impl=rcu/threads=1": 40, "Issuer/impl=sorted/threads=1": 300}, 3, true)
 	a, err := h.Add(ctx, "a.txt", data, AddOptions{})
 	if err != nil {
@@ -106,8 +108,10 @@ func TestAddAndReadBack(t *testing.T) {
 
 // TestGoTestBenchOutput: plain go test -bench output becomes history, with
 // the commit given; without one it is refused and nothing is stored.
-func TestGoTestBenchOutput(t *testing.T) {
-	h := openTemp(t)
+func TestGoTestBenchOutput(t *testing.T) { eachBackend(t, testGoTestBenchOutput) }
+
+func testGoTestBenchOutput(t *testing.T, b backend) {
+	h := openOn(t, b)
 	data, err := os.ReadFile("testdata/gotest-bench.txt")
 	if err != nil {
 		t.Fatal(err)
@@ -132,8 +136,10 @@ func TestGoTestBenchOutput(t *testing.T) {
 
 // TestAllOrNothing: a file whose second run cannot be stored leaves no
 // trace of its first.
-func TestAllOrNothing(t *testing.T) {
-	h := openTemp(t)
+func TestAllOrNothing(t *testing.T) { eachBackend(t, testAllOrNothing) }
+
+func testAllOrNothing(t *testing.T, b backend) {
+	h := openOn(t, b)
 	good := resultsText("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", 0, "ci", map[string]float64{"X/impl=a": 1}, 2, false)
 	bad := bytes.Replace(resultsText("bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb", 1, "ci", map[string]float64{"X/impl=a": 1}, 2, false), []byte("perfrun: bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"), []byte("perfrun: unknown"), 1)
 	if _, err := h.Add(ctx, "two.txt", append(append(good, '\n'), bad...), AddOptions{}); !errors.Is(err, ErrNoCommit) {
@@ -146,8 +152,10 @@ func TestAllOrNothing(t *testing.T) {
 
 // TestNewerDatabaseRefused: a database from a newer perfrun is refused
 // with a clear error, and its bytes are not touched.
-func TestNewerDatabaseRefused(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "h.db")
+func TestNewerDatabaseRefused(t *testing.T) { eachBackend(t, testNewerDatabaseRefused) }
+
+func testNewerDatabaseRefused(t *testing.T, b backend) {
+	path := b.path(t)
 	h, err := Open(ctx, path)
 	if err != nil {
 		t.Fatal(err)
@@ -155,25 +163,67 @@ func TestNewerDatabaseRefused(t *testing.T) {
 	if _, err := h.Add(ctx, "a.txt", resultsText("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", 0, "ci", map[string]float64{"X/impl=a": 1}, 2, false), AddOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := h.db.Exec(fmt.Sprintf("PRAGMA user_version = %d", Schema+1)); err != nil {
+	newer := fmt.Sprintf("PRAGMA user_version = %d", Schema+1)
+	if h.d.postgres {
+		newer = fmt.Sprintf("UPDATE %s SET value = '%d' WHERE key = 'schema'", metaTable, Schema+1)
+	}
+	if _, err := h.db.Exec(newer); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := h.db.Exec("PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
-		t.Fatal(err)
-	}
+	before := snapshot(t, h)
 	h.Close()
-	before := snapshot(t, path)
 	_, err = Open(ctx, path)
 	if !errors.Is(err, ErrNewer) || !strings.Contains(err.Error(), fmt.Sprintf("schema version %d", Schema+1)) {
 		t.Fatalf("opening a newer database: %v", err)
 	}
-	if after := snapshot(t, path); after != before {
-		t.Errorf("refusing a newer database changed its files:\n%s\n%s", before, after)
+	again, err := connectAs(h, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Close()
+	if after := snapshot(t, again); after != before {
+		t.Errorf("refusing a newer database changed it:\n%s\n%s", before, after)
 	}
 }
 
-// snapshot is the database's files and their bytes.
-func snapshot(t *testing.T, path string) string {
+// connectAs connects to path as h was connected, checking nothing.
+func connectAs(h *DB, path string) (*DB, error) {
+	if h.d.postgres {
+		return connectPostgres(path, true)
+	}
+	return connect(path, true)
+}
+
+// snapshot is what the database holds: the file's bytes, or the server's
+// tables and their rows.
+func snapshot(t *testing.T, h *DB) string {
+	t.Helper()
+	if !h.d.postgres {
+		return fileSnapshot(t, h.Path)
+	}
+	var b strings.Builder
+	for _, table := range []string{metaTable, "files", "runs", "series", "samples", "steps"} {
+		var n int
+		if err := h.db.QueryRow("SELECT count(*) FROM " + table).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&b, "%s %d\n", table, n)
+	}
+	rows, err := h.db.Query("SELECT key, value FROM " + metaTable + " ORDER BY key")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var k, v string
+		rows.Scan(&k, &v)
+		fmt.Fprintf(&b, "%s=%s\n", k, v)
+	}
+	return b.String()
+}
+
+// fileSnapshot is a SQLite database's files and their bytes.
+func fileSnapshot(t *testing.T, path string) string {
 	t.Helper()
 	var b strings.Builder
 	for _, p := range []string{path, path + "-wal", path + "-shm"} {
@@ -196,6 +246,24 @@ func bytesHash(b []byte) uint64 {
 
 // TestNotAHistory: a SQLite file of something else is refused untouched.
 func TestNotAHistory(t *testing.T) {
+	t.Run("postgres", func(t *testing.T) {
+		path := freshSchema(t)
+		db, err := sql.Open("pgx", path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		if _, err := db.Exec("CREATE TABLE songs (title TEXT)"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Open(ctx, path); !errors.Is(err, ErrNotHistory) {
+			t.Fatalf("opening a schema of another application's: %v, want ErrNotHistory", err)
+		}
+		var tables int
+		if err := db.QueryRow("SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema()").Scan(&tables); err != nil || tables != 1 {
+			t.Errorf("after refusing it, the schema holds %d tables (%v), want its one", tables, err)
+		}
+	})
 	path := filepath.Join(t.TempDir(), "other.db")
 	db, err := sql.Open("sqlite", path)
 	if err != nil {
@@ -218,8 +286,10 @@ func TestNotAHistory(t *testing.T) {
 
 // TestMigration: a database of schema 1 with data is migrated to the
 // current schema on open, its data kept, and then takes steps.
-func TestMigration(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "h.db")
+func TestMigration(t *testing.T) { eachBackend(t, testMigration) }
+
+func testMigration(t *testing.T, b backend) {
+	path := b.path(t)
 	old, err := open(ctx, path, 1)
 	if err != nil {
 		t.Fatal(err)
@@ -273,8 +343,10 @@ func addSeries(t testing.TB, h *DB, machine string, n, at int, step float64, see
 // found between commits 40 and 41, named a regression (ns/op went up),
 // with an interval that holds it; the other cell and the other machine,
 // flat, have none; recorded, it is no longer new.
-func TestStepsInHistory(t *testing.T) {
-	h := openTemp(t)
+func TestStepsInHistory(t *testing.T) { eachBackend(t, testStepsInHistory) }
+
+func testStepsInHistory(t *testing.T, b backend) {
+	h := openOn(t, b)
 	addSeries(t, h, "ci-a", 80, 40, 0.08, 1)
 	addSeries(t, h, "ci-b", 80, 80, 0, 2)
 	ss, err := h.Series(ctx, Filter{Units: []string{"ns/op"}})
@@ -348,8 +420,10 @@ func TestCommonMode(t *testing.T) {
 // TestInterruptedAddLeavesNothing: an add interrupted while it stores a
 // file (5·10^4 values, a quarter of a second of inserts) leaves none of that
 // file behind, and the same file can be added afterwards.
-func TestInterruptedAddLeavesNothing(t *testing.T) {
-	h := openTemp(t)
+func TestInterruptedAddLeavesNothing(t *testing.T) { eachBackend(t, testInterruptedAddLeavesNothing) }
+
+func testInterruptedAddLeavesNothing(t *testing.T, b backend) {
+	h := openOn(t, b)
 	data := LargeResults(5000, 1)
 	interrupted, cancel := context.WithCancel(ctx)
 	// The file's row is stamped inside its transaction: cancel 50 ms after.
@@ -374,8 +448,10 @@ func TestInterruptedAddLeavesNothing(t *testing.T) {
 // stamp and the full id are one commit; a dirty build and a ref name no
 // repository resolves are refused. They became three commits of one, and
 // a step sat between a commit and its dirty self.
-func TestOneCommitOneName(t *testing.T) {
-	h := openTemp(t)
+func TestOneCommitOneName(t *testing.T) { eachBackend(t, testOneCommitOneName) }
+
+func testOneCommitOneName(t *testing.T, b backend) {
+	h := openOn(t, b)
 	full := "1136b2ac4f8a0000000000000000000000000000"
 	cells := map[string]float64{"Issuer/impl=rcu/threads=1": 100}
 	add := func(name, commit string, resolve func(string) (string, bool)) error {

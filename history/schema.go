@@ -51,6 +51,12 @@ var migrations = [][]string{
 		)`,
 		`CREATE INDEX runs_by_commit ON runs (commit_time, commit_id)`,
 	},
+	// 3: a file's samples found by its runs, so a history copies file by
+	// file (history copy).
+	{
+		`CREATE INDEX samples_by_run ON samples (run_id)`,
+		`CREATE INDEX runs_by_file ON runs (file_id)`,
+	},
 }
 
 // Schema is the schema version this perfrun writes.

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"regexp"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -96,10 +95,10 @@ func (h *DB) Series(ctx context.Context, f Filter) ([]*Series, error) {
 		ids[i] = s.ID
 	}
 	chosen, _ := json.Marshal(ids)
-	rows, err = h.db.QueryContext(ctx, `SELECT s.series_id, r.commit_id, r.commit_time, r.cores, s.value
+	rows, err = h.db.QueryContext(ctx, h.d.q(`SELECT s.series_id, r.commit_id, r.commit_time, r.cores, s.value
 		FROM samples s JOIN runs r ON r.id = s.run_id
-		WHERE s.series_id IN (SELECT value FROM json_each(?))
-		ORDER BY s.series_id, r.commit_time, r.commit_id, r.id`, string(chosen))
+		WHERE `+h.d.idsIn("s.series_id")+`
+		ORDER BY s.series_id, r.commit_time, r.commit_id, r.id`), string(chosen))
 	if err != nil {
 		return nil, err
 	}
@@ -138,6 +137,15 @@ func (h *DB) Series(ctx context.Context, f Filter) ([]*Series, error) {
 type Stats struct {
 	Files, Runs, Commits, Series, Samples int
 	Machines                              []string
+	// Fleet is each machine's share, in the order of Machines.
+	Fleet []MachineStats
+}
+
+// MachineStats is what one machine measured.
+type MachineStats struct {
+	Machine         string
+	Series, Commits int
+	Last            time.Time // the newest commit it measured
 }
 
 // Stats counts the history's files, runs, commits, series and samples,
@@ -150,19 +158,25 @@ func (h *DB) Stats(ctx context.Context) (Stats, error) {
 	if err != nil {
 		return s, err
 	}
-	rows, err := h.db.QueryContext(ctx, `SELECT DISTINCT machine FROM runs`)
+	rows, err := h.db.QueryContext(ctx, `SELECT r.machine, count(DISTINCT r.commit_id), max(r.commit_time),
+		(SELECT count(*) FROM series s WHERE s.machine = r.machine) FROM runs r GROUP BY r.machine`)
 	if err != nil {
 		return s, err
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var m string
-		if err := rows.Scan(&m); err != nil {
+		var m MachineStats
+		var last string
+		if err := rows.Scan(&m.Machine, &m.Commits, &last, &m.Series); err != nil {
 			return s, err
 		}
-		s.Machines = append(s.Machines, m)
+		m.Last, _ = time.Parse(time.RFC3339, last)
+		s.Fleet = append(s.Fleet, m)
 	}
-	sort.Strings(s.Machines)
+	slices.SortFunc(s.Fleet, func(a, b MachineStats) int { return strings.Compare(a.Machine, b.Machine) })
+	for _, m := range s.Fleet {
+		s.Machines = append(s.Machines, m.Machine)
+	}
 	return s, rows.Err()
 }
 

@@ -40,6 +40,9 @@ type Step struct {
 	Machine string
 	// New says no step near it was recorded before (Mark, Record).
 	New bool
+	// Shared, when not empty, says other machines' series of the same
+	// cell stepped the same way at the same time (Fleet).
+	Shared string
 }
 
 // Relative is the step as a fraction of the level before it, with its
@@ -151,7 +154,7 @@ type recorded struct {
 }
 
 func (h *DB) recorded(ctx context.Context, series int64) ([]recorded, error) {
-	rows, err := h.db.QueryContext(ctx, `SELECT after_commit, shift FROM steps WHERE series_id = ?`, series)
+	rows, err := h.db.QueryContext(ctx, h.d.q(`SELECT after_commit, shift FROM steps WHERE series_id = ?`), series)
 	if err != nil {
 		return nil, err
 	}
@@ -186,8 +189,8 @@ func (h *DB) Record(ctx context.Context, steps []Step, now time.Time) error {
 		if math.IsNaN(shift) {
 			shift = math.Copysign(1, st.Shift.Shift)
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO steps (series_id, before_commit, after_commit, shift, first_seen) VALUES (?, ?, ?, ?, ?)
-			ON CONFLICT (series_id, after_commit) DO NOTHING`, st.Series.ID, st.Before, st.After, shift, stamp(now)); err != nil {
+		if _, err := tx.ExecContext(ctx, h.d.q(`INSERT INTO steps (series_id, before_commit, after_commit, shift, first_seen) VALUES (?, ?, ?, ?, ?)
+			ON CONFLICT (series_id, after_commit) DO NOTHING`), st.Series.ID, st.Before, st.After, shift, stamp(now)); err != nil {
 			return err
 		}
 	}

@@ -37,7 +37,7 @@ type StepRow struct {
 	Size            string // +8.1% [+6.0%, +10.2%]
 	Levels          string // 40.1n → 43.4n
 	P               string
-	Note            string // the machine moved too
+	Note            string // the machine moved too, other machines stepped alike
 }
 
 // Row formats a step.
@@ -46,6 +46,9 @@ func Row(st history.Step) StepRow {
 		Machine: st.Series.Machine, Commits: history.ShortCommit(st.Before) + ".." + history.ShortCommit(st.After),
 		Levels: records.FormatValue(st.From, st.Series.Unit) + " → " + records.FormatValue(st.To, st.Series.Unit),
 		P:      fmt.Sprintf("%.3f", st.P), Note: st.Machine}
+	if st.Shared != "" {
+		r.Note = strings.TrimPrefix(r.Note+"; "+st.Shared, "; ")
+	}
 	if st.Series.Oversubscribed() {
 		r.Note = strings.TrimPrefix(r.Note+"; oversubscribed (more threads than cores): never gated", "; ")
 	}

@@ -21,12 +21,15 @@ import (
 
 var cmdHistory = &command{
 	name: "history", args: "add|changes|plot|report|info [flags] [arguments]", short: "keep results across commits and find the steps in them",
-	long: `History keeps results across commits in one SQLite file and finds where
-a series — one cell in one unit on one machine — stepped up or down.
+	long: `History keeps results across commits in one SQLite file, or on a
+PostgreSQL server for a fleet of runners, and finds where a series — one
+cell in one unit on one machine — stepped up or down.
 
-The history is -db FILE, else $PERFRUN_HISTORY, else perfrun-out/history.db.
-Series from different machines are never mixed. "perfrun history COMMAND -h"
-prints a command's flags.`,
+The history is -db, else $PERFRUN_HISTORY, else perfrun-out/history.db: a
+SQLite file, or a postgres:// URL (its tables in the connection's schema;
+many runners may add at once; a role that may only SELECT is enough for
+changes, plot, report and info). Series from different machines are never
+mixed. "perfrun history COMMAND -h" prints a command's flags.`,
 }
 
 // historyCommands are history's commands, in the order help lists them.
@@ -54,7 +57,13 @@ found once -min-size commits follow it.`},
 		long: `Report writes report.md and a self-contained report.html: the steps and the
 plots of the series that have them.`},
 	{name: "history info", args: "", short: "say what the history holds",
-		long: "Info says what the history holds."},
+		long: "Info says what the history holds, machine by machine."},
+	{name: "history copy", args: "SRC DST", short: "copy a history into another (SQLite file or server)",
+		long: `Copy adds every results file of the history SRC to the history DST, each
+in one transaction, with the steps SRC recorded: a branch's SQLite file onto
+a server, or a server's history back into a file. Files DST holds already
+are skipped, so a copy interrupted can be run again. Either side is a
+SQLite file or a postgres:// URL.`},
 	{name: "history backfill", args: "[-every K] [-reference REV] RANGE [-- RUN FLAGS]", short: "measure a range of past commits into the history",
 		long: `Backfill builds perfrun (or -pkg) at each commit of a revision range
 (git rev-list RANGE, oldest first; -every K takes every K-th and the last)
@@ -68,8 +77,8 @@ when it was the machine. Ctrl-C keeps the commits already added.`},
 
 func init() {
 	cmdHistory.run = runHistory
-	defines := []func(*flag.FlagSet) runFunc{historyAdd, historyChanges, historyPlot, historyReport, historyInfo, historyBackfill}
-	maxArgs := []int{-1, 0, 0, 0, 0, -1}
+	defines := []func(*flag.FlagSet) runFunc{historyAdd, historyChanges, historyPlot, historyReport, historyInfo, historyCopy, historyBackfill}
+	maxArgs := []int{-1, 0, 0, 0, 0, 2, -1}
 	for i, c := range historyCommands {
 		c.define, c.maxArgs = defines[i], maxArgs[i]
 	}
@@ -92,7 +101,7 @@ func historyPath() string {
 func runHistory(ctx context.Context, o *streams, args []string) error {
 	if len(args) == 0 {
 		cmdHistory.help(o.stderr, flag.NewFlagSet("history", flag.ContinueOnError))
-		return usageError("want a history command: add, changes, plot, report, info or backfill")
+		return usageError("want a history command: add, changes, plot, report, info, copy or backfill")
 	}
 	switch args[0] {
 	case "-h", "-help", "--help", "help":
@@ -104,12 +113,12 @@ func runHistory(ctx context.Context, o *streams, args []string) error {
 			return c.execute(ctx, o, args[1:])
 		}
 	}
-	return usageError("unknown history command %q: want add, changes, plot, report, info or backfill", args[0])
+	return usageError("unknown history command %q: want add, changes, plot, report, info, copy or backfill", args[0])
 }
 
 // dbFlag is every history command's -db.
 func dbFlag(fs *flag.FlagSet) *string {
-	return fs.String("db", historyPath(), "the history database (SQLite)")
+	return fs.String("db", historyPath(), "the history: a SQLite file or a postgres:// URL")
 }
 
 // openHistory opens the database; a newer or foreign one is the user's
@@ -349,6 +358,7 @@ func loadSteps(ctx context.Context, h *history.DB, f *seriesFlags) ([]*history.S
 		return nil, nil, err
 	}
 	history.CommonMode(steps, refs)
+	history.Fleet(steps, series)
 	return series, steps, h.Mark(ctx, steps)
 }
 
@@ -408,6 +418,12 @@ func historyChanges(fs *flag.FlagSet) runFunc {
 // is not created, and unless write, nothing is written (it may be in a
 // folder perfrun cannot write to).
 func openExisting(ctx context.Context, path string, write bool) (*history.DB, error) {
+	if history.IsServer(path) {
+		if write {
+			return openHistory(ctx, path)
+		}
+		return historyInput(history.OpenRead(ctx, path))
+	}
 	if _, err := os.Stat(path); err != nil {
 		return nil, usageError("no history at %s: add results with perfrun history add", path)
 	}
@@ -430,9 +446,17 @@ func historyInfo(fs *flag.FlagSet) runFunc {
 			return err
 		}
 		v, _ := h.Version(ctx)
-		fmt.Fprintf(o.stdout, "history %s (schema %d)\n%d files, %d runs, %d commits, %d series, %d values\nmachines: %s\n",
-			*db, v, st.Files, st.Runs, st.Commits, st.Series, st.Samples, strings.Join(st.Machines, ", "))
-		return nil
+		fmt.Fprintf(o.stdout, "history %s (schema %d)\n%d files, %d runs, %d commits, %d series, %d values\n",
+			h.Path, v, st.Files, st.Runs, st.Commits, st.Series, st.Samples)
+		if len(st.Fleet) == 0 {
+			return nil
+		}
+		tw := tabwriter.NewWriter(o.stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintf(tw, "machine\tseries\tcommits\tnewest commit\n")
+		for _, m := range st.Fleet {
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%s\n", m.Machine, m.Series, m.Commits, m.Last.Format("2006-01-02 15:04"))
+		}
+		return tw.Flush()
 	}
 }
 

@@ -1,0 +1,135 @@
+package history
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
+)
+
+// IsServer says whether a history's path names a PostgreSQL server (a
+// postgres:// or postgresql:// URL) rather than a SQLite file.
+func IsServer(path string) bool {
+	return strings.HasPrefix(path, "postgres://") || strings.HasPrefix(path, "postgresql://")
+}
+
+// metaTable holds what SQLite keeps in its header: the application and
+// the schema version.
+const metaTable = "perfrun_meta"
+
+// applicationName marks a PostgreSQL schema as a perfrun history.
+const applicationName = "perfrun history"
+
+// connectPostgres opens the pool. A reader's sessions are read-only on
+// the server's side, so a report cannot write even by mistake and a
+// role with SELECT alone is enough.
+func connectPostgres(path string, readOnly bool) (*DB, error) {
+	cfg, err := pgx.ParseConfig(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", redacted(path), err)
+	}
+	if readOnly {
+		cfg.RuntimeParams["default_transaction_read_only"] = "on"
+	}
+	db := stdlib.OpenDB(*cfg)
+	db.SetMaxOpenConns(4)
+	return &DB{db: db, Path: redacted(path), d: dialect{postgres: true}}, nil
+}
+
+// redacted is a server URL fit to print: its password hidden.
+func redacted(path string) string {
+	u, err := url.Parse(path)
+	if err != nil {
+		return "postgres://…"
+	}
+	return u.Redacted()
+}
+
+// openPostgres opens a history on a server for writing, creating its
+// tables if the schema has none, and migrates an older one, as open does
+// for a file.
+func openPostgres(ctx context.Context, path string, target int) (*DB, error) {
+	h, err := connectPostgres(path, false)
+	if err != nil {
+		return nil, err
+	}
+	if err := h.check(ctx, false); err != nil {
+		h.Close()
+		return nil, fmt.Errorf("%s: %w", h.Path, err)
+	}
+	if err := h.migrate(ctx, target); err != nil {
+		h.Close()
+		return nil, fmt.Errorf("%s: %w", h.Path, err)
+	}
+	return h, nil
+}
+
+// identityPostgres reads the schema version and application from the
+// meta table, and counts the tables of the connection's current schema.
+func (h *DB) identityPostgres(ctx context.Context) (version, app, tables int, err error) {
+	var meta int
+	err = h.db.QueryRowContext(ctx, `SELECT count(*), count(*) FILTER (WHERE table_name = $1)
+		FROM information_schema.tables WHERE table_schema = current_schema()`, metaTable).Scan(&tables, &meta)
+	if err != nil || meta == 0 {
+		return
+	}
+	rows, err := h.db.QueryContext(ctx, `SELECT key, value FROM `+metaTable)
+	if err != nil {
+		return
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var k, v string
+		if err = rows.Scan(&k, &v); err != nil {
+			return
+		}
+		switch k {
+		case "application":
+			if v == applicationName {
+				app = applicationID
+			}
+		case "schema":
+			version, _ = strconv.Atoi(v)
+		}
+	}
+	err = rows.Err()
+	return
+}
+
+// migratePostgres brings the schema to target in tx, which it commits.
+// Openers take turns on a transaction-scoped advisory lock, so a second
+// one finds the first one's tables made.
+func (h *DB) migratePostgres(ctx context.Context, tx *sql.Tx, target int) error {
+	if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock($1)`, applicationID); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS `+metaTable+` (key TEXT PRIMARY KEY, value TEXT NOT NULL)`); err != nil {
+		return err
+	}
+	var version int
+	var v string
+	err := tx.QueryRowContext(ctx, `SELECT value FROM `+metaTable+` WHERE key = 'schema'`).Scan(&v)
+	switch {
+	case err == sql.ErrNoRows:
+	case err != nil:
+		return err
+	default:
+		version, _ = strconv.Atoi(v)
+	}
+	if version >= target {
+		return nil
+	}
+	if err := h.applyMigrations(ctx, tx, version, target); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO `+metaTable+` (key, value) VALUES ('application', $1), ('schema', $2)
+		ON CONFLICT (key) DO UPDATE SET value = excluded.value`, applicationName, strconv.Itoa(target)); err != nil {
+		return err
+	}
+	return tx.Commit()
+}

@@ -1,0 +1,44 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+
+	"github.com/perfrun/perfrun/history"
+)
+
+func historyCopy(fs *flag.FlagSet) runFunc {
+	return func(ctx context.Context, o *streams, args []string) error {
+		if len(args) != 2 {
+			return usageError("history copy wants SRC and DST: two histories, each a SQLite file or a postgres:// URL")
+		}
+		if args[0] == args[1] {
+			return usageError("history copy: SRC and DST are the same history")
+		}
+		ctx, stop := interruptible(ctx)
+		defer stop()
+		src, err := openExisting(ctx, args[0], false)
+		if err != nil {
+			return err
+		}
+		defer src.Close()
+		dst, err := openHistory(ctx, args[1])
+		if err != nil {
+			return err
+		}
+		defer dst.Close()
+		c, err := history.Copy(ctx, src, dst, progressAfter(o.stderr, "history copy", "files"))
+		if err != nil {
+			if errors.Is(err, context.Canceled) {
+				fmt.Fprintf(o.stderr, "perfrun: history copy: interrupted; the files copied so far are in %s, whole (copy again to go on)\n", dst.Path)
+			}
+			return err
+		}
+		fmt.Fprintf(o.stdout, "copied %d files (%d runs, %d values) and %d recorded steps from %s to %s; %d files were there already\n",
+			c.Files, c.Runs, c.Samples, c.Steps, src.Path, dst.Path, c.Duplicates)
+		return nil
+	}
+}
+
