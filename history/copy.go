@@ -100,9 +100,9 @@ func (h *DB) each(ctx context.Context, query string, args []any, f func(*sql.Row
 // copyFile copies one file's runs and values in one transaction of dst.
 func copyFile(ctx context.Context, src, dst *DB, id int64, digest, name, added string, series map[int64]stored) (dup bool, runs, samples int, err error) {
 	type run struct {
-		id                                              int64
-		commit, commitTime, runTime, machine            string
-		cores                                           int64
+		id                                             int64
+		commit, commitTime, runTime, machine           string
+		cores                                          int64
 		goVersion, corpus, perfrunVersion, configLines string
 	}
 	var rs []run
@@ -196,9 +196,9 @@ func copyFile(ctx context.Context, src, dst *DB, id int64, digest, name, added s
 // copySteps copies the recorded steps, each to its series in dst.
 func copySteps(ctx context.Context, src, dst *DB, series map[int64]stored) (int, error) {
 	type step struct {
-		series                    int64
+		series                   int64
 		before, after, firstSeen string
-		shift                     float64
+		shift                    float64
 	}
 	var steps []step
 	err := src.each(ctx, `SELECT series_id, before_commit, after_commit, shift, first_seen FROM steps`, nil, func(r *sql.Rows) error {

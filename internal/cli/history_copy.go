@@ -41,4 +41,3 @@ func historyCopy(fs *flag.FlagSet) runFunc {
 		return nil
 	}
 }
-
