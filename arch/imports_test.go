@@ -38,6 +38,7 @@ var layers = []struct {
 	{"records", 0},
 	{"history/changepoint", 0},
 	{"harness/report/browser", 0},
+	{"harness/bisect", 0},
 	{"store", 1},
 	{"records/importers", 1},
 	{"harness/compare", 1},

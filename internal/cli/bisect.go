@@ -1,0 +1,368 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/perfrun/perfrun/harness"
+	"github.com/perfrun/perfrun/harness/ab"
+	"github.com/perfrun/perfrun/harness/bisect"
+	"github.com/perfrun/perfrun/harness/compare"
+)
+
+var cmdBisect = &command{
+	maxArgs: 2, name: "bisect", args: "[flags] GOOD BAD | -step N", short: "find the commit that made a step, with paired A/B measurements",
+	common: []string{"impl", "threads", "threshold", "budget", "step", "o", "json", "q"},
+	long: `Bisect finds the commit between GOOD and BAD that moved a cell, measuring
+each probe commit against a reference with ab's paired arms and verdicts,
+never one commit after another. It first measures BAD against GOOD on the
+cells -impl, -threads and -workload choose and follows the cell that moved
+most; a range that does not move by -threshold has no step to find (exit
+3). Then it walks the first-parent commits between them, halving the range:
+each probe is judged at a quarter of the step (at least 2%), so a commit
+that made part of it moves too; a step made of several smaller ones is
+followed commit by commit, each named with its share. A commit that does
+not build is skipped and named. A probe that stays undecided is measured
+once more within -budget; if it stays undecided, bisect stops and reports
+the range it narrowed to, never a guess.
+
+-step N bisects the N-th step "perfrun history changes" prints (-db the
+history): its commits and its cell. Progress goes to stderr, the probe
+table and each culprit's "git show --stat" to -o DIR/bisect.md, and -json
+writes the result. Exit codes: 0 found, 3 could not decide or no step, 2
+usage, 4 tool failure.`,
+}
+
+func init() { cmdBisect.define = bisectFlags }
+
+// bisectOptions are bisect's flags.
+type bisectOptions struct {
+	repo, pkg         string
+	impl, workload    string
+	threads           string
+	params            listFlag
+	threshold         string
+	budget            time.Duration
+	seed              uint64
+	firstParent       bool
+	step              int
+	db                *string
+	outDir, jsonOut   string
+	quiet             bool
+	tracked           string   // the cell followed, once the whole range chose it
+	abFlagsForTracked []string // the ab flags that measure it alone
+	probes            int
+	start             time.Time
+}
+
+func bisectFlags(fs *flag.FlagSet) runFunc {
+	b := &bisectOptions{}
+	fs.StringVar(&b.repo, "repo", ".", "git repository")
+	fs.StringVar(&b.pkg, "pkg", defaultPkg, "the main package to build at each commit (as ab's -pkg)")
+	fs.StringVar(&b.impl, "impl", "", "implementations to look at (default: all)")
+	fs.StringVar(&b.workload, "workload", "issuer", "workloads")
+	fs.StringVar(&b.threads, "threads", fmt.Sprintf("1-%d", harness.Cores()), "thread counts")
+	fs.Var(&b.params, "param", "workload parameter name=v1,v2 (repeatable), as ab takes it")
+	fs.StringVar(&b.threshold, "threshold", "5%", "the least step the whole range must show")
+	fs.DurationVar(&b.budget, "budget", 0, "start no measurement past this time from the start (0: no limit), e.g. 30m")
+	fs.Uint64Var(&b.seed, "seed", 1, "seed of the corpus and of the code layouts (each probe its own)")
+	fs.BoolVar(&b.firstParent, "first-parent", true, "walk the first-parent commits only (merges as one)")
+	fs.IntVar(&b.step, "step", 0, "bisect the N-th step history changes prints, instead of GOOD BAD")
+	b.db = dbFlag(fs)
+	fs.StringVar(&b.outDir, "o", filepath.Join(filepath.Dir(defaultOutput), "bisect"), "write bisect.md here")
+	fs.StringVar(&b.jsonOut, "json", "", "also write the result as JSON to this file")
+	fs.BoolVar(&b.quiet, "q", false, "no progress on stderr")
+	return func(ctx context.Context, o *streams, args []string) error { return b.run(ctx, o, fs) }
+}
+
+func (b *bisectOptions) run(ctx context.Context, o *streams, fs *flag.FlagSet) error {
+	good, bad := fs.Arg(0), fs.Arg(1)
+	switch {
+	case b.step > 0 && fs.NArg() != 0:
+		return usageError("-step names the commits: want no GOOD BAD with it")
+	case b.step == 0 && fs.NArg() != 2:
+		return usageError("want GOOD and BAD, two commits (or -step N)")
+	case b.step < 0:
+		return usageError("-step counts from 1")
+	case b.budget < 0:
+		return usageError("-budget must not be negative")
+	}
+	thr, err := parsePercent(b.threshold)
+	if err != nil || thr <= 0 || thr >= 1 {
+		return usageError("bad -threshold %q: want a percentage such as 5%%", b.threshold)
+	}
+	ctx, stop := interruptible(ctx)
+	defer stop()
+	if b.step > 0 {
+		if good, bad, err = b.fromHistory(ctx); err != nil {
+			return err
+		}
+	}
+	if err := ab.CheckSource(ctx, b.repo, b.pkg); err != nil {
+		return asUsage(err)
+	}
+	commits, good, err := b.commits(ctx, good, bad)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(b.outDir, 0o755); err != nil {
+		return err
+	}
+	b.start = time.Now()
+	s := &bisect.Search{Good: good, Commits: commits, Measure: b.measure, Threshold: thr, ProbeFloor: 0.02}
+	if b.budget > 0 {
+		s.Deadline = b.start.Add(b.budget)
+	}
+	if !b.quiet {
+		fmt.Fprintf(o.stderr, "perfrun: bisect: %d commits after %s up to %s; about %d measurements\n", len(commits), short(good), short(commits[len(commits)-1]), 1+int(math.Ceil(math.Log2(float64(len(commits))))))
+		s.Progress = b.progress(ctx, o)
+	}
+	res, err := s.Run(ctx)
+	if err != nil {
+		if ctx.Err() != nil {
+			return &exitError{exitInconclusive, fmt.Errorf("interrupted after %s: %d measurements made, nothing decided", time.Since(b.start).Round(time.Second), len(res.Probes))}
+		}
+		if errors.Is(err, bisect.ErrBudget) {
+			return &exitError{exitInconclusive, err}
+		}
+		return err
+	}
+	return b.finish(ctx, o, res)
+}
+
+// commits are the commits after good up to bad, oldest first; good comes
+// back as its full name.
+func (b *bisectOptions) commits(ctx context.Context, good, bad string) ([]string, string, error) {
+	full := func(rev string) (string, error) {
+		out, err := exec.CommandContext(ctx, "git", "-C", b.repo, "rev-parse", "--verify", "--end-of-options", rev+"^{commit}").Output()
+		if err != nil {
+			return "", usageError("%s is not a commit of %s", rev, b.repo)
+		}
+		return strings.TrimSpace(string(out)), nil
+	}
+	g, err := full(good)
+	if err != nil {
+		return nil, "", err
+	}
+	bd, err := full(bad)
+	if err != nil {
+		return nil, "", err
+	}
+	args := []string{"-C", b.repo, "rev-list", "--reverse"}
+	if b.firstParent {
+		args = append(args, "--first-parent")
+	}
+	out, err := exec.CommandContext(ctx, "git", append(args, g+".."+bd)...).Output()
+	if err != nil {
+		return nil, "", fmt.Errorf("git rev-list %s..%s: %w", short(g), short(bd), err)
+	}
+	commits := strings.Fields(string(out))
+	if len(commits) == 0 {
+		return nil, "", usageError("%s is not after %s: no commits between them", bad, good)
+	}
+	return commits, g, nil
+}
+
+// measure runs ab on head against base, on the cell followed (the cells
+// chosen, for the whole range), at the threshold.
+func (b *bisectOptions) measure(ctx context.Context, base, head string, thr float64) (bisect.Measurement, error) {
+	m := bisect.Measurement{Base: base, Head: head, Instructions: math.NaN()}
+	self, err := os.Executable()
+	if err != nil {
+		return m, err
+	}
+	b.probes++
+	jsonFile := filepath.Join(b.outDir, fmt.Sprintf("probe%02d.json", b.probes))
+	args := []string{"ab", "-q", "-json", jsonFile, "-repo", b.repo, "-pkg", b.pkg,
+		"-threshold", strconv.FormatFloat(100*math.Abs(thr), 'f', 2, 64) + "%",
+		"-seed", strconv.FormatUint(b.seed*1000+uint64(b.probes), 10)}
+	if b.budget > 0 {
+		left := b.budget - time.Since(b.start)
+		if left < time.Minute {
+			left = time.Minute
+		}
+		args = append(args, "-budget", left.Round(time.Second).String())
+	}
+	if b.tracked == "" {
+		args = append(args, "-impl", b.impl, "-threads", b.threads, "-workload", b.workload)
+		for _, p := range b.params {
+			args = append(args, "-param", p)
+		}
+	} else {
+		args = append(args, b.abFlagsForTracked...)
+	}
+	args = append(args, base, head)
+	t0 := time.Now()
+	cmd := exec.CommandContext(ctx, self, args...)
+	var stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = nil, &stderr
+	err = cmd.Run()
+	m.Wall = time.Since(t0)
+	var exit *exec.ExitError
+	if errors.As(err, &exit) && exit.ExitCode() == exitFailure {
+		if berr := b.builds(ctx, head); berr != nil {
+			return m, fmt.Errorf("%s %w: %v", short(head), bisect.ErrDoesNotBuild, berr)
+		}
+	}
+	if err != nil && !(errors.As(err, &exit) && (exit.ExitCode() == exitRegression || exit.ExitCode() == exitInconclusive)) {
+		if ctx.Err() != nil {
+			return m, ctx.Err()
+		}
+		return m, fmt.Errorf("ab %s %s: %w: %s", short(base), short(head), err, lastLines(stderr.String(), 5))
+	}
+	data, err := os.ReadFile(jsonFile)
+	if err != nil {
+		return m, err
+	}
+	var rep compare.Report
+	if err := json.Unmarshal(data, &rep); err != nil {
+		return m, fmt.Errorf("%s: %w", jsonFile, err)
+	}
+	if b.tracked == "" {
+		b.follow(rep)
+	}
+	b.judge(&m, rep, thr)
+	return m, nil
+}
+
+// follow picks the cell that moved most in the whole range (time or
+// instructions), and the ab flags that measure it alone.
+func (b *bisectOptions) follow(rep compare.Report) {
+	best := 0.0
+	for _, c := range rep.Cells {
+		if c.Verdict != compare.Regression && c.Verdict != compare.Improved {
+			continue
+		}
+		if d := math.Abs(math.Log(c.Ratio)); d > best {
+			best, b.tracked = d, c.Name
+		}
+	}
+	if b.tracked == "" {
+		return
+	}
+	// A cell's name is its workload and its parameters: Issuer/impl=x/….
+	parts := strings.Split(b.tracked, "/")
+	b.abFlagsForTracked = []string{"-workload", strings.ToLower(parts[0])}
+	for _, kv := range parts[1:] {
+		k, v, _ := strings.Cut(kv, "=")
+		switch k {
+		case "impl":
+			b.abFlagsForTracked = append(b.abFlagsForTracked, "-impl", v)
+		case "threads":
+			b.abFlagsForTracked = append(b.abFlagsForTracked, "-threads", v)
+		default:
+			b.abFlagsForTracked = append(b.abFlagsForTracked, "-param", kv)
+		}
+	}
+}
+
+// judge reads the followed cell's verdicts: moved when time or
+// instructions moved the step's way past the threshold, the same when
+// time passed (and the count, where taken), undecided otherwise.
+func (b *bisectOptions) judge(m *bisect.Measurement, rep compare.Report, thr float64) {
+	var timeV, instrV *compare.CellVerdict
+	for i, c := range rep.Cells {
+		if c.Name != b.tracked {
+			continue
+		}
+		if c.Unit == "instructions/op" {
+			instrV = &rep.Cells[i]
+		} else if timeV == nil {
+			timeV = &rep.Cells[i]
+		}
+	}
+	if timeV == nil {
+		m.Outcome = bisect.Same // no cell moved in the whole range
+		m.Verdict = string(rep.Verdict)
+		if rep.Verdict != compare.Pass {
+			m.Outcome = bisect.Undecided
+		}
+		return
+	}
+	m.Shift, m.Low, m.High = timeV.Ratio-1, timeV.Lo-1, timeV.Hi-1
+	m.Verdict = fmt.Sprintf("%s %s", timeV.Verdict, timeV.Reason)
+	moved, against := compare.Regression, compare.Improved
+	if thr < 0 {
+		moved, against = against, moved
+	}
+	switch {
+	case timeV.Verdict == moved || instrV != nil && instrV.Verdict == moved:
+		m.Outcome = bisect.Moved
+	case timeV.Verdict == against:
+		m.Outcome = bisect.Against
+	case timeV.Verdict == compare.Pass && (instrV == nil || instrV.Verdict == compare.Pass):
+		m.Outcome = bisect.Same
+	default:
+		m.Outcome = bisect.Undecided
+	}
+	if instrV != nil {
+		m.Instructions = instrV.Ratio - 1
+		m.Verdict += fmt.Sprintf("; instructions %s %+.2f%%", instrV.Verdict, 100*(instrV.Ratio-1))
+	}
+}
+
+// builds says why commit does not build, or nil when it does.
+func (b *bisectOptions) builds(ctx context.Context, commit string) error {
+	dir, err := ab.TempDir()
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	v, err := ab.Checkout(ctx, b.repo, commit, b.pkg, dir, "probe")
+	if err != nil {
+		return err
+	}
+	v.Close()
+	return nil
+}
+
+// progress prints each measurement as it starts and ends.
+func (b *bisectOptions) progress(ctx context.Context, o *streams) func(bisect.Event) {
+	return func(ev bisect.Event) {
+		m := ev.Measurement
+		if !ev.Done {
+			fmt.Fprintf(o.stderr, "perfrun: bisect: measurement %d of about %d: %s against %s (%s)\n", ev.Probe, ev.About, short(m.Head), short(m.Base), subject(ctx, b.repo, m.Head))
+			return
+		}
+		fmt.Fprintf(o.stderr, "perfrun: bisect: %s against %s: %s, %s; %s in %s\n", short(m.Head), short(m.Base), m.Outcome, shiftText(m), b.tracked, m.Wall.Round(time.Second))
+	}
+}
+
+func shiftText(m bisect.Measurement) string {
+	s := fmt.Sprintf("%+.1f%% [%+.1f%%, %+.1f%%]", 100*m.Shift, 100*m.Low, 100*m.High)
+	if !math.IsNaN(m.Instructions) {
+		s += fmt.Sprintf(", instructions %+.2f%%", 100*m.Instructions)
+	}
+	return s
+}
+
+// subject is a commit's subject line, or "" where git cannot say.
+func subject(ctx context.Context, repo, commit string) string {
+	out, err := exec.CommandContext(ctx, "git", "-C", repo, "log", "-1", "--format=%s", commit).Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func short(c string) string {
+	if len(c) > 12 {
+		return c[:12]
+	}
+	return c
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return strings.Join(lines[max(0, len(lines)-n):], "\n")
+}
