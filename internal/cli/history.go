@@ -44,10 +44,13 @@ machine: line (run -label machine=X), else its cpu and cores, unless
 -machine gives it. Samples a run set aside are not stored.`},
 	{name: "history changes", args: "[-record] [-fail]", short: "find the steps in every series",
 		long: `Changes finds the steps in every series with E-divisive means and a
-permutation test, and prints each with the commits it lies between, its
-size with a 95% interval, and its p-value. A step that a control or floor
+permutation test, and prints each with its number (perfrun bisect -step N
+narrows step N to its commit), the commits it lies between, its size with
+a 95% interval, and its p-value. A step that a control or floor
 cell of the same runs shares (the same way, at least half as large) is
-noted as the machine's. Steps not recorded before are new; -record stores
+noted as the machine's, and one that other machines' series of the cell
+took over the same commits is said to be theirs too. Steps not recorded
+before are new; -record stores
 them; -fail exits 1 when a new one is a regression of a store at no more
 threads than cores (oversubscribed cells only time-slice). A step can be
 found once -min-size commits follow it.`},
@@ -383,8 +386,8 @@ func historyChanges(fs *flag.FlagSet) runFunc {
 		newRegressions, fresh := 0, 0
 		if len(steps) > 0 {
 			tw := tabwriter.NewWriter(o.stdout, 0, 4, 2, ' ', 0)
-			fmt.Fprintf(tw, "\tstep\tcell\tunit\tmachine\tbetween\tsize (95%% interval)\tlevels\tp\tnote\n")
-			for _, st := range steps {
+			fmt.Fprintf(tw, "#\t\tstep\tcell\tunit\tmachine\tbetween\tsize (95%% interval)\tlevels\tp\tnote\n")
+			for i, st := range steps {
 				r := chart.Row(st)
 				mark := ""
 				if st.New {
@@ -394,7 +397,7 @@ func historyChanges(fs *flag.FlagSet) runFunc {
 						newRegressions++
 					}
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", mark, r.Kind, r.Cell, r.Unit, r.Machine, r.Commits, r.Size, r.Levels, r.P, r.Note)
+				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", i+1, mark, r.Kind, r.Cell, r.Unit, r.Machine, r.Commits, r.Size, r.Levels, r.P, r.Note)
 			}
 			tw.Flush()
 		}
