@@ -1,7 +1,9 @@
 package history
 
 import (
+	"cmp"
 	"context"
+	"database/sql"
 	"encoding/json"
 	"regexp"
 	"slices"
@@ -95,42 +97,72 @@ func (h *DB) Series(ctx context.Context, f Filter) ([]*Series, error) {
 		ids[i] = s.ID
 	}
 	chosen, _ := json.Marshal(ids)
-	rows, err = h.db.QueryContext(ctx, h.d.q(`SELECT s.series_id, r.commit_id, r.commit_time, r.cores, s.value
-		FROM samples s JOIN runs r ON r.id = s.run_id
-		WHERE `+h.d.idsIn("s.series_id")+`
-		ORDER BY s.series_id, r.commit_time, r.commit_id, r.id`), string(chosen))
+	runs, err := h.runs(ctx)
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var (
-		id      int64
-		commit  string
-		stamped string
-		cores   int
-		value   float64
-		at      map[string]int // the point of each commit of the current series
-		cur     *Series
-	)
-	for rows.Next() {
-		if err := rows.Scan(&id, &commit, &stamped, &cores, &value); err != nil {
-			return nil, err
-		}
-		s := byID[id]
-		if s != cur {
-			cur, at = s, make(map[string]int)
-		}
-		s.Cores = max(s.Cores, cores)
-		i, ok := at[commit]
-		if !ok {
-			when, _ := time.Parse(time.RFC3339, stamped)
-			i = len(s.Points)
-			at[commit] = i
-			s.Points = append(s.Points, Point{Commit: commit, Time: when})
-		}
-		s.Points[i].Values = append(s.Points[i].Values, value)
+	// The samples alone, in no order: joined and sorted here, a read
+	// scans three numbers a value rather than two strings besides.
+	type sample struct {
+		run   *runInfo
+		value float64
 	}
-	return out, rows.Err()
+	of := make(map[*Series][]sample, len(out))
+	err = h.each(ctx, `SELECT series_id, run_id, value FROM samples WHERE `+h.d.idsIn("series_id"), []any{string(chosen)}, func(r *sql.Rows) error {
+		var sid, rid int64
+		var v float64
+		if err := r.Scan(&sid, &rid, &v); err != nil {
+			return err
+		}
+		s := byID[sid]
+		of[s] = append(of[s], sample{runs[rid], v})
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range out {
+		samples := of[s]
+		slices.SortStableFunc(samples, func(a, b sample) int {
+			return cmp.Or(a.run.when.Compare(b.run.when), strings.Compare(a.run.commit, b.run.commit), cmp.Compare(a.run.id, b.run.id))
+		})
+		at := make(map[string]int)
+		for _, x := range samples {
+			s.Cores = max(s.Cores, x.run.cores)
+			i, ok := at[x.run.commit]
+			if !ok {
+				i = len(s.Points)
+				at[x.run.commit] = i
+				s.Points = append(s.Points, Point{Commit: x.run.commit, Time: x.run.when})
+			}
+			s.Points[i].Values = append(s.Points[i].Values, x.value)
+		}
+	}
+	return out, nil
+}
+
+// runInfo is what a series' point needs of its run.
+type runInfo struct {
+	id     int64
+	commit string
+	when   time.Time
+	cores  int
+}
+
+// runs reads every run's commit, its time and the cores it ran on.
+func (h *DB) runs(ctx context.Context) (map[int64]*runInfo, error) {
+	out := make(map[int64]*runInfo)
+	err := h.each(ctx, `SELECT id, commit_id, commit_time, cores FROM runs`, nil, func(r *sql.Rows) error {
+		x := new(runInfo)
+		var stamped string
+		if err := r.Scan(&x.id, &x.commit, &stamped, &x.cores); err != nil {
+			return err
+		}
+		x.when, _ = time.Parse(time.RFC3339, stamped)
+		out[x.id] = x
+		return nil
+	})
+	return out, err
 }
 
 // Stats counts what a history holds.

@@ -5,10 +5,12 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -248,7 +250,7 @@ func gitCommitTime(dir string) func(string) (time.Time, bool) {
 // seriesFlags are the flags choosing series and tuning the search.
 type seriesFlags struct {
 	machine, cell, units *string
-	alpha                *float64
+	alpha, minShift      *float64
 	permutations, minSz  *int
 }
 
@@ -264,6 +266,8 @@ func addSeriesFlags(fs *flag.FlagSet, units string) *seriesFlags {
 		minSz:        fs.Int("min-size", 3, "fewest commits between steps (a step shows once this many follow it)"),
 	}
 	fractionVar(fs, f.alpha, "alpha", 0.01, "significance level of each step's permutation test")
+	f.minShift = new(float64)
+	fractionVar(fs, f.minShift, "min-shift", 0.02, "report no step smaller than this share of the level before it (each series is tested at -alpha: many series give a few small steps of noise)")
 	return f
 }
 
@@ -299,6 +303,8 @@ func (f *seriesFlags) options() (changepoint.Options, error) {
 		return changepoint.Options{}, usageError("bad -alpha %g: want a level between 0 and 1, such as 0.01", *f.alpha)
 	case *f.permutations < 19 || *f.permutations > changepoint.MaxPermutations:
 		return changepoint.Options{}, usageError("bad -permutations %d: want 19 to %d", *f.permutations, changepoint.MaxPermutations)
+	case *f.minShift < 0 || *f.minShift >= 1:
+		return changepoint.Options{}, usageError("bad -min-shift %g: want a share of the level from 0 (every step) to below 1, such as 2%%", *f.minShift)
 	case *f.minSz < 2:
 		return changepoint.Options{}, usageError("bad -min-size %d: want at least 2", *f.minSz)
 	case 1/float64(*f.permutations+1) > *f.alpha:
@@ -349,6 +355,10 @@ func loadSteps(ctx context.Context, h *history.DB, f *seriesFlags) ([]*history.S
 		return nil, nil, usageError("no series of the %d in %s match -machine, -cell and -unit", st.Series, h.Path)
 	}
 	steps, err := history.FindSteps(ctx, series, opts)
+	steps = slices.DeleteFunc(steps, func(st history.Step) bool {
+		rel, _, _ := st.Relative()
+		return !math.IsNaN(rel) && math.Abs(rel) < *f.minShift
+	})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -178,3 +178,25 @@ func TestHistoryCommandHelp(t *testing.T) {
 		}
 	}
 }
+
+// TestHistoryMinShift: a step smaller than -min-shift is not reported; the
+// same step is at the default (2%).
+func TestHistoryMinShift(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "h.db")
+	for i, f := range historyFilesOf(t, dir, "Issuer/impl=rcu/threads=1", 30, 15, 0.10) {
+		day := fmt.Sprintf("2026-01-%02dT00:00:00Z", 1+i)
+		if code, out, errs := perfrun("history", "add", "-db", db, "-commit-time", day, f); code != 0 {
+			t.Fatalf("add: exit %d\n%s%s", code, out, errs)
+		}
+	}
+	if _, out, _ := perfrun("history", "changes", "-db", db); !strings.Contains(out, "1 steps in") {
+		t.Errorf("a +10%% step at the default -min-shift:\n%s", out)
+	}
+	if _, out, _ := perfrun("history", "changes", "-db", db, "-min-shift", "15%"); !strings.Contains(out, "0 steps in") {
+		t.Errorf("a +10%% step at -min-shift 15%%:\n%s", out)
+	}
+	if code, _, _ := perfrun("history", "changes", "-db", db, "-min-shift", "100%"); code != exitUsage {
+		t.Errorf("-min-shift 100%%: exit %d, want usage", code)
+	}
+}

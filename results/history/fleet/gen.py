@@ -6,7 +6,7 @@ gen.py fleet DIR C S M     C commits × S series on each of M machines: one
                            file per commit and machine; planted steps listed
                            in DIR/planted.txt
 """
-import os, random, sys, datetime
+import datetime, hashlib, os, random, sys
 
 def header(commit, day, machine):
     date = (datetime.datetime(2026, 1, 1) + datetime.timedelta(minutes=day)).strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -38,11 +38,11 @@ def fleet(d, commits, series, machines):
             at = rng.randrange(100, commits - 100)
             steps[(m, s)] = (at, rng.choice([-1, 1]) * rng.choice([0.08, 0.12, 0.20]))
     for (m, s), (at, size) in sorted(steps.items()):
-        planted.append(f"m{m} Issuer/impl=s{s:03d}/threads=1 at commit {at} ({'%040x' % (at + 1)}) {size:+.2f}\n")
+        planted.append(f"m{m} Issuer/impl=s{s:03d}/threads=1 at commit {at} ({hashlib.sha1(b'commit %d' % at).hexdigest()[:12]}) {size:+.2f}\n")
     open(os.path.join(d, "planted.txt"), "w").write("".join(planted))
     for m in range(machines):
         for c in range(commits):
-            commit = "%040x" % (c + 1)
+            commit = hashlib.sha1(b"commit %d" % c).hexdigest()
             lines = [header(commit, c * 10, f"m{m}")]
             for s in range(series):
                 level = 100.0 + s

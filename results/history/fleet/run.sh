@@ -55,7 +55,8 @@ for backend in postgres sqlite; do
 	for i in $(seq -w 1 19) 01; do
 		"$perfrun" history add -db "$db" "$work/big/big$i.txt" >/dev/null 2>&1 &
 		pid=$!
-		sleep "0.$(( RANDOM % 40 + 5 ))"
+		# Anywhere in the add: before, during or after its one transaction.
+		sleep "$(awk -v r=$RANDOM 'BEGIN { printf "%.2f", 0.05 + 2 * r / 32767 }')"
 		kill -9 $pid 2>/dev/null || true
 		wait $pid 2>/dev/null || true
 		line=$(values "$db")
