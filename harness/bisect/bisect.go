@@ -76,6 +76,8 @@ type Search struct {
 	Deadline time.Time
 	// Progress hears of every measurement as it starts and ends.
 	Progress func(ev Event)
+
+	about int // the measurements the search expects, as it goes
 }
 
 // Event is progress: a measurement about to start (Done false) or done.
@@ -88,9 +90,12 @@ type Event struct {
 // Culprit is a commit that made (part of) the step.
 type Culprit struct {
 	Commit, Before string
-	// Share is its part of the whole step (its shift against the commit
-	// before it over the whole step's), and Shift its own shift.
-	Share, Shift float64
+	// Shift is its own shift in time, Instructions in the count (NaN
+	// where not counted), each against the culprit before it (or Good).
+	Shift, Instructions float64
+	// Share is its part of what the culprits made together: by the count
+	// where every culprit has one (exact), else by time.
+	Share float64
 }
 
 // Result is what a search found.
@@ -119,6 +124,7 @@ var ErrBudget = errors.New("budget spent")
 func (s *Search) Run(ctx context.Context) (*Result, error) {
 	r := &Result{Skipped: map[string]string{}}
 	bad := s.Commits[len(s.Commits)-1]
+	s.about = 1 + log2(len(s.Commits))
 	step, err := s.decided(ctx, r, s.Good, bad, s.Threshold)
 	if errors.Is(err, ErrDoesNotBuild) {
 		return r, fmt.Errorf("the bad commit %s: %w", short(bad), err)
@@ -140,11 +146,13 @@ func (s *Search) Run(ctx context.Context) (*Result, error) {
 	// The step sets the way probes are judged: an improvement's commits
 	// move the other way.
 	thr := math.Copysign(math.Max(s.ProbeFloor, math.Abs(step.Shift)/4), step.Shift)
-	ref, refShift := -1, 0.0 // the reference commit's index (-1: Good) and its shift from Good
+	ref, refShift, refInstr := -1, 0.0, 0.0 // the reference commit's index (-1: Good) and its shifts from Good
+	defer shares(r)
 	for {
 		lo, hi := ref, len(s.Commits)-1
-		hiShift := step.Shift
+		hiShift, hiInstr := step.Shift, step.Instructions
 		if ref >= 0 {
+			s.about = len(r.Probes) + 1 + log2(hi-lo)
 			// Does the rest of the range move against the last culprit?
 			m, err := s.decided(ctx, r, s.Commits[ref], bad, thr)
 			if errors.Is(err, ErrBudget) {
@@ -161,7 +169,7 @@ func (s *Search) Run(ctx context.Context) (*Result, error) {
 				r.Found = true
 				break
 			}
-			hiShift = refShift + m.Shift
+			hiShift, hiInstr = refShift+m.Shift, refInstr+m.Instructions
 		}
 		for hi-lo > 1 {
 			m, at, err := s.probe(ctx, r, lo, hi, ref, thr)
@@ -179,7 +187,7 @@ func (s *Search) Run(ctx context.Context) (*Result, error) {
 			}
 			switch m.Outcome {
 			case Moved:
-				hi, hiShift = at, refShift+m.Shift
+				hi, hiShift, hiInstr = at, refShift+m.Shift, refInstr+m.Instructions
 			case Same, Against:
 				lo = at
 			default:
@@ -189,14 +197,16 @@ func (s *Search) Run(ctx context.Context) (*Result, error) {
 			}
 		}
 		r.Culprits = append(r.Culprits, Culprit{Commit: s.Commits[hi], Before: s.name(hi - 1), Shift: hiShift - refShift,
-			Share: (hiShift - refShift) / step.Shift})
+			Instructions: hiInstr - refInstr})
 		// The rest of the step, if the culprit did not make all of it:
-		// more than a third of the step, or a probe's threshold, left.
-		if hi == len(s.Commits)-1 || math.Abs(step.Shift-hiShift) < math.Max(math.Abs(thr), math.Abs(step.Shift)/3) {
+		// more than a third of the step, or a probe's threshold, left
+		// the step's way (a culprit measured past the whole leaves none).
+		left := (step.Shift - hiShift) * math.Copysign(1, step.Shift)
+		if hi == len(s.Commits)-1 || left < math.Max(math.Abs(thr), math.Abs(step.Shift)/3) {
 			r.Found = true
 			break
 		}
-		ref, refShift = hi, hiShift
+		ref, refShift, refInstr = hi, hiShift, hiInstr
 	}
 	return r, nil
 }
@@ -217,6 +227,29 @@ func (s *Search) probe(ctx context.Context, r *Result, lo, hi, ref int, thr floa
 		return m, at, err
 	}
 	return Measurement{}, -1, nil
+}
+
+// shares sets each culprit's share of what they made together: by the
+// count where every one has it (exact where time is ±3% a probe), else by
+// time.
+func shares(r *Result) {
+	byCount := len(r.Culprits) > 0
+	for _, c := range r.Culprits {
+		byCount = byCount && !math.IsNaN(c.Instructions)
+	}
+	var sum float64
+	size := func(c Culprit) float64 {
+		if byCount {
+			return c.Instructions
+		}
+		return c.Shift
+	}
+	for _, c := range r.Culprits {
+		sum += size(c)
+	}
+	for i := range r.Culprits {
+		r.Culprits[i].Share = size(r.Culprits[i]) / sum
+	}
 }
 
 // order is (lo, hi)'s indices from the middle outwards.
@@ -243,7 +276,7 @@ func (s *Search) decided(ctx context.Context, r *Result, base, head string, thr 
 			}
 			return m, fmt.Errorf("%w before %s against %s could be measured", ErrBudget, short(head), short(base))
 		}
-		ev := Event{Probe: len(r.Probes) + 1, About: s.about(), Measurement: Measurement{Base: base, Head: head}}
+		ev := Event{Probe: len(r.Probes) + 1, About: max(s.about, len(r.Probes)+1), Measurement: Measurement{Base: base, Head: head}}
 		if s.Progress != nil {
 			s.Progress(ev)
 		}
@@ -264,11 +297,8 @@ func (s *Search) decided(ctx context.Context, r *Result, base, head string, thr 
 	return m, nil
 }
 
-// about is how many measurements a search of one culprit takes: the
-// whole range, then log2 of its commits.
-func (s *Search) about() int {
-	return 1 + int(math.Ceil(math.Log2(float64(len(s.Commits)))))
-}
+// log2 is how many probes narrow n commits to one.
+func log2(n int) int { return int(math.Ceil(math.Log2(float64(max(n, 1))))) }
 
 // name is the commit at index i, Good for -1.
 func (s *Search) name(i int) string {

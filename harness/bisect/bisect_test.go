@@ -24,7 +24,7 @@ func (f *fake) measure(_ context.Context, base, head string, thr float64) (Measu
 	}
 	f.measured++
 	d := f.level[head]/f.level[base] - 1
-	m := Measurement{Base: base, Head: head, Shift: d, Low: d - 0.01, High: d + 0.01, Instructions: math.NaN(), Wall: time.Minute}
+	m := Measurement{Base: base, Head: head, Shift: d, Low: d - 0.01, High: d + 0.01, Instructions: d, Wall: time.Minute}
 	switch {
 	case f.undecide[head]:
 		m.Outcome = Undecided

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -60,6 +61,7 @@ type bisectOptions struct {
 	outDir, jsonOut   string
 	quiet             bool
 	tracked           string   // the cell followed, once the whole range chose it
+	countSees         bool     // the whole range's step showed in the cell's instruction count
 	abFlagsForTracked []string // the ab flags that measure it alone
 	probes            int
 	start             time.Time
@@ -250,6 +252,11 @@ func (b *bisectOptions) follow(rep compare.Report) {
 	if b.tracked == "" {
 		return
 	}
+	for _, c := range rep.Cells {
+		if c.Name == b.tracked && c.Unit == "instructions/op" {
+			b.countSees = c.Verdict == compare.Regression || c.Verdict == compare.Improved
+		}
+	}
 	// A cell's name is its workload and its parameters: Issuer/impl=x/….
 	parts := strings.Split(b.tracked, "/")
 	b.abFlagsForTracked = []string{"-workload", strings.ToLower(parts[0])}
@@ -270,9 +277,19 @@ func (b *bisectOptions) follow(rep compare.Report) {
 // instructions moved the step's way past the threshold, the same when
 // time passed (and the count, where taken), undecided otherwise.
 func (b *bisectOptions) judge(m *bisect.Measurement, rep compare.Report, thr float64) {
+	name := b.tracked
+	if name == "" {
+		// Nothing moved: show the cell that moved most all the same.
+		best := -1.0
+		for _, c := range rep.Cells {
+			if d := math.Abs(math.Log(c.Ratio)); c.Unit != "instructions/op" && d > best {
+				best, name = d, c.Name
+			}
+		}
+	}
 	var timeV, instrV *compare.CellVerdict
 	for i, c := range rep.Cells {
-		if c.Name != b.tracked {
+		if c.Name != name {
 			continue
 		}
 		if c.Unit == "instructions/op" {
@@ -281,33 +298,47 @@ func (b *bisectOptions) judge(m *bisect.Measurement, rep compare.Report, thr flo
 			timeV = &rep.Cells[i]
 		}
 	}
-	if timeV == nil {
-		m.Outcome = bisect.Same // no cell moved in the whole range
-		m.Verdict = string(rep.Verdict)
+	if timeV != nil {
+		m.Shift, m.Low, m.High = timeV.Ratio-1, timeV.Lo-1, timeV.Hi-1
+		m.Verdict = fmt.Sprintf("%s %s", timeV.Verdict, timeV.Reason)
+	}
+	if b.tracked == "" {
+		// No cell moved in the whole range: no step, unless some cell
+		// stayed undecided.
+		m.Outcome = bisect.Same
 		if rep.Verdict != compare.Pass {
 			m.Outcome = bisect.Undecided
 		}
+		m.Verdict = fmt.Sprintf("%s overall; %s", rep.Verdict, m.Verdict)
 		return
 	}
-	m.Shift, m.Low, m.High = timeV.Ratio-1, timeV.Lo-1, timeV.Hi-1
-	m.Verdict = fmt.Sprintf("%s %s", timeV.Verdict, timeV.Reason)
+	if timeV == nil {
+		m.Outcome = bisect.Undecided
+		return
+	}
 	moved, against := compare.Regression, compare.Improved
 	if thr < 0 {
 		moved, against = against, moved
 	}
+	countSame := instrV != nil && instrV.Verdict == compare.Pass
 	switch {
 	case timeV.Verdict == moved || instrV != nil && instrV.Verdict == moved:
 		m.Outcome = bisect.Moved
 	case timeV.Verdict == against:
 		m.Outcome = bisect.Against
-	case timeV.Verdict == compare.Pass && (instrV == nil || instrV.Verdict == compare.Pass):
+	case timeV.Verdict == compare.Pass && (instrV == nil || countSame):
+		m.Outcome = bisect.Same
+	case b.countSees && countSame:
+		// The step showed in the count, exactly; a probe whose count
+		// did not move is not where it happened, though time alone
+		// could not tell a quarter of the step at one thread.
 		m.Outcome = bisect.Same
 	default:
 		m.Outcome = bisect.Undecided
 	}
 	if instrV != nil {
 		m.Instructions = instrV.Ratio - 1
-		m.Verdict += fmt.Sprintf("; instructions %s %+.2f%%", instrV.Verdict, 100*(instrV.Ratio-1))
+		m.Verdict += fmt.Sprintf("; the count: %s", instrV.Verdict)
 	}
 }
 
@@ -334,7 +365,7 @@ func (b *bisectOptions) progress(ctx context.Context, o *streams) func(bisect.Ev
 			fmt.Fprintf(o.stderr, "perfrun: bisect: measurement %d of about %d: %s against %s (%s)\n", ev.Probe, ev.About, short(m.Head), short(m.Base), subject(ctx, b.repo, m.Head))
 			return
 		}
-		fmt.Fprintf(o.stderr, "perfrun: bisect: %s against %s: %s, %s; %s in %s\n", short(m.Head), short(m.Base), m.Outcome, shiftText(m), b.tracked, m.Wall.Round(time.Second))
+		fmt.Fprintf(o.stderr, "perfrun: bisect: %s against %s: %s, %s; %s in %s\n", short(m.Head), short(m.Base), m.Outcome, shiftText(m), cmp.Or(b.tracked, "no cell moved"), m.Wall.Round(time.Second))
 	}
 }
 

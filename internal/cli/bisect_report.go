@@ -56,13 +56,21 @@ type bisectJSON struct {
 	Bad      string            `json:"bad"`
 	Cell     string            `json:"cell,omitempty"`
 	Step     float64           `json:"step"`
-	Culprits []bisect.Culprit  `json:"culprits,omitempty"`
+	Culprits []culpritJSON     `json:"culprits,omitempty"`
 	From     string            `json:"from,omitempty"`
 	To       string            `json:"to,omitempty"`
 	Why      string            `json:"why,omitempty"`
 	Skipped  map[string]string `json:"skipped,omitempty"`
 	Probes   []probeJSON       `json:"probes"`
 	Seconds  float64           `json:"seconds"`
+}
+
+type culpritJSON struct {
+	Commit       string   `json:"commit"`
+	Before       string   `json:"before"`
+	Shift        float64  `json:"shift"`
+	Instructions *float64 `json:"instructions,omitempty"`
+	Share        float64  `json:"share"`
 }
 
 type probeJSON struct {
@@ -81,8 +89,15 @@ type probeJSON struct {
 // JSON, and returns the exit code's error.
 func (b *bisectOptions) finish(ctx context.Context, o *streams, r *bisect.Result) error {
 	good, bad := r.Step.Base, r.Step.Head
-	out := bisectJSON{Good: good, Bad: bad, Cell: b.tracked, Step: r.Step.Shift, Culprits: r.Culprits, From: r.From, To: r.To,
+	out := bisectJSON{Good: good, Bad: bad, Cell: b.tracked, Step: r.Step.Shift, From: r.From, To: r.To,
 		Why: r.Why, Skipped: r.Skipped, Seconds: time.Since(b.start).Seconds()}
+	for _, c := range r.Culprits {
+		cj := culpritJSON{Commit: c.Commit, Before: c.Before, Shift: c.Shift, Share: c.Share}
+		if !math.IsNaN(c.Instructions) {
+			cj.Instructions = &c.Instructions
+		}
+		out.Culprits = append(out.Culprits, cj)
+	}
 	for _, p := range r.Probes {
 		pj := probeJSON{Base: p.Base, Head: p.Head, Outcome: p.Outcome.String(), Shift: p.Shift, Low: p.Low, High: p.High, Verdict: p.Verdict, Seconds: p.Wall.Seconds()}
 		if !math.IsNaN(p.Instructions) {
@@ -101,7 +116,7 @@ func (b *bisectOptions) finish(ctx context.Context, o *streams, r *bisect.Result
 		}
 		summary.WriteString("\n")
 		for _, c := range r.Culprits {
-			fmt.Fprintf(&summary, "  %s %+.1f%% (%.0f%% of the step)  %s\n", short(c.Commit), 100*c.Shift, 100*c.Share, subject(ctx, b.repo, c.Commit))
+			fmt.Fprintf(&summary, "  %s %s (%.0f%% of the step)  %s\n", short(c.Commit), culpritShift(c), 100*c.Share, subject(ctx, b.repo, c.Commit))
 		}
 	case r.NoStep:
 		out.Verdict = "NO-STEP"
@@ -110,7 +125,7 @@ func (b *bisectOptions) finish(ctx context.Context, o *streams, r *bisect.Result
 	default:
 		out.Verdict = "UNDECIDED"
 		for _, c := range r.Culprits {
-			fmt.Fprintf(&summary, "  found first: %s %+.1f%% (%.0f%% of the step)  %s\n", short(c.Commit), 100*c.Shift, 100*c.Share, subject(ctx, b.repo, c.Commit))
+			fmt.Fprintf(&summary, "  found first: %s %s (%.0f%% of the step)  %s\n", short(c.Commit), culpritShift(c), 100*c.Share, subject(ctx, b.repo, c.Commit))
 		}
 		fmt.Fprintf(&summary, "UNDECIDED: the step (or its rest) lies after %s, up to %s (%s)\n", short(r.From), short(r.To), r.Why)
 		verdict = &exitError{code: exitInconclusive}
@@ -129,8 +144,11 @@ func (b *bisectOptions) finish(ctx context.Context, o *streams, r *bisect.Result
 		return lostOutput(verdict, fmt.Errorf("writing %s: %w", md, err), o)
 	}
 	if b.jsonOut != "" {
-		data, _ := json.MarshalIndent(out, "", "  ")
-		if err := writeFile(b.jsonOut, append(data, '\n')); err != nil {
+		data, err := json.MarshalIndent(out, "", "  ")
+		if err == nil {
+			err = writeFile(b.jsonOut, append(data, '\n'))
+		}
+		if err != nil {
 			return lostOutput(verdict, fmt.Errorf("writing %s: %w", b.jsonOut, err), o)
 		}
 	}
@@ -156,9 +174,18 @@ func (b *bisectOptions) markdown(ctx context.Context, r *bisect.Result, summary 
 	}
 	for _, c := range r.Culprits {
 		out, _ := exec.CommandContext(ctx, "git", "-C", b.repo, "show", "--stat", "--format=medium", c.Commit).Output()
-		fmt.Fprintf(&w, "\n## %s (%+.1f%%, %.0f%% of the step)\n\n```\n%s```\n", short(c.Commit), 100*c.Shift, 100*c.Share, out)
+		fmt.Fprintf(&w, "\n## %s (%s, %.0f%% of the step)\n\n```\n%s```\n", short(c.Commit), culpritShift(c), 100*c.Share, out)
 	}
 	return w.String()
+}
+
+// culpritShift is a culprit's own shift: time, and the count where taken.
+func culpritShift(c bisect.Culprit) string {
+	s := fmt.Sprintf("time %+.1f%%", 100*c.Shift)
+	if !math.IsNaN(c.Instructions) {
+		s += fmt.Sprintf(", instructions %+.2f%%", 100*c.Instructions)
+	}
+	return s
 }
 
 func mdEscape(s string) string { return strings.ReplaceAll(s, "|", `\|`) }

@@ -2,7 +2,10 @@ package cli
 
 import (
 	"bytes"
+	"context"
+	"encoding/json"
 	"math"
+	"os"
 	"strings"
 	"testing"
 
@@ -38,6 +41,14 @@ func TestBisectFollowsAndJudges(t *testing.T) {
 	}}
 	b := &bisectOptions{}
 	b.follow(whole)
+	if b.countSees {
+		t.Error("the count sees a step it was not taken for")
+	}
+	whole.Cells = append(whole.Cells, compare.CellVerdict{Name: hashmap, Unit: "instructions/op", Verdict: compare.Regression, Ratio: 1.14})
+	b.follow(whole)
+	if !b.countSees {
+		t.Error("a step that showed in the count: countSees false")
+	}
 	if b.tracked != hashmap || strings.Join(b.abFlagsForTracked, " ") != "-workload issuer -impl hashmap -param certs=1024 -param hit=1 -threads 1" {
 		t.Fatalf("followed %q with %q", b.tracked, b.abFlagsForTracked)
 	}
@@ -50,7 +61,7 @@ func TestBisectFollowsAndJudges(t *testing.T) {
 		{compare.Inconclusive, compare.Regression, 0.04, bisect.Moved},
 		{compare.Pass, compare.Pass, 0.04, bisect.Same},
 		{compare.Pass, compare.Inconclusive, 0.04, bisect.Undecided},
-		{compare.Inconclusive, compare.Pass, 0.04, bisect.Undecided},
+		{compare.Inconclusive, compare.Pass, 0.04, bisect.Same}, // the step showed in the count
 		{compare.Improved, compare.Pass, 0.04, bisect.Against},
 		{compare.Improved, compare.Improved, -0.04, bisect.Moved}, // an improvement's step
 		{compare.Regression, compare.Pass, -0.04, bisect.Against},
@@ -61,8 +72,51 @@ func TestBisectFollowsAndJudges(t *testing.T) {
 		}}
 		var m bisect.Measurement
 		b.judge(&m, rep, tc.thr)
+		if tc.time == compare.Inconclusive && tc.instr == compare.Pass {
+			// Where the count did not see the step, time alone decides.
+			blind := *b
+			blind.countSees = false
+			var m2 bisect.Measurement
+			blind.judge(&m2, rep, tc.thr)
+			if m2.Outcome != bisect.Undecided {
+				t.Errorf("time undecided, a count that did not see the step: %s, want undecided", m2.Outcome)
+			}
+		}
 		if m.Outcome != tc.want || math.Abs(m.Shift-0.05) > 1e-9 || math.Abs(m.Instructions-0.07) > 1e-9 {
 			t.Errorf("time %s, instructions %s at %+.2f: %s (shift %+.3f, instructions %+.3f), want %s", tc.time, tc.instr, tc.thr, m.Outcome, m.Shift, m.Instructions, tc.want)
 		}
+	}
+}
+
+// TestBisectOutputs: the summary, bisect.md and the JSON of a search that
+// found two culprits, one without a count; and exit 3 for no step.
+func TestBisectOutputs(t *testing.T) {
+	dir := t.TempDir()
+	b := &bisectOptions{repo: dir, outDir: dir, jsonOut: dir + "/b.json", quiet: true, tracked: "Issuer/impl=hashmap/threads=1"}
+	r := &bisect.Result{Found: true, Step: bisect.Measurement{Base: "c0", Head: "c16", Shift: 0.16, Instructions: math.NaN()},
+		Culprits: []bisect.Culprit{{Commit: "c5", Before: "c4", Shift: 0.08, Instructions: 0.081, Share: 0.5},
+			{Commit: "c11", Before: "c10", Shift: 0.08, Instructions: math.NaN(), Share: 0.5}},
+		Skipped: map[string]string{"c12": "does not build"},
+		Probes:  []bisect.Measurement{{Base: "c0", Head: "c16", Shift: 0.16, Instructions: math.NaN(), Outcome: bisect.Moved}}}
+	var stdout, stderr bytes.Buffer
+	if err := b.finish(context.Background(), &streams{&stdout, &stderr}, r); err != nil {
+		t.Fatalf("found: %v", err)
+	}
+	for _, want := range []string{"FOUND", "in 2 steps", "c5 time +8.0%, instructions +8.10% (50% of the step)", "skipped c12"} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("summary lacks %q:\n%s", want, stdout.String())
+		}
+	}
+	data, err := os.ReadFile(dir + "/b.json")
+	var got bisectJSON
+	if err != nil || json.Unmarshal(data, &got) != nil || got.Verdict != "FOUND" || len(got.Culprits) != 2 || got.Culprits[1].Instructions != nil {
+		t.Errorf("JSON %s (%v)", data, err)
+	}
+	if md, err := os.ReadFile(dir + "/bisect.md"); err != nil || !strings.Contains(string(md), "| 1 | `c16`") {
+		t.Errorf("bisect.md: %v\n%s", err, md)
+	}
+	none := &bisect.Result{NoStep: true, Why: "no step", Step: bisect.Measurement{Instructions: math.NaN()}}
+	if err := b.finish(context.Background(), &streams{&stdout, &stderr}, none); exitCode(cmdBisect, err, &stderr) != exitInconclusive {
+		t.Errorf("no step: %v, want exit %d", err, exitInconclusive)
 	}
 }

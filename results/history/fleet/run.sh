@@ -68,31 +68,34 @@ for backend in postgres sqlite; do
 	log "20 writers killed mid-add, $backend: $bad inconsistent; at the end $(values "$db")"
 done
 
-# 1 000 commits × 200 series on each of 4 machines.
+# 1 000 commits × 200 series on each of 4 machines, added at once into
+# SQLite, then copied onto the server and back: history changes on each.
 python3 "$here/gen.py" fleet "$work/f" 1000 200 4
 cp "$work/f/planted.txt" "$out/planted.txt"
 sq=$work/fleet.db
 pq=$(schema fleet_changes)
-for backend in sqlite postgres; do
-	db=$sq
-	[ $backend = postgres ] && db=$pq
-	t0=$(date +%s)
-	for m in 0 1 2 3; do
-		"$perfrun" history add -db "$db" "$work"/f/m$m-*.txt >"$out/fleet-add-$backend-$m.log" 2>&1 &
-	done
-	wait
-	log "4 machines × 1000 files added at once, $backend: $(( $(date +%s) - t0 )) s; $(values "$db")"
-	t0=$(date +%s.%N)
-	"$perfrun" history changes -db "$db" >"$out/changes-$backend.txt" 2>&1 || true
-	t1=$(date +%s.%N)
-	log "history changes, $backend: $(printf %.1f "$(echo "$t1 - $t0" | bc)") s; $(tail -1 "$out/changes-$backend.txt")"
+t0=$(date +%s)
+for m in 0 1 2 3; do
+	"$perfrun" history add -db "$sq" "$work"/f/m$m-*.txt >"$out/fleet-add-sqlite-$m.log" 2>&1 &
 done
-cmp -s "$out/changes-sqlite.txt" "$out/changes-postgres.txt" && log "  the two backends' changes are identical" || log "  the two backends' changes DIFFER"
-
-# Copy SQLite → PostgreSQL → SQLite.
-cp2=$(schema fleet_copy)
-"$perfrun" history copy "$sq" "$cp2" >"$out/copy1.log" 2>&1
-"$perfrun" history copy "$cp2" "$work/back.db" >"$out/copy2.log" 2>&1
+wait
+log "4 machines × 1000 files added at once, sqlite: $(( $(date +%s) - t0 )) s; $(values "$sq")"
+timed() { # timed WHAT COMMAND...: runs it, logs its wall time
+	local what=$1
+	shift
+	local t0 t1
+	t0=$(date +%s.%N)
+	"$@"
+	t1=$(date +%s.%N)
+	log "$what: $(printf %.1f "$(echo "$t1 - $t0" | bc)") s"
+}
+timed "history changes, sqlite" sh -c "'$perfrun' history changes -db '$sq' >'$out/changes-sqlite.txt' 2>&1"
+log "  $(tail -1 "$out/changes-sqlite.txt")"
+timed "history copy SQLite → PostgreSQL (4000 files)" sh -c "'$perfrun' history copy '$sq' '$pq' >'$out/copy1.log' 2>&1"
+timed "history changes, postgres" sh -c "'$perfrun' history changes -db '$pq' >'$out/changes-postgres.txt' 2>&1"
+timed "history copy PostgreSQL → SQLite" sh -c "'$perfrun' history copy '$pq' '$work/back.db' >'$out/copy2.log' 2>&1"
 "$perfrun" history changes -db "$work/back.db" >"$out/changes-back.txt" 2>&1 || true
-cmp -s "$out/changes-sqlite.txt" "$out/changes-back.txt" && log "copy SQLite → PostgreSQL → SQLite: history changes identical" || log "copy round trip: history changes DIFFER"
+for b in postgres back; do
+	cmp -s "$out/changes-sqlite.txt" "$out/changes-$b.txt" && log "history changes of $b identical to the original's" || log "history changes of $b DIFFER"
+done
 log "  $(cat "$out/copy1.log")"
