@@ -7,6 +7,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"os/exec"
@@ -31,8 +32,11 @@ cells -impl, -threads and -workload choose and follows the cell that moved
 most; a range that does not move by -threshold has no step to find (exit
 3). Then it walks the first-parent commits between them, halving the range:
 each probe is judged at a quarter of the step (at least 2%), so a commit
-that made part of it moves too; a step made of several smaller ones is
-followed commit by commit, each named with its share. A commit that does
+that made part of it moves too. A probe moved when time or the instruction
+count moved the step's way; it is the same when time passed, or, where the
+whole step showed in the count, when its count did not move. A step made
+of several smaller ones is followed commit by commit, each named with its
+share. A commit that does
 not build is skipped and named. A probe that stays undecided is measured
 once more within -budget; if it stays undecided, bisect stops and reports
 the range it narrowed to, never a guess.
@@ -65,6 +69,7 @@ type bisectOptions struct {
 	abFlagsForTracked []string // the ab flags that measure it alone
 	probes            int
 	start             time.Time
+	stderr            io.Writer // progress, nil with -q
 }
 
 func bisectFlags(fs *flag.FlagSet) runFunc {
@@ -128,6 +133,7 @@ func (b *bisectOptions) run(ctx context.Context, o *streams, fs *flag.FlagSet) e
 	if !b.quiet {
 		fmt.Fprintf(o.stderr, "perfrun: bisect: %d commits after %s up to %s; about %d measurements\n", len(commits), short(good), short(commits[len(commits)-1]), 1+int(math.Ceil(math.Log2(float64(len(commits))))))
 		s.Progress = b.progress(ctx, o)
+		b.stderr = o.stderr
 	}
 	res, err := s.Run(ctx)
 	if err != nil {
@@ -213,6 +219,9 @@ func (b *bisectOptions) measure(ctx context.Context, base, head string, thr floa
 	var exit *exec.ExitError
 	if errors.As(err, &exit) && exit.ExitCode() == exitFailure {
 		if berr := b.builds(ctx, head); berr != nil {
+			if b.stderr != nil {
+				fmt.Fprintf(b.stderr, "perfrun: bisect: %s does not build: skipped\n", short(head))
+			}
 			return m, fmt.Errorf("%s %w: %v", short(head), bisect.ErrDoesNotBuild, berr)
 		}
 	}
