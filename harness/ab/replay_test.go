@@ -92,8 +92,15 @@ func TestArmEnvironments(t *testing.T) {
 			t.Errorf("%s: %s", arm, got)
 		}
 	}
-	if env := (&Runner{}).env(ArmHead); env != nil {
-		t.Errorf("no settings: %d variables, want nil (inherit)", len(env))
+	// Without settings an arm inherits the environment and is told where
+	// its revision keeps the corpus: base and base again share one, head
+	// has its own.
+	plain := &Runner{Dir: "/scratch"}
+	if env := plain.env(ArmHead); len(env) != len(os.Environ())+1 || last(env) != CorpusCacheEnv+"=/scratch/corpus-head" {
+		t.Errorf("no settings, head: %d variables, last %q", len(env), last(env))
+	}
+	if a, b := last(plain.env(ArmBase)), last(plain.env(ArmBase2)); a != b || a != CorpusCacheEnv+"=/scratch/corpus-base" {
+		t.Errorf("base's and base again's corpus: %q, %q", a, b)
 	}
 }
 
