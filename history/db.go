@@ -54,15 +54,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 // or written, so it works in a folder perfrun may not write to.
 func OpenRead(ctx context.Context, path string) (*DB, error) {
 	if IsServer(path) {
-		h, err := connectPostgres(path, true)
-		if err != nil {
-			return nil, err
-		}
-		if err := h.check(ctx, true); err != nil {
-			h.Close()
-			return nil, fmt.Errorf("%s: %w", h.Path, err)
-		}
-		return h, nil
+		return checkedPostgres(ctx, path, true)
 	}
 	if _, err := os.Stat(path); err != nil {
 		return nil, err

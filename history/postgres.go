@@ -54,15 +54,25 @@ func redacted(path string) string {
 // tables if the schema has none, and migrates an older one, as open does
 // for a file.
 func openPostgres(ctx context.Context, path string, target int) (*DB, error) {
-	h, err := connectPostgres(path, false)
+	h, err := checkedPostgres(ctx, path, false)
 	if err != nil {
 		return nil, err
 	}
-	if err := h.check(ctx, false); err != nil {
+	if err := h.migrate(ctx, target); err != nil {
 		h.Close()
 		return nil, fmt.Errorf("%s: %w", h.Path, err)
 	}
-	if err := h.migrate(ctx, target); err != nil {
+	return h, nil
+}
+
+// checkedPostgres connects and refuses, writing nothing, a schema that
+// is not a history or is from a newer perfrun (and, reading, an older one).
+func checkedPostgres(ctx context.Context, path string, reading bool) (*DB, error) {
+	h, err := connectPostgres(path, reading)
+	if err != nil {
+		return nil, err
+	}
+	if err := h.check(ctx, reading); err != nil {
 		h.Close()
 		return nil, fmt.Errorf("%s: %w", h.Path, err)
 	}

@@ -26,9 +26,14 @@ func CachedContext(ctx context.Context, spec Spec, progress func(done, total int
 	if err != nil {
 		return nil, err
 	}
+	put(spec, c)
+	return c, nil
+}
+
+// put keeps c as spec's corpus; the caller holds cache's lock.
+func put(spec Spec, c *Corpus) {
 	if cache.m == nil {
 		cache.m = make(map[Spec]*Corpus)
 	}
 	cache.m[spec] = c
-	return c, nil
 }

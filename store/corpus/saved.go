@@ -41,7 +41,9 @@ func CachedIn(ctx context.Context, dir string, spec Spec, progress func(done, to
 	sum := sha256.Sum256([]byte(spec.String()))
 	path := filepath.Join(dir, hex.EncodeToString(sum[:8])+".gob")
 	if c, err := load(path, spec); err == nil {
-		remember(spec, c)
+		cache.Lock()
+		put(spec, c)
+		cache.Unlock()
 		return c, nil
 	}
 	c, err := CachedContext(ctx, spec, progress)
@@ -51,15 +53,6 @@ func CachedIn(ctx context.Context, dir string, spec Spec, progress func(done, to
 	// A corpus that cannot be kept is only generated again next time.
 	_ = save(path, spec, c)
 	return c, nil
-}
-
-func remember(spec Spec, c *Corpus) {
-	cache.Lock()
-	defer cache.Unlock()
-	if cache.m == nil {
-		cache.m = make(map[Spec]*Corpus)
-	}
-	cache.m[spec] = c
 }
 
 func save(path string, spec Spec, c *Corpus) error {
