@@ -20,6 +20,7 @@ import (
 	"github.com/perfrun/perfrun/harness/ab"
 	"github.com/perfrun/perfrun/harness/bisect"
 	"github.com/perfrun/perfrun/harness/compare"
+	"github.com/perfrun/perfrun/history"
 )
 
 var cmdBisect = &command{
@@ -52,24 +53,23 @@ func init() { cmdBisect.define = bisectFlags }
 
 // bisectOptions are bisect's flags.
 type bisectOptions struct {
-	repo, pkg         string
-	impl, workload    string
-	threads           string
-	params            listFlag
-	threshold         string
-	budget            time.Duration
-	seed              uint64
-	firstParent       bool
-	step              int
-	db                *string
-	outDir, jsonOut   string
-	quiet             bool
-	tracked           string   // the cell followed, once the whole range chose it
-	countSees         bool     // the whole range's step showed in the cell's instruction count
-	abFlagsForTracked []string // the ab flags that measure it alone
-	probes            int
-	start             time.Time
-	stderr            io.Writer // progress, nil with -q
+	repo, pkg       string
+	impl, workload  string
+	threads         string
+	params          listFlag
+	threshold       string
+	budget          time.Duration
+	seed            uint64
+	firstParent     bool
+	step            int
+	db              *string
+	outDir, jsonOut string
+	quiet           bool
+	tracked         string // the cell followed, once the whole range chose it
+	countSees       bool   // the whole range's step showed in the cell's instruction count
+	probes          int
+	start           time.Time
+	stderr          io.Writer // progress, nil with -q
 }
 
 func bisectFlags(fs *flag.FlagSet) runFunc {
@@ -131,7 +131,7 @@ func (b *bisectOptions) run(ctx context.Context, o *streams, fs *flag.FlagSet) e
 		s.Deadline = b.start.Add(b.budget)
 	}
 	if !b.quiet {
-		fmt.Fprintf(o.stderr, "perfrun: bisect: %d commits after %s up to %s; about %d measurements\n", len(commits), short(good), short(commits[len(commits)-1]), 1+int(math.Ceil(math.Log2(float64(len(commits))))))
+		fmt.Fprintf(o.stderr, "perfrun: bisect: %d commits after %s up to %s; about %d measurements\n", len(commits), history.ShortCommit(good), history.ShortCommit(commits[len(commits)-1]), 1+int(math.Ceil(math.Log2(float64(len(commits))))))
 		s.Progress = b.progress(ctx, o)
 		b.stderr = o.stderr
 	}
@@ -172,7 +172,7 @@ func (b *bisectOptions) commits(ctx context.Context, good, bad string) ([]string
 	}
 	out, err := exec.CommandContext(ctx, "git", append(args, g+".."+bd)...).Output()
 	if err != nil {
-		return nil, "", fmt.Errorf("git rev-list %s..%s: %w", short(g), short(bd), err)
+		return nil, "", fmt.Errorf("git rev-list %s..%s: %w", history.ShortCommit(g), history.ShortCommit(bd), err)
 	}
 	commits := strings.Fields(string(out))
 	if len(commits) == 0 {
@@ -201,13 +201,9 @@ func (b *bisectOptions) measure(ctx context.Context, base, head string, thr floa
 		}
 		args = append(args, "-budget", left.Round(time.Second).String())
 	}
-	if b.tracked == "" {
-		args = append(args, "-impl", b.impl, "-threads", b.threads, "-workload", b.workload)
-		for _, p := range b.params {
-			args = append(args, "-param", p)
-		}
-	} else {
-		args = append(args, b.abFlagsForTracked...)
+	args = append(args, "-impl", b.impl, "-threads", b.threads, "-workload", b.workload)
+	for _, p := range b.params {
+		args = append(args, "-param", p)
 	}
 	args = append(args, base, head)
 	t0 := time.Now()
@@ -220,16 +216,16 @@ func (b *bisectOptions) measure(ctx context.Context, base, head string, thr floa
 	if errors.As(err, &exit) && exit.ExitCode() == exitFailure {
 		if berr := b.builds(ctx, head); berr != nil {
 			if b.stderr != nil {
-				fmt.Fprintf(b.stderr, "perfrun: bisect: %s does not build: skipped\n", short(head))
+				fmt.Fprintf(b.stderr, "perfrun: bisect: %s does not build: skipped\n", history.ShortCommit(head))
 			}
-			return m, fmt.Errorf("%s %w: %v", short(head), bisect.ErrDoesNotBuild, berr)
+			return m, fmt.Errorf("%s %w: %v", history.ShortCommit(head), bisect.ErrDoesNotBuild, berr)
 		}
 	}
 	if err != nil && !(errors.As(err, &exit) && (exit.ExitCode() == exitRegression || exit.ExitCode() == exitInconclusive)) {
 		if ctx.Err() != nil {
 			return m, ctx.Err()
 		}
-		return m, fmt.Errorf("ab %s %s: %w: %s", short(base), short(head), err, lastLines(stderr.String(), 5))
+		return m, fmt.Errorf("ab %s %s: %w: %s", history.ShortCommit(base), history.ShortCommit(head), err, lastLines(stderr.String(), 5))
 	}
 	data, err := os.ReadFile(jsonFile)
 	if err != nil {
@@ -247,7 +243,7 @@ func (b *bisectOptions) measure(ctx context.Context, base, head string, thr floa
 }
 
 // follow picks the cell that moved most in the whole range (time or
-// instructions), and the ab flags that measure it alone.
+// instructions), and measures it alone from then on.
 func (b *bisectOptions) follow(rep compare.Report) {
 	best := 0.0
 	for _, c := range rep.Cells {
@@ -266,18 +262,23 @@ func (b *bisectOptions) follow(rep compare.Report) {
 			b.countSees = c.Verdict == compare.Regression || c.Verdict == compare.Improved
 		}
 	}
-	// A cell's name is its workload and its parameters: Issuer/impl=x/….
-	parts := strings.Split(b.tracked, "/")
-	b.abFlagsForTracked = []string{"-workload", strings.ToLower(parts[0])}
+	b.selectCell(b.tracked)
+}
+
+// selectCell narrows the cells measured to one, named as results name
+// it: its workload and its parameters, Issuer/impl=x/threads=1/….
+func (b *bisectOptions) selectCell(cell string) {
+	parts := strings.Split(cell, "/")
+	b.workload, b.params = strings.ToLower(parts[0]), nil
 	for _, kv := range parts[1:] {
 		k, v, _ := strings.Cut(kv, "=")
 		switch k {
 		case "impl":
-			b.abFlagsForTracked = append(b.abFlagsForTracked, "-impl", v)
+			b.impl = v
 		case "threads":
-			b.abFlagsForTracked = append(b.abFlagsForTracked, "-threads", v)
+			b.threads = v
 		default:
-			b.abFlagsForTracked = append(b.abFlagsForTracked, "-param", kv)
+			b.params = append(b.params, kv)
 		}
 	}
 }
@@ -371,10 +372,10 @@ func (b *bisectOptions) progress(ctx context.Context, o *streams) func(bisect.Ev
 	return func(ev bisect.Event) {
 		m := ev.Measurement
 		if !ev.Done {
-			fmt.Fprintf(o.stderr, "perfrun: bisect: measurement %d of about %d: %s against %s (%s)\n", ev.Probe, ev.About, short(m.Head), short(m.Base), subject(ctx, b.repo, m.Head))
+			fmt.Fprintf(o.stderr, "perfrun: bisect: measurement %d of about %d: %s against %s (%s)\n", ev.Probe, ev.About, history.ShortCommit(m.Head), history.ShortCommit(m.Base), subject(ctx, b.repo, m.Head))
 			return
 		}
-		fmt.Fprintf(o.stderr, "perfrun: bisect: %s against %s: %s, %s; %s in %s\n", short(m.Head), short(m.Base), m.Outcome, shiftText(m), cmp.Or(b.tracked, "no cell moved"), m.Wall.Round(time.Second))
+		fmt.Fprintf(o.stderr, "perfrun: bisect: %s against %s: %s, %s; %s in %s\n", history.ShortCommit(m.Head), history.ShortCommit(m.Base), m.Outcome, shiftText(m), cmp.Or(b.tracked, "no cell moved"), m.Wall.Round(time.Second))
 	}
 }
 
@@ -393,13 +394,6 @@ func subject(ctx context.Context, repo, commit string) string {
 		return ""
 	}
 	return strings.TrimSpace(string(out))
-}
-
-func short(c string) string {
-	if len(c) > 12 {
-		return c[:12]
-	}
-	return c
 }
 
 func lastLines(s string, n int) string {

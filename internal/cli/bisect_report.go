@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/perfrun/perfrun/harness/bisect"
+	"github.com/perfrun/perfrun/history"
 )
 
 // fromHistory is the N-th step history changes prints: its commits, and
@@ -33,19 +34,7 @@ func (b *bisectOptions) fromHistory(ctx context.Context) (good, bad string, err 
 	if cell == "" {
 		cell = st.Series.Cell
 	}
-	parts := strings.Split(cell, "/")
-	b.workload, b.params = strings.ToLower(parts[0]), nil
-	for _, kv := range parts[1:] {
-		k, v, _ := strings.Cut(kv, "=")
-		switch k {
-		case "impl":
-			b.impl = v
-		case "threads":
-			b.threads = v
-		default:
-			b.params = append(b.params, kv)
-		}
-	}
+	b.selectCell(cell)
 	return st.Before, st.After, nil
 }
 
@@ -110,13 +99,13 @@ func (b *bisectOptions) finish(ctx context.Context, o *streams, r *bisect.Result
 	switch {
 	case r.Found:
 		out.Verdict = "FOUND"
-		fmt.Fprintf(&summary, "FOUND: %s moved %+.1f%% from %s to %s", b.tracked, 100*r.Step.Shift, short(good), short(bad))
+		fmt.Fprintf(&summary, "FOUND: %s moved %+.1f%% from %s to %s", b.tracked, 100*r.Step.Shift, history.ShortCommit(good), history.ShortCommit(bad))
 		if len(r.Culprits) > 1 {
 			fmt.Fprintf(&summary, ", in %d steps", len(r.Culprits))
 		}
 		summary.WriteString("\n")
 		for _, c := range r.Culprits {
-			fmt.Fprintf(&summary, "  %s %s (%.0f%% of the step)  %s\n", short(c.Commit), culpritShift(c), 100*c.Share, subject(ctx, b.repo, c.Commit))
+			fmt.Fprintf(&summary, "  %s %s (%.0f%% of the step)  %s\n", history.ShortCommit(c.Commit), culpritShift(c), 100*c.Share, subject(ctx, b.repo, c.Commit))
 		}
 	case r.NoStep:
 		out.Verdict = "NO-STEP"
@@ -125,16 +114,16 @@ func (b *bisectOptions) finish(ctx context.Context, o *streams, r *bisect.Result
 	default:
 		out.Verdict = "UNDECIDED"
 		for _, c := range r.Culprits {
-			fmt.Fprintf(&summary, "  found first: %s %s (%.0f%% of the step)  %s\n", short(c.Commit), culpritShift(c), 100*c.Share, subject(ctx, b.repo, c.Commit))
+			fmt.Fprintf(&summary, "  found first: %s %s (%.0f%% of the step)  %s\n", history.ShortCommit(c.Commit), culpritShift(c), 100*c.Share, subject(ctx, b.repo, c.Commit))
 		}
-		fmt.Fprintf(&summary, "UNDECIDED: the step (or its rest) lies after %s, up to %s (%s)\n", short(r.From), short(r.To), r.Why)
+		fmt.Fprintf(&summary, "UNDECIDED: the step (or its rest) lies after %s, up to %s (%s)\n", history.ShortCommit(r.From), history.ShortCommit(r.To), r.Why)
 		verdict = &exitError{code: exitInconclusive}
 	}
 	if r.Found && r.Why != "" {
 		fmt.Fprintf(&summary, "  note: %s\n", r.Why)
 	}
 	for _, c := range sortedKeys(r.Skipped) {
-		fmt.Fprintf(&summary, "  skipped %s: does not build\n", short(c))
+		fmt.Fprintf(&summary, "  skipped %s: does not build\n", history.ShortCommit(c))
 	}
 	fmt.Fprintf(&summary, "%d measurements in %s\n", len(r.Probes), time.Since(b.start).Round(time.Second))
 	io.WriteString(o.stdout, summary.String())
@@ -169,12 +158,12 @@ func (b *bisectOptions) markdown(ctx context.Context, r *bisect.Result, summary 
 		if !math.IsNaN(p.Instructions) {
 			instr = fmt.Sprintf("%+.2f%%", 100*p.Instructions)
 		}
-		fmt.Fprintf(&w, "| %d | `%s` %s | `%s` | %s | %+.1f%% [%+.1f%%, %+.1f%%] | %s | %s | %s |\n", i+1, short(p.Head),
-			mdEscape(subject(ctx, b.repo, p.Head)), short(p.Base), p.Outcome, 100*p.Shift, 100*p.Low, 100*p.High, instr, p.Wall.Round(time.Second), mdEscape(p.Verdict))
+		fmt.Fprintf(&w, "| %d | `%s` %s | `%s` | %s | %+.1f%% [%+.1f%%, %+.1f%%] | %s | %s | %s |\n", i+1, history.ShortCommit(p.Head),
+			mdEscape(subject(ctx, b.repo, p.Head)), history.ShortCommit(p.Base), p.Outcome, 100*p.Shift, 100*p.Low, 100*p.High, instr, p.Wall.Round(time.Second), mdEscape(p.Verdict))
 	}
 	for _, c := range r.Culprits {
 		out, _ := exec.CommandContext(ctx, "git", "-C", b.repo, "show", "--stat", "--format=medium", c.Commit).Output()
-		fmt.Fprintf(&w, "\n## %s (%s, %.0f%% of the step)\n\n```\n%s```\n", short(c.Commit), culpritShift(c), 100*c.Share, out)
+		fmt.Fprintf(&w, "\n## %s (%s, %.0f%% of the step)\n\n```\n%s```\n", history.ShortCommit(c.Commit), culpritShift(c), 100*c.Share, out)
 	}
 	return w.String()
 }

@@ -49,8 +49,8 @@ func TestBisectFollowsAndJudges(t *testing.T) {
 	if !b.countSees {
 		t.Error("a step that showed in the count: countSees false")
 	}
-	if b.tracked != hashmap || strings.Join(b.abFlagsForTracked, " ") != "-workload issuer -impl hashmap -param certs=1024 -param hit=1 -threads 1" {
-		t.Fatalf("followed %q with %q", b.tracked, b.abFlagsForTracked)
+	if b.tracked != hashmap || b.workload != "issuer" || b.impl != "hashmap" || b.threads != "1" || strings.Join(b.params, " ") != "certs=1024 hit=1" {
+		t.Fatalf("followed %q as -workload %q -impl %q -threads %q -param %q", b.tracked, b.workload, b.impl, b.threads, b.params)
 	}
 	for _, tc := range []struct {
 		time, instr compare.Verdict

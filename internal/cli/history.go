@@ -431,13 +431,7 @@ func historyChanges(fs *flag.FlagSet) runFunc {
 // is not created, and unless write, nothing is written (it may be in a
 // folder perfrun cannot write to).
 func openExisting(ctx context.Context, path string, write bool) (*history.DB, error) {
-	if history.IsServer(path) {
-		if write {
-			return openHistory(ctx, path)
-		}
-		return historyInput(history.OpenRead(ctx, path))
-	}
-	if _, err := os.Stat(path); err != nil {
+	if _, err := os.Stat(path); err != nil && !history.IsServer(path) {
 		return nil, usageError("no history at %s: add results with perfrun history add", path)
 	}
 	if write {

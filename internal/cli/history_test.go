@@ -141,17 +141,23 @@ func TestHistoryAddGoTestOutput(t *testing.T) {
 	}
 }
 
-// TestHistoryOversubscribedNotGated: a regression step of a cell with more
-// threads than the machine has cores is shown, and never fails the check.
-func TestHistoryOversubscribedNotGated(t *testing.T) {
-	dir := t.TempDir()
-	db := filepath.Join(dir, "h.db")
-	for i, f := range historyFilesOf(t, dir, "Issuer/impl=rcu/threads=4", 30, 15, 0.10) {
+// addDaily adds files to the history db, one commit a day from 1 January.
+func addDaily(t *testing.T, db string, files []string) {
+	t.Helper()
+	for i, f := range files {
 		day := fmt.Sprintf("2026-01-%02dT00:00:00Z", 1+i)
 		if code, out, errs := perfrun("history", "add", "-db", db, "-commit-time", day, f); code != 0 {
 			t.Fatalf("add: exit %d\n%s%s", code, out, errs)
 		}
 	}
+}
+
+// TestHistoryOversubscribedNotGated: a regression step of a cell with more
+// threads than the machine has cores is shown, and never fails the check.
+func TestHistoryOversubscribedNotGated(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "h.db")
+	addDaily(t, db, historyFilesOf(t, dir, "Issuer/impl=rcu/threads=4", 30, 15, 0.10))
 	code, out, errs := perfrun("history", "changes", "-db", db, "-fail")
 	if code != 0 || !strings.Contains(out, "regression") || !strings.Contains(out, "oversubscribed (more threads than cores): never gated") {
 		t.Errorf("changes -fail on an oversubscribed regression: exit %d, want 0 with the step shown\n%s%s", code, out, errs)
@@ -184,12 +190,7 @@ func TestHistoryCommandHelp(t *testing.T) {
 func TestHistoryMinShift(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "h.db")
-	for i, f := range historyFilesOf(t, dir, "Issuer/impl=rcu/threads=1", 30, 15, 0.10) {
-		day := fmt.Sprintf("2026-01-%02dT00:00:00Z", 1+i)
-		if code, out, errs := perfrun("history", "add", "-db", db, "-commit-time", day, f); code != 0 {
-			t.Fatalf("add: exit %d\n%s%s", code, out, errs)
-		}
-	}
+	addDaily(t, db, historyFilesOf(t, dir, "Issuer/impl=rcu/threads=1", 30, 15, 0.10))
 	if _, out, _ := perfrun("history", "changes", "-db", db); !strings.Contains(out, "1 steps in") {
 		t.Errorf("a +10%% step at the default -min-shift:\n%s", out)
 	}
