@@ -8,7 +8,7 @@ import (
 // Driver measures cells one window at a time, when asked: what an arm
 // process of an A/B comparison does, so that the comparison can measure
 // one cell in every arm within a fraction of a second and whatever the
-// machine does then lands on all of them (see harness/ab). Every window is
+// machine does then lands on all of them (see internal/ab). Every window is
 // followed by the speed and floor probes, as in a run.
 type Driver struct {
 	r      *runner

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/perfrun/perfrun/harness/report"
-	"github.com/perfrun/perfrun/harness/report/browser"
+	"github.com/perfrun/perfrun/internal/browser"
 	"github.com/perfrun/perfrun/records"
 )
 

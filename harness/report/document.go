@@ -196,12 +196,8 @@ var mdEscaper = strings.NewReplacer(
 // code span, which a backtick in the name would end.
 func mdEscape(s string) string { return mdEscaper.Replace(records.OneLine(s)) }
 
-// EscapeMarkdown makes text safe in Markdown outside code spans, as every
-// report's names are written.
-func EscapeMarkdown(s string) string { return mdEscape(s) }
-
-// PageStyle is the style every report page shares: type, tables, figures.
-const PageStyle template.CSS = `body { font: 15px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 1100px; padding: 0 1em; color: #1d1d1f; }
+// pageStyle is the style every report page shares: type, tables, figures.
+const pageStyle template.CSS = `body { font: 15px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 1100px; padding: 0 1em; color: #1d1d1f; }
 h1 { font-size: 1.5em; margin-bottom: .2em; }
 table { border-collapse: collapse; margin: 1em 0; font-size: 13px; }
 th, td { border: 1px solid #ccc; padding: .25em .6em; text-align: left; }
@@ -211,15 +207,15 @@ figure { margin: 1.5em 0; } figcaption { color: #555; font-size: 13px; }
 figure svg { width: 100%; height: auto; border: 1px solid #eee; }
 `
 
-// Figure is a plot as an HTML page holds it: its SVG inline.
-type Figure struct {
+// inlined is a plot as an HTML page holds it: its SVG inline.
+type inlined struct {
 	Caption string
 	SVG     template.HTML
 }
 
-// Figures renders plots as SVG to inline in a page.
-func Figures(plots []*Plot) ([]Figure, error) {
-	var out []Figure
+// inline renders plots as SVG to inline in a page.
+func inline(plots []*Plot) ([]inlined, error) {
+	var out []inlined
 	for _, p := range plots {
 		svg, err := p.Encode("svg")
 		if err != nil {
@@ -230,7 +226,7 @@ func Figures(plots []*Plot) ([]Figure, error) {
 		if i := strings.Index(s, "<svg"); i > 0 {
 			s = s[i:]
 		}
-		out = append(out, Figure{p.Caption, template.HTML(s)})
+		out = append(out, inlined{p.Caption, template.HTML(s)})
 	}
 	return out, nil
 }
@@ -238,7 +234,7 @@ func Figures(plots []*Plot) ([]Figure, error) {
 // WriteHTML writes one self-contained page: styles and plots (SVG) inline,
 // nothing fetched from the network, readable offline.
 func (d *Document) WriteHTML(w io.Writer) error {
-	plots, err := Figures(d.Plots)
+	plots, err := inline(d.Plots)
 	if err != nil {
 		return err
 	}
@@ -251,7 +247,7 @@ func (d *Document) WriteHTML(w io.Writer) error {
 		sums = summaries(d.New)
 	}
 	return pageTemplate.Execute(w, map[string]any{
-		"Style": PageStyle, "D": d, "Changed": changed, "All": all, "Summaries": sums, "Plots": plots,
+		"Style": pageStyle, "D": d, "Changed": changed, "All": all, "Summaries": sums, "Plots": plots,
 	})
 }
 

@@ -591,13 +591,3 @@ func SavePlots(dir string, plots []*Plot, write func(path string, data []byte) e
 	}
 	return names, nil
 }
-
-// NewPlot wraps a drawn gonum plot so other packages' pictures are saved
-// and embedded as these are (SavePlots, Encode), at the same size.
-func NewPlot(name, caption string, p *plot.Plot) *Plot {
-	return &Plot{Name: name, Caption: caption, plot: p}
-}
-
-// NewFigure starts a plot in the reports' style: title, axis labels,
-// legend at the top left, a grid.
-func NewFigure(title, x, y string) *plot.Plot { return newPlot(title, x, y) }

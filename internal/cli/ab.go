@@ -16,10 +16,10 @@ import (
 	"time"
 
 	"github.com/perfrun/perfrun/harness"
-	"github.com/perfrun/perfrun/harness/ab"
 	"github.com/perfrun/perfrun/harness/compare"
 	"github.com/perfrun/perfrun/harness/report"
 	"github.com/perfrun/perfrun/impls"
+	"github.com/perfrun/perfrun/internal/ab"
 	"github.com/perfrun/perfrun/records"
 )
 

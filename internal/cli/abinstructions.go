@@ -15,8 +15,8 @@ import (
 	"sync"
 
 	"github.com/perfrun/perfrun/harness"
-	"github.com/perfrun/perfrun/harness/ab"
 	"github.com/perfrun/perfrun/harness/compare"
+	"github.com/perfrun/perfrun/internal/ab"
 	"github.com/perfrun/perfrun/records"
 )
 

@@ -12,8 +12,8 @@ import (
 	"strings"
 
 	"github.com/perfrun/perfrun/harness"
-	"github.com/perfrun/perfrun/harness/ab"
 	"github.com/perfrun/perfrun/impls"
+	"github.com/perfrun/perfrun/internal/ab"
 )
 
 var cmdArm = &command{

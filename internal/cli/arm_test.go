@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/perfrun/perfrun/harness/ab"
+	"github.com/perfrun/perfrun/internal/ab"
 	"github.com/perfrun/perfrun/records"
 )
 

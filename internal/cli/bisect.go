@@ -17,10 +17,10 @@ import (
 	"time"
 
 	"github.com/perfrun/perfrun/harness"
-	"github.com/perfrun/perfrun/harness/ab"
-	"github.com/perfrun/perfrun/harness/bisect"
 	"github.com/perfrun/perfrun/harness/compare"
 	"github.com/perfrun/perfrun/history"
+	"github.com/perfrun/perfrun/internal/ab"
+	"github.com/perfrun/perfrun/internal/bisect"
 )
 
 var cmdBisect = &command{

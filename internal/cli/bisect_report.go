@@ -13,8 +13,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/perfrun/perfrun/harness/bisect"
 	"github.com/perfrun/perfrun/history"
+	"github.com/perfrun/perfrun/internal/bisect"
 )
 
 // fromHistory is the N-th step history changes prints: its commits, and

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/perfrun/perfrun/harness/bisect"
 	"github.com/perfrun/perfrun/harness/compare"
+	"github.com/perfrun/perfrun/internal/bisect"
 )
 
 // TestBisectUsage: what bisect refuses before measuring anything.

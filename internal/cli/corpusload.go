@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/perfrun/perfrun/harness/ab"
+	"github.com/perfrun/perfrun/internal/ab"
 	"github.com/perfrun/perfrun/store/corpus"
 	"github.com/perfrun/perfrun/workloads"
 )

@@ -15,9 +15,9 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/perfrun/perfrun/harness/report"
 	"github.com/perfrun/perfrun/history"
 	"github.com/perfrun/perfrun/history/changepoint"
-	"github.com/perfrun/perfrun/history/chart"
 	"github.com/perfrun/perfrun/records"
 )
 
@@ -398,7 +398,7 @@ func historyChanges(fs *flag.FlagSet) runFunc {
 			tw := tabwriter.NewWriter(o.stdout, 0, 4, 2, ' ', 0)
 			fmt.Fprintf(tw, "#\t\tstep\tcell\tunit\tmachine\tbetween\tsize (95%% interval)\tlevels\tp\tnote\n")
 			for i, st := range steps {
-				r := chart.Row(st)
+				r := report.NewStepRow(st)
 				mark := ""
 				if st.New {
 					mark = "NEW"

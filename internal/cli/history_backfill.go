@@ -12,8 +12,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/perfrun/perfrun/harness/ab"
 	"github.com/perfrun/perfrun/history"
+	"github.com/perfrun/perfrun/internal/ab"
 	"github.com/perfrun/perfrun/records"
 )
 

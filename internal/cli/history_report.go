@@ -9,7 +9,6 @@ import (
 
 	"github.com/perfrun/perfrun/harness/report"
 	"github.com/perfrun/perfrun/history"
-	"github.com/perfrun/perfrun/history/chart"
 )
 
 // seriesPlots draws the series with at least two commits, each with its
@@ -26,7 +25,7 @@ func seriesPlots(series []*history.Series, steps []history.Step, withSteps bool)
 			left++
 			continue
 		}
-		p, err := chart.Plot(s, bySeries[s])
+		p, err := report.HistoryPlot(s, bySeries[s])
 		if err != nil {
 			return nil, 0, fmt.Errorf("plot of %s: %w", s.Name(), err)
 		}
@@ -88,7 +87,7 @@ func historyReport(fs *flag.FlagSet) runFunc {
 		if err != nil {
 			return err
 		}
-		doc := &chart.Document{Title: *title, Stats: st, Method: sf.method(), Steps: steps, Plots: plots, ImageDir: "images", Left: left}
+		doc := &report.HistoryPage{Title: *title, Stats: st, Method: sf.method(), Steps: steps, Plots: plots, ImageDir: "images", Left: left}
 		pub := newPublication(*dir)
 		if err := pub.addPlots("images", plots); err != nil {
 			return err

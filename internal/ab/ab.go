@@ -1,13 +1,12 @@
-// Package ab runs an interleaved A/B comparison of two perfrun builds on one
-// machine: base and head, plus base a second time (the A/A arm that
-// measures the noise floor), one round at a time in a shuffled arm order,
-// each arm a fresh process measuring every cell once. Slow drift of the
-// machine then hits all arms alike, which back-to-back runs cannot promise
-// (results/notes.md, "Interleaving").
+// Package ab is the machinery of perfrun ab: it builds two revisions, links
+// every arm of every round with a code layout of its own, starts base, head
+// and base again (the A/A arm) as arm processes and drives them window by
+// window, so a slow stretch of the machine lands on all three alike, which
+// back-to-back runs cannot promise (results/notes.md, "Interleaving").
 //
-// Its place: beside compare, below the CLI; it knows revisions and
-// processes, not stores. Importable; its API may change between perfrun
-// versions.
+// Its place: command plumbing, beside compare, whose paired gate judges the
+// windows it records, and below the CLI; it knows revisions and processes,
+// not stores.
 package ab
 
 import (

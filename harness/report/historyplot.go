@@ -1,4 +1,4 @@
-package chart
+package report
 
 import (
 	"fmt"
@@ -13,32 +13,34 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
-	"github.com/perfrun/perfrun/harness/report"
 	"github.com/perfrun/perfrun/history"
 	"github.com/perfrun/perfrun/records"
 )
 
 var (
-	pointColor      = color.RGBA{R: 0x1f, G: 0x77, B: 0xb4, A: 0xff}
-	levelColor      = color.RGBA{R: 0x55, G: 0x55, B: 0x55, A: 0xff}
-	regressionColor = color.RGBA{R: 0xd6, G: 0x27, B: 0x28, A: 0xff}
-	improvedColor   = color.RGBA{R: 0x2c, G: 0xa0, B: 0x2c, A: 0xff}
+	historyPointColor      = color.RGBA{R: 0x1f, G: 0x77, B: 0xb4, A: 0xff}
+	historyLevelColor      = color.RGBA{R: 0x55, G: 0x55, B: 0x55, A: 0xff}
+	historyRegressionColor = color.RGBA{R: 0xd6, G: 0x27, B: 0x28, A: 0xff}
+	historyImprovedColor   = color.RGBA{R: 0x2c, G: 0xa0, B: 0x2c, A: 0xff}
 )
 
-// Plot draws one series over its commits with its steps marked.
-func Plot(s *history.Series, steps []history.Step) (*report.Plot, error) {
+// HistoryPlot draws one series of a history over its commits, every commit
+// a point (its median) with the 95% interval of its rounds, the level of
+// each segment between steps across it, and each step marked where it
+// happened.
+func HistoryPlot(s *history.Series, steps []history.Step) (*Plot, error) {
 	medians := s.Medians()
 	sc := benchunit.CommonScale(medians, benchunit.ClassOf(s.Unit))
 	factor := sc.Factor
 	if factor == 0 {
 		factor = 1
 	}
-	p := report.NewFigure(s.Cell+" @ "+s.Machine, "commit (oldest first)", unitLabel(sc.Prefix, s.Unit))
+	p := newPlot(s.Cell+" @ "+s.Machine, "commit (oldest first)", unitLabel(sc.Prefix, s.Unit))
 
 	// Each commit's bar is the 95% interval of its median where its rounds
 	// are enough for one (six or more), else the range of its rounds.
 	pts := make(plotter.XYs, len(s.Points))
-	bars := errorBars{XYs: pts, YErrors: make(plotter.YErrors, len(s.Points))}
+	bars := historyBars{XYs: pts, YErrors: make(plotter.YErrors, len(s.Points))}
 	top := math.Inf(-1)
 	for i, pt := range s.Points {
 		sum := pt.Summary()
@@ -54,12 +56,12 @@ func Plot(s *history.Series, steps []history.Step) (*report.Plot, error) {
 	if err != nil {
 		return nil, err
 	}
-	scatter.GlyphStyle = draw.GlyphStyle{Color: pointColor, Radius: vg.Points(2.2), Shape: draw.CircleGlyph{}}
+	scatter.GlyphStyle = draw.GlyphStyle{Color: historyPointColor, Radius: vg.Points(2.2), Shape: draw.CircleGlyph{}}
 	eb, err := plotter.NewYErrorBars(bars)
 	if err != nil {
 		return nil, err
 	}
-	eb.LineStyle.Color = pointColor
+	eb.LineStyle.Color = historyPointColor
 	eb.LineStyle.Width = vg.Points(0.7)
 	eb.CapWidth = vg.Points(3)
 	p.Add(eb, scatter)
@@ -78,7 +80,7 @@ func Plot(s *history.Series, steps []history.Step) (*report.Plot, error) {
 		if err != nil {
 			return nil, err
 		}
-		line.Color, line.Width = levelColor, vg.Points(1.5)
+		line.Color, line.Width = historyLevelColor, vg.Points(1.5)
 		p.Add(line)
 		if k == 0 {
 			p.Legend.Add("level between steps (median)", line)
@@ -86,12 +88,12 @@ func Plot(s *history.Series, steps []history.Step) (*report.Plot, error) {
 	}
 	drawn := make(map[string]bool)
 	for _, st := range steps {
-		c, what := improvedColor, "improvement"
+		c, what := historyImprovedColor, "improvement"
 		switch {
 		case st.Machine != "":
-			c, what = levelColor, "the machine's (a control or floor cell moved too)"
+			c, what = historyLevelColor, "the machine's (a control or floor cell moved too)"
 		case st.Regression:
-			c, what = regressionColor, "regression"
+			c, what = historyRegressionColor, "regression"
 		}
 		m := &stepMark{x: float64(st.Index) - 0.5, color: c}
 		p.Add(m)
@@ -111,7 +113,7 @@ func Plot(s *history.Series, steps []history.Step) (*report.Plot, error) {
 	if len(steps) > 0 {
 		caption += fmt.Sprintf("; %d step(s) marked", len(steps))
 	}
-	return report.NewPlot(records.FileStem(s.Machine+"/"+s.Cell+"/"+s.Unit), caption, p), nil
+	return &Plot{Name: records.FileStem(s.Machine + "/" + s.Cell + "/" + s.Unit), Caption: caption, plot: p}, nil
 }
 
 // unitLabel writes a scaled unit as people write it — ns/op, not
@@ -126,7 +128,7 @@ func unitLabel(prefix, unit string) string {
 	return prefix + " " + unit
 }
 
-type errorBars struct {
+type historyBars struct {
 	plotter.XYs
 	plotter.YErrors
 }

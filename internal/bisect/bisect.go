@@ -7,8 +7,8 @@
 // skipped and named; a step made of several smaller ones is followed
 // commit by commit, each with its share.
 //
-// Its place: below the command line, beside harness/ab, which it drives
-// through a Measure function; it knows nothing of git or processes.
+// Its place: command plumbing below the command line, which gives it a
+// Measure function that runs ab; it knows nothing of git or processes.
 package bisect
 
 import (

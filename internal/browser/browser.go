@@ -1,6 +1,6 @@
 // Package browser renders a self-contained HTML page in headless Chromium,
 // offline, and returns the screenshot, so tests can look at a report as a
-// person would see it. It is used by tests only.
+// person would see it. Tests alone use it.
 package browser
 
 import (

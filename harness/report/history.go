@@ -1,4 +1,4 @@
-package chart
+package report
 
 import (
 	"fmt"
@@ -8,19 +8,18 @@ import (
 	"path"
 	"strings"
 
-	"github.com/perfrun/perfrun/harness/report"
 	"github.com/perfrun/perfrun/history"
 	"github.com/perfrun/perfrun/records"
 )
 
-// Document is the page of a history: what it holds, the steps found, and
-// the pictures.
-type Document struct {
+// HistoryPage is the page of a history: what it holds, the steps found,
+// and each series drawn over its commits (HistoryPlot).
+type HistoryPage struct {
 	Title  string
 	Stats  history.Stats
 	Method string // how the steps were found, in one line
 	Steps  []history.Step
-	Plots  []*report.Plot
+	Plots  []*Plot
 	// ImageDir is where the Markdown's images are, relative to it.
 	ImageDir string
 	// Left says how many series were not drawn.
@@ -40,8 +39,8 @@ type StepRow struct {
 	Note            string // the machine moved too, other machines stepped alike
 }
 
-// Row formats a step.
-func Row(st history.Step) StepRow {
+// NewStepRow formats a step as the pages and history changes print it.
+func NewStepRow(st history.Step) StepRow {
 	r := StepRow{New: st.New, Regression: st.Regression, Kind: "improvement", Cell: st.Series.Cell, Unit: st.Series.Unit,
 		Machine: st.Series.Machine, Commits: history.ShortCommit(st.Before) + ".." + history.ShortCommit(st.After),
 		Levels: records.FormatValue(st.From, st.Series.Unit) + " → " + records.FormatValue(st.To, st.Series.Unit),
@@ -64,22 +63,22 @@ func Row(st history.Step) StepRow {
 	return r
 }
 
-func (d *Document) rows() []StepRow {
+func (d *HistoryPage) rows() []StepRow {
 	out := make([]StepRow, len(d.Steps))
 	for i, st := range d.Steps {
-		out[i] = Row(st)
+		out[i] = NewStepRow(st)
 	}
 	return out
 }
 
-func (d *Document) summary() string {
+func (d *HistoryPage) summary() string {
 	s := d.Stats
 	return fmt.Sprintf("%d commits, %d runs from %d files, %d series on %d machine(s): %s.", s.Commits, s.Runs, s.Files, s.Series, len(s.Machines), strings.Join(s.Machines, ", "))
 }
 
 // WriteMarkdown writes the page for a CI summary or an issue.
-func (d *Document) WriteMarkdown(w io.Writer) {
-	fmt.Fprintf(w, "# %s\n\n%s\n\n", report.EscapeMarkdown(d.Title), report.EscapeMarkdown(d.summary()))
+func (d *HistoryPage) WriteMarkdown(w io.Writer) {
+	fmt.Fprintf(w, "# %s\n\n%s\n\n", mdEscape(d.Title), mdEscape(d.summary()))
 	if d.Method != "" {
 		fmt.Fprintf(w, "%s\n\n", d.Method)
 	}
@@ -93,13 +92,13 @@ func (d *Document) WriteMarkdown(w io.Writer) {
 			if r.New {
 				mark = "**new**"
 			}
-			esc := report.EscapeMarkdown
+			esc := mdEscape
 			fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", mark, r.Kind, esc(r.Cell), esc(r.Unit), esc(r.Machine), esc(r.Commits), r.Size, esc(r.Levels), r.P, esc(r.Note))
 		}
 		fmt.Fprintln(w)
 	}
 	for _, p := range d.Plots {
-		fmt.Fprintf(w, "![%s](%s)\n\n", report.EscapeMarkdown(p.Caption), path.Join(d.ImageDir, p.Name+".png"))
+		fmt.Fprintf(w, "![%s](%s)\n\n", mdEscape(p.Caption), path.Join(d.ImageDir, p.Name+".png"))
 	}
 	if d.Left > 0 {
 		fmt.Fprintf(w, "%d more series without steps are not drawn (history plot draws them all).\n", d.Left)
@@ -107,15 +106,15 @@ func (d *Document) WriteMarkdown(w io.Writer) {
 }
 
 // WriteHTML writes a self-contained page: the plots inlined as SVG.
-func (d *Document) WriteHTML(w io.Writer) error {
-	plots, err := report.Figures(d.Plots)
+func (d *HistoryPage) WriteHTML(w io.Writer) error {
+	plots, err := inline(d.Plots)
 	if err != nil {
 		return err
 	}
-	return pageTemplate.Execute(w, map[string]any{"Style": report.PageStyle, "D": d, "Summary": d.summary(), "Rows": d.rows(), "Plots": plots})
+	return historyTemplate.Execute(w, map[string]any{"Style": pageStyle, "D": d, "Summary": d.summary(), "Rows": d.rows(), "Plots": plots})
 }
 
-var pageTemplate = template.Must(template.New("page").Parse(`<!DOCTYPE html>
+var historyTemplate = template.Must(template.New("history").Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{{.D.Title}}</title>

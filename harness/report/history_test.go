@@ -1,4 +1,4 @@
-package chart
+package report
 
 import (
 	"bytes"
@@ -6,12 +6,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/perfrun/perfrun/harness/report"
 	"github.com/perfrun/perfrun/history"
 	"github.com/perfrun/perfrun/history/changepoint"
 )
 
-func series(cell string) *history.Series {
+func historySeries(cell string) *history.Series {
 	s := &history.Series{ID: 1, Machine: "box", Cell: cell, Unit: "sec/op", Better: -1}
 	for i := 0; i < 20; i++ {
 		level := 100e-9
@@ -24,15 +23,15 @@ func series(cell string) *history.Series {
 	return s
 }
 
-// TestPages: the plot renders with its step; the Markdown escapes a name
+// TestHistoryPages: the plot renders with its step; the Markdown escapes a name
 // that would break its table or add a link; the HTML inlines every plot
 // and says which step was the machine's.
-func TestPages(t *testing.T) {
-	s := series("Issuer/impl=x|y*[z](http://evil)")
+func TestHistoryPages(t *testing.T) {
+	s := historySeries("Issuer/impl=x|y*[z](http://evil)")
 	st := history.Step{Series: s, Index: 10, Lo: 0, Hi: 20, Before: s.Points[9].Commit, After: s.Points[10].Commit, P: 0.005,
 		From: 100e-9, To: 120e-9, Shift: changepoint.Step{Shift: 20e-9, Low: 19e-9, High: 21e-9}, Regression: true,
 		Machine: "Floor/x moved +20% over the same commits"}
-	p, err := Plot(s, []history.Step{st})
+	p, err := HistoryPlot(s, []history.Step{st})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +39,7 @@ func TestPages(t *testing.T) {
 	if err != nil || len(png) < 1000 {
 		t.Fatalf("png of %d bytes, %v", len(png), err)
 	}
-	doc := &Document{Title: "t", Steps: []history.Step{st}, Plots: []*report.Plot{p}, ImageDir: "images"}
+	doc := &HistoryPage{Title: "t", Steps: []history.Step{st}, Plots: []*Plot{p}, ImageDir: "images"}
 	var md, html bytes.Buffer
 	doc.WriteMarkdown(&md)
 	if err := doc.WriteHTML(&html); err != nil {

@@ -1,28 +1,27 @@
-package chart
+package report
 
 import (
 	"bytes"
 	"testing"
 
-	"github.com/perfrun/perfrun/harness/report"
-	"github.com/perfrun/perfrun/harness/report/browser"
 	"github.com/perfrun/perfrun/history"
 	"github.com/perfrun/perfrun/history/changepoint"
+	"github.com/perfrun/perfrun/internal/browser"
 )
 
-// TestPageInBrowser renders a history page in headless Chromium, offline,
+// TestHistoryPageInBrowser renders a history page in headless Chromium, offline,
 // and looks at it: the regression's row is shaded, and the plot shows the
 // commits' points and the red line of the step.
-func TestPageInBrowser(t *testing.T) {
+func TestHistoryPageInBrowser(t *testing.T) {
 	browser.Chromium(t)
-	s := series("Issuer/impl=rcu/threads=1")
+	s := historySeries("Issuer/impl=rcu/threads=1")
 	st := history.Step{Series: s, Index: 10, Lo: 0, Hi: 20, Before: s.Points[9].Commit, After: s.Points[10].Commit, P: 0.005,
 		From: 100e-9, To: 120e-9, Shift: changepoint.Step{Shift: 20e-9, Low: 19e-9, High: 21e-9}, Regression: true, New: true}
-	p, err := Plot(s, []history.Step{st})
+	p, err := HistoryPlot(s, []history.Step{st})
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc := &Document{Title: "history browser test", Steps: []history.Step{st}, Plots: []*report.Plot{p}}
+	doc := &HistoryPage{Title: "history browser test", Steps: []history.Step{st}, Plots: []*Plot{p}}
 	var page bytes.Buffer
 	if err := doc.WriteHTML(&page); err != nil {
 		t.Fatal(err)
