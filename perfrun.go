@@ -13,10 +13,15 @@
 // and the issuer rule) and store/storetest (the conformance suite and the
 // shared benchmarks) keep their exported API; a breaking change bumps the
 // major version. The command line's flags, exit codes and output formats
-// are documented in the README and change only with a note. The libraries
-// beside it (records, harness, workloads, impls, history) are importable and
-// say in their package docs what they keep; internal/cli, the command
-// line's plumbing, may change at any time.
+// are documented in docs/ and change only with a note. Every other package
+// outside internal/ — records, records/importers, harness, harness/compare,
+// harness/report, workloads, impls and each design, store/corpus,
+// store/certgen, history, history/changepoint — is importable, shows its
+// use in an example, and names in a paragraph of its package doc ("Its
+// promise") what it keeps; an exported name that paragraph does not name
+// serves perfrun's own commands and may change between versions. The
+// command line's plumbing — internal/cli, ab's arms (internal/ab),
+// bisect's search (internal/bisect) — promises nothing.
 package perfrun
 
 import (

@@ -7,7 +7,12 @@
 // on top. Test files may also import the registry, to run every built-in
 // design. A new package must be given its layer here before it can exist.
 //
-// Its other test runs the pull-request workflows' own shell steps on
+// Two more rules: only harness/report imports gonum, so every picture
+// shares one style; and every package outside internal/ — importable by
+// anyone — says in its package doc what it keeps ("Its promise") and shows
+// its use in an Example.
+//
+// Its last test runs the pull-request workflows' own shell steps on
 // forged input: a workflow that trusts a pull request's text fails open
 // where no Go test of perfrun can see it.
 package arch

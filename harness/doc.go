@@ -21,6 +21,11 @@
 //
 // Its place: above the workloads and the designs, below the registry and
 // the reports; it receives implementations as store.Impl values and emits
-// records. Importable; its API may change between perfrun versions (only
-// package perfrun, store and store/storetest promise theirs).
+// records.
+//
+// Its promise: Plan, Run, Options (start from DefaultOptions), Cell and
+// Outcome.Set keep their meaning, and a cell's benchmark name is its
+// workload, implementation, parameters and threads in that order, which
+// results files, gates and histories key on. Other exported names serve
+// perfrun's commands and may change between versions.
 package harness

@@ -5,8 +5,10 @@
 //
 // Its place: above every design and the harness (the harness never names a
 // design), below the CLI; tests anywhere may import it to run every
-// built-in design. Importable; the names in it are stable, the API may change
-// between perfrun versions.
+// built-in design.
+//
+// Its promise: the built-in designs' names and their order, and Names,
+// Lookup, All and Register, keep their meaning.
 package impls
 
 import (

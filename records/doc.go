@@ -18,7 +18,11 @@
 // unit.
 //
 // Its place: at the bottom, beside the store: every package that writes or
-// reads results uses it and it uses none of theirs. Importable; its API
-// may change between perfrun versions, the file format it writes is
-// benchfmt and does not.
+// reads results uses it and it uses none of theirs.
+//
+// Its promise: the file format — benchfmt, with the units and configuration
+// keys named here — is kept, so a file one perfrun wrote is read by every
+// later one and by benchstat; Read, ReadFile, ReadFiles, Set, Cell,
+// Summarize, Median and Write keep their meaning. Other exported names
+// serve perfrun's commands and may change between versions.
 package records

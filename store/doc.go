@@ -22,4 +22,7 @@
 // Unlike crypto/x509.CertPool, which is built once and then shared
 // read-only, a Store is mutated while it is read, as X509_STORE is; how each
 // implementation pays for that is what perfrun measures.
+//
+// Its promise: the contract above and this package's exported API are kept;
+// a breaking change bumps the major version.
 package store

@@ -9,8 +9,12 @@
 //
 // Its place: above the store and the corpus, below the designs and the
 // harness; it receives an implementation as a store.Impl, never the
-// registry. Importable; its API may change between perfrun versions, the
-// workloads' names and parameters change only with a note in the README.
+// registry.
+//
+// Its promise: the workloads' names and parameters, and the cell names they
+// give, change only with a note in docs/run.md; Workload, Env, Instance and
+// Op keep their meaning. Other exported names serve perfrun's commands and
+// may change between versions.
 package workloads
 
 import (

@@ -14,8 +14,13 @@
 // thresholds.
 //
 // Its place: on the results model alone (records), below everything that
-// prints or runs. Importable; its API may change between perfrun versions,
-// but its verdicts keep the meaning the README gives them.
+// prints or runs.
+//
+// Its promise: the verdicts — PASS, REGRESSION, IMPROVED, INCONCLUSIVE,
+// MISSING — keep the meaning docs/compare.md gives them, and Compare, Gate,
+// Thresholds (start from DefaultThresholds), Report and CellVerdict keep
+// theirs. Other exported names serve perfrun's commands and may change
+// between versions.
 package compare
 
 import (

@@ -3,8 +3,13 @@
 // Markdown and HTML reports. It reads records.Set, the one results model,
 // and draws with gonum (as history/chart does for series over commits).
 //
-// Its place: above the harness and compare, below the CLI. Importable; its
-// API may change between perfrun versions.
+// Its place: above the harness, compare and history, below the CLI; the
+// only package that draws (gonum), so every picture shares one size, style
+// and file handling.
+//
+// Its promise: the per-thread tables (WriteThreadTables) and the CSV and
+// JSON columns keep their meaning; pictures and pages may be redrawn. Other
+// exported names serve perfrun's commands and may change between versions.
 package report
 
 import (

@@ -25,6 +25,8 @@
 // the test used.
 //
 // Its place: at the bottom, pure statistics on float64 series; it imports
-// nothing of perfrun. Importable; its API may change between perfrun
-// versions.
+// nothing of perfrun.
+//
+// Its promise: Detect and ShiftOf keep their meaning, and give one answer
+// for one series and one Options (the seed included) in every version.
 package changepoint

@@ -9,14 +9,18 @@
 // object stack on first use, under that lock). IssuerBatch calls
 // X509_STORE_CTX_get1_issuer for a whole batch in one cgo call (Issuer is
 // a batch of one), with an X509_STORE_CTX kept per P (a sync.Pool), so a
-// worker never builds one in its loop; each object's X509
-// or X509_CRL is parsed once in the process, when first added (a leaf, on
-// its first lookup), never per call. OpenSSL has no removal: ReplaceCRLs returns
+// worker never builds one in its loop; each object's X509 or X509_CRL is
+// parsed once in the process, when first added (a leaf, on its first
+// lookup), never per call. OpenSSL has no removal: ReplaceCRLs returns
 // store.ErrUnsupported. BySubject and Objects read the store's objects
 // under its lock (X509_STORE_get1_objects from 3.3, else get0_objects
-// under X509_STORE_lock) and give them in insertion order, as the
-// contract asks (OpenSSL's stack is sorted by name). Every C object is freed when the
-// Store is collected.
+// under X509_STORE_lock) and give them in insertion order, as the contract
+// asks (OpenSSL's stack is sorted by name). Every C object is freed when
+// the Store is collected.
+//
+// Its promise: New and NewDefaultPaths return the linked library's store
+// behind store.Store, passing storetest with the deviations its tests
+// name; what the library does is the library's.
 package openssl
 
 /*

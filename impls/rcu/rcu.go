@@ -15,6 +15,10 @@
 // instant. Names hash with store.HashName and compare by their interned
 // IDs, both made once per object when it is parsed: no per-process seed,
 // so every process probes alike.
+//
+// Its promise: New returns a store.Store that passes storetest, and the
+// design and locking described here change only with a note in results/,
+// whose figures were measured of them.
 package rcu
 
 import (

@@ -5,7 +5,11 @@
 // see the tool's own spread, and says in a configuration line which tool
 // and file the numbers came from.
 //
-// It sits beside records, below everything that reads results.
+// Its place: beside records, below everything that reads results.
+//
+// Its promise: each reader's -format name, and the records it makes: one
+// sample per run the tool recorded, with the imported and source
+// configuration lines.
 package importers
 
 import (

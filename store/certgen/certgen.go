@@ -7,6 +7,9 @@
 // certificate store — subject and issuer names, subject and authority key
 // identifiers (including the AKID serial, which crypto/x509 never writes),
 // basic constraints, key usage, validity — and nothing else.
+//
+// Its promise: one description (Cert, CRL, a key's label) gives the same
+// DER in every version, and Key, KeyID, Cert and CRL keep their meaning.
 package certgen
 
 import (

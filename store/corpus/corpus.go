@@ -6,6 +6,12 @@
 // on either. Expected issuers are computed once, here, with
 // store.SelectIssuer over the CA certificates in insertion order; workloads
 // compare every store answer with them.
+//
+// Its promise: results files and histories name a corpus by its digest, and
+// the gate refuses files of different corpora, so a Spec generates the same
+// objects, byte for byte, from one version to the next; a change to the
+// generator is named in the release that makes it. Generate, Cached, Load,
+// ParsePEM and Corpus keep their meaning.
 package corpus
 
 import (

@@ -9,6 +9,11 @@
 // model written independently of the shared selection code), a concurrent
 // test meant for -race, that warm lookups do not allocate, and a long stress
 // test run only with PERFRUN_STRESS=DURATION in the environment.
+//
+// Its promise: Run, RunDeviating, Reference and the Benchmark functions are
+// kept; a breaking change bumps the major version. The suite may grow
+// checks the contract already states: a store that passes it today may fail
+// a later one only where it breaks the contract.
 package storetest
 
 import (
