@@ -110,22 +110,19 @@ type abOptions struct {
 	layouts              string
 	instructions         bool
 	pin                  bool
-	repo, pkg            string
-	impl, workload       string
-	threads              string
-	params               listFlag
-	window, warmup       time.Duration
-	seed                 uint64
-	jsonOut, reportDir   string
-	replay               string
-	baseBin, headBin     string
-	baseline             string
-	baseEnv, headEnv     listFlag
-	keep, quiet          bool
-	counted              time.Duration           // spent counting instructions
-	only                 string                  // the first look's cells (-baseline: the baseline's)
-	counts               map[string][2][]float64 // instructions/op by cell: base's and head's processes
-	cmd                  commandFlags
+	revisionCells
+	window, warmup     time.Duration
+	seed               uint64
+	jsonOut, reportDir string
+	replay             string
+	baseBin, headBin   string
+	baseline           string
+	baseEnv, headEnv   listFlag
+	keep, quiet        bool
+	counted            time.Duration           // spent counting instructions
+	only               string                  // the first look's cells (-baseline: the baseline's)
+	counts             map[string][2][]float64 // instructions/op by cell: base's and head's processes
+	cmd                commandFlags
 }
 
 func abFlags(fs *flag.FlagSet) runFunc {
@@ -140,12 +137,7 @@ func abFlags(fs *flag.FlagSet) runFunc {
 	fs.StringVar(&a.layouts, "layouts", "fresh", "code layouts (-ldflags=-randlayout): fresh, a new one for every arm of every round; or N, N per revision rotated over the rounds; 0 the default layout alone")
 	fs.BoolVar(&a.instructions, "instructions", true, "also count instructions/op of every 1-thread cell in both revisions under callgrind and gate them at -threshold")
 	fs.BoolVar(&a.pin, "pin", true, "window pairing: pin worker i of every arm to the same i-th CPU, so the arms of a triple run on the same CPUs")
-	fs.StringVar(&a.repo, "repo", ".", "git repository")
-	fs.StringVar(&a.pkg, "pkg", defaultPkg, "the main package to build at each revision, relative to the repository's root (a store's own main that calls perfrun.Main)")
-	fs.StringVar(&a.impl, "impl", "", "implementations (default: all)")
-	fs.StringVar(&a.workload, "workload", "issuer", "workloads")
-	fs.StringVar(&a.threads, "threads", fmt.Sprintf("1-%d", harness.Cores()), "thread counts (oversubscribed ones are never gated)")
-	fs.Var(&a.params, "param", "workload parameter name=v1,v2 (repeatable); the stores are measured at cost=own (their structure and lock alone, where a change to one shows at its full size) unless -param cost=openssl")
+	a.revisionCells.define(fs)
 	a.cmd.define(fs)
 	fs.DurationVar(&a.window, "window", 150*time.Millisecond, "measured time per cell and window")
 	fs.DurationVar(&a.warmup, "warmup", 50*time.Millisecond, "unmeasured warm-up before each window")
@@ -163,16 +155,10 @@ func abFlags(fs *flag.FlagSet) runFunc {
 	return func(ctx context.Context, o *streams, _ []string) error { return a.run(ctx, o, fs) }
 }
 
-// cellArgs are the flags that choose the cells, for both arm commands.
-func (a *abOptions) cellArgs() []string {
-	args := []string{"-workload", a.workload, "-threads", a.threads, "-window", a.window.String(),
-		"-warmup", a.warmup.String(), "-seed", fmt.Sprint(a.seed)}
-	if a.impl != "" {
-		args = append(args, "-impl", a.impl)
-	}
-	for _, p := range a.params {
-		args = append(args, "-param", p)
-	}
+// armArgs are the flags that choose the cells and their windows, for both
+// arm commands.
+func (a *abOptions) armArgs() []string {
+	args := append(a.revisionCells.cellArgs(), "-window", a.window.String(), "-warmup", a.warmup.String(), "-seed", fmt.Sprint(a.seed))
 	return append(args, a.cmd.args()...)
 }
 
@@ -399,7 +385,7 @@ func (a *abOptions) buildArms(ctx context.Context, o *streams, dir, baseRev, hea
 // runner is the runner of arms whose binaries are base and head.
 func (a *abOptions) runner(o *streams, dir string, base, head []string) *ab.Runner {
 	r := &ab.Runner{Base: base, Head: head, Windows: a.pairing == "window",
-		RunArgs: append(a.cellArgs(), "-plots", "none"), ArmArgs: append(a.cellArgs(), "-pin="+strconv.FormatBool(a.pin)),
+		RunArgs: append(a.armArgs(), "-plots", "none"), ArmArgs: append(a.armArgs(), "-pin="+strconv.FormatBool(a.pin)),
 		Rounds: a.rounds, Inner: a.inner, Seed: a.seed, Dir: dir, Metric: a.th.Metric,
 		Disturbed: harness.DefaultQuarantine.Window}
 	if !a.quiet {

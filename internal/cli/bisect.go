@@ -16,7 +16,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/perfrun/perfrun/harness"
 	"github.com/perfrun/perfrun/harness/compare"
 	"github.com/perfrun/perfrun/history"
 	"github.com/perfrun/perfrun/internal/ab"
@@ -37,10 +36,10 @@ that made part of it moves too. A probe moved when time or the instruction
 count moved the step's way; it is the same when time passed, or, where the
 whole step showed in the count, when its count did not move. A step made
 of several smaller ones is followed commit by commit, each named with its
-share. A commit that does
-not build is skipped and named. A probe that stays undecided is measured
-once more within -budget; if it stays undecided, bisect stops and reports
-the range it narrowed to, never a guess.
+share. A commit that does not build is skipped and named. A probe that
+stays undecided is measured once more within -budget; if it stays
+undecided, bisect stops and reports the range it narrowed to, never a
+guess.
 
 -step N bisects the N-th step "perfrun history changes" prints (-db the
 history): its commits and its cell. Progress goes to stderr, the probe
@@ -53,10 +52,7 @@ func init() { cmdBisect.define = bisectFlags }
 
 // bisectOptions are bisect's flags.
 type bisectOptions struct {
-	repo, pkg       string
-	impl, workload  string
-	threads         string
-	params          listFlag
+	revisionCells
 	threshold       string
 	budget          time.Duration
 	seed            uint64
@@ -74,12 +70,7 @@ type bisectOptions struct {
 
 func bisectFlags(fs *flag.FlagSet) runFunc {
 	b := &bisectOptions{}
-	fs.StringVar(&b.repo, "repo", ".", "git repository")
-	fs.StringVar(&b.pkg, "pkg", defaultPkg, "the main package to build at each commit (as ab's -pkg)")
-	fs.StringVar(&b.impl, "impl", "", "implementations to look at (default: all)")
-	fs.StringVar(&b.workload, "workload", "issuer", "workloads")
-	fs.StringVar(&b.threads, "threads", fmt.Sprintf("1-%d", harness.Cores()), "thread counts")
-	fs.Var(&b.params, "param", "workload parameter name=v1,v2 (repeatable), as ab takes it")
+	b.revisionCells.define(fs)
 	fs.StringVar(&b.threshold, "threshold", "5%", "the least step the whole range must show")
 	fs.DurationVar(&b.budget, "budget", 0, "start no measurement past this time from the start (0: no limit), e.g. 30m")
 	fs.Uint64Var(&b.seed, "seed", 1, "seed of the corpus and of the code layouts (each probe its own)")
@@ -201,11 +192,7 @@ func (b *bisectOptions) measure(ctx context.Context, base, head string, thr floa
 		}
 		args = append(args, "-budget", left.Round(time.Second).String())
 	}
-	args = append(args, "-impl", b.impl, "-threads", b.threads, "-workload", b.workload)
-	for _, p := range b.params {
-		args = append(args, "-param", p)
-	}
-	args = append(args, base, head)
+	args = append(append(args, b.cellArgs()...), base, head)
 	t0 := time.Now()
 	cmd := exec.CommandContext(ctx, self, args...)
 	var stderr strings.Builder

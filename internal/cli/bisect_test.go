@@ -92,7 +92,7 @@ func TestBisectFollowsAndJudges(t *testing.T) {
 // found two culprits, one without a count; and exit 3 for no step.
 func TestBisectOutputs(t *testing.T) {
 	dir := t.TempDir()
-	b := &bisectOptions{repo: dir, outDir: dir, jsonOut: dir + "/b.json", quiet: true, tracked: "Issuer/impl=hashmap/threads=1"}
+	b := &bisectOptions{revisionCells: revisionCells{repo: dir}, outDir: dir, jsonOut: dir + "/b.json", quiet: true, tracked: "Issuer/impl=hashmap/threads=1"}
 	r := &bisect.Result{Found: true, Step: bisect.Measurement{Base: "c0", Head: "c16", Shift: 0.16, Instructions: math.NaN()},
 		Culprits: []bisect.Culprit{{Commit: "c5", Before: "c4", Shift: 0.08, Instructions: 0.081, Share: 0.5},
 			{Commit: "c11", Before: "c10", Shift: 0.08, Instructions: math.NaN(), Share: 0.5}},
