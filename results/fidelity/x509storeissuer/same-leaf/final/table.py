@@ -3,13 +3,10 @@ figure over perfrun's openssl-paths on one leaf (leaves=1) in each process,
 by ns/call and by ns/op (wall time over all calls: the tool's own figure's
 meaning at 2 threads), then the medians over processes; beside them the
 tool's own spread and the control's."""
-import os, sys, glob, statistics as st
+import glob, os, sys, statistics as st
+from math import nan
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..'))
-from medians import parse, med
-
-def rsd(c, name, unit='ns/call'):
-    v = [r[unit] for r in c.get(name, []) if unit in r]
-    return st.stdev(v) / st.mean(v) if len(v) > 1 else float('nan')
+from medians import medians
 
 d = sys.argv[1]
 for lib in ('3.0', '4.0'):
@@ -22,9 +19,10 @@ for lib in ('3.0', '4.0'):
         print('|---|---:|---:|---:|---:|---:|---:|---:|')
         a, b = [], []
         for p in files:
-            c = parse(p)
-            pc, po, x, xo = (med(c, *k) or float('nan') for k in ((paths, 'ns/call'), (paths, 'ns/op'), (tool, 'ns/call'), (tool, 'ns/op')))
+            c = medians(p)
+            pc, po, x, xo = (c.get(k, (nan, nan))[0] for k in ((paths, 'ns/call'), (paths, 'ns/op'), (tool, 'ns/call'), (tool, 'ns/op')))
             if x == x and pc == pc:  # a cell with every round set aside has no median
                 a.append(x / pc); b.append(xo / po)
-            print(f'| {p.rsplit("/", 1)[-1]} | {pc:.0f} | {po:.0f} | {x:.0f} | {x / pc:.3f} | {xo / po:.3f} | {rsd(c, tool):.3f} | {rsd(c, f"Control/threads={t}"):.3f} |')
+            spread = [c.get((name, 'ns/call'), (nan, nan))[1] for name in (tool, f'Control/threads={t}')]
+            print(f'| {p.rsplit("/", 1)[-1]} | {pc:.0f} | {po:.0f} | {x:.0f} | {x / pc:.3f} | {xo / po:.3f} | {spread[0]:.3f} | {spread[1]:.3f} |')
         print(f'| median | | | | {st.median(a):.3f} | {st.median(b):.3f} | | |')
