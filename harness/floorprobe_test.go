@@ -62,8 +62,8 @@ func TestQuarantineKeepsOneStateOfLookups(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := Cell{Impl: impls.All()[0], Workload: workloads.Issuer, Params: p, Threads: 1}
-	// Default runs here: floor probe 21 ns/call in the fast state, 38 in
-	// the slow one; speed probe 30.5 against 33.
+	// The probes of two states of one machine, shaped as default runs
+	// saw them (results/notes.md, "The speed and floor probes").
 	for _, run := range []struct {
 		floor, speed []float64
 		aside        int

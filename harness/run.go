@@ -29,8 +29,8 @@ type Options struct {
 	Progress func(p Progress)
 	// Pin binds each worker of a cell with no more threads than the
 	// process has CPUs to a CPU of its own. Off by default for runs: it
-	// did not make scaling steadier here (results/notes.md). ab's arms
-	// pin, so the arms of a triple run on the same CPUs.
+	// did not make scaling steadier (results/notes.md). ab's arms pin, so
+	// the arms of a triple run on the same CPUs.
 	Pin bool
 	// Quarantine sets rounds aside that the machine disturbed; its zero
 	// value turns it off.

@@ -44,8 +44,7 @@ const (
 	// RunQueue is the largest fraction of the window any worker spent
 	// runnable but waiting for a CPU: near 0 when each had a core of its
 	// own, about 0.5 when a worker shared its core with a busy process. A
-	// worker woken from a lock waits a little too (sorted at 2 threads:
-	// 0.06–0.11 on a quiet 2-core VM).
+	// worker woken from a lock waits a little too.
 	RunQueue = "runq-frac"
 	// Fairness is the fewest operations any worker completed over the
 	// most: 1 when the workers shared the work evenly.

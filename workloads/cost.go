@@ -75,24 +75,13 @@ type costProfile struct {
 	sleeping [][]time.Duration
 }
 
-// realProfiles are the models' real stores' profiles: sorted's is OpenSSL
-// 3.0.19's, hashmap's 4.0.2's. Measured from plain C (issuerdrv, at the
-// corpus's time, under perf with DWARF call graphs and uprobes), a 3.0.19
-// lookup of 1.4 µs holds the store's lock for 36% of it, taking it twice
-// every time: X509_STORE_CTX_get_by_subject's search (~270 ns, ~150 of
-// them the model's own search, the rest inside) and
-// X509_STORE_CTX_get1_issuer's second search and loop over the candidates
-// with their time checks (~235 ns, a store hold). Both holds are on the
-// one lock, which sleeps: split over two locks, or on Go's mutex, the
-// lock is met held half as often. At 2 threads 99% of its futex calls
-// are on that lock and none on glibc's time-zone lock, which the time
-// checks still take. It also takes 9.7 read locks a lookup (process-wide
-// and per certificate): 10 shared pieces. A C model of that shape alone —
-// the two holds, 900 ns outside in 10 pieces under one shared pthread
-// rwlock (results/fidelity/costed/lockshape/) — scales 0.81 from 1 to 2
-// threads (1.29 with the outside work under no lock), and a Go copy with
-// these locks 0.85: the shape is kept, but it does not collapse as 3.0
-// does (0.45–0.57).
+// realProfiles are the models' real stores' profiles, measured of the
+// real libraries from plain C (sorted's of OpenSSL 3.0, hashmap's of 4.0):
+// where a lookup's time goes inside and outside the store, and which locks
+// it takes how often. 3.0's takes its one sleeping store lock twice a
+// lookup, so sorted's profile does too. How each figure was measured, and
+// how far the shape reproduces 3.0's scaling: results/notes.md, "The real
+// stores' profiles (cost=real)".
 var realProfiles = map[string]costProfile{
 	"sorted": {inside: 120 * time.Nanosecond, outside: 760 * time.Nanosecond, sharedLocks: 10,
 		sleepingStore: true, storeHolds: []time.Duration{235 * time.Nanosecond},

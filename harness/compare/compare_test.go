@@ -159,9 +159,9 @@ func TestGateInconclusiveWithFewRounds(t *testing.T) {
 
 // TestGateDefaultRoundsSeeRegression is the case the gate exists for, at
 // the rounds perfrun run writes by default: every cell of a real baseline
-// three times slower must be a REGRESSION (it used to PASS: a U-test at
-// 5 against 5 rounds cannot get below p = 0.008, and Holm over the gated
-// cells put that above 0.05).
+// three times slower must be a REGRESSION, not PASS: a U-test at 5
+// against 5 rounds cannot get below p = 0.008, which Holm over the gated
+// cells would put above 0.05.
 func TestGateDefaultRoundsSeeRegression(t *testing.T) {
 	data, err := os.ReadFile("../../results/baseline.txt")
 	if err != nil {
@@ -403,9 +403,9 @@ func TestGatePairedVerdicts(t *testing.T) {
 }
 
 // TestGatePairedNeverPassesWhatItCannotRuleOut: three rounds of a head
-// 85% slower with wide noise used to PASS because the lower bound did not
-// clear a noise floor; now a lower bound above the threshold is a
-// REGRESSION, and an interval that spans it is INCONCLUSIVE, never PASS.
+// 85% slower with wide noise, whose lower bound clears no noise floor,
+// are no PASS: a lower bound above the threshold is a REGRESSION, and an
+// interval that spans it is INCONCLUSIVE.
 func TestGatePairedNeverPassesWhatItCannotRuleOut(t *testing.T) {
 	var a Arms
 	for id, f := range []float64{1.40, 2.3, 1.9} {

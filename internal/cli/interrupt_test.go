@@ -93,8 +93,8 @@ func TestInterruptKeepsCompletedRounds(t *testing.T) {
 }
 
 // TestInterruptDuringCorpusGeneration: a SIGINT while a large corpus is
-// being generated stops the run within a second or two, saying so — it
-// used to generate to the end, ignoring the signal.
+// being generated stops the run within a second or two, saying so,
+// instead of generating to the end.
 func TestInterruptDuringCorpusGeneration(t *testing.T) {
 	var sent time.Time
 	stderr := &watchWriter{want: "generating corpus:", fn: func() {
