@@ -49,15 +49,26 @@ func fitLoad(params []string, provider func(int) (*corpus.Corpus, error), stderr
 	return append(withoutParam(params, "n"), "n="+strings.Join(fitted, ","))
 }
 
-// corpusBytesPerCA is what one generated CA costs in memory with its share
-// of leaves, parsed (measured: a 16384-CA corpus holds ~70 MB live).
-const corpusBytesPerCA = 4 << 10
+// caBytes and leafBytes are what one generated CA (with its CRL) and one
+// leaf cost in memory once parsed, rounded up (results/notes.md, "A
+// corpus in memory").
+const (
+	caBytes   = 7 << 10
+	leafBytes = 4 << 10
+)
 
-// fitsMemory refuses, up front, a generated corpus this machine cannot hold:
-// certs=20000000 used to generate for minutes and then die of OOM.
+// generatedLeaves are the leaves a run generates beside cas CAs: a hit
+// for each CA up to 4096, and a quarter as many misses.
+func generatedLeaves(cas int) (hits, misses int) {
+	hits = min(cas, 4096)
+	return hits, max(hits/4, 1)
+}
+
+// fitsMemory refuses, up front, a generated corpus this machine cannot
+// hold, rather than generating for minutes and then dying of OOM.
 // what names the request in the message (certs=N, -cas N).
-func fitsMemory(cas int, what string) error {
-	need := uint64(min(cas, 1<<40)) * corpusBytesPerCA // no overflow for any int
+func fitsMemory(cas, leaves int, what string) error {
+	need := uint64(min(cas, 1<<40))*caBytes + uint64(min(leaves, 1<<40))*leafBytes // no overflow for any int
 	if avail := availableMemory(); avail > 0 && need > avail*8/10 {
 		return fmt.Errorf("%s needs about %s for its corpus; this machine has %s available", what, bytesText(need), bytesText(avail))
 	}
@@ -111,11 +122,11 @@ func progressAfter(w io.Writer, what, unit string) func(done, total int) {
 func corpusProvider(ctx context.Context, path string, strict bool, seed uint64, stderr io.Writer) (provider func(int) (*corpus.Corpus, error), loaded int, err error) {
 	if path == "" {
 		return func(cas int) (*corpus.Corpus, error) {
-			if err := fitsMemory(cas, fmt.Sprintf("certs=%d", cas)); err != nil {
+			hits, misses := generatedLeaves(cas)
+			if err := fitsMemory(cas, hits+misses, fmt.Sprintf("certs=%d", cas)); err != nil {
 				return nil, err
 			}
-			leaves := min(cas, 4096)
-			spec := corpus.Spec{Seed: seed, CAs: cas, Hits: leaves, Misses: max(leaves/4, 1)}
+			spec := corpus.Spec{Seed: seed, CAs: cas, Hits: hits, Misses: misses}
 			progress := progressAfter(stderr, "generating corpus", "objects")
 			if dir := os.Getenv(ab.CorpusCacheEnv); dir != "" {
 				return corpus.CachedIn(ctx, dir, spec, progress)

@@ -272,7 +272,9 @@ func (f *runFlags) cells(ctx context.Context, o *streams, opts *harness.Options)
 		for _, c := range cells {
 			for _, key := range []string{"certs", "n"} {
 				if v := c.Params.Get(key); v != "" {
-					if err := fitsMemory(c.Params.Int(key), key+"="+v); err != nil {
+					n := c.Params.Int(key)
+					hits, misses := generatedLeaves(n)
+					if err := fitsMemory(n, hits+misses, key+"="+v); err != nil {
 						return nil, asUsage(err)
 					}
 				}
