@@ -154,9 +154,11 @@ func TestDocsCommandsCheckFails(t *testing.T) {
 	}
 }
 
-// outputBlock matches an output the docs show, made from a results file:
-// <!-- output: KIND FILE --> then the block, then <!-- end output -->.
-var outputBlock = regexp.MustCompile(`(?s)<!-- output: (\S+) (\S+) -->\n(.*?)<!-- end output -->`)
+// outputBlock matches an output the docs show: <!-- output: KIND ARGS -->
+// then the block, then <!-- end output -->. KIND tables or side-by-side
+// takes a results file; KIND perfrun is a command line whose standard
+// output is the block, run in-process from the repository's root.
+var outputBlock = regexp.MustCompile(`(?s)<!-- output: (\S+) ([^\n]+?) -->\n(.*?)<!-- end output -->`)
 
 // TestDocsOutputsAreToday: every output block the docs show is what
 // today's perfrun prints for the results file it names (-update writes
@@ -171,7 +173,7 @@ func TestDocsOutputsAreToday(t *testing.T) {
 		out := outputBlock.ReplaceAllFunc(data, func(m []byte) []byte {
 			found++
 			sub := outputBlock.FindSubmatch(m)
-			want, err := shownOutput(string(sub[1]), filepath.Join("../..", string(sub[2])))
+			want, err := shownOutput(string(sub[1]), string(sub[2]))
 			if err != nil {
 				t.Errorf("%s: %s: %v", path, sub[0][:40], err)
 				return m
@@ -194,25 +196,40 @@ func TestDocsOutputsAreToday(t *testing.T) {
 	}
 }
 
-// shownOutput is what the docs show of file, indented as a code block:
-// kind tables is what run prints, side-by-side its side-by-side table and
-// what follows it.
-func shownOutput(kind, file string) (string, error) {
-	s, err := records.ReadFile(file)
-	if err != nil {
-		return "", err
-	}
-	var b strings.Builder
-	report.WriteThreadTables(&b, s, s.Cores())
-	text := b.String()
+// shownOutput is what the docs show for an output block, indented as a
+// code block: kind tables is what run prints of a results file,
+// side-by-side its side-by-side table and what follows it, perfrun what
+// the command line args prints.
+func shownOutput(kind, args string) (string, error) {
+	var text string
 	switch kind {
-	case "tables":
-	case "side-by-side":
-		i := strings.Index(text, "side by side:")
-		if i < 0 {
-			return "", usageError("no side-by-side table")
+	case "tables", "side-by-side":
+		s, err := records.ReadFile(filepath.Join("../..", args))
+		if err != nil {
+			return "", err
 		}
-		text = text[i:]
+		var b strings.Builder
+		report.WriteThreadTables(&b, s, s.Cores())
+		text = b.String()
+		if kind == "side-by-side" {
+			i := strings.Index(text, "side by side:")
+			if i < 0 {
+				return "", usageError("no side-by-side table")
+			}
+			text = text[i:]
+		}
+	case "perfrun":
+		var stdout, stderr bytes.Buffer
+		words := shellWords(args)
+		for i, w := range words {
+			if _, err := os.Stat(filepath.Join("../..", w)); err == nil && !strings.HasPrefix(w, "-") {
+				words[i] = filepath.Join("../..", w)
+			}
+		}
+		if code := run(&stdout, &stderr, words); code != exitOK && code != exitInconclusive && code != exitRegression {
+			return "", usageError("perfrun %s: exit %d: %s", args, code, stderr.String())
+		}
+		text = strings.ReplaceAll(stdout.String(), "../../", "")
 	default:
 		return "", usageError("unknown output kind %q", kind)
 	}
