@@ -82,20 +82,27 @@ func TestLayersInOrder(t *testing.T) {
 // module (reading the files, rather than asking go list, lets the test
 // cache see when one changes).
 func TestImportsPointDown(t *testing.T) {
-	root, err := filepath.Abs("..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, v := range violations(t, root) {
+	for _, v := range violations(t, moduleRoot(t)) {
 		t.Error(v)
 	}
 }
 
-// TestPlantedUpwardImport shows the check failing: a package that imports
-// one above it, in a file or in a test file, is reported.
-func TestPlantedUpwardImport(t *testing.T) {
-	root := t.TempDir()
-	plant := func(rel, src string) {
+// moduleRoot is the module's directory, the tree the checks read.
+func moduleRoot(t *testing.T) string {
+	t.Helper()
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
+// planter returns a function that writes a file of Go source under a
+// fresh tree, for a test that shows a check failing on what it plants.
+func planter(t *testing.T) (root string, plant func(rel, src string)) {
+	t.Helper()
+	root = t.TempDir()
+	return root, func(rel, src string) {
 		path := filepath.Join(root, rel)
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
@@ -104,6 +111,12 @@ func TestPlantedUpwardImport(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// TestPlantedUpwardImport shows the check failing: a package that imports
+// one above it, in a file or in a test file, is reported.
+func TestPlantedUpwardImport(t *testing.T) {
+	root, plant := planter(t)
 	plant("workloads/w.go", "package workloads\nimport _ \""+module+"harness\"\n")
 	plant("store/s_test.go", "package store\nimport _ \""+module+"store/corpus\"\n")
 	plant("harness/h_test.go", "package harness_test\nimport _ \""+module+"impls\"\n") // allowed: the registry

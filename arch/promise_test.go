@@ -6,7 +6,6 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -18,11 +17,7 @@ import (
 // doc starting "Its promise" (the root package: "What is promised") — and
 // show its use in an Example that go test runs.
 func TestPromisedPackagesKeepTheirPromise(t *testing.T) {
-	root, err := filepath.Abs("..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range unpromised(t, root) {
+	for _, p := range unpromised(t, moduleRoot(t)) {
 		t.Error(p)
 	}
 }
@@ -31,16 +26,7 @@ func TestPromisedPackagesKeepTheirPromise(t *testing.T) {
 // the paragraph and one without an example are both named; internal/ and
 // commands are not held to it.
 func TestUnpromisedPackageFound(t *testing.T) {
-	root := t.TempDir()
-	plant := func(rel, src string) {
-		path := filepath.Join(root, rel)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	root, plant := planter(t)
 	plant("kept/kept.go", "// Package kept is kept.\n//\n// Its promise: all of it.\npackage kept\n")
 	plant("kept/example_test.go", "package kept_test\n\nfunc ExampleThing() {}\n")
 	plant("quiet/quiet.go", "// Package quiet says nothing of what it keeps.\npackage quiet\n")
