@@ -1,15 +1,3 @@
-// Package report turns results into what people and other tools read: the
-// per-thread tables, JMH-style throughput tables, CSV and JSON, plots, and
-// Markdown and HTML reports. It reads records.Set, the one results model,
-// and draws with gonum (as history/chart does for series over commits).
-//
-// Its place: above the harness, compare and history, below the CLI; the
-// only package that draws (gonum), so every picture shares one size, style
-// and file handling.
-//
-// Its promise: the per-thread tables (WriteThreadTables) and the CSV and
-// JSON columns keep their meaning; pictures and pages may be redrawn. Other
-// exported names serve perfrun's commands and may change between versions.
 package report
 
 import (
