@@ -40,14 +40,10 @@ type Quarantine struct {
 	Extra     int
 }
 
-// DefaultQuarantine was chosen on the 2-core VM this project runs on.
-// Quiet, the control delivered p(2) of 1.80–2.08 (12 rounds), a lock-free
-// design's workers waited for a CPU under 3% of the window and a locking
-// one's up to 12% (a worker woken from a lock waits for its CPU too), and
-// no steal was seen; with a CPU hog pinned to one core, the worker sharing
-// it waits about half the window. The probe's 10 ms spread over 2–3% on a
-// quiet machine, with single excursions of 10–45% (five default rounds at
-// 1 and 2 threads); a hog on one core slows the 2-thread probe by half.
+// DefaultQuarantine sits between what a quiet machine does and what a
+// CPU hog on one core does, each measured (results/notes.md, "Quarantine's
+// defaults"): a quiet round's control, workers' waits, steal and probe
+// stay well inside every limit, and a hogged one crosses at least one.
 var DefaultQuarantine = Quarantine{Delivered: 0.85, MaxWait: 0.25, MaxSteal: 0.05, MaxSlow: 0.25}
 
 func (q Quarantine) on() bool {

@@ -67,22 +67,13 @@ type yardstick struct {
 }
 
 // floorLimit is the share of the threshold the floor probe may move
-// between two runs before it vetoes their cells. The floor probe tells
-// the host's two states apart (in the slow one it takes 1.5-1.9 times
-// as long), but within one state it wanders from process to process by
-// itself: over the 18 runs of results/baseline-journey/floor-probe that
-// stayed in the fast state at 1 thread, its run medians there spread
-// from 21.05 to 22.95 ns/call. The designs follow that wander unevenly:
-// across the 10 such runs of sets a-c at slopes of 0.2-1.3 with R²
-// 0.07-0.89, across the four 20-round runs of rounds-20 at 1.2-2.1 with
-// R² 0.27-0.95. At half the threshold it vetoed pairs of one state for
-// the probe's own wander. Over sets a-d (102 gates, 816 design cells;
-// gate-matrix.sh there) it allowed 132 PASS cells, at the whole
-// threshold 175, with no false REGRESSION either way (nor in the 12
-// gates of rounds-20); with the newer run made 10% slower the gate found
-// 68 cells a REGRESSION against 91, and 3 PASSed under both. A wander
-// just under the threshold at a slope above 1 is where a false
-// REGRESSION could come from; none has been seen.
+// between two runs before it vetoes their cells: the whole of it, where
+// the other yardsticks get half. The floor probe tells the host's two
+// states apart, but within one state it wanders from process to process
+// by itself, and the designs follow that wander unevenly; at half the
+// threshold it vetoed pairs of one state for the probe's own wander, with
+// no false REGRESSION gained (results/notes.md, "The floor probe's
+// limit").
 const floorLimit = 1.0
 
 func newMachineView(old, new *records.Set, metric string) machineView {
@@ -154,11 +145,9 @@ func shift(old, new []float64) estimate {
 // share of the threshold (half; the floor probe's floorLimit), or a
 // per-window yardstick's best estimate does; "" if
 // every one held still (or nothing measured it). The control's bare
-// estimate does not count: over the sixteen default runs of
-// results/baseline-journey, under trimmed means, it vetoed 27 more PASS
-// cells and prevented one false REGRESSION of 240 gates (6 against 7);
-// in floor-probe/set-c runs 1 and 2 its +5.1% [-3.7%, +14.7%] vetoed
-// every 1-thread cell, hashmap's PASS at -0.6% [-3.4%, +2.2%] among them.
+// estimate does not count: one value a round moves by chance, and as a
+// veto it cost many PASS cells for almost no false REGRESSION prevented
+// (results/notes.md, "The control's bare estimate").
 func (m machineView) moved(threads int, threshold, alpha float64) string {
 	a := m.at[threads]
 	if a == nil {

@@ -10,11 +10,12 @@ import (
 // signedRank is the location of paired differences (per-round log ratios)
 // by Wilcoxon's signed-rank statistic: the Hodges-Lehmann estimate (the
 // median of the Walsh averages) with tests and confidence bounds from the
-// exact null distribution. It is why ab can see through a shared machine:
-// about one round in seven has an arm the host slowed by 20-100%; a mean
-// and its t interval follow those rounds, a trimmed mean throws data away,
-// while the signed-rank estimate keeps 95% of the mean's efficiency on
-// normal noise and is hardly moved by a slow round.
+// exact null distribution. It is why ab can see through a shared machine,
+// where now and then the host slows one arm of a round by far more than
+// any change (results/notes.md, "Trimming: how often the host slows a
+// window"): a mean and its t interval follow those rounds, a trimmed mean
+// throws data away, while the signed-rank estimate keeps 95% of the mean's
+// efficiency on normal noise and is hardly moved by a slow round.
 type signedRank struct {
 	x     []float64 // the differences, sorted
 	walsh []float64 // every (x_i + x_j)/2, i ≤ j, sorted

@@ -7,9 +7,10 @@ import (
 
 // trim is the fraction cut from each end of a sample before its mean is
 // taken. A shared machine sometimes takes a CPU away for hundreds of
-// milliseconds: about 5% of windows run 20-100% slow, so about one round in
-// seven has a slow arm. A mean and its t interval follow those outliers
-// (the interval widens until nothing can be decided); the 20% trimmed mean
+// milliseconds, and the windows it hits run far slower (results/notes.md,
+// "Trimming: how often the host slows a window"). A mean and its t
+// interval follow those outliers (the interval widens until nothing can be
+// decided); the 20% trimmed mean
 // with the Winsorized variance (Tukey and McLaughlin 1963; Yuen 1974 for
 // two samples) ignores them and loses little when the noise is normal.
 const trim = 0.2

@@ -230,8 +230,8 @@ func (s *Search) probe(ctx context.Context, r *Result, lo, hi, ref int, thr floa
 }
 
 // shares sets each culprit's share of what they made together: by the
-// count where every one has it (exact where time is ±3% a probe), else by
-// time.
+// count where every one has it (exact, where time at one probe is several
+// percent wide), else by time.
 func shares(r *Result) {
 	byCount := len(r.Culprits) > 0
 	for _, c := range r.Culprits {
