@@ -43,10 +43,7 @@ func WriteProcesses(w io.Writer, sets []*records.Set, o ProcessOptions) error {
 		return fmt.Errorf("no results files")
 	}
 	cells := processCells(sets)
-	fmt.Fprintf(w, "%d processes, one a file; a value is a process's median over its kept rounds: the median over processes [each process, in file order], and the rounds' sd within a process (the median over processes).\n\n", len(sets))
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "cell\tunit\tmedian\tprocesses\trounds' sd")
-	shown := 0
+	var rows []string
 	for _, pc := range cells {
 		for _, unit := range processUnits(pc, o.Units) {
 			per := pc.medians(unit)
@@ -61,14 +58,19 @@ func WriteProcesses(w io.Writer, sets []*records.Set, o ProcessOptions) error {
 				sd = fmt.Sprintf("%.1f%%", 100*records.Median(cvs))
 			}
 			name, scale := displayUnit(unit)
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", pc.name, name, number(medianOf(per)*scale), numbers(per, scale, number), sd)
-			shown++
+			rows = append(rows, fmt.Sprintf("%s\t%s\t%s\t%s\t%s\n", pc.name, name, number(medianOf(per)*scale), numbers(per, scale, number), sd))
 		}
 	}
-	tw.Flush()
-	if shown == 0 {
+	if len(rows) == 0 {
 		return fmt.Errorf("none of the files has the units asked for (%s)", strings.Join(o.Units, ", "))
 	}
+	fmt.Fprintf(w, "%d processes, one a file; a value is a process's median over its kept rounds: the median over processes [each process, in file order], and the rounds' sd within a process (the median over processes).\n\n", len(sets))
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "cell\tunit\tmedian\tprocesses\trounds' sd")
+	for _, r := range rows {
+		fmt.Fprint(tw, r)
+	}
+	tw.Flush()
 	writeProcessScaling(w, cells)
 	if o.Vs != "" {
 		return writeProcessRatios(w, cells, o)

@@ -74,7 +74,8 @@ func TestProcesses(t *testing.T) {
 	if err := WriteProcesses(&b, sets, ProcessOptions{Vs: "c"}); err == nil || !strings.Contains(err.Error(), "-vs c") {
 		t.Errorf("-vs of an implementation no file has: %v, want it named", err)
 	}
-	if err := WriteProcesses(&b, sets, ProcessOptions{Units: []string{"B/object"}}); err == nil {
-		t.Error("a unit no file has: no error")
+	var none strings.Builder
+	if err := WriteProcesses(&none, sets, ProcessOptions{Units: []string{"B/object"}}); err == nil || none.Len() > 0 {
+		t.Errorf("a unit no file has: error %v after writing %q, want an error and nothing written", err, none.String())
 	}
 }

@@ -157,12 +157,13 @@ func TestDocsCommandsCheckFails(t *testing.T) {
 // outputBlock matches an output the docs show: <!-- output: KIND ARGS -->
 // then the block, then <!-- end output -->. KIND tables or side-by-side
 // takes a results file; KIND perfrun is a command line whose standard
-// output is the block, run in-process from the repository's root.
+// output is the block, run in-process with its files taken from the
+// repository's root, and shown in a code block of the same page.
 var outputBlock = regexp.MustCompile(`(?s)<!-- output: (\S+) ([^\n]+?) -->\n(.*?)<!-- end output -->`)
 
 // TestDocsOutputsAreToday: every output block the docs show is what
-// today's perfrun prints for the results file it names (-update writes
-// it), so no figure in them can go stale.
+// today's perfrun prints for what it names (-update writes it), so no
+// figure in them can go stale.
 func TestDocsOutputsAreToday(t *testing.T) {
 	found := 0
 	for _, path := range docFiles(t) {
@@ -173,6 +174,9 @@ func TestDocsOutputsAreToday(t *testing.T) {
 		out := outputBlock.ReplaceAllFunc(data, func(m []byte) []byte {
 			found++
 			sub := outputBlock.FindSubmatch(m)
+			if string(sub[1]) == "perfrun" && !commandShown(data, string(sub[2])) {
+				t.Errorf("%s: the output of perfrun %s is shown, but not the command", path, sub[2])
+			}
 			want, err := shownOutput(string(sub[1]), string(sub[2]))
 			if err != nil {
 				t.Errorf("%s: %s: %v", path, sub[0][:40], err)
@@ -193,6 +197,21 @@ func TestDocsOutputsAreToday(t *testing.T) {
 	}
 	if found == 0 {
 		t.Error("the README shows no checked output")
+	}
+}
+
+// commandShown says whether doc shows perfrun with args as a line of a
+// code block, so a reader sees the command whose output follows.
+func commandShown(doc []byte, args string) bool {
+	return bytes.Contains(doc, []byte("\n    perfrun "+args+"\n"))
+}
+
+// TestCommandShownFails: an output block's command that its page does
+// not show, or shows with other arguments, is found.
+func TestCommandShownFails(t *testing.T) {
+	doc := []byte("text\n\n    perfrun gate a.txt b.txt\n\n<!-- output: perfrun gate a.txt b.txt -->\n")
+	if !commandShown(doc, "gate a.txt b.txt") || commandShown(doc, "gate a.txt c.txt") || commandShown(doc, "gate a.txt") {
+		t.Error("want the shown command found, and another's arguments or a prefix of them not")
 	}
 }
 
