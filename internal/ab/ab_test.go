@@ -15,17 +15,24 @@ import (
 	"github.com/perfrun/perfrun/records"
 )
 
-// TestBuildAndRun builds this repository's HEAD in a worktree and runs a
-// tiny interleaved comparison of it against itself.
-func TestBuildAndRun(t *testing.T) {
+// inCheckout is what a test that builds this repository's HEAD needs: the
+// repository (skipped outside a git checkout), a context that bounds the
+// builds and runs, and a scratch directory.
+func inCheckout(t *testing.T) (repo string, ctx context.Context, dir string) {
+	t.Helper()
 	top, err := exec.Command("git", "rev-parse", "--show-toplevel").Output()
 	if err != nil {
 		t.Skip("not in a git checkout")
 	}
-	repo := strings.TrimSpace(string(top))
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	dir := t.TempDir()
+	t.Cleanup(cancel)
+	return strings.TrimSpace(string(top)), ctx, t.TempDir()
+}
+
+// TestBuildAndRun builds this repository's HEAD in a worktree and runs a
+// tiny interleaved comparison of it against itself.
+func TestBuildAndRun(t *testing.T) {
+	repo, ctx, dir := inCheckout(t)
 	bins, cleanup, err := Build(ctx, repo, "HEAD", "./cmd/perfrun", dir, "base")
 	if err != nil {
 		t.Fatal(err)
@@ -120,14 +127,8 @@ func TestPruneStale(t *testing.T) {
 // itself paired at the window: every round has all three arms, each arm
 // measured Inner windows of every cell, the A/A arm from the other layout.
 func TestWindowPairing(t *testing.T) {
-	top, err := exec.Command("git", "rev-parse", "--show-toplevel").Output()
-	if err != nil {
-		t.Skip("not in a git checkout")
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	dir := t.TempDir()
-	bins, cleanup, err := Build(ctx, strings.TrimSpace(string(top)), "HEAD", "./cmd/perfrun", dir, "base", 1, 2)
+	repo, ctx, dir := inCheckout(t)
+	bins, cleanup, err := Build(ctx, repo, "HEAD", "./cmd/perfrun", dir, "base", 1, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -232,14 +233,8 @@ func TestFreshLayout(t *testing.T) {
 // three binaries of a round differ from each other and from the last
 // round's, and every arm measured every round.
 func TestFreshLayouts(t *testing.T) {
-	top, err := exec.Command("git", "rev-parse", "--show-toplevel").Output()
-	if err != nil {
-		t.Skip("not in a git checkout")
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	dir := t.TempDir()
-	v, err := Checkout(ctx, strings.TrimSpace(string(top)), "HEAD", "./cmd/perfrun", dir, "base")
+	repo, ctx, dir := inCheckout(t)
+	v, err := Checkout(ctx, repo, "HEAD", "./cmd/perfrun", dir, "base")
 	if err != nil {
 		t.Fatal(err)
 	}
