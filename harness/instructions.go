@@ -4,14 +4,15 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os"
-	"os/exec"
+	"iter"
 	"reflect"
 	"regexp"
 	"runtime"
 	"strconv"
 	"time"
 
+	"github.com/perfrun/perfrun/harness/callgrind"
+	"github.com/perfrun/perfrun/harness/locks"
 	"github.com/perfrun/perfrun/records"
 	"github.com/perfrun/perfrun/workloads"
 )
@@ -42,26 +43,20 @@ func Instructions(ctx context.Context, command func(ops int) []string, n int) ([
 }
 
 // Count runs argv — a perfrun whose operations run through CountOps —
-// under valgrind's callgrind with GOMAXPROCS=1 and GOGC=off, and env
-// added to its environment, and returns the instructions collected inside
-// CountedOps, so setup never enters the count. Callgrind instruments from
-// the moment CountOps asks it to (setup runs at valgrind's plain speed,
-// several times faster); a binary from before that request counts
-// nothing that way and is counted again instrumented throughout.
-// Asynchronous preemption is off: its SIGURG signals trip an assertion in
-// callgrind's signal handling and add instructions that depend on wall
-// time.
+// under valgrind's callgrind with env and callgrind.Env added to its
+// environment, and returns the instructions collected inside CountedOps,
+// so setup never enters the count. Callgrind instruments from the moment
+// CountOps asks it to (setup runs at valgrind's plain speed, several times
+// faster); a binary from before that request counts nothing that way and
+// is counted again instrumented throughout.
 func Count(ctx context.Context, argv, env []string) (float64, error) {
-	if _, err := exec.LookPath("valgrind"); err != nil {
-		return 0, fmt.Errorf("valgrind is not installed (apt-get install valgrind)")
-	}
-	late := clientRequests
+	late := callgrind.Requests
 	for {
 		args := []string{"--tool=callgrind", "--callgrind-out-file=/dev/null", "--toggle-collect=" + countedSymbol()}
 		if late {
 			args = append(args, "--instr-atstart=no")
 		}
-		c, err := callgrind(ctx, append(args, argv...), env)
+		c, err := collectedBy(ctx, append(args, argv...), env)
 		if err != nil || c > 0 || !late {
 			return c, err
 		}
@@ -69,42 +64,28 @@ func Count(ctx context.Context, argv, env []string) (float64, error) {
 	}
 }
 
-// callgrind runs valgrind with args once and returns what it collected.
-// A Go program under valgrind now and then dies in the runtime (exit 2,
-// nothing counted, under load); such a process is run once more, and a
-// second failure is reported.
-func callgrind(ctx context.Context, args, env []string) (float64, error) {
-	var stderr bytes.Buffer
-	var err error
-	for try := 0; try < 2; try++ {
-		cmd := exec.CommandContext(ctx, "valgrind", args...)
-		cmd.Env = append(append(os.Environ(), env...), "GOMAXPROCS=1", "GOGC=off", "GODEBUG=asyncpreemptoff=1")
-		stderr.Reset()
-		cmd.Stderr = &stderr
-		if err = cmd.Run(); err == nil || ctx.Err() != nil {
-			break
+// collectedBy runs valgrind with args and returns the instructions it
+// says it collected.
+func collectedBy(ctx context.Context, args, env []string) (float64, error) {
+	var stdout bytes.Buffer
+	var total float64
+	err := callgrind.Run(ctx, args, env, &stdout, func(stderr []byte) error {
+		m := collected.FindSubmatch(stderr)
+		if m == nil {
+			return fmt.Errorf("valgrind printed no instruction count")
 		}
-	}
-	if err != nil {
-		return 0, fmt.Errorf("valgrind: %w: %s", err, lastLine(stderr.Bytes()))
-	}
-	m := collected.FindSubmatch(stderr.Bytes())
-	if m == nil {
-		return 0, fmt.Errorf("valgrind printed no instruction count")
-	}
-	return strconv.ParseFloat(string(m[1]), 64)
-}
-
-func lastLine(b []byte) string {
-	lines := bytes.Split(bytes.TrimSpace(b), []byte("\n"))
-	return string(lines[len(lines)-1])
+		var err error
+		total, err = strconv.ParseFloat(string(m[1]), 64)
+		return err
+	})
+	return total, err
 }
 
 // CountOps runs n operations of op for Count: it starts callgrind's
 // instrumentation and runs them through CountedOps. A perfrun that
 // performs the operations Count asks for must run them through it.
 func CountOps(op workloads.Op, n int) error {
-	startInstrumentation()
+	callgrind.StartInstrumentation()
 	return CountedOps(op, n)
 }
 
@@ -130,15 +111,7 @@ const InstructionBudget = 20 * time.Millisecond
 // command is the perfrun that performs ops operations of a cell (the CLI's
 // cell-ops); progress, if set, is told before each cell is counted.
 func (r *Outcome) CountInstructions(ctx context.Context, command func(c Cell, ops int) []string, progress func(c Cell, ops int)) error {
-	for _, c := range r.Cells {
-		if c.Threads != 1 || c.Impl.Name == "" || c.Command != nil { // a floor measures no store; a command is not perfrun's to run under valgrind
-			continue
-		}
-		ns := records.Median(r.Values(c, records.NsPerOp))
-		n := max(1, int(float64(InstructionBudget.Nanoseconds())/max(ns, 1)))
-		if p := r.Periods[c.Name()]; p > 1 {
-			n = (n + p - 1) / p * p // whole rotations
-		}
+	for c, n := range r.countedCells() {
 		if progress != nil {
 			progress(c, n)
 		}
@@ -158,4 +131,51 @@ func (r *Outcome) CountInstructions(ctx context.Context, command func(c Cell, op
 		}
 	}
 	return nil
+}
+
+// CountLocks adds the lock profile (locks.Units) to every sample of each
+// single-threaded store cell: one process a cell, since a profile is
+// exact. command is a binary built for lock profiles running the cell's
+// operations through locks.Run (the CLI's cell-ops -locks).
+func (r *Outcome) CountLocks(ctx context.Context, command func(c Cell, ops int) []string, progress func(c Cell, ops int)) error {
+	for c, n := range r.countedCells() {
+		if progress != nil {
+			progress(c, n)
+		}
+		p, err := locks.Count(ctx, command(c, n), nil)
+		if err != nil {
+			return fmt.Errorf("cell %s: %w", c.Name(), err)
+		}
+		for i := range r.Samples {
+			if r.Samples[i].Cell.Name() == c.Name() {
+				for j, v := range p.Values() {
+					r.Samples[i].Metrics = append(r.Samples[i].Metrics, workloads.Metric{Value: v, Unit: locks.Units[j]})
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// countedCells are the cells counts are taken of, each with how many
+// operations to count: the single-threaded cells of perfrun's stores (a
+// floor measures no store; a command is not perfrun's to run under
+// valgrind), InstructionBudget of them at the cell's measured speed, in
+// whole rotations, so every leaf weighs the same.
+func (r *Outcome) countedCells() iter.Seq2[Cell, int] {
+	return func(yield func(Cell, int) bool) {
+		for _, c := range r.Cells {
+			if c.Threads != 1 || c.Impl.Name == "" || c.Command != nil {
+				continue
+			}
+			ns := records.Median(r.Values(c, records.NsPerOp))
+			n := max(1, int(float64(InstructionBudget.Nanoseconds())/max(ns, 1)))
+			if p := r.Periods[c.Name()]; p > 1 {
+				n = (n + p - 1) / p * p
+			}
+			if !yield(c, n) {
+				return
+			}
+		}
+	}
 }

@@ -1,6 +1,7 @@
 package records
 
 import (
+	"slices"
 	"strings"
 
 	"golang.org/x/perf/benchfmt"
@@ -31,6 +32,15 @@ const (
 	LockWait     = "lock-wait-sec/op"
 	GCCycles     = "gc-cycles"
 	Instructions = "instructions/op"
+	// The lock profile of one operation (package harness/locks), exact
+	// counts: lock acquisitions, exclusive and shared; the instructions
+	// executed while a lock is held exclusively, and shared; the atomic
+	// read-modify-write instructions.
+	ExclusiveLocks           = "exclusive-locks/op"
+	SharedLocks              = "shared-locks/op"
+	LockedInstructions       = "locked-instructions/op"
+	SharedLockedInstructions = "shared-locked-instructions/op"
+	Atomics                  = "atomics/op"
 	// NsPerAdd is the load workload's time one worker spends per Add.
 	NsPerAdd = "ns/add"
 	// BPerObject is the live heap of a loaded store over its objects.
@@ -63,6 +73,10 @@ const (
 	FloorProbe = "floor-probe-ns/call"
 )
 
+// LockUnits are the units of a lock profile, in the order perfrun writes
+// them.
+var LockUnits = []string{ExclusiveLocks, SharedLocks, LockedInstructions, SharedLockedInstructions, Atomics}
+
 // Tidy returns the unit as a Set holds it: benchunit's tidied form
 // (ns/op -> sec/op, ns/call -> sec/call).
 func Tidy(unit string) string {
@@ -90,7 +104,7 @@ func Metadata(units []string) []*benchfmt.UnitMetadata {
 	}
 	for _, u := range units {
 		switch {
-		case u == AllocsPerOp:
+		case u == AllocsPerOp || slices.Contains(LockUnits, u):
 			// Counted for one worker alone: the same in every process.
 			add(u, "assume", "exact")
 		case u == OpsPerSec || strings.HasSuffix(u, "-ops/s") || u == Fairness:

@@ -52,7 +52,7 @@ const MinRounds = 3
 // counts that vary between processes (designs hashing with a per-process
 // seed) are a sample, gated by the shared rule when each side has
 // instructionSample of them.
-var exactMetrics = []string{records.AllocsPerOp, records.Instructions}
+var exactMetrics = append([]string{records.AllocsPerOp, records.Instructions}, records.LockUnits...)
 
 // instructionSample is how many per-process counts a side needs for
 // instructions/op to be gated as a sample.
@@ -261,6 +261,8 @@ func exactVerdicts(oc, nc *records.Cell, newLabel string, th Thresholds) []CellV
 			out = append(out, missingVerdict(name, unit, fmt.Sprintf("%s has no %s for it", newLabel, unit), th))
 		case unit == records.Instructions:
 			out = append(out, InstructionVerdict(name, a, b, th))
+		case slices.Contains(records.LockUnits, unit):
+			out = append(out, LockVerdict(name, unit, records.Median(a), records.Median(b), th))
 		default:
 			out = append(out, exactVerdict(name, unit, records.Median(a), records.Median(b), th))
 		}

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/perfrun/perfrun/harness/locks"
 )
 
 // A Revision is one revision of a repository checked out in a worktree
@@ -81,4 +83,14 @@ func (v *Revision) link(ctx context.Context, out string, layout uint64, strip bo
 // Close removes the worktree.
 func (v *Revision) Close() {
 	exec.Command("git", "-C", v.repo, "worktree", "remove", "--force", "--", v.wt).Run()
+}
+
+// BuildLocks builds the revision's main package at out for lock profiles
+// (harness/locks): with the overlay of package sync and its build tag.
+func (v *Revision) BuildLocks(ctx context.Context, out string) error {
+	ldflags := "-X=github.com/perfrun/perfrun/harness.Stamp=" + v.Commit
+	if err := locks.Build(ctx, v.dir, ".", out, nil, "-ldflags="+ldflags); err != nil {
+		return fmt.Errorf("%s (%s): %w", v.Name, v.Commit[:12], err)
+	}
+	return nil
 }

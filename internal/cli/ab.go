@@ -17,6 +17,7 @@ import (
 
 	"github.com/perfrun/perfrun/harness"
 	"github.com/perfrun/perfrun/harness/compare"
+	"github.com/perfrun/perfrun/harness/locks"
 	"github.com/perfrun/perfrun/harness/report"
 	"github.com/perfrun/perfrun/impls"
 	"github.com/perfrun/perfrun/internal/ab"
@@ -109,6 +110,7 @@ type abOptions struct {
 	speedLimit           string
 	layouts              string
 	instructions         bool
+	locks                bool
 	pin                  bool
 	revisionCells
 	window, warmup     time.Duration
@@ -122,6 +124,9 @@ type abOptions struct {
 	counted            time.Duration           // spent counting instructions
 	only               string                  // the first look's cells (-baseline: the baseline's)
 	counts             map[string][2][]float64 // instructions/op by cell: base's and head's processes
+	lockBins           [2]string               // base's and head's builds for lock profiles, where built
+	profiles           map[string][2]locks.Profile
+	noLocks            string // why there is no lock verdict, where there is none
 	cmd                commandFlags
 }
 
@@ -136,6 +141,7 @@ func abFlags(fs *flag.FlagSet) runFunc {
 	fs.StringVar(&a.speedLimit, "speed-limit", "10%", "set aside a window triple whose speed probes differ by more than this (window pairing; 0 for never)")
 	fs.StringVar(&a.layouts, "layouts", "fresh", "code layouts (-ldflags=-randlayout): fresh, a new one for every arm of every round; or N, N per revision rotated over the rounds; 0 the default layout alone")
 	fs.BoolVar(&a.instructions, "instructions", true, "also count instructions/op of every 1-thread cell in both revisions under callgrind and gate them at -threshold")
+	fs.BoolVar(&a.locks, "locks", true, "also count the lock profile of every 1-thread cell in both revisions (a build of each with an overlay of package sync, under callgrind) and gate it at -threshold")
 	fs.BoolVar(&a.pin, "pin", true, "window pairing: pin worker i of every arm to the same i-th CPU, so the arms of a triple run on the same CPUs")
 	a.revisionCells.define(fs)
 	a.cmd.define(fs)
@@ -275,6 +281,9 @@ func (a *abOptions) run(ctx context.Context, o *streams, fs *flag.FlagSet) error
 		r.BaseEnv, r.HeadEnv = a.baseEnv, a.headEnv
 		oldName, newName = arms.baseName, arms.headName
 		counting = [2]countingArm{{arms.base, a.baseEnv}, {arms.head, a.headEnv}}
+		if a.locks {
+			a.noLocks = "prebuilt binaries have no source to build for lock profiles (ab BASE HEAD builds them)"
+		}
 	} else {
 		var cleanup func()
 		if r, counting, cleanup, err = a.buildArms(ctx, o, dir, oldName, newName); err != nil {
@@ -306,7 +315,7 @@ func (a *abOptions) run(ctx context.Context, o *streams, fs *flag.FlagSet) error
 	}
 	if !a.quiet {
 		wall := time.Since(start)
-		fmt.Fprintf(o.stderr, "perfrun: ab: %s in %s (%.0f%% of it measuring, %.0f%% linking layouts, %.0f%% counting instructions)\n", rep.Verdict, wall.Round(time.Second),
+		fmt.Fprintf(o.stderr, "perfrun: ab: %s in %s (%.0f%% of it measuring, %.0f%% linking layouts, %.0f%% counting instructions and locks)\n", rep.Verdict, wall.Round(time.Second),
 			100*r.Measuring.Seconds()/wall.Seconds(), 100*r.Linking.Seconds()/wall.Seconds(), 100*a.counted.Seconds()/wall.Seconds())
 	}
 	return verdict
@@ -360,6 +369,9 @@ func (a *abOptions) buildArms(ctx context.Context, o *streams, dir, baseRev, hea
 	}
 	cleanup := func() { head.Close(); base.Close() }
 	counting := [2]countingArm{{bin: base.Plain}, {bin: head.Plain}}
+	if a.locks {
+		a.buildLocks(ctx, o, dir, base, head)
+	}
 	if fixed < 0 {
 		r := a.runner(o, dir, nil, nil)
 		r.BaseRev, r.HeadRev = base, head
@@ -546,20 +558,12 @@ func (a *abOptions) decide(ctx context.Context, o *streams, r *ab.Runner, start 
 		for name, a := range arms {
 			windows[name] = append(windows[name], a.Windows...)
 		}
-		if err == nil && first == 0 && a.instructions {
+		if err == nil && first == 0 && (a.instructions || a.locks) {
 			// After the first look, whose speeds size the counts; the
 			// later looks' budget then knows the time they took.
 			t1 := time.Now()
-			var cerr error
-			if a.counts, cerr = a.abInstructions(ctx, o.stderr, counting[0], counting[1], cells, arms); cerr != nil {
-				if ctx.Err() != nil {
-					return nil, nil, 0, ctx.Err()
-				}
-				// Time still decides: a count is an explanation beside it.
-				instrWarning = fmt.Sprintf("no instruction verdict: %v (-instructions=false skips the counts)", cerr)
-				if !a.quiet {
-					fmt.Fprintf(o.stderr, "perfrun: ab: %s\n", instrWarning)
-				}
+			if err := a.count(ctx, o, counting, cells, arms, &instrWarning); err != nil {
+				return nil, nil, 0, err
 			}
 			a.counted = time.Since(t1)
 		}
@@ -575,8 +579,12 @@ func (a *abOptions) decide(ctx context.Context, o *streams, r *ab.Runner, start 
 	instr := instructionVerdicts(*a.th, names, a.counts)
 	explain(rep, instr)
 	rep.Add(instr...)
+	rep.Add(lockVerdicts(*a.th, names, a.profiles)...)
 	if instrWarning != "" {
 		rep.Warnings = append(rep.Warnings, instrWarning)
+	}
+	if a.locks && a.noLocks != "" {
+		rep.Warnings = append(rep.Warnings, "no lock verdict: "+a.noLocks+" (-locks=false skips the lock profiles)")
 	}
 	perCellRound := r.Measuring / time.Duration(max(1, totalCellRounds(rep)))
 	for i := range rep.Cells {
@@ -586,6 +594,56 @@ func (a *abOptions) decide(ctx context.Context, o *streams, r *ab.Runner, start 
 		}
 	}
 	return rep, windows, nil
+}
+
+// count takes the counts that sit beside time: instructions/op and the
+// lock profile of every 1-thread cell, in both revisions. A count that
+// cannot be had leaves a warning (time still decides); an interrupt ends
+// the comparison.
+func (a *abOptions) count(ctx context.Context, o *streams, counting [2]countingArm, cells []*records.Cell, arms map[string]compare.Arms, instrWarning *string) error {
+	if a.instructions {
+		var err error
+		if a.counts, err = a.abInstructions(ctx, o.stderr, counting[0], counting[1], cells, arms); err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			*instrWarning = fmt.Sprintf("no instruction verdict: %v (-instructions=false skips the counts)", err)
+			if !a.quiet {
+				fmt.Fprintf(o.stderr, "perfrun: ab: %s\n", *instrWarning)
+			}
+		}
+	}
+	if a.locks && a.noLocks == "" {
+		var err error
+		if a.profiles, err = a.abLocks(ctx, o.stderr, a.lockBins[0], a.lockBins[1], cells, arms); err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			a.noLocks = err.Error()
+			if !a.quiet {
+				fmt.Fprintf(o.stderr, "perfrun: ab: no lock verdict: %s\n", a.noLocks)
+			}
+		}
+	}
+	return nil
+}
+
+// buildLocks builds both revisions for lock profiles; a revision that
+// cannot be built so leaves ab without a lock verdict, not without one on
+// time.
+func (a *abOptions) buildLocks(ctx context.Context, o *streams, dir string, base, head *ab.Revision) {
+	t0 := time.Now()
+	for side, v := range []*ab.Revision{base, head} {
+		bin := filepath.Join(dir, fmt.Sprintf("perfrun-%d-locks", side))
+		if err := v.BuildLocks(ctx, bin); err != nil {
+			a.noLocks = err.Error()
+			return
+		}
+		a.lockBins[side] = bin
+	}
+	if !a.quiet {
+		fmt.Fprintf(o.stderr, "perfrun: ab: built both for lock profiles in %s\n", time.Since(t0).Round(100*time.Millisecond))
+	}
 }
 
 // totalCellRounds counts the rounds behind every cell's verdict.

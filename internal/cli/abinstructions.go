@@ -38,7 +38,38 @@ type countingArm struct {
 // while they run, and a count does not depend on the machine's load.
 func (a *abOptions) abInstructions(ctx context.Context, stderr io.Writer, base, head countingArm, cells []*records.Cell, arms map[string]compare.Arms) (map[string][2][]float64, error) {
 	out := make(map[string][2][]float64)
-	// A command cell (-exec) is no store of perfrun's to count.
+	for _, c := range a.countedCells(cells, arms) {
+		argv := append(c.args, "-ops", strconv.Itoa(c.ops), "-seed", strconv.FormatUint(a.seed, 10))
+		if !a.quiet {
+			fmt.Fprintf(stderr, "perfrun: ab: counting instructions of %s in both revisions (%d ops under callgrind)\n", c.name, c.ops)
+		}
+		var counts [2][]float64
+		for _, want := range []int{1, 2, compare.InstructionSample} {
+			if err := countBoth(ctx, base, head, argv, c.ops, want, &counts); err != nil {
+				return nil, fmt.Errorf("counting instructions of %s: %w", c.name, err)
+			}
+			if settled(counts, want) {
+				break
+			}
+		}
+		out[c.name] = counts
+	}
+	return out, nil
+}
+
+// countedCell is a cell ab counts: its cell-ops flags and how many
+// operations a count runs.
+type countedCell struct {
+	name string
+	args []string
+	ops  int
+}
+
+// countedCells are the single-threaded store cells ab counts, each with
+// InstructionBudget of operations at base's measured speed. A command
+// cell (-exec) is no store of perfrun's to count.
+func (a *abOptions) countedCells(cells []*records.Cell, arms map[string]compare.Arms) []countedCell {
+	var out []countedCell
 	cmds, _ := a.cmd.commands()
 	for _, c := range cells {
 		args, ok := cellOpsArgsOf(c)
@@ -52,23 +83,9 @@ func (a *abOptions) abInstructions(ctx context.Context, stderr io.Writer, base, 
 			// length changes only how long callgrind runs.
 			ns = 1000
 		}
-		n := max(1, int(float64(harness.InstructionBudget.Nanoseconds())/ns))
-		argv := append(args, "-ops", strconv.Itoa(n), "-seed", strconv.FormatUint(a.seed, 10))
-		if !a.quiet {
-			fmt.Fprintf(stderr, "perfrun: ab: counting instructions of %s in both revisions (%d ops under callgrind)\n", c.Name, n)
-		}
-		var counts [2][]float64
-		for _, want := range []int{1, 2, compare.InstructionSample} {
-			if err := countBoth(ctx, base, head, argv, n, want, &counts); err != nil {
-				return nil, fmt.Errorf("counting instructions of %s: %w", c.Name, err)
-			}
-			if settled(counts, want) {
-				break
-			}
-		}
-		out[c.Name] = counts
+		out = append(out, countedCell{c.Name, args, max(1, int(float64(harness.InstructionBudget.Nanoseconds())/ns))})
 	}
-	return out, nil
+	return out
 }
 
 // instructionVerdicts judges the counts of each cell (base's, head's) at

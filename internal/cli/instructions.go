@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/perfrun/perfrun/harness"
+	"github.com/perfrun/perfrun/harness/locks"
 	"github.com/perfrun/perfrun/workloads"
 )
 
@@ -30,20 +31,49 @@ func countInstructions(ctx context.Context, res *harness.Outcome, corpusArgs []s
 	if err != nil {
 		return err
 	}
-	command := func(c harness.Cell, ops int) []string {
+	return res.CountInstructions(ctx, cellOpsCommand(exe, corpusArgs), countProgress(stderr, quiet, "instructions"))
+}
+
+// countLocks has the harness count the lock profile of the run's
+// single-threaded cells, in a build of this program for lock profiles.
+func countLocks(ctx context.Context, res *harness.Outcome, corpusArgs []string, stderr io.Writer, quiet bool) error {
+	dir, err := os.MkdirTemp("", "perfrun-locks-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	if !quiet {
+		fmt.Fprintf(stderr, "perfrun: building perfrun for lock profiles (an overlay of package sync; the first build compiles the standard library again)\n")
+	}
+	exe := locks.Binary(dir, "perfrun")
+	if err := locks.BuildSelf(ctx, exe); err != nil {
+		return err
+	}
+	cmd := cellOpsCommand(exe, corpusArgs)
+	return res.CountLocks(ctx, func(c harness.Cell, ops int) []string {
+		return append(cmd(c, ops), "-locks")
+	}, countProgress(stderr, quiet, "the lock profile"))
+}
+
+// cellOpsCommand is the command line of exe's cell-ops for a cell.
+func cellOpsCommand(exe string, corpusArgs []string) func(c harness.Cell, ops int) []string {
+	return func(c harness.Cell, ops int) []string {
 		args := append([]string{exe, "cell-ops", "-impl", c.Impl.Name, "-workload", c.Workload.Name, "-ops", strconv.Itoa(ops)}, corpusArgs...)
 		for _, kv := range c.Params {
 			args = append(args, "-param", kv.Key+"="+kv.Value)
 		}
 		return args
 	}
-	var progress func(harness.Cell, int)
-	if !quiet {
-		progress = func(c harness.Cell, n int) {
-			fmt.Fprintf(stderr, "perfrun: counting instructions of %s (%d ops under callgrind)\n", c.Name(), n)
-		}
+}
+
+// countProgress tells, unless quiet, which cell is being counted.
+func countProgress(stderr io.Writer, quiet bool, what string) func(harness.Cell, int) {
+	if quiet {
+		return nil
 	}
-	return res.CountInstructions(ctx, command, progress)
+	return func(c harness.Cell, n int) {
+		fmt.Fprintf(stderr, "perfrun: counting %s of %s (%d ops under callgrind)\n", what, c.Name(), n)
+	}
 }
 
 var cmdCellOps = &command{
@@ -64,6 +94,7 @@ func cellOpsFlags(fs *flag.FlagSet) runFunc {
 	seed := fs.Uint64("seed", 1, "corpus seed")
 	corpusPath := fs.String("corpus", "", "corpus path")
 	strict := fs.Bool("strict", false, "strict corpus loading")
+	profile := fs.Bool("locks", false, "print the lock profile of the operations (a binary built for lock profiles, under callgrind)")
 	return func(ctx context.Context, o *streams, args []string) error {
 		cells, err := planCells(*impl, *workload, "1", params)
 		if err != nil || len(cells) != 1 || *ops < 1 {
@@ -85,6 +116,9 @@ func cellOpsFlags(fs *flag.FlagSet) runFunc {
 		op := inst.Worker(0)
 		if err := op(max(inst.Period, 1)); err != nil {
 			return err
+		}
+		if *profile {
+			return locks.Run(op, *ops, o.stdout)
 		}
 		return harness.CountOps(op, *ops)
 	}

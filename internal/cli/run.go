@@ -20,7 +20,7 @@ import (
 
 var cmdRun = &command{
 	name: "run", args: "[flags]", short: "measure implementations under workloads (the main job)",
-	common: []string{"impl", "workload", "threads", "param", "rounds", "corpus", "o", "format", "q", "exec", "instructions", "save-baseline"},
+	common: []string{"impl", "workload", "threads", "param", "rounds", "corpus", "o", "format", "q", "exec", "instructions", "locks", "save-baseline"},
 	long: `Run measures every implementation under every workload on every thread
 count, R rounds in shuffled order, checks every answer, prints a summary and
 writes the results in the Go benchmark format (benchstat reads them:
@@ -73,6 +73,7 @@ type runFlags struct {
 	corpus, match, out, format string
 	plots, precision, saveAs   string
 	strict, instructions       bool
+	locks                      bool
 	quiet, pin, quarantine     bool
 	seed, orderSeed            uint64
 	profiles                   harness.Profiles
@@ -95,6 +96,7 @@ func newRunFlags(fs *flag.FlagSet) *runFlags {
 	fs.Uint64Var(&f.orderSeed, "order-seed", 0, "seed of the round order alone (0: -seed)")
 	fs.StringVar(&f.match, "match", "", "only cells whose benchmark name matches this regular expression")
 	fs.BoolVar(&f.instructions, "instructions", false, "also count instructions/op of 1-thread cells under valgrind (callgrind)")
+	fs.BoolVar(&f.locks, "locks", false, "also count the lock profile of 1-thread cells under callgrind: exclusive and shared locks, instructions held, atomics per op (rebuilds perfrun with an overlay of package sync)")
 	fs.StringVar(&f.out, "o", defaultOutput, "results file (Go benchmark format); empty for none")
 	fs.StringVar(&f.format, "format", "table", "what to print: table, benchfmt, jmh, csv, json")
 	fs.BoolVar(&f.quiet, "q", false, "no progress on stderr")
@@ -230,6 +232,11 @@ func (f *runFlags) run(ctx context.Context, o *streams, args []string) error {
 	if f.instructions && !res.Incomplete {
 		if err := countInstructions(ctx, res, cellOpsArgs(f.corpus, f.strict, f.seed), o.stderr, f.quiet); err != nil {
 			return fmt.Errorf("instructions: %w", err)
+		}
+	}
+	if f.locks && !res.Incomplete {
+		if err := countLocks(ctx, res, cellOpsArgs(f.corpus, f.strict, f.seed), o.stderr, f.quiet); err != nil {
+			return fmt.Errorf("lock profile: %w", err)
 		}
 	}
 	return f.write(o, res)

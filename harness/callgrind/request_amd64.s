@@ -1,10 +1,10 @@
 #include "textflag.h"
 
-// func valgrindRequest(args *[6]uint64) uint64
+// func request(args *[6]uint64) uint64
 //
 // Valgrind's client request: the no-op rotations of DI that valgrind
 // recognises, then XCHGQ BX, BX; natively it does nothing and returns 0.
-TEXT ·valgrindRequest(SB), NOSPLIT, $0-16
+TEXT ·request(SB), NOSPLIT, $0-16
 	MOVQ args+0(FP), AX
 	MOVQ $0, DX
 	ROLQ $3, DI

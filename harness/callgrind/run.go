@@ -1,0 +1,109 @@
+package callgrind
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+)
+
+// Env is what every counted process runs with, after the caller's own
+// settings: one thread of Go code, no garbage collection (its work would
+// enter the count), and no asynchronous preemption. Preemption is the
+// reason: to preempt a goroutine the Go runtime sends its thread SIGURG
+// and the handler redirects the thread into the scheduler, a return that
+// callgrind's call tracking does not expect, and valgrind 3.19 then
+// aborts on "Assertion 'sigNum == vgCallgrind_current_state.sig'" (or,
+// past the assertion, counts instructions that depend on wall time).
+// With preemption off the runtime sends no signal at all.
+var Env = []string{"GOMAXPROCS=1", "GOGC=off", "GODEBUG=asyncpreemptoff=1"}
+
+// tries is how many times a process that died is run: callgrind's abort
+// and a Go runtime failing under valgrind are rare, and a second run of
+// the same command counts the same.
+const tries = 3
+
+// Run runs valgrind with args (its options, then the counted command) with
+// env and Env added to this process's environment, stdout to stdout, in a
+// process group of its own, so a terminal's signals reach only perfrun,
+// which stops it through ctx. done, if set, reads valgrind's own output
+// of a run that succeeded. A process that fails is run again, up to three
+// times; the error says why each failed, in callgrind's or the Go
+// runtime's own words.
+func Run(ctx context.Context, args, env []string, stdout io.Writer, done func(stderr []byte) error) error {
+	if _, err := exec.LookPath("valgrind"); err != nil {
+		return fmt.Errorf("valgrind is not installed (apt-get install valgrind)")
+	}
+	var why []string
+	for range tries {
+		var out, stderr bytes.Buffer
+		cmd := exec.CommandContext(ctx, "valgrind", args...)
+		cmd.Env = append(append(os.Environ(), env...), Env...)
+		cmd.Stdout, cmd.Stderr = &out, &stderr
+		ownGroup(cmd)
+		err := cmd.Run()
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if err == nil {
+			if done != nil {
+				if err := done(stderr.Bytes()); err != nil {
+					return err
+				}
+			}
+			_, err = stdout.Write(out.Bytes())
+			return err
+		}
+		why = append(why, Reason(err, stderr.Bytes()))
+	}
+	return &Error{Reasons: why}
+}
+
+// An Error is a count that could not be had: why each try failed.
+type Error struct{ Reasons []string }
+
+func (e *Error) Error() string {
+	return fmt.Sprintf("callgrind failed %d times: %s", len(e.Reasons), strings.Join(dedupe(e.Reasons), "; "))
+}
+
+// ErrCount matches every Error.
+var ErrCount = errors.New("callgrind failed")
+
+func (e *Error) Is(target error) bool { return target == ErrCount }
+
+func dedupe(list []string) []string {
+	var out []string
+	for _, s := range list {
+		if len(out) == 0 || out[len(out)-1] != s {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+var (
+	assertion = regexp.MustCompile(`Assertion '[^']*' failed`)
+	goFailure = regexp.MustCompile(`(?m)^(fatal error: .*|panic: .*|SIG[A-Z]+: .*|runtime: .*)$`)
+)
+
+// Reason says in a line why a valgrind run failed: callgrind's assertion,
+// the Go runtime's fatal error, else the last line valgrind printed.
+func Reason(err error, stderr []byte) string {
+	if m := assertion.Find(stderr); m != nil {
+		return "callgrind aborted (" + string(m) + ")"
+	}
+	if m := goFailure.Find(stderr); m != nil {
+		return fmt.Sprintf("the counted process failed (%v): %s", err, m)
+	}
+	return fmt.Sprintf("%v: %s", err, lastLine(stderr))
+}
+
+func lastLine(b []byte) string {
+	lines := bytes.Split(bytes.TrimSpace(b), []byte("\n"))
+	return strings.TrimSpace(string(lines[len(lines)-1]))
+}

@@ -1,0 +1,64 @@
+package locks
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+)
+
+// Build compiles the main package pkg (an import path, or a folder such
+// as ".") in dir into the binary out, built for lock profiles: with the
+// overlay of package sync and the build tags tags plus Tag, and flags
+// added to go build's. The compile
+// costs what a build of a changed sync costs: every package above it is
+// compiled once more, then cached.
+func Build(ctx context.Context, dir, pkg, out string, tags []string, flags ...string) error {
+	scratch, err := os.MkdirTemp("", "perfrun-overlay-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(scratch)
+	overlay, err := Overlay(ctx, dir, scratch)
+	if err != nil {
+		return err
+	}
+	args := append([]string{"build", "-overlay", overlay, "-tags", strings.Join(append(tags, Tag), ","), "-o", out}, flags...)
+	cmd := exec.CommandContext(ctx, "go", append(args, "--", pkg)...)
+	cmd.Dir = dir
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("building %s for lock profiles: %w: %s", pkg, err, strings.TrimSpace(string(msg)))
+	}
+	return nil
+}
+
+// BuildSelf builds this very program for lock profiles into out, from the
+// working folder's module (the program's source must be there, as it is
+// for `go run`, or for a store's own module that calls perfrun.Main), with
+// the build tags this binary was built with.
+func BuildSelf(ctx context.Context, out string) error {
+	info, ok := debug.ReadBuildInfo()
+	if !ok || info.Path == "" {
+		return fmt.Errorf("this binary does not say which package it was built from")
+	}
+	var tags []string
+	for _, s := range info.Settings {
+		if s.Key == "-tags" && s.Value != "" {
+			tags = strings.Split(s.Value, ",")
+		}
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	if err := Build(ctx, wd, info.Path, out, tags); err != nil {
+		return fmt.Errorf("%w (lock profiles rebuild %s from its source: run perfrun from its module)", err, info.Path)
+	}
+	return nil
+}
+
+// Binary is where a profiling build of a program named name goes in dir.
+func Binary(dir, name string) string { return filepath.Join(dir, name+"-locks") }

@@ -1,0 +1,17 @@
+//go:build perfrun_locks
+
+package locks
+
+import (
+	_ "sync" // the overlay's hook variable lives there
+	"unsafe"
+)
+
+//go:linkname syncHook sync.perfrunLockHook
+var syncHook func(event int, lock unsafe.Pointer)
+
+// Instrumented says whether this binary was built for lock profiles: with
+// the overlay and the build tag.
+const Instrumented = true
+
+func install(h func(event int, lock unsafe.Pointer)) { syncHook = h }

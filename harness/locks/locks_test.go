@@ -1,0 +1,126 @@
+package locks
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// TestRewriteThisGo: the sync package of the Go that runs the tests is
+// rewritten with every lock method moved aside, and what is written still
+// parses as Go.
+func TestRewriteThisGo(t *testing.T) {
+	for _, name := range []string{"mutex.go", "rwmutex.go"} {
+		out, err := rewrite(filepath.Join(runtime.GOROOT(), "src", "sync", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range []string{"perfrunLock()", "perfrunUnlock()"} {
+			if !strings.Contains(string(out), m) {
+				t.Errorf("%s: no %s in the rewrite", name, m)
+			}
+		}
+	}
+}
+
+// TestRewriteRefusesAnotherShape: a sync whose locks are shaped otherwise
+// is refused, not half rewritten.
+func TestRewriteRefusesAnotherShape(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "mutex.go")
+	src := "package sync\n\ntype Mutex struct{}\n\nfunc (m *Mutex) Lock() {}\n\nfunc (m *Mutex) Unlock() {}\n"
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := rewrite(path); err == nil || !strings.Contains(err.Error(), "cannot be profiled") {
+		t.Fatalf("a Mutex without TryLock: %v, want it refused", err)
+	}
+}
+
+// handcount builds testdata/handcount for lock profiles once per test run.
+func handcount(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath("valgrind"); err != nil {
+		t.Skip("no valgrind")
+	}
+	if runtime.GOARCH != "amd64" {
+		t.Skip("client requests and the hand-counted work are amd64's")
+	}
+	if testing.Short() {
+		t.Skip("slow: builds the standard library with the overlay, then runs callgrind")
+	}
+	bin := filepath.Join(t.TempDir(), "handcount")
+	if err := Build(context.Background(), ".", "./testdata/handcount", bin, nil); err != nil {
+		t.Fatal(err)
+	}
+	return bin
+}
+
+// heldNear says whether h is work100 held: its 101 instructions, the CALL,
+// and a reload of the lock's address.
+func heldNear(h float64) bool { return h >= 102 && h <= 106 }
+
+// TestProfileByHand holds profiles to what each operation of handcount
+// does, counted by hand: its locks; its atomics (a Mutex: a
+// compare-and-swap to lock, an add to unlock; a write lock: its inner
+// Mutex's two and an add to the reader count each way; a read lock: an
+// add each way); and the instructions it runs under the lock: exactly 198
+// more for work300 than for work100, and for work100 its 101, the CALL,
+// and what the compiler adds to reload the lock's address after the call
+// (a few instructions the empty critical section that calibrates the hook
+// does not need).
+func TestProfileByHand(t *testing.T) {
+	bin := handcount(t)
+	profile := func(variant string) Profile {
+		t.Helper()
+		p, err := Count(context.Background(), []string{bin, variant, "500"}, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", variant, err)
+		}
+		t.Logf("%s: %+v", variant, p)
+		return p
+	}
+	m100, m300 := profile("mutex100"), profile("mutex300")
+	for _, p := range []Profile{m100, m300} {
+		if p.ExclusiveLocks != 1 || p.SharedLocks != 0 || p.Atomics != 2 || p.SharedLockedInstructions != 0 {
+			t.Errorf("a Mutex around work: %+v, want 1 exclusive lock, 2 atomics, nothing shared", p)
+		}
+	}
+	if d := m300.LockedInstructions - m100.LockedInstructions; d != 198 {
+		t.Errorf("work300 holds the lock for %g instructions more than work100, want 198", d)
+	}
+	if h := m100.LockedInstructions; !heldNear(h) {
+		t.Errorf("work100 under a Mutex: %g instructions held, want its 101, the CALL and a reload (102 to 106)", h)
+	}
+	if w := profile("write100"); w.ExclusiveLocks != 1 || w.Atomics != 4 || w.LockedInstructions != m100.LockedInstructions {
+		t.Errorf("work100 under a write lock: %+v, want 1 exclusive lock, 4 atomics, as many instructions held as under a Mutex", w)
+	}
+	r := profile("read100")
+	if r.ExclusiveLocks != 0 || r.SharedLocks != 1 || r.Atomics != 5 || r.LockedInstructions != 0 || !heldNear(r.SharedLockedInstructions) {
+		t.Errorf("work100 under a read lock and 3 atomic adds: %+v, want 1 shared lock, 5 atomics, 102 to 106 instructions held shared", r)
+	}
+	if f := profile("free"); len(f.Locks) != 0 || f.Atomics != 0 || f.LockedInstructions != 0 {
+		t.Errorf("work100 under no lock: %+v, want an empty profile", f)
+	}
+}
+
+// TestProfileExactAcrossProcesses: one variant profiled in three
+// processes gives one profile.
+func TestProfileExactAcrossProcesses(t *testing.T) {
+	bin := handcount(t)
+	var first Profile
+	for i := range 3 {
+		p, err := Count(context.Background(), []string{bin, "read100", "300"}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			first = p
+		} else if p.SharedLockedInstructions != first.SharedLockedInstructions || p.Atomics != first.Atomics || p.SharedLocks != first.SharedLocks {
+			t.Fatalf("process %d: %+v, process 1: %+v", i+1, p, first)
+		}
+	}
+}

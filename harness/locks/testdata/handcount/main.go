@@ -1,0 +1,55 @@
+// Handcount is a store whose lock profile is known by hand: each
+// operation holds one lock around a call to an assembly function of a
+// known number of instructions, and some do a known number of atomics.
+package main
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"sync"
+	"sync/atomic"
+
+	"github.com/perfrun/perfrun/harness/locks"
+)
+
+// work100 and work300 execute 101 and 299 instructions, their RET
+// included (work_amd64.s).
+func work100()
+func work300()
+
+func main() {
+	var mu sync.Mutex
+	var rw sync.RWMutex
+	var counter atomic.Int64
+	ops := map[string]func(){
+		"mutex100": func() { mu.Lock(); work100(); mu.Unlock() },
+		"mutex300": func() { mu.Lock(); work300(); mu.Unlock() },
+		"write100": func() { rw.Lock(); work100(); rw.Unlock() },
+		"read100": func() {
+			rw.RLock()
+			work100()
+			rw.RUnlock()
+			counter.Add(1)
+			counter.Add(1)
+			counter.Add(1)
+		},
+		"free": func() { work100() },
+	}
+	op, ok := ops[os.Args[1]]
+	n, err := strconv.Atoi(os.Args[2])
+	if !ok || err != nil {
+		fmt.Fprintln(os.Stderr, "usage: handcount VARIANT OPS")
+		os.Exit(2)
+	}
+	err = locks.Run(func(n int) error {
+		for range n {
+			op()
+		}
+		return nil
+	}, n, os.Stdout)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+}
