@@ -82,11 +82,15 @@ func collectedBy(ctx context.Context, args, env []string) (float64, error) {
 }
 
 // CountOps runs n operations of op for Count: it starts callgrind's
-// instrumentation and runs them through CountedOps. A perfrun that
-// performs the operations Count asks for must run them through it.
+// instrumentation and runs them through CountedOps, in batches with a
+// yield between them outside CountedOps (callgrind.Batches), on one
+// thread. A perfrun that performs the operations Count asks for must run
+// them through it.
 func CountOps(op workloads.Op, n int) error {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	callgrind.StartInstrumentation()
-	return CountedOps(op, n)
+	return callgrind.Batches(n, func(k int) error { return CountedOps(op, k) }, nil)
 }
 
 // CountedOps runs n operations of op: the only code callgrind counts
@@ -158,18 +162,22 @@ func (r *Outcome) CountLocks(ctx context.Context, command func(c Cell, ops int) 
 }
 
 // countedCells are the cells counts are taken of, each with how many
-// operations to count: the single-threaded cells of perfrun's stores (a
-// floor measures no store; a command is not perfrun's to run under
-// valgrind), InstructionBudget of them at the cell's measured speed, in
+// operations to count: the single-threaded cells of perfrun's stores that
+// it measured (a floor measures no store; a command is not perfrun's to
+// run under valgrind; a store that lacks what the workload needs measured
+// nothing), InstructionBudget of them at the cell's measured speed, in
 // whole rotations, so every leaf weighs the same.
 func (r *Outcome) countedCells() iter.Seq2[Cell, int] {
 	return func(yield func(Cell, int) bool) {
 		for _, c := range r.Cells {
-			if c.Threads != 1 || c.Impl.Name == "" || c.Command != nil {
+			if _, left := r.Unsupported[c.Name()]; left || c.Threads != 1 || c.Impl.Name == "" || c.Command != nil {
 				continue
 			}
 			ns := records.Median(r.Values(c, records.NsPerOp))
-			n := max(1, int(float64(InstructionBudget.Nanoseconds())/max(ns, 1)))
+			if !(ns > 0) {
+				ns = 1000 // every sample set aside: size the count as for a lookup of a microsecond
+			}
+			n := max(1, int(float64(InstructionBudget.Nanoseconds())/ns))
 			if p := r.Periods[c.Name()]; p > 1 {
 				n = (n + p - 1) / p * p
 			}

@@ -1,6 +1,9 @@
 package callgrind
 
-import "unsafe"
+import (
+	"runtime"
+	"unsafe"
+)
 
 // The requests of callgrind.h, numbered from the tool's base 'C','T'.
 const (
@@ -33,3 +36,32 @@ func DumpStats(label string) {
 //
 //go:noinline
 func keep(b []byte) {}
+
+// batches is how many batches Batches splits operations into: at a
+// count's budget, about 20 µs of work each, a few milliseconds under
+// callgrind.
+const batches = 1000
+
+// Batches runs n operations through run in batches of about a thousandth
+// of n and yields the thread between batches, calling around (if set)
+// just before and just after each yield, to switch collection off across
+// it. A goroutine that runs 10 ms without being rescheduled is preempted
+// by the Go runtime at a moment that depends on wall time, and the
+// scheduler's work would enter the count; a yield every few milliseconds
+// leaves the runtime nothing to preempt.
+func Batches(n int, run func(k int) error, around func()) error {
+	size := max(1, n/batches)
+	for done := 0; done < n; done += size {
+		if err := run(min(size, n-done)); err != nil {
+			return err
+		}
+		if around != nil {
+			around()
+		}
+		runtime.Gosched()
+		if around != nil {
+			around()
+		}
+	}
+	return nil
+}

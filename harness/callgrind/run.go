@@ -60,14 +60,21 @@ func Run(ctx context.Context, args, env []string, stdout io.Writer, done func(st
 			return err
 		}
 		why = append(why, Reason(err, stderr.Bytes()))
+		if !transient(why[len(why)-1]) {
+			break
+		}
 	}
 	return &Error{Reasons: why}
 }
 
-// An Error is a count that could not be had: why each try failed.
+// An Error is a count that could not be had: why each try failed (a
+// failure that would only repeat is tried once).
 type Error struct{ Reasons []string }
 
 func (e *Error) Error() string {
+	if len(e.Reasons) == 1 {
+		return "callgrind: " + e.Reasons[0]
+	}
 	return fmt.Sprintf("callgrind failed %d times: %s", len(e.Reasons), strings.Join(dedupe(e.Reasons), "; "))
 }
 
@@ -92,7 +99,8 @@ var (
 )
 
 // Reason says in a line why a valgrind run failed: callgrind's assertion,
-// the Go runtime's fatal error, else the last line valgrind printed.
+// the Go runtime's fatal error, else the counted program's own last word
+// (its last line that is not valgrind's).
 func Reason(err error, stderr []byte) string {
 	if m := assertion.Find(stderr); m != nil {
 		return "callgrind aborted (" + string(m) + ")"
@@ -100,10 +108,26 @@ func Reason(err error, stderr []byte) string {
 	if m := goFailure.Find(stderr); m != nil {
 		return fmt.Sprintf("the counted process failed (%v): %s", err, m)
 	}
-	return fmt.Sprintf("%v: %s", err, lastLine(stderr))
+	return fmt.Sprintf("%v: %s", err, programLine(stderr))
 }
 
-func lastLine(b []byte) string {
+// transient says whether a failure may not happen again: callgrind's
+// abort, or the Go runtime dying under valgrind. A program that refuses
+// its arguments refuses them every time.
+func transient(reason string) bool {
+	return strings.HasPrefix(reason, "callgrind aborted") || strings.HasPrefix(reason, "the counted process failed")
+}
+
+var valgrindLine = regexp.MustCompile(`^(==|--)\d+(==|--)`)
+
+// programLine is the last line of stderr that valgrind did not print, else
+// its last line.
+func programLine(b []byte) string {
 	lines := bytes.Split(bytes.TrimSpace(b), []byte("\n"))
+	for i := len(lines) - 1; i >= 0; i-- {
+		if l := strings.TrimSpace(string(lines[i])); l != "" && !valgrindLine.MatchString(l) {
+			return l
+		}
+	}
 	return strings.TrimSpace(string(lines[len(lines)-1]))
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"sync"
 	"unsafe"
 
@@ -43,7 +44,38 @@ type SourceLock struct {
 var (
 	sourcesMu sync.Mutex
 	sources   []Source
+	ownEmpty  []func(n int)
+	// ownHook is the hook while a profile runs, for Acquired and
+	// Releasing; nil otherwise.
+	ownHook func(event int, lock unsafe.Pointer)
 )
+
+// Acquired reports that a lock of the program's own kind — one package
+// sync does not implement, taken exclusively — was just acquired; Releasing
+// that it is about to be released. Outside a profile they do nothing
+// beyond a load and a branch. A program with such a lock registers an
+// empty critical section of it (RegisterOwn).
+func Acquired(lock unsafe.Pointer) {
+	if h := ownHook; h != nil {
+		h(ownAcquire, lock)
+	}
+}
+
+// Releasing: see Acquired.
+func Releasing(lock unsafe.Pointer) {
+	if h := ownHook; h != nil {
+		h(ownRelease, lock)
+	}
+}
+
+// RegisterOwn registers empty, which runs n empty critical sections of a
+// lock reported through Acquired and Releasing, so a profile can take off
+// what the reporting adds inside a held region.
+func RegisterOwn(empty func(n int)) {
+	sourcesMu.Lock()
+	defer sourcesMu.Unlock()
+	ownEmpty = append(ownEmpty, empty)
+}
 
 // Register adds a source of locks to every profile this process takes.
 func Register(s Source) {
@@ -71,6 +103,7 @@ var kinds = []struct {
 	{"sync.RWMutex", readAcquire, true},
 	{"source", cAcquire, false},
 	{"source", cReadAcquire, true},
+	{"own", ownAcquire, false},
 }
 
 // tracker is the hook: in the counting pass it counts acquisitions per
@@ -186,10 +219,11 @@ func Run(op func(n int) error, n int, w io.Writer) error {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	sourcesMu.Lock()
-	p := &profiler{t: &tracker{}, srcs: append([]Source(nil), sources...)}
+	p := &profiler{t: &tracker{}, srcs: append([]Source(nil), sources...), own: slices.Clone(ownEmpty)}
 	sourcesMu.Unlock()
 	install(p.t.hook)
-	defer install(nil)
+	ownHook = p.t.hook
+	defer func() { install(nil); ownHook = nil }()
 	defer p.set(Pass{}, nil)
 	callgrind.StartInstrumentation()
 	rep := Report{Ops: n}
@@ -295,38 +329,21 @@ func sourceKind(shared bool) int {
 	panic("no source kind")
 }
 
-// batchesPerPass is how many batches a pass's operations run in: about 20
-// µs of work each at the counts' budget, a few milliseconds under
-// callgrind.
-const batchesPerPass = 1000
-
-// batches runs n operations of op in short batches and yields the thread
-// between them, outside what is collected (collecting says whether
-// collection is on throughout). A goroutine that runs 10 ms without being
-// rescheduled is preempted by the Go runtime at a moment that depends on
-// wall time, and the scheduler's work would enter the count; a yield every
-// few milliseconds leaves the runtime no goroutine to preempt.
+// batches runs n operations of op in short batches (callgrind.Batches),
+// switching collection off across each yield if it is on throughout.
 func batches(op func(int) error, n int, collecting bool) error {
-	size := max(1, n/batchesPerPass)
-	for done := 0; done < n; done += size {
-		if err := op(min(size, n-done)); err != nil {
-			return err
-		}
-		if collecting {
-			callgrind.ToggleCollect()
-		}
-		runtime.Gosched()
-		if collecting {
-			callgrind.ToggleCollect()
-		}
+	var around func()
+	if collecting {
+		around = callgrind.ToggleCollect
 	}
-	return nil
+	return callgrind.Batches(n, op, around)
 }
 
 // A profiler is the hook and the sources of one profile.
 type profiler struct {
 	t    *tracker
 	srcs []Source
+	own  []func(n int)
 }
 
 // set puts sync's hook and the sources into pass p. A held pass whose
@@ -379,6 +396,10 @@ func (p *profiler) calibrate(labels []string) {
 			for range calibrations {
 				rw.RLock()
 				rw.RUnlock()
+			}
+		case ownAcquire:
+			for _, empty := range p.own {
+				empty(calibrations)
 			}
 		default:
 			for _, s := range p.srcs {

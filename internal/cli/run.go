@@ -229,17 +229,31 @@ func (f *runFlags) run(ctx context.Context, o *streams, args []string) error {
 		res.Labels = append(res.Labels, workloads.KV{Key: "quarantine", Value: "off: samples the machine disturbed are kept"})
 	}
 	res.Command = "perfrun run " + strings.Join(args, " ")
+	// A count that fails costs the count, never the measurements: the
+	// results are written first, then the failure said and exit 4.
+	var counts []error
 	if f.instructions && !res.Incomplete {
 		if err := countInstructions(ctx, res, cellOpsArgs(f.corpus, f.strict, f.seed), o.stderr, f.quiet); err != nil {
-			return fmt.Errorf("instructions: %w", err)
+			counts = append(counts, fmt.Errorf("instructions: %w", err))
 		}
 	}
-	if f.locks && !res.Incomplete {
+	if f.locks && !res.Incomplete && ctx.Err() == nil {
 		if err := countLocks(ctx, res, cellOpsArgs(f.corpus, f.strict, f.seed), o.stderr, f.quiet); err != nil {
-			return fmt.Errorf("lock profile: %w", err)
+			counts = append(counts, fmt.Errorf("lock profile: %w", err))
 		}
 	}
-	return f.write(o, res)
+	err = f.write(o, res)
+	if len(counts) == 0 {
+		return err
+	}
+	for _, c := range counts[:len(counts)-1] {
+		fmt.Fprintf(o.stderr, "perfrun: run: %v\n", c)
+	}
+	if err != nil {
+		fmt.Fprintf(o.stderr, "perfrun: run: %v\n", counts[len(counts)-1])
+		return err
+	}
+	return fmt.Errorf("%w (%s is written without the counts that failed)", counts[len(counts)-1], f.out)
 }
 
 // cells sets the corpus of opts up (generated, or loaded once for every
