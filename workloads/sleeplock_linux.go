@@ -7,6 +7,8 @@ import (
 	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/perfrun/perfrun/harness/locks"
 )
 
 // sleepLock is a lock that behaves as glibc's pthread rwlock does for a
@@ -26,15 +28,29 @@ const (
 
 func (l *sleepLock) Lock() {
 	if l.state.CompareAndSwap(0, 1) {
+		locks.Acquired(unsafe.Pointer(l))
 		return
 	}
 	// The classic three-state futex mutex: mark sleepers, sleep while held.
 	for l.state.Swap(2) != 0 {
 		unix.Syscall6(unix.SYS_FUTEX, uintptr(unsafe.Pointer(&l.state)), futexWait, 2, 0, 0, 0)
 	}
+	locks.Acquired(unsafe.Pointer(l))
+}
+
+// A lock profile counts sleepLock as the lock it stands for.
+func init() {
+	locks.RegisterOwn(func(n int) {
+		var l sleepLock
+		for range n {
+			l.Lock()
+			l.Unlock()
+		}
+	})
 }
 
 func (l *sleepLock) Unlock() {
+	locks.Releasing(unsafe.Pointer(l))
 	if l.state.Swap(0) == 2 {
 		unix.Syscall6(unix.SYS_FUTEX, uintptr(unsafe.Pointer(&l.state)), futexWake, 1, 0, 0, 0)
 	}

@@ -138,6 +138,8 @@ const (
 	cRelease
 	cReadAcquire // a lock reported by a Source, shared
 	cReadRelease
+	ownAcquire // a Go lock of the program's own (Acquired)
+	ownRelease
 	events
 )
 
