@@ -26,16 +26,17 @@ import (
 
 var cmdAB = &command{
 	maxArgs: -1, name: "ab", args: "[flags] BASE HEAD | -base-bin B -head-bin H | -replay windows.csv", short: "build two git revisions and gate them, interleaved, with an A/A noise arm",
-	common: []string{"impl", "threads", "param", "threshold", "budget", "report", "json", "baseline", "base-bin", "head-bin", "instructions", "q"},
+	common: []string{"impl", "threads", "param", "threshold", "budget", "report", "json", "baseline", "base-bin", "head-bin", "instructions", "locks", "q"},
 	long: `AB builds two git revisions of perfrun (or of a main that calls
 perfrun.Main) and measures base, head and base again (the A/A arm),
 interleaved window by window, a fresh code layout for every arm of every
 round, then decides each cell: PASS (no slowdown as large as -threshold can
 have been missed), REGRESSION, IMPROVED or INCONCLUSIVE. Beside time it
-counts instructions/op of every 1-thread cell under callgrind: either
-verdict's REGRESSION fails the cell, a PASS needs time's PASS, and the count
-explains the time verdict; a count cannot see memory stalls, cache misses or
-contention. Exit codes as gate; a revision that does not build exits 4.
+counts instructions/op and the lock profile (locks, instructions held,
+atomics per op) of every 1-thread cell: any verdict's REGRESSION fails the
+cell, a PASS needs time's PASS, and the counts explain the time verdict;
+a count cannot see memory stalls, cache misses or waiting. Exit codes as
+gate; a revision that does not build exits 4.
 
 AB builds perfrun (or, with -pkg, any main that calls perfrun.Main) at two
 git revisions and measures them side by side on the same corpus and cells:
@@ -80,8 +81,21 @@ the count explains the time verdict ("instructions unchanged": the cause
 is memory, layout or the machine, not added work). Counts cannot see
 memory stalls, cache misses or contention, which time alone judges, and
 they are never taken at 2 threads or more. At a tight -threshold (2%) the
-count decides what time cannot. Exit codes as gate; a revision that does
-not build exits 4.
+count decides what time cannot.
+
+Beside them, -locks counts the lock profile of every 1-thread cell in both
+revisions: exclusive and shared lock acquisitions, instructions executed
+while a lock is held (exclusively, and shared) and atomic read-modify-writes,
+per operation, exact, from a build of each revision with an overlay of
+package sync, under callgrind. An operation that takes an exclusive lock
+where base took none, runs more instructions under one, or makes more atomic
+writes, beyond -threshold, is a REGRESSION of the cell (the reason says
+which); shared locks are shown, not gated. The three verdicts combine so:
+any REGRESSION (time, instructions or locks) fails the cell, and a PASS needs
+time's PASS. A profile counts what causes contention at one thread; it
+cannot see waiting, a machine's cache-line cost, or locks other than
+sync.Mutex, sync.RWMutex and the real store's pthread locks. Exit codes as
+gate; a revision that does not build exits 4.
 
 Instead of two revisions: -base-bin and -head-bin compare two prebuilt
 binaries (two builds of a library, such as libcrypto 3.0 and 4.0), and
@@ -309,7 +323,7 @@ func (a *abOptions) run(ctx context.Context, o *streams, fs *flag.FlagSet) error
 	// never the verdict and its JSON.
 	verdict := finishGate(rep, a.jsonOut, o)
 	if a.reportDir != "" {
-		if err := abReport(rep, dir, a.reportDir, r, windows, a.counts); err != nil {
+		if err := abReport(rep, dir, a.reportDir, r, windows, a.counts, len(a.profiles) > 0); err != nil {
 			verdict = lostOutput(verdict, fmt.Errorf("report: %w", err), o)
 		}
 	}
@@ -672,7 +686,7 @@ func orDefault(impl string) string {
 
 // abReport writes the report of an A/B run: the paired verdict, and plots
 // of the base and head arms' results side by side.
-func abReport(rep *compare.Report, scratch, dir string, r *ab.Runner, windows map[string][]compare.Window, counts map[string][2][]float64) error {
+func abReport(rep *compare.Report, scratch, dir string, r *ab.Runner, windows map[string][]compare.Window, counts map[string][2][]float64, profiled bool) error {
 	arm := func(name, label string) (*records.Set, error) {
 		files, _ := filepath.Glob(filepath.Join(scratch, "round*-"+name+".txt"))
 		return records.ReadFiles(label, files...)
@@ -692,7 +706,7 @@ func abReport(rep *compare.Report, scratch, dir string, r *ab.Runner, windows ma
 		New:     head,
 		Notes: []string{fmt.Sprintf("Interleaved A/B on one machine: rounds of base, head and base again (the A/A arm), %s%s; "+
 			"%d rounds a look, cells a look left undecided measured again. PASS: the upper bound of the slowdown is below %.0f%%; "+
-			"REGRESSION: its lower bound is above it (Holm across cells, Pocock across the looks).%s", pairingNote(r), layoutNote(r), r.Rounds, 100*rep.Threshold, countsNote(counts))},
+			"REGRESSION: its lower bound is above it (Holm across cells, Pocock across the looks).%s", pairingNote(r), layoutNote(r), r.Rounds, 100*rep.Threshold, countsNote(counts)+locksNote(profiled))},
 	}
 	var cells []string
 	for _, c := range rep.Cells {
@@ -728,6 +742,17 @@ func countsNote(counts map[string][2][]float64) string {
 	}
 	return " instructions/op of each 1-thread cell was counted under callgrind in both revisions on the same corpus and operations, " +
 		"and compared at the same threshold: either verdict's REGRESSION fails the cell; a count cannot see cache misses or contention."
+}
+
+// locksNote says what the lock verdicts are, where there are any.
+func locksNote(profiled bool) string {
+	if !profiled {
+		return ""
+	}
+	return " The lock profile of each 1-thread cell (exclusive and shared locks, instructions held under each, atomic read-modify-writes, per op) " +
+		"was counted exactly in both revisions, built with an overlay of package sync: more exclusive locks, more instructions under one, " +
+		"or more atomics than -threshold allows is a REGRESSION; shared locks are shown, not gated. A profile counts what causes contention " +
+		"at one thread, not the waiting it causes."
 }
 
 // pairingNote says how the arms of a round were paired.

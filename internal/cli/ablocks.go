@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/perfrun/perfrun/harness/compare"
@@ -52,8 +54,36 @@ func lockVerdicts(th compare.Thresholds, names []string, profiles map[string][2]
 		}
 		old, new := p[0].Values(), p[1].Values()
 		for i, unit := range locks.Units {
-			out = append(out, compare.LockVerdict(name, unit, old[i], new[i], th))
+			v := compare.LockVerdict(name, unit, old[i], new[i], th)
+			if which := lockKinds(p, unit); which != "" && v.Verdict != compare.Pass && v.Verdict != compare.NotGated {
+				v.Reason += " (" + which + ")"
+			}
+			out = append(out, v)
 		}
 	}
 	return out
+}
+
+// lockKinds names the locks a unit of the profiles speaks of, base's and
+// head's: the kinds taken exclusively for the exclusive units, shared for
+// the shared ones, every lock for atomics.
+func lockKinds(p [2]locks.Profile, unit string) string {
+	var kinds []string
+	for _, side := range p {
+		for _, l := range side.Locks {
+			var took bool
+			switch unit {
+			case records.ExclusiveLocks, records.LockedInstructions:
+				took = l.Exclusive > 0
+			case records.SharedLocks, records.SharedLockedInstructions:
+				took = l.Shared > 0
+			default:
+				took = true
+			}
+			if took && !slices.Contains(kinds, l.Kind) {
+				kinds = append(kinds, l.Kind)
+			}
+		}
+	}
+	return strings.Join(kinds, ", ")
 }

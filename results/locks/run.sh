@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Runs perfrun ab at its defaults on contention-only changes and on identical
+# code: each change is a patch here, committed on a branch of a scratch clone
+# of this repository, and compared with main.
+#   bash results/locks/run.sh PERFRUN OUT IMPL:BRANCH:SEED...
+# e.g. bash results/locks/run.sh /tmp/perfrun /tmp/out sorted:c-sorted:11 hashmap:c-same:52
+# Branches: c-sorted, c-hashmap, c-rcu, c-double, c-soi (a patch each), c-same (an empty commit).
+set -euo pipefail
+perfrun=$(realpath "$1"); out=$(realpath -m "$2"); shift 2
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(git -C "$here" rev-parse --show-toplevel)
+mkdir -p "$out"
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+git clone -q "$repo" "$scratch/repo"
+cd "$scratch/repo"
+commit() { git -c user.name=perfrun -c user.email=perfrun@localhost commit -q "$@"; }
+git checkout -q -b c-same main
+commit --allow-empty -m "nothing"
+for p in "$here"/campaigns/*.patch; do
+	b=$(basename "$p" .patch)
+	git checkout -q -b "$b" main
+	git apply "$p"
+	commit -am "$b"
+done
+git checkout -q main
+for spec in "$@"; do
+	IFS=: read -r impl branch seed <<<"$spec"
+	start=$(date +%s)
+	rc=0
+	"$perfrun" ab -impl "$impl" -seed "$seed" -json "$out/$branch-$seed.json" main "$branch" >"$out/$branch-$seed.txt" 2>"$out/$branch-$seed.log" || rc=$?
+	echo "$branch $impl seed=$seed exit=$rc wall=$(($(date +%s) - start))s" | tee -a "$out/summary.txt"
+done
