@@ -44,6 +44,7 @@ var layers = []struct {
 	{"records/importers", 1},
 	{"harness/compare", 1},
 	{"harness/locks", 1},
+	{"predict", 1},
 	{"store/corpus", 2},
 	{"internal/ab", 2},
 	{"history", 2},

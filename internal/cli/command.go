@@ -87,7 +87,7 @@ type streams struct{ stdout, stderr io.Writer }
 var commands, hidden []*command
 
 func init() {
-	commands = []*command{cmdRun, cmdList, cmdPlot, cmdReport, cmdCompare, cmdGate, cmdAB, cmdBisect, cmdExport, cmdImport, cmdCorpus, cmdBaselines, cmdHistory, cmdVersion, cmdHelp}
+	commands = []*command{cmdRun, cmdList, cmdPlot, cmdReport, cmdCompare, cmdGate, cmdAB, cmdBisect, cmdPredict, cmdExport, cmdImport, cmdCorpus, cmdBaselines, cmdHistory, cmdVersion, cmdHelp}
 	hidden = []*command{cmdCellOps, cmdArm}
 }
 

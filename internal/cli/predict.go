@@ -1,0 +1,112 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/perfrun/perfrun/harness"
+	"github.com/perfrun/perfrun/predict"
+	"github.com/perfrun/perfrun/records"
+)
+
+var cmdPredict = &command{
+	maxArgs: 1, name: "predict", args: "[flags] RESULTS", short: "predict time per call past the machine's cores from 1-thread lock profiles",
+	common: []string{"threads", "o"},
+	long: `Predict says what each 1-thread cell's lock profile predicts at more threads
+than the machine has cores, one core a thread: the time one worker spends
+per call, as a band, and the throughput. RESULTS must hold 1-thread cells
+with instructions/op and a lock profile ("perfrun run -threads 1
+-instructions -locks").
+
+The model is a closed queueing network solved by mean value analysis:
+every thread calls again as soon as a call returns; the exclusive lock is a
+queue whose service is the time it is held (the instructions under it at the
+cell's own time per instruction), and every waiter ahead adds a hand-off;
+the cache line the other atomics write (a read lock's reader count) is a
+second queue whose service is a transfer between cores; the rest of a call
+each thread spends alone. The hand-off and the transfer are measured on
+this machine before predicting (two threads wanting one mutex, with nothing
+and with work held, and one counter), never fitted to a published table: the
+band runs from the lowest constants (a hand-off a spinning waiter catches)
+to the highest (a sleeping waiter woken). Run predict on the machine that
+made RESULTS.
+
+It assumes a core a thread and one store lock an operation; it cannot see a
+machine's memory system beyond one cache line, NUMA, a lock's fairness, a
+holder preempted by the scheduler, or what does not show at one thread.
+The file it writes says predicted: yes on every record; every perfrun
+reader and benchstat read it.`,
+}
+
+func init() { cmdPredict.define = predictFlags }
+
+func predictFlags(fs *flag.FlagSet) runFunc {
+	threads := fs.String("threads", "1-18", "thread counts to predict, e.g. 1-18 or 1,2,4,8,16")
+	out := fs.String("o", "", "write the prediction as a results file here (default: none, the table alone)")
+	window := fs.Duration("window", 100*time.Millisecond, "time of each window that measures the machine's constants")
+	windows := fs.Int("windows", 9, "windows of each constant, interleaved")
+	return func(_ context.Context, o *streams, args []string) error {
+		if fs.NArg() != 1 {
+			return usageError("want one results file")
+		}
+		counts, err := harness.ParseThreads(*threads)
+		if err != nil || len(counts) == 0 {
+			return usageError("bad -threads %q: %v", *threads, err)
+		}
+		if *windows < 1 || *window < time.Millisecond {
+			return usageError("-windows must be at least 1 and -window at least 1ms")
+		}
+		if *out != "" {
+			if err := checkOutput(*out); err != nil {
+				return err
+			}
+			if err := notAnInput(*out, fs.Arg(0)); err != nil {
+				return err
+			}
+		}
+		in, err := records.ReadFile(fs.Arg(0))
+		if err != nil {
+			return asUsage(err)
+		}
+		fmt.Fprintf(o.stderr, "perfrun: predict: measuring the machine's hand-off and cache-line transfer (%d windows of %v each, on two threads)\n", *windows, *window)
+		m := predict.Measure(*window, *windows)
+		set, err := predict.Results(in, counts, m, "perfrun predict "+strings.Join(args, " "))
+		if err != nil {
+			return asUsage(err)
+		}
+		printPrediction(o, set, m)
+		if *out == "" {
+			return nil
+		}
+		var b bytes.Buffer
+		if err := set.Write(&b); err != nil {
+			return err
+		}
+		return writeFile(*out, b.Bytes())
+	}
+}
+
+// printPrediction prints the band of every predicted cell, one row a
+// thread count.
+func printPrediction(o *streams, set *records.Set, m predict.Measured) {
+	fmt.Fprintf(o.stdout, "predicted, not measured: one core a thread; hand-off %.0f / %.0f / %.0f ns, cache-line transfer %.0f / %.0f / %.0f ns (low / mid / high, measured here)\n\n",
+		1e9*m.Low.Handoff, 1e9*m.Mid.Handoff, 1e9*m.High.Handoff, 1e9*m.Low.Transfer, 1e9*m.Mid.Transfer, 1e9*m.High.Transfer)
+	tw := tabwriter.NewWriter(o.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "cell\tthreads\tns/call\tlow\thigh\tper(n)/per(1)\t")
+	var first float64
+	for _, c := range set.Cells() {
+		v := func(unit string) float64 { return 1e9 * records.Median(c.Values[records.Tidy(unit)]) }
+		mid := v(records.NsPerCall)
+		if c.Threads == 1 || first == 0 {
+			first = mid
+		}
+		name := strings.TrimSuffix(c.Name, fmt.Sprintf("/threads=%d", c.Threads))
+		fmt.Fprintf(tw, "%s\t%d\t%.1f\t%.1f\t%.1f\t%.2f\t\n", name, c.Threads, mid, v(predict.Low), v(predict.High), mid/first)
+	}
+	tw.Flush()
+}

@@ -1,0 +1,126 @@
+package predict
+
+import (
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Measured are the machine's constants as Measure found them over its
+// windows: their lowest, median and highest.
+type Measured struct {
+	Low, Mid, High Constants
+	Windows        int
+}
+
+// Measure times, on two threads of this machine, what contention costs:
+// a mutex handed from one thread to another that waits for it, with the
+// waiter still spinning (held for a moment) and gone to sleep (held for
+// long: its wake-up), and a cache line that two threads write in turn
+// (each write waits for the line to come from the other core). Each is
+// timed windows times for window, interleaved; a machine that gives the
+// second thread's core away for a while shows as a window whose constants
+// are off, kept in Low and High. Low is the fastest spinning hand-off and
+// transfer, Mid their medians (a waiter on a core of its own spins), High
+// a sleeping waiter woken at every hand-off and the slowest transfer.
+func Measure(window time.Duration, windows int) Measured {
+	var spin, sleep, transfer []float64
+	for range windows {
+		spin = append(spin, handoff(window, 0))
+		sleep = append(sleep, handoff(window, 50*time.Microsecond))
+		transfer = append(transfer, pingPong(window))
+	}
+	for _, v := range [][]float64{spin, sleep, transfer} {
+		slices.Sort(v)
+	}
+	mid := func(v []float64) float64 { return v[len(v)/2] }
+	return Measured{
+		Low:     Constants{Handoff: spin[0], Transfer: transfer[0]},
+		Mid:     Constants{Handoff: mid(spin), Transfer: mid(transfer)},
+		High:    Constants{Handoff: mid(sleep), Transfer: transfer[len(transfer)-1]},
+		Windows: windows,
+	}
+}
+
+// handoff is the median time from a mutex's release by one thread to its
+// acquisition by another that waited for it while it was held for hold,
+// over a window.
+func handoff(window, hold time.Duration) float64 {
+	prev := runtime.GOMAXPROCS(2)
+	defer runtime.GOMAXPROCS(prev)
+	var mu sync.Mutex
+	var released atomic.Int64 // when the holder let go, in ns since start
+	var waiting atomic.Bool
+	start := time.Now()
+	deadline := start.Add(window)
+	var times []float64
+	done := make(chan struct{})
+	go func() { // the waiter
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		defer close(done)
+		for time.Now().Before(deadline) {
+			for !waiting.CompareAndSwap(false, true) {
+			}
+			mu.Lock()
+			got := time.Since(start).Nanoseconds()
+			if r := released.Load(); r > 0 {
+				times = append(times, float64(got-r)*1e-9)
+			}
+			mu.Unlock()
+		}
+	}()
+	runtime.LockOSThread()
+	for time.Now().Before(deadline) {
+		mu.Lock()
+		waiting.Store(false) // the waiter may come for the lock now
+		released.Store(0)
+		for t := time.Now(); time.Since(t) < hold; {
+		}
+		released.Store(time.Since(start).Nanoseconds())
+		mu.Unlock()
+		for !waiting.Load() && time.Now().Before(deadline) { // the waiter has had its turn
+		}
+	}
+	runtime.UnlockOSThread()
+	waiting.Store(false)
+	<-done
+	if len(times) == 0 {
+		return 0
+	}
+	slices.Sort(times)
+	return times[len(times)/2]
+}
+
+// pingPong is the time per write of a counter two threads increment in
+// turn, each waiting for the other's write: a cache-line transfer between
+// their cores, over a window.
+func pingPong(window time.Duration) float64 {
+	prev := runtime.GOMAXPROCS(2)
+	defer runtime.GOMAXPROCS(prev)
+	var line atomic.Int64
+	deadline := time.Now().Add(window)
+	var wg sync.WaitGroup
+	var stop atomic.Bool
+	start := time.Now()
+	for me := range int64(2) {
+		wg.Go(func() {
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			for i := 0; !stop.Load(); i++ {
+				v := line.Load()
+				if v%2 != me {
+					continue
+				}
+				line.Add(1)
+				if me == 0 && i%64 == 0 && time.Now().After(deadline) {
+					stop.Store(true)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return time.Since(start).Seconds() / float64(max(line.Load(), 1))
+}

@@ -1,0 +1,101 @@
+package predict
+
+import (
+	"fmt"
+	"math"
+)
+
+// A Cell is what the model knows of one store cell, all measured at one
+// thread: its time per call, its instructions per operation and its lock
+// profile (records.LockUnits).
+type Cell struct {
+	Name string
+	// PerCall is one worker's time per call at one thread, in seconds.
+	PerCall float64
+	// Instructions per operation: with PerCall, the time an instruction
+	// of this cell takes.
+	Instructions float64
+	// ExclusiveLocks and LockedInstructions: acquisitions and
+	// instructions held exclusively, per operation.
+	ExclusiveLocks, LockedInstructions float64
+	// Atomics are the atomic read-modify-writes per operation, the
+	// exclusive locks' own (two an acquisition) included.
+	Atomics float64
+}
+
+// Constants are what the machine charges for contention, measured on it
+// (Measure): never fitted to a published table.
+type Constants struct {
+	// Handoff is what an exclusive lock costs beyond its uncontended
+	// acquire and release when another thread waits for it: the waiter's
+	// wake-up and the lock's and the protected data's cache lines moving
+	// to its core, in seconds per acquisition.
+	Handoff float64
+	// Transfer is what an atomic write costs when another core wrote its
+	// cache line last, in seconds.
+	Transfer float64
+}
+
+// perCall is the time one worker spends per call at each of threads, one
+// core a thread, by exact mean value analysis of a closed queueing network
+// (a thread is a customer that calls again as soon as it returns): the
+// exclusive lock is one queueing centre, whose service is the time the
+// lock is held, and a waiter ahead in its queue adds a hand-off; the
+// cache line the other atomics write is another, whose service is a
+// transfer, paid only when another thread wrote the line last; the rest
+// of a call is a delay every thread spends alone. At one thread it is the
+// measured time. Several exclusive locks per operation are taken as one
+// (the models and the real stores take one store lock), and shared locks
+// cost only their atomics: readers do not wait for each other.
+func perCall(c Cell, k Constants, threads []int) ([]float64, error) {
+	if !(c.PerCall > 0) || !(c.Instructions > 0) {
+		return nil, fmt.Errorf("%s: needs a time per call and instructions/op at one thread", c.Name)
+	}
+	perInstr := c.PerCall / c.Instructions
+	held := c.LockedInstructions * perInstr
+	handoff := c.ExclusiveLocks * k.Handoff
+	shared := math.Max(0, c.Atomics-2*c.ExclusiveLocks) * k.Transfer
+	alone := math.Max(0, c.PerCall-held)
+	most := 0
+	for _, n := range threads {
+		most = max(most, n)
+	}
+	at := make(map[int]float64, most)
+	var qLock, qLine float64 // mean queue lengths at n-1 threads
+	for n := 1; n <= most; n++ {
+		rLock := held + (held+handoff)*qLock
+		rLine := shared * float64(n-1) / float64(n) * (1 + qLine)
+		r := alone + rLock + rLine
+		x := float64(n) / r // calls per second, all threads
+		qLock, qLine = x*rLock, x*rLine
+		at[n] = r
+	}
+	out := make([]float64, len(threads))
+	for i, n := range threads {
+		out[i] = at[n]
+	}
+	return out, nil
+}
+
+// A Band is a prediction at each thread count: the time per call with the
+// machine's constants at their lowest and highest measured, and between.
+type Band struct {
+	Threads        []int
+	Low, Mid, High []float64
+}
+
+// Predict gives each thread count's time per call from the cell's
+// profile with the constants at low, mid and high.
+func Predict(c Cell, low, mid, high Constants, threads []int) (Band, error) {
+	b := Band{Threads: threads}
+	var err error
+	for _, x := range []struct {
+		k   Constants
+		out *[]float64
+	}{{low, &b.Low}, {mid, &b.Mid}, {high, &b.High}} {
+		if *x.out, err = perCall(c, x.k, threads); err != nil {
+			return Band{}, err
+		}
+	}
+	return b, nil
+}

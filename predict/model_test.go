@@ -1,0 +1,63 @@
+package predict
+
+import (
+	"math"
+	"testing"
+)
+
+func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(math.Abs(a), math.Abs(b)) }
+
+// TestOneThreadIsMeasured: at one thread the model gives back the measured
+// time, whatever the profile and the machine.
+func TestOneThreadIsMeasured(t *testing.T) {
+	c := Cell{Name: "c", PerCall: 2e-6, Instructions: 6000, ExclusiveLocks: 1, LockedInstructions: 5000, Atomics: 4}
+	got, err := perCall(c, Constants{Handoff: 3e-6, Transfer: 1e-7}, []int{1})
+	if err != nil || !near(got[0], c.PerCall) {
+		t.Fatalf("per(1) = %v, %v; want %v", got, err, c.PerCall)
+	}
+}
+
+// TestNothingSharedScales: a store that takes no lock and writes no shared
+// line keeps its time per call at every thread count.
+func TestNothingSharedScales(t *testing.T) {
+	c := Cell{Name: "rcu", PerCall: 1e-6, Instructions: 3000}
+	got, _ := perCall(c, Constants{Handoff: 5e-6, Transfer: 2e-7}, []int{2, 8, 18})
+	for i, v := range got {
+		if !near(v, c.PerCall) {
+			t.Errorf("threads %d: %g, want %g", []int{2, 8, 18}[i], v, c.PerCall)
+		}
+	}
+}
+
+// TestLockSaturates: a store that holds its lock for most of a call
+// saturates it: at many threads each call waits for every other thread's
+// hold and hand-off, per(n) → n × (held + hand-off), and a store that
+// holds it less scales further.
+func TestLockSaturates(t *testing.T) {
+	k := Constants{Handoff: 1e-6}
+	long := Cell{Name: "stack", PerCall: 2e-6, Instructions: 2000, ExclusiveLocks: 1, LockedInstructions: 1800, Atomics: 2}
+	short := long
+	short.LockedInstructions = 200
+	l, _ := perCall(long, k, []int{18})
+	s, _ := perCall(short, k, []int{18})
+	held := 1.8e-6
+	if want := 18 * (held + k.Handoff); math.Abs(l[0]-want) > 0.1*want {
+		t.Errorf("per(18) of a lock held 90%% of a call: %g, want about %g", l[0], want)
+	}
+	if s[0] >= l[0]/2 {
+		t.Errorf("a lock held 10%% of a call: per(18) %g, want far below the 90%% one's %g", s[0], l[0])
+	}
+}
+
+// TestSharedLineQueues: atomics beyond the exclusive locks' own queue on
+// their cache line, so a read lock's reader count bounds throughput.
+func TestSharedLineQueues(t *testing.T) {
+	c := Cell{Name: "hashmap", PerCall: 1e-6, Instructions: 3000, Atomics: 2}
+	got, _ := perCall(c, Constants{Transfer: 2e-7}, []int{2, 18})
+	if !(got[0] > c.PerCall && got[1] > got[0]) {
+		t.Fatalf("per(2), per(18) = %v: want above per(1) %g and growing", got, c.PerCall)
+	}
+	if bound := 18 * 2 * 2e-7; got[1] < bound*0.9 {
+		t.Errorf("per(18) = %g, want at least the line's bound %g", got[1], bound)
+	}
+}

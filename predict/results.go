@@ -1,0 +1,103 @@
+package predict
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"golang.org/x/perf/benchfmt"
+
+	"github.com/perfrun/perfrun/records"
+)
+
+// The units of a prediction: the time per call of the band's middle and
+// edges, and the throughput of its middle.
+const (
+	Low  = "low-ns/call"
+	High = "high-ns/call"
+)
+
+// CellOf reads what the model needs of a 1-thread cell of a results file:
+// false if the cell lacks its instruction count or lock profile (run it
+// with -instructions -locks).
+func CellOf(c *records.Cell) (Cell, bool) {
+	med := func(unit string) (float64, bool) {
+		v := c.Values[records.Tidy(unit)]
+		if len(v) == 0 {
+			return 0, false
+		}
+		return records.Median(v), true
+	}
+	out := Cell{Name: c.Name}
+	var ok [5]bool
+	out.PerCall, ok[0] = med(records.NsPerCall)
+	out.Instructions, ok[1] = med(records.Instructions)
+	out.ExclusiveLocks, ok[2] = med(records.ExclusiveLocks)
+	out.LockedInstructions, ok[3] = med(records.LockedInstructions)
+	out.Atomics, ok[4] = med(records.Atomics)
+	return out, c.Threads == 1 && ok == [5]bool{true, true, true, true, true}
+}
+
+// Results predicts every 1-thread cell of in that has a lock profile at
+// each of threads and returns the prediction as a results file, its
+// configuration in's with predicted: yes, the constants and command (the
+// command line that predicted), one record per cell and thread count.
+func Results(in *records.Set, threads []int, m Measured, command string) (*records.Set, error) {
+	out := records.New("predicted", "")
+	units := []string{records.NsPerCall, Low, High, records.OpsPerSec}
+	for _, u := range units {
+		for _, md := range records.Metadata([]string{u}) {
+			out.AddUnit(md)
+		}
+	}
+	n := 0
+	for _, c := range in.Cells() {
+		cell, ok := CellOf(c)
+		if !ok {
+			continue
+		}
+		n++
+		band, err := Predict(cell, m.Low, m.Mid, m.High, threads)
+		if err != nil {
+			return nil, err
+		}
+		for i, t := range threads {
+			r := c.First.Clone()
+			r.Name = benchfmt.Name(threadsName(c.Name, t))
+			r.Iters = 1
+			r.Config = slices.DeleteFunc(slices.Clone(r.Config), func(c benchfmt.Config) bool { return c.Key == "command" })
+			r.Config = append(r.Config,
+				benchfmt.Config{Key: "command", Value: []byte(command), File: true},
+				benchfmt.Config{Key: "predicted", Value: []byte("yes"), File: true},
+				benchfmt.Config{Key: "predict-handoff-ns", Value: []byte(constantsText(m, func(k Constants) float64 { return k.Handoff })), File: true},
+				benchfmt.Config{Key: "predict-transfer-ns", Value: []byte(constantsText(m, func(k Constants) float64 { return k.Transfer })), File: true})
+			mid := band.Mid[i]
+			r.Values = []benchfmt.Value{
+				records.Value(1e9*mid, records.NsPerCall),
+				records.Value(1e9*min(band.Low[i], mid), Low),
+				records.Value(1e9*max(band.High[i], mid), High),
+				records.Value(float64(t)/mid, records.OpsPerSec),
+			}
+			out.Add(r)
+		}
+	}
+	if n == 0 {
+		return nil, fmt.Errorf("%s: no 1-thread cell has instructions/op and a lock profile: run it with -threads 1 -instructions -locks", in.File)
+	}
+	return out, nil
+}
+
+// threadsName is a cell's name with its threads key set to n.
+func threadsName(name string, n int) string {
+	i := strings.LastIndex(name, "/threads=")
+	if i < 0 {
+		return name + "/threads=" + strconv.Itoa(n)
+	}
+	return name[:i] + "/threads=" + strconv.Itoa(n)
+}
+
+// constantsText is a constant's low, middle and high in nanoseconds.
+func constantsText(m Measured, of func(Constants) float64) string {
+	return fmt.Sprintf("%.0f %.0f %.0f (low, mid, high over %d windows)", 1e9*of(m.Low), 1e9*of(m.Mid), 1e9*of(m.High), m.Windows)
+}
