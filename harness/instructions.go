@@ -177,10 +177,7 @@ func (r *Outcome) countedCells() iter.Seq2[Cell, int] {
 			if !(ns > 0) {
 				ns = 1000 // every sample set aside: size the count as for a lookup of a microsecond
 			}
-			n := max(1, int(float64(InstructionBudget.Nanoseconds())/ns))
-			if p := r.Periods[c.Name()]; p > 1 {
-				n = (n + p - 1) / p * p
-			}
+			n := callgrind.Round(int(float64(InstructionBudget.Nanoseconds())/ns), r.Periods[c.Name()])
 			if !yield(c, n) {
 				return
 			}

@@ -37,22 +37,34 @@ func DumpStats(label string) {
 //go:noinline
 func keep(b []byte) {}
 
-// batches is how many batches Batches splits operations into: at a
-// count's budget, about 20 µs of work each, a few milliseconds under
-// callgrind.
-const batches = 1000
+// BatchSize is how many operations Batches runs between yields: few
+// enough that a batch of microsecond operations ends well within the
+// 10 ms after which the Go runtime preempts a goroutine, even at
+// callgrind's speed. A count of n operations must make n a multiple of it
+// (Round), so that the batches' own few instructions are the same share of
+// every operation whatever n is.
+const BatchSize = 16
 
-// Batches runs n operations through run in batches of about a thousandth
-// of n and yields the thread between batches, calling around (if set)
-// just before and just after each yield, to switch collection off across
-// it. A goroutine that runs 10 ms without being rescheduled is preempted
-// by the Go runtime at a moment that depends on wall time, and the
-// scheduler's work would enter the count; a yield every few milliseconds
-// leaves the runtime nothing to preempt.
+// Round returns the least count of operations, at least n, that is a
+// multiple of BatchSize and of unit (a workload's rotation, or 1).
+func Round(n, unit int) int {
+	m := BatchSize
+	for m%max(unit, 1) != 0 {
+		m += BatchSize
+	}
+	return (max(n, 1) + m - 1) / m * m
+}
+
+// Batches runs n operations through run in batches of BatchSize and
+// yields the thread between batches, calling around (if set) just before
+// and just after each yield, to switch collection off across it. A
+// goroutine that runs 10 ms without being rescheduled is preempted by the
+// Go runtime at a moment that depends on wall time, and the scheduler's
+// work would enter the count; a yield every few milliseconds leaves the
+// runtime nothing to preempt.
 func Batches(n int, run func(k int) error, around func()) error {
-	size := max(1, n/batches)
-	for done := 0; done < n; done += size {
-		if err := run(min(size, n-done)); err != nil {
+	for done := 0; done < n; done += BatchSize {
+		if err := run(min(BatchSize, n-done)); err != nil {
 			return err
 		}
 		if around != nil {

@@ -15,6 +15,7 @@ import (
 	"sync"
 
 	"github.com/perfrun/perfrun/harness"
+	"github.com/perfrun/perfrun/harness/callgrind"
 	"github.com/perfrun/perfrun/harness/compare"
 	"github.com/perfrun/perfrun/internal/ab"
 	"github.com/perfrun/perfrun/records"
@@ -83,7 +84,7 @@ func (a *abOptions) countedCells(cells []*records.Cell, arms map[string]compare.
 			// length changes only how long callgrind runs.
 			ns = 1000
 		}
-		out = append(out, countedCell{c.Name, args, max(1, int(float64(harness.InstructionBudget.Nanoseconds())/ns))})
+		out = append(out, countedCell{c.Name, args, callgrind.Round(int(float64(harness.InstructionBudget.Nanoseconds())/ns), 1)})
 	}
 	return out
 }
