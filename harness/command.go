@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/perfrun/perfrun/internal/procgroup"
 	"github.com/perfrun/perfrun/records"
 	"github.com/perfrun/perfrun/store"
 	"github.com/perfrun/perfrun/store/corpus"
@@ -237,12 +238,12 @@ func (r *runner) commandWindow(ctx context.Context, c Cell, cc *commandCell) ([]
 	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
 	var stdout, stderr boundedBuffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	ownGroup(cmd)
+	procgroup.Own(cmd)
 	steal0, stealOK := stealTime()
 	start := time.Now()
 	err := cmd.Run()
 	wall := time.Since(start)
-	endGroup(cmd)
+	procgroup.End(cmd)
 	if errors.Is(err, exec.ErrWaitDelay) {
 		err = nil // it exited well; a child it left kept its output open, and is gone now
 	}

@@ -10,6 +10,8 @@ import (
 	"os/exec"
 	"regexp"
 	"strings"
+
+	"github.com/perfrun/perfrun/internal/procgroup"
 )
 
 // Env is what every counted process runs with, after the caller's own
@@ -45,7 +47,7 @@ func Run(ctx context.Context, args, env []string, stdout io.Writer, done func(st
 		cmd := exec.CommandContext(ctx, "valgrind", args...)
 		cmd.Env = append(append(os.Environ(), env...), Env...)
 		cmd.Stdout, cmd.Stderr = &out, &stderr
-		ownGroup(cmd)
+		procgroup.Own(cmd)
 		err := cmd.Run()
 		if ctx.Err() != nil {
 			return ctx.Err()

@@ -1,6 +1,6 @@
 //go:build unix
 
-package harness
+package procgroup
 
 import (
 	"os/exec"
@@ -8,19 +8,19 @@ import (
 	"time"
 )
 
-// ownGroup runs cmd in a process group of its own, so that everything it
+// Own runs cmd in a process group of its own, so that everything it
 // starts can be stopped with it: an interrupt (the context) kills the
 // whole group, and Wait gives up on output pipes a child it left behind
 // still holds open after waitDelay.
-func ownGroup(cmd *exec.Cmd) {
+func Own(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = waitDelay
 }
 
-// endGroup kills what is left of cmd's process group once cmd has ended:
+// End kills what is left of cmd's process group once cmd has ended:
 // a child it left running would use the machine through later windows.
-func endGroup(cmd *exec.Cmd) {
+func End(cmd *exec.Cmd) {
 	if cmd.Process != nil {
 		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	}
