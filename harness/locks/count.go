@@ -47,6 +47,12 @@ func (p Profile) Values() []float64 {
 	return []float64{p.ExclusiveLocks, p.SharedLocks, p.LockedInstructions, p.SharedLockedInstructions, p.Atomics}
 }
 
+// FromValues is the profile whose Values are v (a file's, read back);
+// it has no per-lock part.
+func FromValues(v []float64) Profile {
+	return Profile{ExclusiveLocks: v[0], SharedLocks: v[1], LockedInstructions: v[2], SharedLockedInstructions: v[3], Atomics: v[4]}
+}
+
 // Count profiles a cell: it runs argv (a binary built for lock profiles
 // whose command runs the cell's operations through Run) under callgrind
 // with env added, and reads the Report it prints and callgrind's dumps.

@@ -323,7 +323,7 @@ func (a *abOptions) run(ctx context.Context, o *streams, fs *flag.FlagSet) error
 	// never the verdict and its JSON.
 	verdict := finishGate(rep, a.jsonOut, o)
 	if a.reportDir != "" {
-		if err := abReport(rep, dir, a.reportDir, r, windows, a.counts, len(a.profiles) > 0); err != nil {
+		if err := abReport(rep, dir, a.reportDir, r, windows, a.counts, a.profiles); err != nil {
 			verdict = lostOutput(verdict, fmt.Errorf("report: %w", err), o)
 		}
 	}
@@ -521,6 +521,14 @@ func (a *abOptions) replayWindows(o *streams) error {
 			explain(rep, instr)
 			rep.Add(instr...)
 		}
+		path = filepath.Join(filepath.Dir(a.replay), "locks.csv")
+		if data, err := os.ReadFile(path); err == nil {
+			cells, profiles, err := readLocks(data)
+			if err != nil {
+				return asUsage(fmt.Errorf("%s: %w", path, err))
+			}
+			rep.Add(lockVerdicts(*a.th, cells, profiles)...)
+		}
 	}
 	rep.Old, rep.New = "base", "head"
 	rep.Warnings = append(rep.Warnings, fmt.Sprintf("judged again from %s: %d cells, %d-core machine; the numbers are the recording's", name, len(rec.Cells), rec.Cores))
@@ -686,7 +694,7 @@ func orDefault(impl string) string {
 
 // abReport writes the report of an A/B run: the paired verdict, and plots
 // of the base and head arms' results side by side.
-func abReport(rep *compare.Report, scratch, dir string, r *ab.Runner, windows map[string][]compare.Window, counts map[string][2][]float64, profiled bool) error {
+func abReport(rep *compare.Report, scratch, dir string, r *ab.Runner, windows map[string][]compare.Window, counts map[string][2][]float64, profiles map[string][2]locks.Profile) error {
 	arm := func(name, label string) (*records.Set, error) {
 		files, _ := filepath.Glob(filepath.Join(scratch, "round*-"+name+".txt"))
 		return records.ReadFiles(label, files...)
@@ -706,11 +714,13 @@ func abReport(rep *compare.Report, scratch, dir string, r *ab.Runner, windows ma
 		New:     head,
 		Notes: []string{fmt.Sprintf("Interleaved A/B on one machine: rounds of base, head and base again (the A/A arm), %s%s; "+
 			"%d rounds a look, cells a look left undecided measured again. PASS: the upper bound of the slowdown is below %.0f%%; "+
-			"REGRESSION: its lower bound is above it (Holm across cells, Pocock across the looks).%s", pairingNote(r), layoutNote(r), r.Rounds, 100*rep.Threshold, countsNote(counts)+locksNote(profiled))},
+			"REGRESSION: its lower bound is above it (Holm across cells, Pocock across the looks).%s", pairingNote(r), layoutNote(r), r.Rounds, 100*rep.Threshold, countsNote(counts)+locksNote(len(profiles) > 0))},
 	}
-	var cells []string
+	var cells []string // each cell once, though it has a verdict on several units
 	for _, c := range rep.Cells {
-		cells = append(cells, c.Name)
+		if !slices.Contains(cells, c.Name) {
+			cells = append(cells, c.Name)
+		}
 	}
 	strips, err := report.WindowStrips(cells, windows)
 	if err != nil {
@@ -723,6 +733,9 @@ func abReport(rep *compare.Report, scratch, dir string, r *ab.Runner, windows ma
 	more := map[string][]byte{"windows.csv": ab.WriteWindows(cells, windows, harness.Cores())}
 	if len(counts) > 0 {
 		more["instructions.csv"] = writeInstructions(cells, counts)
+	}
+	if len(profiles) > 0 {
+		more["locks.csv"] = writeLocks(cells, profiles)
 	}
 	return writeDocument(doc, dir, more)
 }

@@ -1,9 +1,12 @@
 package cli
 
 import (
+	"bytes"
 	"context"
+	"encoding/csv"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,6 +14,7 @@ import (
 
 	"github.com/perfrun/perfrun/harness/compare"
 	"github.com/perfrun/perfrun/harness/locks"
+	"github.com/perfrun/perfrun/internal/ab"
 	"github.com/perfrun/perfrun/records"
 )
 
@@ -86,4 +90,64 @@ func lockKinds(p [2]locks.Profile, unit string) string {
 		}
 	}
 	return strings.Join(kinds, ", ")
+}
+
+// locksHeader is the first row of a lock profiles file: what ab -report
+// writes beside windows.csv, and -replay judges again.
+var locksHeader = []string{"cell", "arm", "unit", "value"}
+
+// writeLocks is every lock profile of a comparison, one row a unit.
+func writeLocks(names []string, profiles map[string][2]locks.Profile) []byte {
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	w.Write(locksHeader)
+	for _, name := range names {
+		p, ok := profiles[name]
+		if !ok {
+			continue
+		}
+		for side, arm := range []string{compare.ArmBase, compare.ArmHead} {
+			for i, v := range p[side].Values() {
+				w.Write([]string{name, arm, locks.Units[i], strconv.FormatFloat(v, 'g', -1, 64)})
+			}
+		}
+	}
+	w.Flush()
+	return b.Bytes()
+}
+
+// readLocks reads a lock profiles file as untrusted input: each cell's
+// base and head profile, whole.
+func readLocks(data []byte) (names []string, profiles map[string][2]locks.Profile, err error) {
+	r := csv.NewReader(bytes.NewReader(data))
+	r.FieldsPerRecord = len(locksHeader)
+	rows, err := r.ReadAll()
+	if err != nil || len(rows) == 0 || !slices.Equal(rows[0], locksHeader) {
+		return nil, nil, fmt.Errorf("not a lock profiles file of perfrun ab (%w)", err)
+	}
+	values := make(map[string]*[2][]float64)
+	for i, row := range rows[1:] {
+		v, err := strconv.ParseFloat(row[3], 64)
+		side := slices.Index([]string{compare.ArmBase, compare.ArmHead}, row[1])
+		unit := slices.Index(locks.Units, row[2])
+		if err != nil || !(v >= 0) || math.IsInf(v, 0) || side < 0 || unit < 0 || !ab.CellName(row[0]) {
+			return nil, nil, fmt.Errorf("line %d: %q is not a lock count", i+2, row)
+		}
+		c, ok := values[row[0]]
+		if !ok {
+			c = &[2][]float64{make([]float64, len(locks.Units)), make([]float64, len(locks.Units))}
+			values[row[0]] = c
+			names = append(names, row[0])
+		}
+		c[side][unit] = v
+	}
+	profiles = make(map[string][2]locks.Profile)
+	for name, c := range values {
+		var p [2]locks.Profile
+		for side := range 2 {
+			p[side] = locks.FromValues(c[side])
+		}
+		profiles[name] = p
+	}
+	return names, profiles, nil
 }

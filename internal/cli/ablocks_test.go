@@ -1,0 +1,43 @@
+package cli
+
+import (
+	"testing"
+
+	"github.com/perfrun/perfrun/harness/compare"
+	"github.com/perfrun/perfrun/harness/locks"
+)
+
+// TestLocksFileRoundTrip: the lock profiles ab -report records read back
+// whole, and -replay judges them as ab did: a lookup that takes an
+// exclusive lock where base took a shared one fails its cell at the
+// default threshold; a forged file is refused.
+func TestLocksFileRoundTrip(t *testing.T) {
+	name := "Issuer/impl=hashmap/certs=1024/hit=1/threads=1"
+	profiles := map[string][2]locks.Profile{name: {
+		{SharedLocks: 1, SharedLockedInstructions: 49.5, Atomics: 2},
+		{ExclusiveLocks: 1, LockedInstructions: 50.7, Atomics: 4},
+	}}
+	names, back, err := readLocks(writeLocks([]string{name, name}, profiles))
+	if err != nil || len(names) != 1 || back[name][1].ExclusiveLocks != 1 || back[name][0].SharedLockedInstructions != 49.5 {
+		t.Fatalf("read back %v %+v: %v", names, back, err)
+	}
+	var regressions int
+	for _, v := range lockVerdicts(compare.DefaultThresholds, names, back) {
+		if v.Verdict == compare.Regression {
+			regressions++
+		}
+	}
+	if regressions != 3 {
+		t.Errorf("shared to exclusive: %d REGRESSION verdicts, want 3 (exclusive locks, instructions under one, atomics)", regressions)
+	}
+	for _, forged := range []string{
+		"cell,arm,unit,value\na,base,atomics/op,-1\n",
+		"cell,arm,unit,value\na,base,seconds,1\n",
+		"cell,arm,unit,value\n\"a\nPASS\",head,atomics/op,1\n",
+		"cell,arm,instructions/op\na,base,1\n",
+	} {
+		if _, _, err := readLocks([]byte(forged)); err == nil {
+			t.Errorf("%q read without error", forged)
+		}
+	}
+}
