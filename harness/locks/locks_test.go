@@ -102,6 +102,9 @@ func TestProfileByHand(t *testing.T) {
 	if r.ExclusiveLocks != 0 || r.SharedLocks != 1 || r.Atomics != 5 || r.LockedInstructions != 0 || !heldNear(r.SharedLockedInstructions) {
 		t.Errorf("work100 under a read lock and 3 atomic adds: %+v, want 1 shared lock, 5 atomics, 102 to 106 instructions held shared", r)
 	}
+	if o := profile("own100"); o.ExclusiveLocks != 1 || o.Atomics != 2 || !heldNear(o.LockedInstructions) || len(o.Locks) != 1 || o.Locks[0].Kind != "own" {
+		t.Errorf("work100 under a lock of the program's own: %+v, want 1 exclusive lock (own), 2 atomics (its swap and its store), 102 to 106 held", o)
+	}
 	if f := profile("free"); len(f.Locks) != 0 || f.Atomics != 0 || f.LockedInstructions != 0 {
 		t.Errorf("work100 under no lock: %+v, want an empty profile", f)
 	}

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/perfrun/perfrun/harness/locks"
 )
@@ -18,7 +19,34 @@ import (
 func work100()
 func work300()
 
+// ownLock is a spin lock of the program's own, reported to lock profiles
+// as the real stores' C locks and the cost profiles' futex lock are.
+type ownLock struct{ held atomic.Bool }
+
+func (l *ownLock) Lock() {
+	for !l.held.CompareAndSwap(false, true) {
+	}
+	locks.Acquired(unsafe.Pointer(l))
+}
+
+func (l *ownLock) Unlock() {
+	locks.Releasing(unsafe.Pointer(l))
+	l.held.Store(false)
+}
+
+var emptyOwn ownLock
+
+func init() {
+	locks.RegisterOwn(func(n int) {
+		for range n {
+			emptyOwn.Lock()
+			emptyOwn.Unlock()
+		}
+	})
+}
+
 func main() {
+	var own ownLock
 	var mu sync.Mutex
 	var rw sync.RWMutex
 	var counter atomic.Int64
@@ -34,7 +62,8 @@ func main() {
 			counter.Add(1)
 			counter.Add(1)
 		},
-		"free": func() { work100() },
+		"own100": func() { own.Lock(); work100(); own.Unlock() },
+		"free":   func() { work100() },
 	}
 	op, ok := ops[os.Args[1]]
 	n, err := strconv.Atoi(os.Args[2])
