@@ -66,9 +66,13 @@ func Results(in *records.Set, threads []int, m Measured, command string) (*recor
 			r := c.First.Clone()
 			r.Name = benchfmt.Name(threadsName(c.Name, t))
 			r.Iters = 1
-			r.Config = slices.DeleteFunc(slices.Clone(r.Config), func(c benchfmt.Config) bool { return c.Key == "command" })
+			machine := "predicted from " + records.MachineOf(c.First)
+			r.Config = slices.DeleteFunc(slices.Clone(r.Config), func(c benchfmt.Config) bool { return c.Key == "command" || c.Key == "machine" })
 			r.Config = append(r.Config,
 				benchfmt.Config{Key: "command", Value: []byte(command), File: true},
+				// A machine of its own: plotted beside the measurements,
+				// a prediction draws lines of its own, dashed.
+				benchfmt.Config{Key: "machine", Value: []byte(machine), File: true},
 				benchfmt.Config{Key: "predicted", Value: []byte("yes"), File: true},
 				benchfmt.Config{Key: "predict-handoff-ns", Value: []byte(constantsText(m, func(k Constants) float64 { return k.Handoff })), File: true},
 				benchfmt.Config{Key: "predict-transfer-ns", Value: []byte(constantsText(m, func(k Constants) float64 { return k.Transfer })), File: true})
