@@ -9,10 +9,16 @@ import (
 )
 
 // Measured are the machine's constants as Measure found them over its
-// windows: their lowest, median and highest.
+// windows: their lowest, median and highest, and the parallelism two
+// threads of independent work got beside them.
 type Measured struct {
 	Low, Mid, High Constants
 	Windows        int
+	// Parallel is the lowest speed-up two threads of independent work
+	// showed over one, in windows interleaved with the constants': near 2
+	// on a machine whose two cores were free, lower where something else
+	// ran, and then every constant is inflated.
+	Parallel float64
 }
 
 // Measure times, on two threads of this machine, what contention costs:
@@ -27,7 +33,9 @@ type Measured struct {
 // a sleeping waiter woken at every hand-off and the slowest transfer.
 func Measure(window time.Duration, windows int) Measured {
 	var spin, sleep, transfer []float64
+	parallel := 2.0
 	for range windows {
+		parallel = min(parallel, timeAlone(1, window)/timeAlone(2, window))
 		spin = append(spin, handoff(window, 0))
 		sleep = append(sleep, handoff(window, 50*time.Microsecond))
 		transfer = append(transfer, pingPong(window))
@@ -40,8 +48,51 @@ func Measure(window time.Duration, windows int) Measured {
 		Low:     Constants{Handoff: spin[0], Transfer: transfer[0]},
 		Mid:     Constants{Handoff: mid(spin), Transfer: mid(transfer)},
 		High:    Constants{Handoff: mid(sleep), Transfer: transfer[len(transfer)-1]},
-		Windows: windows,
+		Windows:  windows,
+		Parallel: parallel,
 	}
+}
+
+// timeAlone is the wall time per operation of threads threads each doing
+// work of its own, nothing shared, for a window.
+func timeAlone(threads int, window time.Duration) float64 {
+	return perOp(threads, window, func(n int) {
+		x := 0
+		for i := range n * 100 {
+			x = x*31 + i
+		}
+		sink.Add(int64(x))
+	})
+}
+
+// sink keeps the work from being optimised away.
+var sink atomic.Int64
+
+// perOp runs work on threads threads, each on an OS thread of its own, in
+// batches until window has passed, and returns the wall time over all
+// their operations.
+func perOp(threads int, window time.Duration, work func(n int)) float64 {
+	const batch = 100
+	prev := runtime.GOMAXPROCS(threads)
+	defer runtime.GOMAXPROCS(prev)
+	var ops atomic.Int64
+	var wg sync.WaitGroup
+	start := time.Now()
+	deadline := start.Add(window)
+	for range threads {
+		wg.Go(func() {
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			n := 0
+			for time.Now().Before(deadline) {
+				work(batch)
+				n += batch
+			}
+			ops.Add(int64(n))
+		})
+	}
+	wg.Wait()
+	return time.Since(start).Seconds() / float64(ops.Load())
 }
 
 // handoff is the median time from a mutex's release by one thread to its

@@ -75,7 +75,8 @@ func Results(in *records.Set, threads []int, m Measured, command string) (*recor
 				benchfmt.Config{Key: "machine", Value: []byte(machine), File: true},
 				benchfmt.Config{Key: "predicted", Value: []byte("yes"), File: true},
 				benchfmt.Config{Key: "predict-handoff-ns", Value: []byte(constantsText(m, func(k Constants) float64 { return k.Handoff })), File: true},
-				benchfmt.Config{Key: "predict-transfer-ns", Value: []byte(constantsText(m, func(k Constants) float64 { return k.Transfer })), File: true})
+				benchfmt.Config{Key: "predict-transfer-ns", Value: []byte(constantsText(m, func(k Constants) float64 { return k.Transfer })), File: true},
+				benchfmt.Config{Key: "predict-parallel", Value: []byte(fmt.Sprintf("%.2f (two threads of independent work over one, the lowest of the windows)", m.Parallel)), File: true})
 			mid := band.Mid[i]
 			r.Values = []benchfmt.Value{
 				records.Value(1e9*mid, records.NsPerCall),
