@@ -38,7 +38,10 @@ made RESULTS.
 
 It assumes a core a thread and one store lock an operation; it cannot see a
 machine's memory system beyond one cache line, NUMA, a lock's fairness, a
-holder preempted by the scheduler, or what does not show at one thread.
+holder preempted by the scheduler, or what does not show at one thread. A
+store split over several locks pays a hand-off for each: the sorted model
+at cost=real, four locks a lookup where OpenSSL 3.0 takes one, predicts
+twice PR 28599's per(18)/per(1) (docs/predict.md).
 The file it writes says predicted: yes on every record; every perfrun
 reader and benchstat read it.`,
 }
