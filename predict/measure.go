@@ -45,9 +45,9 @@ func Measure(window time.Duration, windows int) Measured {
 	}
 	mid := func(v []float64) float64 { return v[len(v)/2] }
 	return Measured{
-		Low:     Constants{Handoff: spin[0], Transfer: transfer[0]},
-		Mid:     Constants{Handoff: mid(spin), Transfer: mid(transfer)},
-		High:    Constants{Handoff: mid(sleep), Transfer: transfer[len(transfer)-1]},
+		Low:      Constants{Handoff: spin[0], Transfer: transfer[0]},
+		Mid:      Constants{Handoff: mid(spin), Transfer: mid(transfer)},
+		High:     Constants{Handoff: mid(sleep), Transfer: transfer[len(transfer)-1]},
 		Windows:  windows,
 		Parallel: parallel,
 	}
