@@ -34,6 +34,7 @@ var layers = []struct {
 	pkg   string
 	layer int
 }{
+	{"internal/regularfile", -1},
 	{"store/certgen", 0},
 	{"records", 0},
 	{"history/changepoint", 0},

@@ -5,10 +5,11 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strings"
 
 	"golang.org/x/perf/benchfmt"
+
+	"github.com/perfrun/perfrun/internal/regularfile"
 )
 
 // ErrNoResults is returned for a file that holds no benchmark result.
@@ -29,7 +30,7 @@ func ReadFileWithout(spec string, ignore ...string) (*Set, error) {
 	if i := strings.Index(spec, "="); i >= 0 {
 		label, path = spec[:i], spec[i+1:]
 	}
-	f, err := os.Open(path)
+	f, err := regularfile.Open(path)
 	if err != nil {
 		return nil, err
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/perfrun/perfrun/harness/report"
 	"github.com/perfrun/perfrun/impls"
 	"github.com/perfrun/perfrun/internal/ab"
+	"github.com/perfrun/perfrun/internal/regularfile"
 	"github.com/perfrun/perfrun/records"
 )
 
@@ -512,7 +513,7 @@ func (a *abOptions) replayWindows(o *streams) error {
 	// The counts recorded beside the windows, judged again too.
 	if a.replay != "-" {
 		path := filepath.Join(filepath.Dir(a.replay), "instructions.csv")
-		if data, err := os.ReadFile(path); err == nil {
+		if data, err := regularfile.ReadFile(path, records.MaxFileBytes); err == nil {
 			cells, counts, err := readInstructions(data)
 			if err != nil {
 				return asUsage(fmt.Errorf("%s: %w", path, err))
@@ -522,7 +523,7 @@ func (a *abOptions) replayWindows(o *streams) error {
 			rep.Add(instr...)
 		}
 		path = filepath.Join(filepath.Dir(a.replay), "locks.csv")
-		if data, err := os.ReadFile(path); err == nil {
+		if data, err := regularfile.ReadFile(path, records.MaxFileBytes); err == nil {
 			cells, profiles, err := readLocks(data)
 			if err != nil {
 				return asUsage(fmt.Errorf("%s: %w", path, err))

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/perfrun/perfrun/internal/regularfile"
 	"github.com/perfrun/perfrun/records"
 )
 
@@ -235,8 +236,8 @@ func baselineBuild(name string) (string, error) {
 // when the folder's digest is not that of the baseline's results: that
 // build did not measure them.
 func keptBuild(name string) string {
-	results, err1 := os.ReadFile(filepath.Join(baselinesDir(), name+".txt"))
-	measured, err2 := os.ReadFile(filepath.Join(buildDir(name), measuredName))
+	results, err1 := regularfile.ReadFile(filepath.Join(baselinesDir(), name+".txt"), records.MaxFileBytes)
+	measured, err2 := regularfile.ReadFile(filepath.Join(buildDir(name), measuredName), 1<<10)
 	sum := sha256.Sum256(results)
 	if err1 != nil || err2 != nil || strings.TrimSpace(string(measured)) != hex.EncodeToString(sum[:]) {
 		return ""

@@ -1,9 +1,9 @@
 package cli
 
 import (
-	"fmt"
-	"io"
 	"os"
+
+	"github.com/perfrun/perfrun/internal/regularfile"
 )
 
 // maxInputBytes bounds a results file read whole (history add): far more
@@ -11,25 +11,14 @@ import (
 const maxInputBytes = 64 << 20
 
 // readInput reads a results file, or standard input for "-", refusing
-// more than maxInputBytes: /dev/zero or an endless pipe is an error, not
-// a process that reads until it runs out of memory.
+// more than maxInputBytes and a name that is no regular file: /dev/zero
+// or an endless pipe is an error, not a process that reads until it runs
+// out of memory, and a FIFO no one writes does not hang it.
 func readInput(name string) (data []byte, display string, err error) {
-	var r io.Reader = os.Stdin
-	display = "standard input"
-	if name != "-" {
-		f, err := os.Open(name)
-		if err != nil {
-			return nil, name, err
-		}
-		defer f.Close()
-		r, display = f, name
+	if name == "-" {
+		data, err = regularfile.Read(os.Stdin, "standard input", maxInputBytes)
+		return data, "standard input", err
 	}
-	data, err = io.ReadAll(io.LimitReader(r, maxInputBytes+1))
-	if err != nil {
-		return nil, display, err
-	}
-	if len(data) > maxInputBytes {
-		return nil, display, fmt.Errorf("%s: more than %d MiB: not a results file perfrun reads", display, maxInputBytes>>20)
-	}
-	return data, display, nil
+	data, err = regularfile.ReadFile(name, maxInputBytes)
+	return data, name, err
 }

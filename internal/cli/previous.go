@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/perfrun/perfrun/harness/compare"
+	"github.com/perfrun/perfrun/internal/regularfile"
 	"github.com/perfrun/perfrun/records"
 )
 
@@ -35,7 +36,7 @@ func keepPrevious(path string) (*previousRun, error) {
 	if err != nil || !info.Mode().IsRegular() {
 		return nil, nil
 	}
-	data, err := os.ReadFile(path)
+	data, err := regularfile.ReadFile(path, records.MaxFileBytes)
 	if err != nil {
 		return nil, nil
 	}

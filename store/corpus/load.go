@@ -6,13 +6,13 @@ import (
 	"encoding/pem"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"time"
 
+	"github.com/perfrun/perfrun/internal/regularfile"
 	"github.com/perfrun/perfrun/store"
 )
 
@@ -119,22 +119,14 @@ var ErrNotAFile = errors.New("not a regular file: a corpus is a PEM bundle or a 
 
 // readBounded reads a regular file, refusing one larger than limit bytes.
 func readBounded(name string, limit int64) ([]byte, error) {
-	if info, err := os.Stat(name); err == nil && !info.Mode().IsRegular() {
+	data, err := regularfile.ReadFile(name, limit)
+	switch {
+	case errors.Is(err, regularfile.ErrNotRegular):
 		return nil, fmt.Errorf("%s: %w", name, ErrNotAFile)
-	}
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > limit {
+	case errors.Is(err, regularfile.ErrTooLarge):
 		return nil, fmt.Errorf("%s: %w (%d MiB)", name, ErrTooLarge, limit>>20)
 	}
-	return data, nil
+	return data, err
 }
 
 // Load reads a corpus from a PEM bundle file or a directory of PEM and DER

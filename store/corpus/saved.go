@@ -11,8 +11,13 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/perfrun/perfrun/internal/regularfile"
 	"github.com/perfrun/perfrun/store"
 )
+
+// maxObjectBytes bounds one certificate or CRL of a generated corpus in a
+// cache file, with room to spare (they are a few hundred bytes).
+const maxObjectBytes = 16 << 10
 
 // saved is a generated corpus as a file holds it: every object's DER in
 // the order it was parsed, so a process that reads it lays the objects out
@@ -89,8 +94,12 @@ func save(path string, spec Spec, c *Corpus) error {
 	return os.Rename(tmp.Name(), path)
 }
 
+// load reads a cached corpus back, refusing (so that it is generated
+// again, never measured) a file that is not a regular one, one larger than
+// spec's corpus can be, and one that does not hold the CAs and leaves spec
+// asks for — the counts the results will claim — whatever its digest says.
 func load(path string, spec Spec) (*Corpus, error) {
-	data, err := os.ReadFile(path)
+	data, err := regularfile.ReadFile(path, int64(spec.CAs+spec.Hits+spec.Misses)*maxObjectBytes+1<<20)
 	if err != nil {
 		return nil, err
 	}
@@ -100,6 +109,9 @@ func load(path string, spec Spec) (*Corpus, error) {
 	}
 	if s.Spec != spec.String() {
 		return nil, fmt.Errorf("%s holds %s", path, s.Spec)
+	}
+	if len(s.CAs) != spec.CAs || len(s.Leaves) != spec.Hits+spec.Misses {
+		return nil, fmt.Errorf("%s holds %d CAs and %d leaves, not the %d and %d of %s", path, len(s.CAs), len(s.Leaves), spec.CAs, spec.Hits+spec.Misses, spec)
 	}
 	c := &Corpus{At: s.At, Source: s.Spec}
 	parse := func(ders [][]byte, p func([]byte) (*store.Object, error)) ([]*store.Object, error) {
@@ -122,6 +134,9 @@ func load(path string, spec Spec) (*Corpus, error) {
 		return nil, err
 	}
 	c.expectIssuers(leaves)
+	if hits := len(c.Hits); hits != spec.Hits {
+		return nil, fmt.Errorf("%s: %d of its leaves have their issuer, not %d", path, hits, spec.Hits)
+	}
 	c.ComputeDigest()
 	if c.Digest != s.Digest {
 		return nil, fmt.Errorf("%s reads back as corpus %s, not %s", path, c.Digest, s.Digest)
