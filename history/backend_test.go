@@ -76,7 +76,7 @@ func freshSchema(t testing.TB) string {
 	})
 	name := fmt.Sprintf("t%d_%d", os.Getpid(), schemas.Add(1))
 	if _, err := admin.Exec("CREATE SCHEMA " + name); err != nil {
-		t.Fatalf("test server %s: %v", redacted(base), err)
+		t.Fatalf("test server %s: %v", Printable(base), err)
 	}
 	t.Cleanup(func() { admin.Exec("DROP SCHEMA " + name + " CASCADE") })
 	return inSchema(t, base, name)

@@ -43,8 +43,8 @@ var ErrOlder = errors.New("written by an older perfrun")
 // damaged. Openers of one file take turns (an advisory lock on it), so two
 // writers creating one history never see each other's half-made schema.
 //
-// A path that is a postgres:// or postgresql:// URL opens a history on a
-// PostgreSQL server instead: the same schema, in the connection's current
+// A path that is a postgres:// or postgresql:// URL, or a keyword/value
+// connection string (IsServer), opens a history on a PostgreSQL server instead: the same schema, in the connection's current
 // schema, where openers take turns on an advisory lock.
 func Open(ctx context.Context, path string) (*DB, error) {
 	return open(ctx, path, len(migrations))
@@ -53,6 +53,9 @@ func Open(ctx context.Context, path string) (*DB, error) {
 // OpenRead opens an existing history for reading only: nothing is created
 // or written, so it works in a folder perfrun may not write to.
 func OpenRead(ctx context.Context, path string) (*DB, error) {
+	if err := checkLocation(path); err != nil {
+		return nil, err
+	}
 	if IsServer(path) {
 		return checkedPostgres(ctx, path, true)
 	}
@@ -78,6 +81,9 @@ func OpenRead(ctx context.Context, path string) (*DB, error) {
 // open opens path and migrates it to version target (tests build older
 // schemas with it).
 func open(ctx context.Context, path string, target int) (*DB, error) {
+	if err := checkLocation(path); err != nil {
+		return nil, err
+	}
 	if IsServer(path) {
 		return openPostgres(ctx, path, target)
 	}
@@ -138,7 +144,13 @@ func (h *DB) Close() error { return h.db.Close() }
 // refused here, not met later as "out of memory" halfway through a query.
 func (h *DB) check(ctx context.Context, reading bool) error {
 	version, app, tables, err := h.identity(ctx)
+	if errors.Is(err, ErrDamaged) {
+		return err
+	}
 	if err != nil {
+		if h.d.postgres {
+			return err
+		}
 		return fmt.Errorf("%w: not a SQLite database SQLite can read (%w)", ErrNotHistory, err)
 	}
 	if app != applicationID && (version != 0 || app != 0 || tables != 0) {

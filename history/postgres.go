@@ -4,19 +4,11 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"net/url"
 	"strconv"
-	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
 )
-
-// IsServer says whether a history's path names a PostgreSQL server (a
-// postgres:// or postgresql:// URL) rather than a SQLite file.
-func IsServer(path string) bool {
-	return strings.HasPrefix(path, "postgres://") || strings.HasPrefix(path, "postgresql://")
-}
 
 // metaTable holds what SQLite keeps in its header: the application and
 // the schema version.
@@ -29,25 +21,16 @@ const applicationName = "perfrun history"
 // the server's side, so a report cannot write even by mistake and a
 // role with SELECT alone is enough.
 func connectPostgres(path string, readOnly bool) (*DB, error) {
-	cfg, err := pgx.ParseConfig(path)
+	cfg, err := pgx.ParseConfig(connString(path))
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", redacted(path), err)
+		return nil, fmt.Errorf("%s: %w", Printable(path), err)
 	}
 	if readOnly {
 		cfg.RuntimeParams["default_transaction_read_only"] = "on"
 	}
 	db := stdlib.OpenDB(*cfg)
 	db.SetMaxOpenConns(4)
-	return &DB{db: db, Path: redacted(path), d: dialect{postgres: true}}, nil
-}
-
-// redacted is a server URL fit to print: its password hidden.
-func redacted(path string) string {
-	u, err := url.Parse(path)
-	if err != nil {
-		return "postgres://…"
-	}
-	return u.Redacted()
+	return &DB{db: db, Path: Printable(path), d: dialect{postgres: true}}, nil
 }
 
 // openPostgres opens a history on a server for writing, creating its
@@ -71,6 +54,10 @@ func checkedPostgres(ctx context.Context, path string, reading bool) (*DB, error
 	h, err := connectPostgres(path, reading)
 	if err != nil {
 		return nil, err
+	}
+	if err := h.db.PingContext(ctx); err != nil {
+		h.Close()
+		return nil, fmt.Errorf("%s: %w: %w", h.Path, ErrConnect, err)
 	}
 	if err := h.check(ctx, reading); err != nil {
 		h.Close()
@@ -104,7 +91,9 @@ func (h *DB) identityPostgres(ctx context.Context) (version, app, tables int, er
 				app = applicationID
 			}
 		case "schema":
-			version, _ = strconv.Atoi(v)
+			if version, err = strconv.Atoi(v); err != nil || version < 0 {
+				return 0, 0, 0, fmt.Errorf("%w: schema version %q is not a number", ErrDamaged, v)
+			}
 		}
 	}
 	err = rows.Err()
@@ -129,7 +118,9 @@ func (h *DB) migratePostgres(ctx context.Context, tx *sql.Tx, target int) error 
 	case err != nil:
 		return err
 	default:
-		version, _ = strconv.Atoi(v)
+		if version, err = strconv.Atoi(v); err != nil || version < 0 {
+			return fmt.Errorf("%w: schema version %q is not a number", ErrDamaged, v)
+		}
 	}
 	if version >= target {
 		return nil

@@ -22,7 +22,7 @@ import (
 )
 
 var cmdHistory = &command{
-	name: "history", args: "add|changes|plot|report|info [flags] [arguments]", short: "keep results across commits and find the steps in them",
+	name: "history", args: "add|changes|plot|report|info|copy|backfill [flags] [arguments]", short: "keep results across commits and find the steps in them",
 	long: `History keeps results across commits in one SQLite file, or on a
 PostgreSQL server for a fleet of runners, and finds where a series — one
 cell in one unit on one machine — stepped up or down.
@@ -36,7 +36,7 @@ mixed. "perfrun history COMMAND -h" prints a command's flags.`,
 
 // historyCommands are history's commands, in the order help lists them.
 var historyCommands = []*command{
-	{name: "history add", args: "[-commit REV] [-commit-time TIME] [-machine LABEL] FILE...", short: "store results files",
+	{maxArgs: -1, name: "history add", args: "[-commit REV] [-commit-time TIME] [-machine LABEL] FILE...", short: "store results files",
 		long: `Add stores results files: perfrun's, or any go test -bench output ("-" reads
 standard input). Each file is one transaction; a file whose bytes were
 added before is skipped. The commit is the file's commit: or perfrun: line
@@ -44,7 +44,7 @@ unless -commit gives it; its time comes from git (-git DIR), else from the
 file's date: line, unless -commit-time gives it. The machine is the file's
 machine: line (run -label machine=X), else its cpu and cores, unless
 -machine gives it. Samples a run set aside are not stored.`},
-	{name: "history changes", args: "[-record] [-fail]", short: "find the steps in every series",
+	{maxArgs: 0, name: "history changes", args: "[-record] [-fail]", short: "find the steps in every series",
 		long: `Changes finds the steps in every series with E-divisive means and a
 permutation test, and prints each with its number (perfrun bisect -step N
 narrows step N to its commit), the commits it lies between, its size with
@@ -56,20 +56,20 @@ before are new; -record stores
 them; -fail exits 1 when a new one is a regression of a store at no more
 threads than cores (oversubscribed cells only time-slice). A step can be
 found once -min-size commits follow it.`},
-	{name: "history plot", args: "[-o DIR]", short: "draw every series over its commits",
+	{maxArgs: 0, name: "history plot", args: "[-o DIR]", short: "draw every series over its commits",
 		long: "Plot draws every series over its commits (SVG and PNG), steps marked."},
-	{name: "history report", args: "[-o DIR]", short: "write the steps and their plots as a report",
+	{maxArgs: 0, name: "history report", args: "[-o DIR]", short: "write the steps and their plots as a report",
 		long: `Report writes report.md and a self-contained report.html: the steps and the
 plots of the series that have them.`},
-	{name: "history info", args: "", short: "say what the history holds",
+	{maxArgs: 0, name: "history info", args: "", short: "say what the history holds",
 		long: "Info says what the history holds, machine by machine."},
-	{name: "history copy", args: "SRC DST", short: "copy a history into another (SQLite file or server)",
+	{maxArgs: 2, name: "history copy", args: "SRC DST", short: "copy a history into another (SQLite file or server)",
 		long: `Copy adds every results file of the history SRC to the history DST, each
 in one transaction, with the steps SRC recorded: a branch's SQLite file onto
 a server, or a server's history back into a file. Files DST holds already
 are skipped, so a copy interrupted can be run again. Either side is a
 SQLite file or a postgres:// URL.`},
-	{name: "history backfill", args: "[-every K] [-reference REV] RANGE [-- RUN FLAGS]", short: "measure a range of past commits into the history",
+	{maxArgs: -1, name: "history backfill", args: "[-every K] [-reference REV] RANGE [-- RUN FLAGS]", short: "measure a range of past commits into the history",
 		long: `Backfill builds perfrun (or -pkg) at each commit of a revision range
 (git rev-list RANGE, oldest first; -every K takes every K-th and the last)
 in a worktree, runs perfrun run there with the flags after --, and adds
@@ -82,10 +82,13 @@ when it was the machine. Ctrl-C keeps the commits already added.`},
 
 func init() {
 	cmdHistory.run = runHistory
-	defines := []func(*flag.FlagSet) runFunc{historyAdd, historyChanges, historyPlot, historyReport, historyInfo, historyCopy, historyBackfill}
-	maxArgs := []int{-1, 0, 0, 0, 0, 2, -1}
-	for i, c := range historyCommands {
-		c.define, c.maxArgs = defines[i], maxArgs[i]
+	// Set here, not in the literal: a command's flags refer back to
+	// historyCommands (an initialization cycle in a literal).
+	defines := map[string]func(*flag.FlagSet) runFunc{"history add": historyAdd, "history changes": historyChanges,
+		"history plot": historyPlot, "history report": historyReport, "history info": historyInfo,
+		"history copy": historyCopy, "history backfill": historyBackfill}
+	for _, c := range historyCommands {
+		c.define = defines[c.name]
 	}
 	var b strings.Builder
 	b.WriteString(cmdHistory.long + "\n\nCommands:\n")
@@ -106,7 +109,7 @@ func historyPath() string {
 func runHistory(ctx context.Context, o *streams, args []string) error {
 	if len(args) == 0 {
 		cmdHistory.help(o.stderr, flag.NewFlagSet("history", flag.ContinueOnError))
-		return usageError("want a history command: add, changes, plot, report, info, copy or backfill")
+		return usageError("want a history command: %s", historyNames())
 	}
 	switch args[0] {
 	case "-h", "-help", "--help", "help":
@@ -118,13 +121,37 @@ func runHistory(ctx context.Context, o *streams, args []string) error {
 			return c.execute(ctx, o, args[1:])
 		}
 	}
-	return usageError("unknown history command %q: want add, changes, plot, report, info, copy or backfill", args[0])
+	return usageError("unknown history command %q: want %s", args[0], historyNames())
 }
 
-// dbFlag is every history command's -db.
-func dbFlag(fs *flag.FlagSet) *string {
-	return fs.String("db", historyPath(), "the history: a SQLite file or a postgres:// URL")
+// historyNames lists history's commands as a sentence does.
+func historyNames() string {
+	names := make([]string, len(historyCommands))
+	for i, c := range historyCommands {
+		names[i] = strings.TrimPrefix(c.name, "history ")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
+
+// dbFlag is every history command's -db; its default, shown by -h, is
+// printed without a password.
+func dbFlag(fs *flag.FlagSet) *string {
+	f := &locationFlag{historyPath()}
+	fs.Var(f, "db", "the history: a SQLite file or a postgres:// URL")
+	return &f.loc
+}
+
+// locationFlag is a history's location that prints without its password.
+type locationFlag struct{ loc string }
+
+func (f *locationFlag) String() string {
+	if f == nil {
+		return ""
+	}
+	return history.Printable(f.loc)
+}
+
+func (f *locationFlag) Set(s string) error { f.loc = s; return nil }
 
 // openHistory opens the database; a newer or foreign one is the user's
 // to sort out.
@@ -136,7 +163,7 @@ func openHistory(ctx context.Context, path string) (*history.DB, error) {
 // another program's, damaged, from a newer or older perfrun — bad input
 // (exit 2).
 func historyInput(h *history.DB, err error) (*history.DB, error) {
-	for _, e := range []error{history.ErrNewer, history.ErrNotHistory, history.ErrDamaged, history.ErrOlder} {
+	for _, e := range []error{history.ErrNewer, history.ErrNotHistory, history.ErrDamaged, history.ErrOlder, history.ErrLocation} {
 		if errors.Is(err, e) {
 			return nil, asUsage(err)
 		}
@@ -161,6 +188,9 @@ func historyAdd(fs *flag.FlagSet) runFunc {
 				return usageError("bad -commit-time %q: want RFC 3339 (2026-11-30T12:00:00Z) or a date (2026-11-30)", *when)
 			}
 			opts.CommitTime = t
+		}
+		if err := machineLabel(*machine); err != nil {
+			return err
 		}
 		// Read every file before the database is touched: a missing file is
 		// a usage error, not half a history.
@@ -200,7 +230,7 @@ func historyAdd(fs *flag.FlagSet) runFunc {
 			}
 			if a.Duplicate {
 				skipped++
-				fmt.Fprintf(o.stdout, "%s: already in the history (same bytes); nothing added\n", in.name)
+				fmt.Fprintf(o.stdout, "%s: already in the history (same bytes); nothing added%s\n", in.name, filedElsewhere(*commit, a.Commits))
 				continue
 			}
 			added++
@@ -214,7 +244,7 @@ func historyAdd(fs *flag.FlagSet) runFunc {
 			}
 			fmt.Fprintf(o.stdout, "%s: %d values of %d run(s), commit %s%s\n", in.name, a.Samples, a.Runs, strings.Join(commits, ", "), aside)
 		}
-		fmt.Fprintf(o.stdout, "history %s: %d files added, %d already there\n", *db, added, skipped)
+		fmt.Fprintf(o.stdout, "history %s: %d files added, %d already there\n", h.Path, added, skipped)
 		return nil
 	}
 }
@@ -431,8 +461,8 @@ func historyChanges(fs *flag.FlagSet) runFunc {
 // is not created, and unless write, nothing is written (it may be in a
 // folder perfrun cannot write to).
 func openExisting(ctx context.Context, path string, write bool) (*history.DB, error) {
-	if _, err := os.Stat(path); err != nil && !history.IsServer(path) {
-		return nil, usageError("no history at %s: add results with perfrun history add", path)
+	if _, err := os.Lstat(path); err != nil && !history.IsServer(path) {
+		return nil, usageError("no history at %s: add results with perfrun history add", history.Printable(path))
 	}
 	if write {
 		return openHistory(ctx, path)
@@ -459,12 +489,35 @@ func historyInfo(fs *flag.FlagSet) runFunc {
 			return nil
 		}
 		tw := tabwriter.NewWriter(o.stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintf(tw, "machine\tseries\tcommits\tnewest commit\n")
+		fmt.Fprintf(tw, "machine\tseries\tcommits\tnewest commit's time\n")
 		for _, m := range st.Fleet {
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%s\n", m.Machine, m.Series, m.Commits, m.Last.Format("2006-01-02 15:04"))
+			// A machine's name is data: one line, whatever a file called it.
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%s\n", records.OneLine(m.Machine), m.Series, m.Commits, m.Last.Format("2006-01-02 15:04"))
 		}
 		return tw.Flush()
 	}
+}
+
+// filedElsewhere says, for a file added again under -commit, that its
+// stored copy is filed under other commits, which stay as they are.
+func filedElsewhere(commit string, stored []string) string {
+	if commit == "" || len(stored) == 0 || slices.ContainsFunc(stored, func(c string) bool { return strings.HasPrefix(c, commit) }) {
+		return ""
+	}
+	short := make([]string, len(stored))
+	for i, c := range stored {
+		short[i] = history.ShortCommit(c)
+	}
+	return fmt.Sprintf(" (it is filed under %s, not -commit %s: the stored copy differs in its commit and stays as it is)", strings.Join(short, ", "), commit)
+}
+
+// machineLabel refuses a -machine label that is not one line of
+// printable text: it names series, plots and files on every output.
+func machineLabel(m string) error {
+	if records.OneLine(m) != m {
+		return usageError("bad -machine %.80q: want one line of printable text, at most %d bytes", m, records.MaxConfigValue)
+	}
+	return nil
 }
 
 // isBadInput says whether a history error is the input's fault (exit 2):

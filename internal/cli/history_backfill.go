@@ -14,6 +14,7 @@ import (
 
 	"github.com/perfrun/perfrun/history"
 	"github.com/perfrun/perfrun/internal/ab"
+	"github.com/perfrun/perfrun/internal/procgroup"
 	"github.com/perfrun/perfrun/records"
 )
 
@@ -38,9 +39,16 @@ func historyBackfill(fs *flag.FlagSet) runFunc {
 		if *every < 1 {
 			return usageError("-every must be at least 1")
 		}
+		if err := machineLabel(*machine); err != nil {
+			return err
+		}
 		rangeArg, runArgs := fs.Arg(0), fs.Args()[1:]
 		if strings.HasPrefix(rangeArg, "-") {
 			return usageError("bad revision range %q", rangeArg)
+		}
+		// The run flags are checked now, not after the first build.
+		if err := parse(cmdRun.flagSet(), runArgs, cmdRun.maxArgs); err != nil {
+			return usageError("the flags of perfrun run after --: %v", err)
 		}
 		if err := ab.CheckSource(ctx, *repo, *pkg); err != nil {
 			return asUsage(err)
@@ -88,7 +96,7 @@ func historyBackfill(fs *flag.FlagSet) runFunc {
 				}
 			}
 		}
-		fmt.Fprintf(o.stdout, "history %s: %d commits measured in %s; perfrun history changes finds their steps\n", *db, len(commits), time.Since(start).Round(time.Second))
+		fmt.Fprintf(o.stdout, "history %s: %d commits measured in %s; perfrun history changes finds their steps\n", h.Path, len(commits), time.Since(start).Round(time.Second))
 		return nil
 	}
 }
@@ -139,6 +147,7 @@ func (b *backfill) measure(bin, commit, measured, suffix string, i int) error {
 	out := filepath.Join(b.dir, fmt.Sprintf("run%03d%s.txt", i, strings.TrimPrefix(suffix, "+")))
 	args := append([]string{"run", "-q", "-plots", "none", "-o", out}, b.runArgs...)
 	cmd := exec.CommandContext(b.ctx, bin, args...)
+	procgroup.Gentle(cmd, childGrace)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {

@@ -14,7 +14,7 @@ func historyCopy(fs *flag.FlagSet) runFunc {
 		if len(args) != 2 {
 			return usageError("history copy wants SRC and DST: two histories, each a SQLite file or a postgres:// URL")
 		}
-		if args[0] == args[1] {
+		if history.Same(args[0], args[1]) {
 			return usageError("history copy: SRC and DST are the same history")
 		}
 		ctx, stop := interruptible(ctx)
@@ -31,10 +31,13 @@ func historyCopy(fs *flag.FlagSet) runFunc {
 		defer dst.Close()
 		c, err := history.Copy(ctx, src, dst, progressAfter(o.stderr, "history copy", "files"))
 		if err != nil {
+			// Each file is copied whole or not at all, however the copy
+			// was cut: by an interrupt, or by a server that went away.
+			kept := fmt.Sprintf("the %d files copied so far are in %s, whole (copy again to go on)", c.Files, dst.Path)
 			if errors.Is(err, context.Canceled) {
-				fmt.Fprintf(o.stderr, "perfrun: history copy: interrupted; the files copied so far are in %s, whole (copy again to go on)\n", dst.Path)
+				return errors.New(kept)
 			}
-			return err
+			return fmt.Errorf("%w; %s", err, kept)
 		}
 		fmt.Fprintf(o.stdout, "copied %d files (%d runs, %d values) and %d recorded steps from %s to %s; %d files were there already\n",
 			c.Files, c.Runs, c.Samples, c.Steps, src.Path, dst.Path, c.Duplicates)

@@ -49,7 +49,7 @@ func historyPlot(fs *flag.FlagSet) runFunc {
 			return err
 		}
 		if len(plots) == 0 {
-			return usageError("no series in %s has two commits yet: nothing to draw", *db)
+			return usageError("no series in %s has two commits yet: nothing to draw", h.Path)
 		}
 		names, err := report.SavePlots(*dir, plots, writeOwned)
 		if err != nil {
@@ -67,7 +67,7 @@ func historyPlot(fs *flag.FlagSet) runFunc {
 func historyReport(fs *flag.FlagSet) runFunc {
 	db := dbFlag(fs)
 	sf := addSeriesFlags(fs, defaultUnits)
-	dir := fs.String("o", "perfrun-history-report", "output directory: report.md, report.html, images/")
+	dir := fs.String("o", filepath.Join(filepath.Dir(defaultOutput), "history-report"), "output directory: report.md, report.html, images/")
 	title := fs.String("title", "perfrun history", "page title")
 	all := fs.Bool("all", false, "draw every series, not only those with steps")
 	return func(ctx context.Context, o *streams, args []string) error {

@@ -170,11 +170,11 @@ func TestHistoryCommandHelp(t *testing.T) {
 	for _, c := range historyCommands {
 		sub := strings.TrimPrefix(c.name, "history ")
 		code, out, errs := perfrun("history", sub, "-h")
-		if code != exitOK || !strings.Contains(errs, "usage: perfrun "+c.name+" ") || (!strings.Contains(errs, "-db") && c.name != "history copy") {
-			t.Errorf("history %s -h: exit %d\n%s%s", sub, code, out, errs)
+		if code != exitOK || errs != "" || !strings.Contains(out, "usage: perfrun "+c.name+" ") || (!strings.Contains(out, "-db") && c.name != "history copy") {
+			t.Errorf("history %s -h: exit %d, want its help on standard output\n%s%s", sub, code, out, errs)
 		}
-		if strings.Contains(errs, "Commands:") {
-			t.Errorf("history %s -h printed history's own help:\n%s", sub, errs)
+		if strings.Contains(out, "Commands:") {
+			t.Errorf("history %s -h printed history's own help:\n%s", sub, out)
 		}
 	}
 	code, out, _ := perfrun("help", "history")

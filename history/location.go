@@ -1,0 +1,158 @@
+package history
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// ErrLocation is returned for a history location that names neither a
+// SQLite file perfrun may use nor a PostgreSQL server.
+var ErrLocation = errors.New("not a history location")
+
+// ErrConnect is returned when a history's server cannot be reached.
+var ErrConnect = errors.New("cannot connect")
+
+// A location is a SQLite file's path, a postgres:// or postgresql:// URL
+// (the scheme in any case), or a PostgreSQL keyword/value connection
+// string ("host=… dbname=…"). Every other URL is refused: a file named
+// like a URL is never what its user meant.
+var (
+	schemeRE  = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9+.-]*):(//)?`)
+	keywordRE = regexp.MustCompile(`^\s*(host|hostaddr|port|dbname|user|password|passfile|sslmode|sslrootcert|sslcert|sslkey|connect_timeout|application_name|search_path|service|target_session_attrs|options)\s*=`)
+	// passwordRE finds a password in a connection string, quoted or not.
+	passwordRE = regexp.MustCompile(`(?i)(\bpassword\s*=\s*)('(?:[^'\\]|\\.)*'|[^\s]*)`)
+)
+
+// IsServer says whether a history's location names a PostgreSQL server
+// rather than a SQLite file.
+func IsServer(loc string) bool {
+	if m := schemeRE.FindStringSubmatch(loc); m != nil && m[2] != "" {
+		s := strings.ToLower(m[1])
+		return s == "postgres" || s == "postgresql"
+	}
+	return keywordRE.MatchString(loc)
+}
+
+// connString is a server location as pgx parses it: a URL's scheme in
+// lower case (pgx knows no other spelling).
+func connString(loc string) string {
+	if m := schemeRE.FindStringSubmatch(loc); m != nil && m[2] != "" {
+		return strings.ToLower(m[1]) + loc[len(m[1]):]
+	}
+	return loc
+}
+
+// Printable is a history location fit to print: a server's password
+// hidden in every form a location can carry one (the URL's user
+// information, a password= parameter of the URL or of a connection
+// string).
+func Printable(loc string) string {
+	if !IsServer(loc) {
+		return loc
+	}
+	if keywordRE.MatchString(loc) {
+		return passwordRE.ReplaceAllString(loc, "${1}xxxxx")
+	}
+	u, err := url.Parse(loc)
+	if err != nil {
+		return strings.SplitN(loc, "://", 2)[0] + "://…"
+	}
+	q := u.Query()
+	hidden := false
+	for k := range q {
+		if strings.EqualFold(k, "password") {
+			q[k] = []string{"xxxxx"}
+			hidden = true
+		}
+	}
+	if hidden {
+		u.RawQuery = q.Encode()
+	}
+	return u.Redacted()
+}
+
+// checkLocation refuses, before anything is opened or written, a location
+// that names no history perfrun may use: a URL of another scheme, or a
+// path that exists and is not a regular file (a device, a FIFO, a folder,
+// or a link to one).
+func checkLocation(loc string) error {
+	if IsServer(loc) {
+		return nil
+	}
+	if m := schemeRE.FindStringSubmatch(loc); m != nil && m[2] != "" {
+		return fmt.Errorf("%s: %w: want a SQLite file's path or a postgres:// URL", Printable(loc), ErrLocation)
+	}
+	if strings.TrimSpace(loc) == "" {
+		return fmt.Errorf("%w: an empty name", ErrLocation)
+	}
+	fi, err := os.Stat(loc)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		if _, lerr := os.Lstat(loc); lerr == nil {
+			return fmt.Errorf("%s: %w: a link to nothing", loc, ErrLocation)
+		}
+		return nil
+	case err != nil:
+		return err
+	case !fi.Mode().IsRegular():
+		return fmt.Errorf("%s: %w: not a regular file (%s)", loc, ErrLocation, kind(fi.Mode()))
+	}
+	return nil
+}
+
+// kind names a file mode that is not a regular file's.
+func kind(m os.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a folder"
+	case m&os.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	}
+	return "not a file"
+}
+
+// Same says whether two locations name one history: two spellings of a
+// file's path (relative, through a link) or two URLs of one server,
+// database, user and schema, whatever the order of their parameters.
+func Same(a, b string) bool {
+	if IsServer(a) != IsServer(b) {
+		return false
+	}
+	if IsServer(a) {
+		ca, erra := pgx.ParseConfig(connString(a))
+		cb, errb := pgx.ParseConfig(connString(b))
+		if erra != nil || errb != nil {
+			return a == b
+		}
+		return ca.Host == cb.Host && ca.Port == cb.Port && ca.Database == cb.Database &&
+			ca.User == cb.User && ca.RuntimeParams["search_path"] == cb.RuntimeParams["search_path"]
+	}
+	return canonical(a) == canonical(b)
+}
+
+// canonical is a file's absolute path with every link resolved; for a file
+// not made yet, its folder's.
+func canonical(p string) string {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return p
+	}
+	if r, err := filepath.EvalSymlinks(abs); err == nil {
+		return r
+	}
+	if dir, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil {
+		return filepath.Join(dir, filepath.Base(abs))
+	}
+	return abs
+}

@@ -1,0 +1,52 @@
+package history
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestPrintableHidesEveryPassword(t *testing.T) {
+	for _, loc := range []string{
+		"postgres://u:secret1@h/db",
+		"PostgreSQL://u@h/db?sslmode=disable&password=secret1",
+		"postgres://u@h/db?PASSWORD=secret1",
+		"host=h user=u password=secret1 dbname=db",
+		"host=h dbname=db password = 'secret1 x'",
+		"host=h Password=secret1",
+	} {
+		if !IsServer(loc) {
+			t.Errorf("IsServer(%q) = false", loc)
+		}
+		if p := Printable(loc); strings.Contains(p, "secret1") {
+			t.Errorf("Printable(%q) = %q", loc, p)
+		}
+	}
+	for _, loc := range []string{"h.db", "dir/h.db", "C:\\h.db", "a:b.db"} {
+		if IsServer(loc) || Printable(loc) != loc {
+			t.Errorf("%q: IsServer %v, Printable %q", loc, IsServer(loc), Printable(loc))
+		}
+	}
+}
+
+func TestSameServer(t *testing.T) {
+	same := [][2]string{
+		{"postgres://u@h:5432/db?sslmode=disable&application_name=x", "postgres://u@h/db?application_name=x&sslmode=disable"},
+		{"postgres://u:pw@h/db", "host=h user=u dbname=db"},
+	}
+	for _, p := range same {
+		if !Same(p[0], p[1]) {
+			t.Errorf("Same(%q, %q) = false", p[0], p[1])
+		}
+	}
+	other := [][2]string{
+		{"postgres://u@h/db", "postgres://u@h/db2"},
+		{"postgres://u@h/db", "postgres://v@h/db"},
+		{"postgres://u@h/db?search_path=a", "postgres://u@h/db?search_path=b"},
+		{"h.db", "postgres://u@h/db"},
+	}
+	for _, p := range other {
+		if Same(p[0], p[1]) {
+			t.Errorf("Same(%q, %q) = true", p[0], p[1])
+		}
+	}
+}
