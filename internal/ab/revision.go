@@ -3,6 +3,7 @@ package ab
 import (
 	"context"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -39,6 +40,7 @@ func Checkout(ctx context.Context, repo, rev, pkg, dir, label string) (*Revision
 	}
 	v := &Revision{Name: rev, Commit: strings.TrimSpace(string(out)), wt: filepath.Join(dir, "src-"+label), repo: repo}
 	if msg, err := exec.CommandContext(ctx, "git", "-C", repo, "worktree", "add", "--detach", "--", v.wt, v.Commit).CombinedOutput(); err != nil {
+		v.Close() // an add cut short may have registered the worktree
 		return nil, fmt.Errorf("git worktree add %s: %w: %s", rev, err, strings.TrimSpace(string(msg)))
 	}
 	v.dir = filepath.Join(v.wt, filepath.FromSlash(pkg))
@@ -80,9 +82,13 @@ func (v *Revision) link(ctx context.Context, out string, layout uint64, strip bo
 	return nil
 }
 
-// Close removes the worktree.
+// Close removes the worktree and prunes its registration, whatever state
+// an interrupt left it in: the user's repository lists no worktree of ab's
+// afterwards.
 func (v *Revision) Close() {
 	exec.Command("git", "-C", v.repo, "worktree", "remove", "--force", "--", v.wt).Run()
+	os.RemoveAll(v.wt)
+	exec.Command("git", "-C", v.repo, "worktree", "prune").Run()
 }
 
 // BuildLocks builds the revision's main package at out for lock profiles

@@ -48,6 +48,7 @@ type Measurement struct {
 	// counted).
 	Shift, Low, High float64
 	Instructions     float64
+	NoCount          string // why the instructions were not counted, where they were not
 	Verdict          string // ab's verdict of the cell, with its reason
 	Wall             time.Duration
 }

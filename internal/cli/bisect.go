@@ -20,6 +20,7 @@ import (
 	"github.com/perfrun/perfrun/history"
 	"github.com/perfrun/perfrun/internal/ab"
 	"github.com/perfrun/perfrun/internal/bisect"
+	"github.com/perfrun/perfrun/internal/procgroup"
 )
 
 var cmdBisect = &command{
@@ -195,6 +196,7 @@ func (b *bisectOptions) measure(ctx context.Context, base, head string, thr floa
 	args = append(append(args, b.cellArgs()...), base, head)
 	t0 := time.Now()
 	cmd := exec.CommandContext(ctx, self, args...)
+	procgroup.Gentle(cmd, childGrace)
 	var stderr strings.Builder
 	cmd.Stdout, cmd.Stderr = nil, &stderr
 	err = cmd.Run()
@@ -206,6 +208,11 @@ func (b *bisectOptions) measure(ctx context.Context, base, head string, thr floa
 				fmt.Fprintf(b.stderr, "perfrun: bisect: %s does not build: skipped\n", history.ShortCommit(head))
 			}
 			return m, fmt.Errorf("%s %w: %v", history.ShortCommit(head), bisect.ErrDoesNotBuild, berr)
+		}
+		// Every probe measures against the good commit: if it does not
+		// build, nothing can be measured, and that is the user's to fix.
+		if berr := b.builds(ctx, base); berr != nil {
+			return m, usageError("the good commit %s does not build, so nothing can be measured against it: %s", history.ShortCommit(base), firstLine(berr.Error()))
 		}
 	}
 	if err != nil && !(errors.As(err, &exit) && (exit.ExitCode() == exitRegression || exit.ExitCode() == exitInconclusive)) {
@@ -274,6 +281,11 @@ func (b *bisectOptions) selectCell(cell string) {
 // instructions moved the step's way past the threshold, the same when
 // time passed (and the count, where taken), undecided otherwise.
 func (b *bisectOptions) judge(m *bisect.Measurement, rep compare.Report, thr float64) {
+	for _, w := range rep.Warnings {
+		if strings.HasPrefix(w, "no instruction verdict") {
+			m.NoCount = w
+		}
+	}
 	name := b.tracked
 	if name == "" {
 		// Nothing moved: show the cell that moved most all the same.
@@ -370,6 +382,8 @@ func shiftText(m bisect.Measurement) string {
 	s := fmt.Sprintf("%+.1f%% [%+.1f%%, %+.1f%%]", 100*m.Shift, 100*m.Low, 100*m.High)
 	if !math.IsNaN(m.Instructions) {
 		s += fmt.Sprintf(", instructions %+.2f%%", 100*m.Instructions)
+	} else if m.NoCount != "" {
+		s += ", instructions not counted: " + strings.TrimPrefix(m.NoCount, "no instruction verdict: ")
 	}
 	return s
 }
@@ -386,4 +400,11 @@ func subject(ctx context.Context, repo, commit string) string {
 func lastLines(s string, n int) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
 	return strings.Join(lines[max(0, len(lines)-n):], "\n")
+}
+
+// firstLine is the first line of s: a build's error chain begins with
+// what went wrong.
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
+	return line
 }

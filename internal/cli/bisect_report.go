@@ -70,6 +70,7 @@ type probeJSON struct {
 	Low          float64  `json:"low"`
 	High         float64  `json:"high"`
 	Instructions *float64 `json:"instructions,omitempty"`
+	NoCount      string   `json:"no_count,omitempty"` // why instructions is missing
 	Verdict      string   `json:"verdict"`
 	Seconds      float64  `json:"seconds"`
 }
@@ -88,7 +89,7 @@ func (b *bisectOptions) finish(ctx context.Context, o *streams, r *bisect.Result
 		out.Culprits = append(out.Culprits, cj)
 	}
 	for _, p := range r.Probes {
-		pj := probeJSON{Base: p.Base, Head: p.Head, Outcome: p.Outcome.String(), Shift: p.Shift, Low: p.Low, High: p.High, Verdict: p.Verdict, Seconds: p.Wall.Seconds()}
+		pj := probeJSON{Base: p.Base, Head: p.Head, Outcome: p.Outcome.String(), Shift: p.Shift, Low: p.Low, High: p.High, NoCount: p.NoCount, Verdict: p.Verdict, Seconds: p.Wall.Seconds()}
 		if !math.IsNaN(p.Instructions) {
 			pj.Instructions = &p.Instructions
 		}
@@ -155,6 +156,9 @@ func (b *bisectOptions) markdown(ctx context.Context, r *bisect.Result, summary 
 	fmt.Fprintf(&w, "| # | head | against | outcome | time | instructions | wall | ab's verdict |\n|---|---|---|---|---|---|---|---|\n")
 	for i, p := range r.Probes {
 		instr := ""
+		if p.NoCount != "" {
+			instr = "not counted: " + mdEscape(strings.TrimPrefix(p.NoCount, "no instruction verdict: "))
+		}
 		if !math.IsNaN(p.Instructions) {
 			instr = fmt.Sprintf("%+.2f%%", 100*p.Instructions)
 		}

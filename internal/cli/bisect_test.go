@@ -97,7 +97,8 @@ func TestBisectOutputs(t *testing.T) {
 		Culprits: []bisect.Culprit{{Commit: "c5", Before: "c4", Shift: 0.08, Instructions: 0.081, Share: 0.5},
 			{Commit: "c11", Before: "c10", Shift: 0.08, Instructions: math.NaN(), Share: 0.5}},
 		Skipped: map[string]string{"c12": "does not build"},
-		Probes:  []bisect.Measurement{{Base: "c0", Head: "c16", Shift: 0.16, Instructions: math.NaN(), Outcome: bisect.Moved}}}
+		Probes: []bisect.Measurement{{Base: "c0", Head: "c16", Shift: 0.16, Instructions: math.NaN(), Outcome: bisect.Moved,
+			NoCount: "no instruction verdict: valgrind: exit status 2: I refs: 0"}}}
 	var stdout, stderr bytes.Buffer
 	if err := b.finish(context.Background(), &streams{&stdout, &stderr}, r); err != nil {
 		t.Fatalf("found: %v", err)
@@ -112,7 +113,11 @@ func TestBisectOutputs(t *testing.T) {
 	if err != nil || json.Unmarshal(data, &got) != nil || got.Verdict != "FOUND" || len(got.Culprits) != 2 || got.Culprits[1].Instructions != nil {
 		t.Errorf("JSON %s (%v)", data, err)
 	}
-	if md, err := os.ReadFile(dir + "/bisect.md"); err != nil || !strings.Contains(string(md), "| 1 | `c16`") {
+	// A count that failed says why in the table and the JSON; its column was blank.
+	if len(got.Probes) != 1 || !strings.Contains(got.Probes[0].NoCount, "I refs: 0") {
+		t.Errorf("the JSON's probe does not say why it has no count: %s", data)
+	}
+	if md, err := os.ReadFile(dir + "/bisect.md"); err != nil || !strings.Contains(string(md), "| 1 | `c16`") || !strings.Contains(string(md), "not counted: valgrind: exit status 2") {
 		t.Errorf("bisect.md: %v\n%s", err, md)
 	}
 	none := &bisect.Result{NoStep: true, Why: "no step", Step: bisect.Measurement{Instructions: math.NaN()}}

@@ -21,6 +21,9 @@ const (
 	exitUsage        = 2 // bad flags, arguments or input files
 	exitInconclusive = 3 // a gate whose data cannot decide
 	exitFailure      = 4 // the tool failed: a revision that does not build, an I/O error, a wrong answer
+	// An interrupted command exits 128 + the signal's number (130 for
+	// Ctrl-C, 143 for SIGTERM), as the shell reports it, never a verdict's code.
+	exitSignal = 128
 )
 
 // command is one subcommand; the slice of them is both the dispatch table
@@ -107,6 +110,7 @@ func run(stdout, stderr io.Writer, args []string) int {
 	}
 	for _, c := range append(commands, hidden...) {
 		if c.name == args[0] {
+			interruptedBy.Store(0)
 			code := exitCode(c, c.safeExecute(context.Background(), o, args[1:]), stderr)
 			if out.err != nil && code == exitOK {
 				// The output is the result: lost, it is no success.
@@ -191,6 +195,10 @@ var errHelp = &exitError{code: exitOK}
 // exitCode prints err, prefixed with the program and command, and turns
 // it into the exit code: 4 for any error that does not say otherwise.
 func exitCode(c *command, err error, stderr io.Writer) int {
+	if sig := interruptedBy.Load(); sig != 0 {
+		fmt.Fprintf(stderr, "perfrun: %s: %s\n", c.name, interruptMessage(err))
+		return exitSignal + int(sig)
+	}
 	if err == nil {
 		return exitOK
 	}
@@ -206,11 +214,12 @@ func exitCode(c *command, err error, stderr io.Writer) int {
 	return code
 }
 
-// flags makes the command's flag set; its usage (for -h) goes to stderr.
+// flags makes the command's flag set; its usage, asked for with -h, goes
+// to standard output, as every command's help does (exit 0).
 func (c *command) flags(o *streams) *flag.FlagSet {
 	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
 	fs.SetOutput(o.stderr)
-	fs.Usage = func() { c.help(o.stderr, fs) }
+	fs.Usage = func() { c.help(o.stdout, fs) }
 	return fs
 }
 
@@ -280,8 +289,8 @@ func didYouMean(fs *flag.FlagSet, args []string) string {
 			break
 		}
 		n, ok := strings.CutPrefix(a, "-")
-		if !ok || n == "" {
-			continue
+		if !ok || n == "" || strings.IndexByte("0123456789.", n[0]) >= 0 {
+			continue // a negative number is a flag's value, never a flag
 		}
 		n, _, _ = strings.Cut(strings.TrimPrefix(n, "-"), "=")
 		if n != "h" && n != "help" && fs.Lookup(n) == nil {
@@ -361,3 +370,22 @@ type listFlag []string
 
 func (l *listFlag) String() string     { return strings.Join(*l, " ") }
 func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
+
+// interruptMessage is what an interrupted command says: "interrupted",
+// then what it kept, without the cancelled context's or the interrupted
+// child's own words for the interrupt.
+func interruptMessage(err error) string {
+	msg := ""
+	if err != nil {
+		msg = err.Error()
+	}
+	for _, raw := range []string{"context canceled", "signal: interrupt", "signal: terminated"} {
+		msg = strings.ReplaceAll(msg, ": "+raw, "")
+		msg = strings.TrimPrefix(msg, raw)
+	}
+	msg = strings.Trim(strings.TrimPrefix(strings.Trim(msg, " :"), "interrupted"), " :")
+	if msg == "" {
+		return "interrupted"
+	}
+	return "interrupted: " + msg
+}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -61,8 +62,8 @@ func TestInterruptKeepsCompletedRounds(t *testing.T) {
 	case <-time.After(2 * time.Minute):
 		t.Fatal("run did not stop after SIGINT")
 	}
-	if code != exitFailure {
-		t.Fatalf("exit %d, want 1\n%s", code, stderr)
+	if code != exitSignal+int(syscall.SIGINT) {
+		t.Fatalf("exit %d, want 130 (interrupted)\n%s", code, stderr)
 	}
 	m := regexp.MustCompile(`interrupted: kept the (\d+) completed rounds`).FindStringSubmatch(stderr.String())
 	if m == nil {
@@ -115,8 +116,8 @@ func TestInterruptDuringCorpusGeneration(t *testing.T) {
 		if took := time.Since(sent); took > 3*time.Second {
 			t.Errorf("stopped %v after the signal", took)
 		}
-		if !strings.Contains(stderr.String(), "interrupted") {
-			t.Errorf("no interruption message:\n%s", stderr)
+		if !strings.Contains(stderr.String(), "interrupted") || code != exitSignal+int(syscall.SIGINT) {
+			t.Errorf("exit %d, want 130, saying interrupted:\n%s", code, stderr)
 		}
 	case <-time.After(3 * time.Minute):
 		t.Fatal("run did not stop after SIGINT during corpus generation")
@@ -137,8 +138,8 @@ func TestInterruptBeforeFirstRound(t *testing.T) {
 	var stdout bytes.Buffer
 	code := run(&stdout, stderr, []string{"run", "-impl", "rcu", "-threads", "1,2", "-rounds", "100",
 		"-window", "2s", "-warmup", "1ms", "-param", "certs=32", "-plots", "none", "-quarantine=false", "-o", out})
-	if code != exitFailure {
-		t.Fatalf("exit %d, want %d\n%s", code, exitFailure, stderr)
+	if code != exitSignal+int(syscall.SIGINT) {
+		t.Fatalf("exit %d, want 130 (interrupted)\n%s", code, stderr)
 	}
 	data, err := os.ReadFile(out)
 	if err != nil || !bytes.Equal(data, old) {
@@ -146,5 +147,26 @@ func TestInterruptBeforeFirstRound(t *testing.T) {
 	}
 	if !strings.Contains(stderr.String(), "nothing written; "+out+" is as it was") {
 		t.Errorf("no word of it:\n%s", stderr)
+	}
+}
+
+// TestInterruptMessage: whatever a command made of its cancelled context
+// or its interrupted child, the user reads "interrupted" and what was kept,
+// never the raw words of the cancellation alone.
+func TestInterruptMessage(t *testing.T) {
+	for _, tc := range []struct{ err, want string }{
+		{"", "interrupted"},
+		{"context canceled", "interrupted"},
+		{"building head: signal: interrupt: ", "interrupted: building head"},
+		{"interrupted: kept the 2 completed rounds", "interrupted: kept the 2 completed rounds"},
+		{"copy: context canceled", "interrupted: copy"},
+	} {
+		var err error
+		if tc.err != "" {
+			err = errors.New(tc.err)
+		}
+		if got := interruptMessage(err); got != tc.want {
+			t.Errorf("interruptMessage(%q) = %q, want %q", tc.err, got, tc.want)
+		}
 	}
 }

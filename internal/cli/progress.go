@@ -6,21 +6,42 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"sync/atomic"
 	"syscall"
+	"time"
 
 	"github.com/perfrun/perfrun/harness"
 )
 
 // interruptible returns a context that the first Ctrl-C (or SIGTERM)
-// cancels; a second one kills the process as usual.
+// cancels, remembering the signal for the exit code; a second one kills
+// the process as usual.
 func interruptible(parent context.Context) (context.Context, context.CancelFunc) {
-	ctx, stop := signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
+	ctx, cancel := context.WithCancel(parent)
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
 	go func() {
-		<-ctx.Done()
-		stop()
+		select {
+		case s := <-ch:
+			if sig, ok := s.(syscall.Signal); ok {
+				interruptedBy.Store(int32(sig))
+			}
+			cancel()
+		case <-ctx.Done():
+		}
+		signal.Stop(ch)
 	}()
-	return ctx, stop
+	return ctx, cancel
 }
+
+// childGrace is how long an interrupted child perfrun (bisect's ab,
+// backfill's run) has to remove its worktrees and files before it is killed.
+const childGrace = time.Minute
+
+// interruptedBy is the signal that interrupted this perfrun, or 0: the
+// command then exits 128 + its number, as a shell reports a process the
+// signal ended, whatever the command made of its cancelled context.
+var interruptedBy atomic.Int32
 
 // progressPrinter shows a run's progress: a line redrawn in place on a
 // terminal, else a line per round.

@@ -3,6 +3,7 @@
 package procgroup
 
 import (
+	"os"
 	"os/exec"
 	"time"
 )
@@ -12,3 +13,9 @@ import (
 func Own(cmd *exec.Cmd) { cmd.WaitDelay = 2 * time.Second }
 
 func End(*exec.Cmd) {}
+
+// Gentle asks cmd to stop on an interrupt and kills it after grace.
+func Gentle(cmd *exec.Cmd, grace time.Duration) {
+	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	cmd.WaitDelay = grace
+}

@@ -27,3 +27,13 @@ func End(cmd *exec.Cmd) {
 }
 
 const waitDelay = 2 * time.Second
+
+// Gentle runs cmd in a process group of its own that an interrupt (the
+// context) asks to stop with SIGINT, as Ctrl-C would, and kills only if
+// it has not ended after grace: a child perfrun that is interrupted
+// removes its worktrees and temporary files before it exits.
+func Gentle(cmd *exec.Cmd, grace time.Duration) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGINT) }
+	cmd.WaitDelay = grace
+}
