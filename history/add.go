@@ -39,7 +39,7 @@ type AddOptions struct {
 // Added says what one file added.
 type Added struct {
 	File      string
-	Duplicate bool // the same bytes were added before: nothing was done
+	Duplicate bool // the same bytes were added before: nothing was done (Commits: what they were filed under)
 	Runs      int  // distinct commit, machine and configuration
 	Samples   int  // values stored
 	Aside     int  // results the run set aside (quarantined), not stored
@@ -84,7 +84,21 @@ func (h *DB) Add(ctx context.Context, name string, data []byte, o AddOptions) (A
 		digest, name, now().UTC().Format(time.RFC3339)).Scan(&fileID)
 	if errors.Is(err, sql.ErrNoRows) {
 		out.Duplicate = true
-		return out, nil
+		// What the stored copy was filed under, so a caller who meant
+		// another commit hears that nothing changed.
+		rows, err := tx.QueryContext(ctx, h.d.q(`SELECT DISTINCT r.commit_id FROM runs r JOIN files f ON f.id = r.file_id WHERE f.digest = ? ORDER BY r.commit_id`), digest)
+		if err != nil {
+			return out, err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var c string
+			if err := rows.Scan(&c); err != nil {
+				return out, err
+			}
+			out.Commits = append(out.Commits, c)
+		}
+		return out, rows.Err()
 	}
 	if err != nil {
 		return out, err
@@ -196,7 +210,7 @@ func (w *writer) run(rec *benchfmt.Result, o AddOptions) (runRef, error) {
 		return runRef{id, machine}, nil
 	}
 	file, line := rec.Pos()
-	commit := cmp.Or(o.Commit, rec.GetConfig("commit"), rec.GetConfig("perfrun"))
+	commit := cmp.Or(o.Commit, records.ConfigOf(rec, "commit"), records.ConfigOf(rec, "perfrun"))
 	if commit == "" || commit == "unknown" {
 		return runRef{}, fmt.Errorf("%s:%d: %w: the results carry no commit: or perfrun: line; say which with -commit", file, line, ErrNoCommit)
 	}
@@ -208,7 +222,8 @@ func (w *writer) run(rec *benchfmt.Result, o AddOptions) (runRef, error) {
 		return runRef{}, fmt.Errorf("%s:%d: %w", file, line, err)
 	}
 	commit = full
-	runTime, _ := time.Parse(time.RFC3339, rec.GetConfig("date"))
+	date := records.ConfigOf(rec, "date")
+	runTime, dateErr := time.Parse(time.RFC3339, date)
 	when := o.CommitTime
 	if when.IsZero() && o.CommitTimeOf != nil {
 		when, _ = o.CommitTimeOf(commit)
@@ -216,18 +231,21 @@ func (w *writer) run(rec *benchfmt.Result, o AddOptions) (runRef, error) {
 	if when.IsZero() {
 		when = runTime
 	}
+	if when.IsZero() && date != "" && dateErr != nil {
+		return runRef{}, fmt.Errorf("%s:%d: %w for commit %s: its date: line %.40q is no RFC 3339 time and git does not know the commit; say when with -commit-time", file, line, ErrNoTime, commit, date)
+	}
 	if when.IsZero() {
 		return runRef{}, fmt.Errorf("%s:%d: %w for commit %s: the results carry no date: line and git does not know it; say when with -commit-time", file, line, ErrNoTime, commit)
 	}
 	if runTime.IsZero() {
 		runTime = when
 	}
-	cores, _ := strconv.Atoi(rec.GetConfig("cores"))
-	corpus := rec.GetConfig("corpus")
+	cores, _ := strconv.Atoi(records.ConfigOf(rec, "cores"))
+	corpus := records.ConfigOf(rec, "corpus")
 	var id int64
 	err = w.tx.QueryRowContext(w.ctx, w.d.q(`INSERT INTO runs (file_id, commit_id, commit_time, run_time, machine, cores, go, corpus, perfrun, config)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
-		w.fileID, commit, stamp(when), stamp(runTime), machine, cores, rec.GetConfig("go"), corpus, rec.GetConfig("perfrun"), config.String()).Scan(&id)
+		w.fileID, commit, stamp(when), stamp(runTime), machine, cores, records.ConfigOf(rec, "go"), corpus, records.ConfigOf(rec, "perfrun"), config.String()).Scan(&id)
 	if err != nil {
 		return runRef{}, err
 	}
@@ -251,7 +269,7 @@ func machineOf(rec *benchfmt.Result, o AddOptions) string {
 // where it has one.
 func cellOf(rec *benchfmt.Result) string {
 	cell := string(rec.Name.Full())
-	if pkg := rec.GetConfig("pkg"); pkg != "" {
+	if pkg := records.ConfigOf(rec, "pkg"); pkg != "" {
 		cell = pkg + ":" + cell
 	}
 	return cell

@@ -1,6 +1,10 @@
 package records
 
-import "golang.org/x/perf/benchfmt"
+import (
+	"strings"
+
+	"golang.org/x/perf/benchfmt"
+)
 
 // Parallelism is the machine's delivered parallelism by thread count, p(n):
 // the control cell's median throughput at n threads over its median at one
@@ -24,18 +28,25 @@ func (s *Set) Parallelism() map[int]float64 {
 	return out
 }
 
+// ConfigOf is a record's configuration value for key as it means it:
+// without the spaces around it, which Go's cpu: line ends in and a copy
+// of the file may have lost.
+func ConfigOf(r *benchfmt.Result, key string) string {
+	return strings.TrimSpace(r.GetConfig(key))
+}
+
 // MachineOf names the machine a record was measured on: its "machine"
 // configuration (run -label machine=X), else its cpu and cores, else its
 // cpu alone (go test -bench writes no cores line).
 func MachineOf(r *benchfmt.Result) string {
-	if m := r.GetConfig("machine"); m != "" {
+	if m := ConfigOf(r, "machine"); m != "" {
 		return m
 	}
-	cpu := r.GetConfig("cpu")
+	cpu := ConfigOf(r, "cpu")
 	if cpu == "" {
 		cpu = "unknown machine"
 	}
-	if cores := r.GetConfig("cores"); cores != "" {
+	if cores := ConfigOf(r, "cores"); cores != "" {
 		return cpu + " ×" + cores
 	}
 	return cpu

@@ -197,11 +197,13 @@ func (s *Set) index(r *benchfmt.Result, owned bool) {
 		s.first = c.First
 	}
 	for _, kv := range r.Config {
-		if kv.File && !slices.Contains(s.configs[kv.Key], string(kv.Value)) {
+		// A value means what it says without the spaces around it (Go's cpu:
+		// line ends in some): a copy with them stripped is the same machine.
+		if v := strings.TrimSpace(string(kv.Value)); kv.File && !slices.Contains(s.configs[kv.Key], v) {
 			if s.configs == nil {
 				s.configs = make(map[string][]string)
 			}
-			s.configs[kv.Key] = append(s.configs[kv.Key], string(kv.Value))
+			s.configs[kv.Key] = append(s.configs[kv.Key], v)
 		}
 	}
 	if why := AsideWhy(r); why != "" {
@@ -303,7 +305,7 @@ func (s *Set) Config(key string) string {
 	if s.first == nil {
 		return ""
 	}
-	return s.first.GetConfig(key)
+	return ConfigOf(s.first, key)
 }
 
 // Cores is the "cores" configuration, 0 if absent.

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/perfrun/perfrun/harness/compare"
 	"github.com/perfrun/perfrun/records"
 )
 
@@ -41,6 +42,13 @@ type processCell struct {
 func WriteProcesses(w io.Writer, sets []*records.Set, o ProcessOptions) error {
 	if len(sets) == 0 {
 		return fmt.Errorf("no results files")
+	}
+	// One median over processes of other machines or corpora means
+	// nothing: refused as the gate refuses such a pair.
+	for _, s := range sets[1:] {
+		if _, err := compare.CheckConfig(sets[0], s, nil); err != nil {
+			return err
+		}
 	}
 	cells := processCells(sets)
 	var rows []string

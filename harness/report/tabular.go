@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/perfrun/perfrun/records"
 )
@@ -93,12 +94,22 @@ func WriteCSV(w io.Writer, s *records.Set, cores int) error {
 		return strconv.FormatFloat(*x, 'g', 8, 64)
 	}
 	for _, r := range Rows(s, cores) {
-		cw.Write([]string{r.Name, r.Group, r.Impl, strconv.Itoa(r.Threads),
-			strconv.FormatBool(r.Oversubscribed), r.Unit, strconv.Itoa(r.N),
-			f(r.Mean), f(r.Variance), f(r.Std), f(r.CV), f(r.Median), f(r.MedianLo), f(r.MedianHi), r.Note})
+		cw.Write([]string{cell(r.Name), cell(r.Group), cell(r.Impl), strconv.Itoa(r.Threads),
+			strconv.FormatBool(r.Oversubscribed), cell(r.Unit), strconv.Itoa(r.N),
+			f(r.Mean), f(r.Variance), f(r.Std), f(r.CV), f(r.Median), f(r.MedianLo), f(r.MedianHi), cell(r.Note)})
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// cell is a name as a CSV cell a spreadsheet reads as text: one that
+// begins as a formula (=, +, -, @, or a tab or carriage return before
+// one) gets a leading apostrophe, as spreadsheets themselves write it.
+func cell(s string) string {
+	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		return "'" + s
+	}
+	return s
 }
 
 // WriteJSON writes the configuration and every row as one JSON document.

@@ -2,10 +2,15 @@ package cli
 
 import (
 	"context"
+	"crypto/sha256"
 	"flag"
+	"fmt"
+	"strings"
 
 	"github.com/perfrun/perfrun/harness"
 	"github.com/perfrun/perfrun/harness/report"
+	"github.com/perfrun/perfrun/internal/regularfile"
+	"github.com/perfrun/perfrun/records"
 )
 
 var cmdExport = &command{
@@ -36,7 +41,11 @@ func exportFlags(fs *flag.FlagSet) runFunc {
 			if fs.NArg() == 0 {
 				return usageError("-format processes: want the results files, one per process")
 			}
-			sets, err := readSets("export", fs.Args(), o)
+			files, err := distinctFiles("export", fs.Args(), o)
+			if err != nil {
+				return err
+			}
+			sets, err := readSets("export", files, o)
 			if err != nil {
 				return err
 			}
@@ -65,4 +74,30 @@ func exportFlags(fs *flag.FlagSet) runFunc {
 		}
 		return printer(o.stdout, sets[0], cores)
 	}
+}
+
+// distinctFiles is files without a file given twice or a copy of one
+// given before (the same bytes): a process is counted once, whatever its
+// names.
+func distinctFiles(cmd string, files []string, o *streams) ([]string, error) {
+	seen := make(map[[sha256.Size]byte]string)
+	var out []string
+	for _, f := range files {
+		path := f
+		if _, p, ok := strings.Cut(f, "="); ok {
+			path = p // LABEL=FILE, as records reads it
+		}
+		data, err := regularfile.ReadFile(path, records.MaxFileBytes)
+		if err != nil {
+			return nil, asUsage(err)
+		}
+		sum := sha256.Sum256(data)
+		if first, ok := seen[sum]; ok {
+			fmt.Fprintf(o.stderr, "perfrun: %s: warning: %s holds the same bytes as %s: one process, counted once\n", cmd, f, first)
+			continue
+		}
+		seen[sum] = f
+		out = append(out, f)
+	}
+	return out, nil
 }

@@ -61,9 +61,28 @@ func readSets(cmd string, specs []string, o *streams, ignore ...string) ([]*reco
 		for _, w := range s.Warnings {
 			fmt.Fprintf(o.stderr, "perfrun: %s: warning: %v\n", cmd, w)
 		}
+		if why, none := nothingMeasured(s); none {
+			return nil, &exitError{exitInconclusive, fmt.Errorf("%s: nothing measured: every sample was set aside (%s)", s.File, why)}
+		}
 		sets = append(sets, s)
 	}
 	return sets, nil
+}
+
+// nothingMeasured says whether every record of s was set aside, and why
+// the first was: such a file has nothing any reader can show or judge.
+func nothingMeasured(s *records.Set) (why string, none bool) {
+	for _, c := range s.Cells() {
+		for _, v := range c.Values {
+			if len(v) > 0 {
+				return "", false
+			}
+		}
+		if why == "" {
+			why = c.Why
+		}
+	}
+	return why, true
 }
 
 // plotOptions draw with the cores of the results (this machine's if they

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"unicode/utf8"
+
+	"github.com/perfrun/perfrun/records"
 )
 
 // clearLine is the one control sequence perfrun writes itself: back to
@@ -41,7 +43,7 @@ func (p printable) Write(b []byte) (int, error) {
 		case size == 1:
 			fmt.Fprintf(&out, `\x%02x`, b[i]) // a C0 control, DEL or a byte of invalid UTF-8
 		default:
-			fmt.Fprintf(&out, `\u%04x`, r) // a C1 control
+			fmt.Fprintf(&out, `\u%04x`, r) // a C1 or bidirectional control
 		}
 		i += size
 	}
@@ -52,10 +54,10 @@ func (p printable) Write(b []byte) (int, error) {
 }
 
 // escaped says printable writes the rune (of size bytes) as an escape: a
-// control character but newline and tab, DEL, a C1 control, or a byte of
-// invalid UTF-8.
+// control character but newline and tab, DEL, a C1 control, a
+// bidirectional control, or a byte of invalid UTF-8.
 func escaped(r rune, size int) bool {
-	return r < 0x20 && r != '\n' && r != '\t' || r == 0x7f || r >= 0x80 && r < 0xa0 || r == utf8.RuneError && size == 1
+	return r < 0x20 && r != '\n' && r != '\t' || r == 0x7f || r >= 0x80 && r < 0xa0 || r == utf8.RuneError && size == 1 || records.Bidi(r)
 }
 
 // needsEscape says b holds a rune printable escapes.

@@ -41,6 +41,7 @@ func readHyperfine(r io.Reader, file string) (*records.Set, error) {
 	}
 	set := records.New("", file)
 	cfg := config("hyperfine", file)
+	seen := make(map[string]int)
 	for _, res := range f.Results {
 		if res.Mean == nil || len(res.Times) == 0 {
 			return nil, fmt.Errorf("%s: %w hyperfine --export-json writes: %q has no times", file, ErrFormat, res.Command)
@@ -53,6 +54,12 @@ func readHyperfine(r io.Reader, file string) (*records.Set, error) {
 		sort.Strings(keys)
 		for _, k := range keys {
 			name += "/" + benchName(k) + "=" + benchName(res.Parameters[k])
+		}
+		// Two commands of one name (hyperfine allows it) stay two cells,
+		// numbered as go test numbers two subtests of one name.
+		if seen[name]++; seen[name] > 1 {
+			set.Warnings = append(set.Warnings, fmt.Errorf("%s: a second command named %q: kept apart as %s#%02d", file, res.Command, name, seen[name]-1))
+			name = fmt.Sprintf("%s#%02d", name, seen[name]-1)
 		}
 		for i, t := range res.Times {
 			if i < len(res.ExitCodes) && res.ExitCodes[i] != nil && *res.ExitCodes[i] != 0 {

@@ -75,15 +75,16 @@ func Lookup(name string) (Importer, error) {
 }
 
 // benchName makes a tool's benchmark name a Go benchmark name: no
-// whitespace (it would end the name), and no slash (it would start a
-// name key).
+// whitespace (it would end the name), no slash (it would start a name
+// key), and no control or bidirectional character (escaped: a name is
+// data on every output).
 func benchName(s string) string {
 	s = strings.Map(func(r rune) rune {
 		if unicode.IsSpace(r) || r == '/' {
 			return '_'
 		}
 		return r
-	}, strings.TrimSpace(s))
+	}, records.OneLine(strings.TrimSpace(s)))
 	if s == "" {
 		return "unnamed"
 	}

@@ -202,3 +202,25 @@ func TestCallgrindEventTwice(t *testing.T) {
 		t.Errorf("an event named twice: %v, want ErrFormat", err)
 	}
 }
+
+// TestImportedNamesAreData: two hyperfine commands of one name stay two
+// cells (they merged into one), and a name's NUL, ESC and U+202E reach
+// the results file escaped, not raw.
+func TestImportedNamesAreData(t *testing.T) {
+	data := []byte(`{"results": [
+		{"command": "sleep 0.1", "mean": 0.1, "times": [0.1, 0.11]},
+		{"command": "sleep 0.1", "mean": 0.3, "times": [0.3, 0.31]},
+		{"command": "evil\u0000\u001b[2J\u202eexe", "mean": 0.2, "times": [0.2]}]}`)
+	back, text := roundTrip(t, "hyperfine", data, "h.json")
+	if n := len(back.Cells()); n != 3 {
+		t.Errorf("%d cells, want 3 (two of one name kept apart):\n%s", n, text)
+	}
+	for _, raw := range []string{"\x00", "\x1b", "\u202e"} {
+		if strings.Contains(text, raw) {
+			t.Errorf("the results file holds %q raw:\n%q", raw, text)
+		}
+	}
+	if !strings.Contains(text, `\u202e`) || !strings.Contains(text, `\x1b`) {
+		t.Errorf("the escapes are missing:\n%s", text)
+	}
+}
