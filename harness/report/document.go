@@ -97,6 +97,11 @@ func (d *Document) WriteMarkdown(w io.Writer) {
 	fmt.Fprintf(w, "## %s\n\n", mdEscape(d.Title))
 	if d.Verdict != nil {
 		fmt.Fprintf(w, "**%s %s** — %s vs %s\n\n", verdictMark[d.Verdict.Verdict], d.Verdict.Verdict, mdEscape(d.Verdict.Old), mdEscape(d.Verdict.New))
+		// What the verdict could not judge (a count that failed, with its
+		// reason) is said where the verdict is, as the terminal says it.
+		for _, n := range d.Verdict.Warnings {
+			fmt.Fprintf(w, "> note: %s\n\n", mdEscape(n))
+		}
 	}
 	for _, n := range d.Notes {
 		fmt.Fprintf(w, "%s\n", n)
@@ -272,7 +277,8 @@ var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
 details { margin: 1em 0; } summary { cursor: pointer; font-weight: 600; }
 </style></head><body>
 <h1>{{.D.Title}}</h1>
-{{with .D.Verdict}}<p><span class="verdict {{lower .Verdict}}">{{.Verdict}}</span> {{.Old}} vs {{.New}}</p>{{end}}
+{{with .D.Verdict}}<p><span class="verdict {{lower .Verdict}}">{{.Verdict}}</span> {{.Old}} vs {{.New}}</p>
+{{range .Warnings}}<p class="note">note: {{.}}</p>{{end}}{{end}}
 {{range .D.Notes}}<p>{{.}}</p>{{end}}
 {{if .Changed}}<h2>Changed cells</h2><table><tr><th>verdict</th><th>cell</th><th>unit</th><th>new/old</th><th>why</th></tr>
 {{range .Changed}}<tr class="{{lower .Verdict}}"><td>{{.Verdict}}</td><td><code>{{.Name}}</code></td><td>{{.Unit}}</td><td class="num">{{ratio .}}</td><td>{{.Reason}}</td></tr>

@@ -283,3 +283,45 @@ func TestReportSetAsideRow(t *testing.T) {
 		t.Errorf("the set-aside cell's row:\n%s", buf.String())
 	}
 }
+
+// TestCSVNeutralisesFormulas: a name that begins as a spreadsheet formula
+// is written as text; it was a formula a spreadsheet would run.
+func TestCSVNeutralisesFormulas(t *testing.T) {
+	for _, name := range []string{`=HYPERLINK("http://evil.example")`, "@SUM(A1)", "+1", "-1"} {
+		set, err := records.Read(strings.NewReader("cores: 2\nBenchmark"+strings.ReplaceAll(name, " ", "_")+" 1 40 ns/op\n"), "f.txt", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := report.WriteCSV(&b, set, 2); err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(b.String(), "\n")[1:] {
+			if line == "" {
+				continue
+			}
+			first := strings.TrimPrefix(line, `"`)
+			if strings.ContainsRune("=+-@", rune(first[0])) {
+				t.Errorf("%s: a row begins as a formula: %s", name, line)
+			}
+		}
+	}
+}
+
+// TestReportsSayWhyACountIsMissing: a count that could not be had is said
+// where the verdict is, in report.md and report.html as in the terminal;
+// the reports said nothing of it.
+func TestReportsSayWhyACountIsMissing(t *testing.T) {
+	why := "no instruction verdict: valgrind: exit status 2: I refs: 0"
+	doc := &report.Document{Title: "t", Verdict: &compare.Report{Verdict: compare.Pass, Old: "a", New: "b", Warnings: []string{why}}}
+	var md, html bytes.Buffer
+	doc.WriteMarkdown(&md)
+	if err := doc.WriteHTML(&html); err != nil {
+		t.Fatal(err)
+	}
+	for name, out := range map[string]string{"report.md": md.String(), "report.html": html.String()} {
+		if !strings.Contains(out, "no instruction verdict") || !strings.Contains(out, "I refs: 0") {
+			t.Errorf("%s does not say why the count is missing:\n%s", name, out)
+		}
+	}
+}

@@ -66,6 +66,9 @@ func TestReadWindowsRefusesForgeries(t *testing.T) {
 		"round":      head + "Issuer/impl=a/threads=1,-1,head,1,1,,2\n",
 		"machines":   head + "Issuer/impl=a/threads=1,0,head,1,1,,2\nIssuer/impl=a/threads=1,0,base,1,1,,64\n",
 		"fields":     head + "Issuer/impl=a/threads=1,0,head,1,1\n",
+		"zero":       head + "Issuer/impl=a/threads=1,0,head,0,1,,2\n",
+		"negative":   head + "Issuer/impl=a/threads=1,0,head,-3e-7,1,,2\n",
+		"probe":      head + "Issuer/impl=a/threads=1,0,head,3e-7,-1,,2\n",
 		"no windows": head,
 		// A name or reason holding a line break would print lines of its
 		// own in the trusted job's log: a workflow command, a fake PASS row.

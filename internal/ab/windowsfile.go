@@ -81,7 +81,7 @@ func ReadWindows(r io.Reader, cores int) (*Recording, error) {
 		arm := row[2]
 		switch {
 		case errors.Join(err1, err2, err3, err4) != nil, round < 0, round > 1<<20, cores < 1, cores > 1<<16,
-			math.IsNaN(value) || math.IsInf(value, 0), math.IsNaN(probe) || math.IsInf(probe, 0),
+			!(value > 0) || math.IsInf(value, 0), !(probe >= 0) || math.IsInf(probe, 0), // a time is positive
 			arm != ArmBase && arm != ArmHead && arm != ArmBase2, !CellName(row[0]), !oneLine(row[5]):
 			return nil, fmt.Errorf("%w: line %d: %q", ErrBadWindows, line, row)
 		}

@@ -61,7 +61,12 @@ func corpusFlags(fs *flag.FlagSet) runFunc {
 
 // emptyOrNew refuses a folder that holds anything: leaves of an older
 // corpus left there would be loaded with the new one's.
+// A path that is a file, or a folder that holds anything, is a bad -o
+// (exit 2), refused before the corpus is generated.
 func emptyOrNew(dir string) error {
+	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+		return usageError("-o %s is a file: perfrun corpus writes a corpus into a new or empty folder", dir)
+	}
 	entries, err := os.ReadDir(dir)
 	switch {
 	case os.IsNotExist(err):
@@ -70,9 +75,9 @@ func emptyOrNew(dir string) error {
 		return err
 	case len(entries) > 0:
 		if _, err := os.Stat(filepath.Join(dir, corpus.ManifestName)); err == nil {
-			return fmt.Errorf("%s already holds a corpus: write the new one to a new or empty folder", dir)
+			return usageError("%s already holds a corpus: write the new one to a new or empty folder", dir)
 		}
-		return fmt.Errorf("%s is not empty: perfrun corpus writes a whole corpus into a new or empty folder", dir)
+		return usageError("%s is not empty: perfrun corpus writes a whole corpus into a new or empty folder", dir)
 	}
 	return nil
 }

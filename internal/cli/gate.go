@@ -104,7 +104,12 @@ func thresholdFlags(fs *flag.FlagSet) *compare.Thresholds {
 
 func checkThresholds(th *compare.Thresholds) error {
 	if !(th.MinEffect >= 0 && th.MinEffect < 10) || !(th.Alpha > 0 && th.Alpha < 1) {
-		return usageError("-threshold must be in [0, 10) and -alpha in (0, 1)")
+		return usageError("-threshold must be at least 0%% and below 1000%%, -alpha above 0%% and below 100%% (write 5%% or 0.05)")
+	}
+	// Reports print a threshold to 0.01%: a smaller one would read as 0%,
+	// and no measurement resolves it.
+	if th.MinEffect > 0 && th.MinEffect < 1e-4 {
+		return usageError("-threshold %g%% is below 0.01%%: no measurement resolves it (use 0 to gate on any change)", 100*th.MinEffect)
 	}
 	return nil
 }

@@ -25,6 +25,10 @@ func init() {
 }
 
 func runHelp(ctx context.Context, o *streams, args []string) error {
+	if len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
+		cmdHelp.helpOf(o.stdout, flag.NewFlagSet("help", flag.ContinueOnError), true)
+		return nil
+	}
 	all := len(args) > 0 && (args[0] == "-all" || args[0] == "--all")
 	if all {
 		args = args[1:]

@@ -43,7 +43,12 @@ func listFlags(*flag.FlagSet) runFunc {
 				}
 				fmt.Fprintf(tw, "  %s\t%s\n", w.Name, w.Description)
 				for _, p := range w.Params {
-					fmt.Fprintf(tw, "    %s=%s\t%s\n", p.Name, p.Default, p.Help)
+					help := p.Help
+					if p.Name == "cost" {
+						// The one parameter whose default differs by command.
+						help += fmt.Sprintf(" (run measures at cost=%s unless -param cost says otherwise; ab, arm and bisect at %s)", workloads.CostOpenSSL, p.Default)
+					}
+					fmt.Fprintf(tw, "    %s=%s\t%s\n", p.Name, p.Default, help)
 				}
 			}
 		}

@@ -65,8 +65,14 @@ func TestHelpAndList(t *testing.T) {
 	if code, out, _ := perfrun("version"); code != 0 || !strings.HasPrefix(out, "perfrun ") {
 		t.Errorf("version: exit %d, %q", code, out)
 	}
-	if code, _, errOut := perfrun("run", "-h"); code != 0 || !strings.Contains(errOut, "-threads") {
-		t.Errorf("run -h: exit %d\n%s", code, errOut)
+	// Help asked for goes to standard output and exits 0, for every command.
+	for _, c := range append(commands, hidden...) {
+		if code, out, errOut := perfrun(c.name, "-h"); code != 0 || errOut != "" || !strings.Contains(out, "usage: perfrun "+c.name) {
+			t.Errorf("%s -h: exit %d, want its help on standard output\nstdout: %s\nstderr: %s", c.name, code, out, errOut)
+		}
+	}
+	if code, out, _ := perfrun("help", "-h"); code != 0 || !strings.Contains(out, "usage: perfrun help") {
+		t.Errorf("help -h: exit %d\n%s", code, out)
 	}
 	code, out, _ := perfrun("list")
 	for _, want := range []string{"sorted", "sortoninsert", "hashmap", "rcu", "issuer", "mixed", "load", "objects", "reload", "hit=1", "cost=own", "harness itself", "empty"} {
@@ -123,8 +129,12 @@ func TestCorpusCommand(t *testing.T) {
 	if err != nil || strings.Count(string(manifest), "\n") != 1+7 {
 		t.Fatalf("manifest: %v\n%s", err, manifest)
 	}
-	if code, _, stderr := perfrun("corpus", "-o", dir); code != exitFailure || !strings.Contains(stderr, "already holds a corpus") {
+	// A bad -o is a usage error (2), found before the corpus is made.
+	if code, _, stderr := perfrun("corpus", "-o", dir); code != exitUsage || !strings.Contains(stderr, "already holds a corpus") {
 		t.Fatalf("second write: exit %d, %q", code, stderr)
+	}
+	if code, _, stderr := perfrun("corpus", "-o", filepath.Join(dir, "manifest.tsv")); code != exitUsage || !strings.Contains(stderr, "is a file") {
+		t.Fatalf("-o FILE: exit %d, %q", code, stderr)
 	}
 }
 

@@ -60,3 +60,19 @@ func parseNumber(s string, percent bool) (float64, error) {
 	f, err := workloads.ParseNumber(s)
 	return f * scale, err
 }
+
+// parsePercent reads "2%" or "0.02" as a fraction strictly between 0 and
+// 1, by the rules of every fraction flag (number); "" is 0 (not asked for).
+func parsePercent(s string) (float64, error) {
+	if s == "" {
+		return 0, nil
+	}
+	var v float64
+	if err := (number{&v, true}).Set(s); err != nil {
+		return 0, err
+	}
+	if !(v > 0 && v < 1) {
+		return 0, fmt.Errorf("not between 0%% and 100%%")
+	}
+	return v, nil
+}

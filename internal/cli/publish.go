@@ -53,7 +53,16 @@ func (p *publication) addPlots(sub string, plots []*report.Plot) error {
 // publish writes the folder: refuses first if a file it would replace is
 // not perfrun's, stages everything, moves it into place, then removes what
 // the previous report listed and this one does not.
-func (p *publication) publish() error {
+func (p *publication) publish() (err error) {
+	// A folder this publication made is removed again if the report is
+	// not published: "as it was" is no folder.
+	if _, serr := os.Stat(p.dir); os.IsNotExist(serr) {
+		defer func() {
+			if err != nil {
+				os.RemoveAll(p.dir)
+			}
+		}()
+	}
 	if err := os.MkdirAll(p.dir, 0o755); err != nil {
 		return err
 	}

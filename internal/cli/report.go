@@ -22,7 +22,7 @@ comparison with its gate verdict first. Plots go to DIR/images.`,
 func init() { cmdReport.define = reportFlags }
 
 func reportFlags(fs *flag.FlagSet) runFunc {
-	dir := fs.String("o", "perfrun-report", "output directory: report.md, report.html, images/")
+	dir := fs.String("o", filepath.Join(filepath.Dir(defaultOutput), "report"), "output directory: report.md, report.html, images/")
 	title := fs.String("title", "perfrun report", "page title")
 	th := thresholdFlags(fs)
 	return func(_ context.Context, o *streams, args []string) error {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -194,6 +195,9 @@ func (f *runFlags) run(ctx context.Context, o *streams, args []string) error {
 		kv, err := harness.ParseLabel(l)
 		if err != nil {
 			return asUsage(err)
+		}
+		if i := slices.IndexFunc(kvs, func(o workloads.KV) bool { return o.Key == kv.Key }); i >= 0 {
+			return usageError("-label %s given twice (%s=%s, then %s=%s): a configuration key has one value", kv.Key, kv.Key, kvs[i].Value, kv.Key, kv.Value)
 		}
 		kvs = append(kvs, kv)
 	}
@@ -438,19 +442,6 @@ func busy(set *records.Set) error {
 		"Close what else runs and run again; to compare two builds on a busy machine use perfrun ab, which pairs them window by window; "+
 		"or -quarantine=false keeps every sample, the results then saying quarantine: off",
 		len(lost), strings.Join(shown, ", "), why)}
-}
-
-// parsePercent reads "2%" or "0.02" as a fraction strictly between 0 and
-// 1; "" is 0 (not asked for).
-func parsePercent(s string) (float64, error) {
-	if s == "" {
-		return 0, nil
-	}
-	v, err := parseNumber(s, true)
-	if err != nil || !(v > 0 && v < 1) {
-		return 0, fmt.Errorf("not a fraction between 0 and 1")
-	}
-	return v, nil
 }
 
 // summarize says what the run set aside, added and could not reach.
