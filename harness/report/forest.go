@@ -44,7 +44,11 @@ func ForestPlot(rep *compare.Report) (*Plot, error) {
 	names := make([]string, len(cells))
 	lo, hi := axisRange(cells, thr)
 	var left, right plotter.XYs
-	labels := rowLabels(cells)
+	full := make([]string, len(cells))
+	for i, c := range cells {
+		full[i] = c.Name
+	}
+	labels := rowLabels(full)
 	for i, c := range cells {
 		y := float64(len(cells) - 1 - i)
 		names[i] = labels[i]
@@ -125,20 +129,20 @@ func shortRevision(name string) string {
 // rowLabels names each cell by what tells it from the others: the parts
 // of its name every cell shares (Issuer, certs=1024, hit=1) left out, so
 // the labels fit beside the axis.
-func rowLabels(cells []compare.CellVerdict) []string {
-	parts := make([][]string, len(cells))
+func rowLabels(names []string) []string {
+	parts := make([][]string, len(names))
 	count := make(map[string]int)
-	for i, c := range cells {
-		parts[i] = strings.Split(c.Name, "/")
+	for i, name := range names {
+		parts[i] = strings.Split(name, "/")
 		for _, p := range parts[i] {
 			count[p]++
 		}
 	}
-	out := make([]string, len(cells))
+	out := make([]string, len(names))
 	for i, ps := range parts {
 		var keep []string
 		for _, p := range ps {
-			if count[p] < len(cells) || len(cells) == 1 {
+			if count[p] < len(names) || len(names) == 1 {
 				keep = append(keep, strings.TrimPrefix(p, "impl="))
 			}
 		}

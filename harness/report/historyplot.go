@@ -65,7 +65,7 @@ func HistoryPlot(s *history.Series, steps []history.Step) (*Plot, error) {
 	eb.LineStyle.Width = vg.Points(0.7)
 	eb.CapWidth = vg.Points(3)
 	p.Add(eb, scatter)
-	p.Legend.Add(fmt.Sprintf("median of each commit's rounds; bar: 95%% interval, or the rounds' range under six (%d commits)", len(s.Points)), scatter)
+	p.Legend.Add("each commit's median; bar: 95% interval (range under six rounds)", scatter)
 
 	// The level of each segment between steps, and the steps themselves.
 	bounds := []int{0}
@@ -113,7 +113,9 @@ func HistoryPlot(s *history.Series, steps []history.Step) (*Plot, error) {
 	if len(steps) > 0 {
 		caption += fmt.Sprintf("; %d step(s) marked", len(steps))
 	}
-	return &Plot{Name: records.FileStem(s.Machine + "/" + s.Cell + "/" + s.Unit), Caption: caption, plot: p}, nil
+	// The legend sits in the room above the data: beside it, its long
+	// lines left the commits a strip at the left.
+	return &Plot{Name: records.FileStem(s.Machine + "/" + s.Cell + "/" + s.Unit), Caption: caption, plot: p, legendInside: true}, nil
 }
 
 // unitLabel writes a scaled unit as people write it — ns/op, not

@@ -92,7 +92,7 @@ func WindowStrips(cells []string, windows map[string][]compare.Window) (*Plot, e
 	p.X.Min, p.X.Max = lo-pad, hi+pad
 	p.Y.Min, p.Y.Max = -0.6, float64(len(rows))-0.4
 	p.Add(zeroLine{})
-	p.Y.Tick.Marker = rowTicks(rows)
+	p.Y.Tick.Marker = rowTicks(rowLabels(rows)) // the forest plot's short labels
 	p.X.Tick.Marker = niceTicks{}
 	p.Add(plotter.NewGrid())
 	for _, arm := range slices.Backward(arms) {
