@@ -118,12 +118,16 @@ func Plots(sets []*records.Set, o PlotOptions) ([]*Plot, error) {
 	if !hasUnit(sets, latency) {
 		latency, unitName, title = records.Tidy(records.NsPerOp), "ns/op", "wall time per operation"
 	}
+	bands := newBandFigures(sets, o.ByLabel)
 	for _, f := range figures(sets, latency, "threads", o.ByLabel, nil) {
 		if len(f.xs) < 2 {
 			continue
 		}
 		p, err := d.linePlot(f, 1e9, title, unitName+" (median, 95% interval over rounds)")
 		if err != nil {
+			return nil, err
+		}
+		if err := d.addBands(p, f, bands, 1e9); err != nil {
 			return nil, err
 		}
 		out = append(out, &Plot{Name: records.FileStem(f.group) + "-latency", Caption: f.group + ": " + unitName + " against threads (lower is better)", plot: p})

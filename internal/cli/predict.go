@@ -85,7 +85,7 @@ func predictFlags(fs *flag.FlagSet) runFunc {
 		if err != nil {
 			return asUsage(err)
 		}
-		printPrediction(o, set, m)
+		printPrediction(o, set, in, m)
 		if *out == "" {
 			return nil
 		}
@@ -98,21 +98,40 @@ func predictFlags(fs *flag.FlagSet) runFunc {
 }
 
 // printPrediction prints the band of every predicted cell, one row a
-// thread count.
-func printPrediction(o *streams, set *records.Set, m predict.Measured) {
+// thread count, with what the input measured at that count beside it and
+// whether it sits inside the band (the check the model must pass where
+// the machine has the cores).
+func printPrediction(o *streams, set, in *records.Set, m predict.Measured) {
 	fmt.Fprintf(o.stdout, "predicted, not measured: one core a thread; hand-off %.0f / %.0f / %.0f ns, cache-line transfer %.0f / %.0f / %.0f ns (low / mid / high, measured here)\n\n",
 		1e9*m.Low.Handoff, 1e9*m.Mid.Handoff, 1e9*m.High.Handoff, 1e9*m.Low.Transfer, 1e9*m.Mid.Transfer, 1e9*m.High.Transfer)
 	tw := tabwriter.NewWriter(o.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "cell\tthreads\tns/call\tlow\thigh\tper(n)/per(1)\t")
+	fmt.Fprintln(tw, "cell\tthreads\tns/call\tlow\thigh\tper(n)/per(1)\tmeasured\t")
 	var first float64
+	inside, measured := 0, 0
 	for _, c := range set.Cells() {
 		v := func(unit string) float64 { return 1e9 * records.Median(c.Values[records.Tidy(unit)]) }
-		mid := v(records.NsPerCall)
+		mid, low, high := v(records.NsPerCall), v(predict.Low), v(predict.High)
 		if c.Threads == 1 || first == 0 {
 			first = mid
 		}
+		seen := ""
+		if mc, ok := in.Cell(c.Name); ok && len(mc.Values[records.Tidy(records.NsPerCall)]) > 0 {
+			got := 1e9 * records.Median(mc.Values[records.Tidy(records.NsPerCall)])
+			measured++
+			// The 1-thread point is the model's input: inside by construction
+			// up to rounding.
+			if got >= low*(1-1e-9) && got <= high*(1+1e-9) {
+				inside++
+				seen = fmt.Sprintf("%.1f inside", got)
+			} else {
+				seen = fmt.Sprintf("%.1f OUTSIDE", got)
+			}
+		}
 		name := strings.TrimSuffix(c.Name, fmt.Sprintf("/threads=%d", c.Threads))
-		fmt.Fprintf(tw, "%s\t%d\t%.1f\t%.1f\t%.1f\t%.2f\t\n", name, c.Threads, mid, v(predict.Low), v(predict.High), mid/first)
+		fmt.Fprintf(tw, "%s\t%d\t%.1f\t%.1f\t%.1f\t%.2f\t%s\t\n", name, c.Threads, mid, low, high, mid/first, seen)
 	}
 	tw.Flush()
+	if measured > 0 {
+		fmt.Fprintf(o.stdout, "\nmeasured points inside the predicted band: %d of %d\n", inside, measured)
+	}
 }

@@ -1,0 +1,66 @@
+package report
+
+import (
+	"image/color"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+
+	"github.com/perfrun/perfrun/predict"
+	"github.com/perfrun/perfrun/records"
+)
+
+// bandFigures are the low and high edges of predicted bands (perfrun
+// predict's low-ns/call and high-ns/call), by figure group.
+type bandFigures struct{ low, high map[string]*figure }
+
+func newBandFigures(sets []*records.Set, byLabel bool) bandFigures {
+	b := bandFigures{low: make(map[string]*figure), high: make(map[string]*figure)}
+	for _, f := range figures(sets, records.Tidy(predict.Low), "threads", byLabel, nil) {
+		b.low[f.group] = f
+	}
+	for _, f := range figures(sets, records.Tidy(predict.High), "threads", byLabel, nil) {
+		b.high[f.group] = f
+	}
+	return b
+}
+
+// addBands shades, for each line of f that is a prediction with a band,
+// the band from its low to its high edge in the line's colour, translucent
+// so the measured points beside it show through, and names it in the
+// legend as predicted.
+func (d *drawing) addBands(p *plot.Plot, f *figure, b bandFigures, scale float64) error {
+	low, high := b.low[f.group], b.high[f.group]
+	if low == nil || high == nil {
+		return nil
+	}
+	for _, s := range f.series {
+		lo, hi := low.vals[s], high.vals[s]
+		var xs []float64
+		for _, x := range f.xs {
+			if len(lo[x]) > 0 && len(hi[x]) > 0 {
+				xs = append(xs, x)
+			}
+		}
+		if len(xs) < 2 {
+			continue
+		}
+		edge := make(plotter.XYs, 0, 2*len(xs))
+		for _, x := range xs {
+			edge = append(edge, plotter.XY{X: x, Y: scale * records.Median(lo[x])})
+		}
+		for i := len(xs) - 1; i >= 0; i-- {
+			edge = append(edge, plotter.XY{X: xs[i], Y: scale * records.Median(hi[xs[i]])})
+		}
+		band, err := plotter.NewPolygon(edge)
+		if err != nil {
+			return err
+		}
+		r, g, bl, _ := palette[d.implIndex(s.impl)%len(palette)].RGBA()
+		band.Color = color.NRGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(bl >> 8), A: 0x40}
+		band.LineStyle.Width = 0
+		p.Add(band)
+		p.Legend.Add(s.String()+": predicted band", band)
+	}
+	return nil
+}

@@ -1,0 +1,53 @@
+package report
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/perfrun/perfrun/records"
+)
+
+// TestPredictedBandDrawn: a predicted results file beside a measured one
+// draws its band, labelled predicted, in the latency plot; a measured file
+// alone draws none.
+func TestPredictedBandDrawn(t *testing.T) {
+	read := func(text, name string) *records.Set {
+		s, err := records.Read(strings.NewReader(text), name, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	measured := read("machine: this\ncores: 2\n"+
+		"BenchmarkIssuer/impl=sorted/threads=1 1 100 ns/call\nBenchmarkIssuer/impl=sorted/threads=2 1 180 ns/call\n", "r.txt")
+	var p strings.Builder
+	p.WriteString("machine: predicted from r.txt\npredicted: yes\ncores: 2\n")
+	for n, v := range []string{"100 ns/call 100 low-ns/call 100 high-ns/call", "170 ns/call 150 low-ns/call 200 high-ns/call",
+		"300 ns/call 250 low-ns/call 380 high-ns/call", "420 ns/call 330 low-ns/call 560 high-ns/call"} {
+		p.WriteString("BenchmarkIssuer/impl=sorted/threads=" + string(rune('1'+n)) + " 1 " + v + "\n")
+	}
+	predicted := read(p.String(), "p.txt")
+	legendOf := func(sets ...*records.Set) string {
+		plots, err := Plots(sets, PlotOptions{Cores: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, pl := range plots {
+			if strings.HasSuffix(pl.Name, "-latency") {
+				svg, err := pl.Encode("svg")
+				if err != nil {
+					t.Fatal(err)
+				}
+				return string(svg)
+			}
+		}
+		t.Fatal("no latency plot")
+		return ""
+	}
+	if svg := legendOf(measured, predicted); !strings.Contains(svg, "predicted band") {
+		t.Error("the latency plot of a prediction shows no predicted band")
+	}
+	if svg := legendOf(measured); strings.Contains(svg, "predicted band") {
+		t.Error("a measured file alone drew a predicted band")
+	}
+}
