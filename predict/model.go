@@ -10,8 +10,11 @@ import (
 // profile (records.LockUnits).
 type Cell struct {
 	Name string
-	// PerCall is one worker's time per call at one thread, in seconds.
-	PerCall float64
+	// PerCall is one worker's time per call at one thread, in seconds;
+	// PerCallLo and PerCallHi its median's 95% interval (the rounds'
+	// range when they are too few for one, records.Interval): the band
+	// carries it.
+	PerCall, PerCallLo, PerCallHi float64
 	// Instructions per operation: with PerCall, the time an instruction
 	// of this cell takes.
 	Instructions float64

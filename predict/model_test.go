@@ -2,7 +2,10 @@ package predict
 
 import (
 	"math"
+	"strings"
 	"testing"
+
+	"github.com/perfrun/perfrun/records"
 )
 
 func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(math.Abs(a), math.Abs(b)) }
@@ -59,5 +62,30 @@ func TestSharedLineQueues(t *testing.T) {
 	}
 	if bound := 18 * 2 * 2e-7; got[1] < bound*0.9 {
 		t.Errorf("per(18) = %g, want at least the line's bound %g", got[1], bound)
+	}
+}
+
+// TestBandCarriesTheMeasuredInterval: the band of a design with nothing
+// shared is the 1-thread median's 95% interval at every thread count, not
+// the median alone (a band of one value no measurement's rounds sit in).
+func TestBandCarriesTheMeasuredInterval(t *testing.T) {
+	text := "cores: 2\n"
+	for _, v := range []string{"520", "560", "580", "598", "549", "569", "610"} {
+		text += "BenchmarkIssuer/impl=rcu/threads=1 1 " + v + " ns/call 6000 instructions/op 0 exclusive-locks/op 0 locked-instructions/op 0 atomics/op\n"
+	}
+	in, err := records.Read(strings.NewReader(text), "r.txt", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := Results(in, []int{1, 2, 16}, Measured{Low: Constants{Handoff: 1e-7, Transfer: 5e-8}, Mid: Constants{Handoff: 2e-7, Transfer: 8e-8}, High: Constants{Handoff: 4e-7, Transfer: 1e-7}}, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := records.Summarize(in.Cells()[0].Values[records.Tidy(records.NsPerCall)])
+	for _, c := range out.Cells() {
+		lo, hi := records.Median(c.Values[records.Tidy(Low)]), records.Median(c.Values[records.Tidy(High)])
+		if !near(lo, sum.Lo) || !near(hi, sum.Hi) || !(hi > lo) {
+			t.Errorf("%s: band [%g, %g], want the 1-thread interval [%g, %g]", c.Name, lo, hi, sum.Lo, sum.Hi)
+		}
 	}
 }

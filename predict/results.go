@@ -32,6 +32,9 @@ func CellOf(c *records.Cell) (Cell, bool) {
 	out := Cell{Name: c.Name}
 	var ok [5]bool
 	out.PerCall, ok[0] = med(records.NsPerCall)
+	if ok[0] {
+		out.PerCallLo, out.PerCallHi = records.Interval(c.Values[records.Tidy(records.NsPerCall)])
+	}
 	out.Instructions, ok[1] = med(records.Instructions)
 	out.ExclusiveLocks, ok[2] = med(records.ExclusiveLocks)
 	out.LockedInstructions, ok[3] = med(records.LockedInstructions)
@@ -60,6 +63,16 @@ func Results(in *records.Set, threads []int, m Measured, command string) (*recor
 		n++
 		band, err := Predict(cell, m.Low, m.Mid, m.High, threads)
 		if err != nil {
+			return nil, err
+		}
+		// The band's edges also carry the uncertainty of the 1-thread time
+		// the model starts from: its median's 95% interval.
+		lo, hi := cell, cell
+		lo.PerCall, hi.PerCall = cell.PerCallLo, cell.PerCallHi
+		if band.Low, err = perCall(lo, m.Low, threads); err != nil {
+			return nil, err
+		}
+		if band.High, err = perCall(hi, m.High, threads); err != nil {
 			return nil, err
 		}
 		for i, t := range threads {

@@ -2,6 +2,7 @@ package records
 
 import (
 	"math"
+	"slices"
 
 	"github.com/montanaflynn/stats"
 	"golang.org/x/perf/benchmath"
@@ -39,6 +40,17 @@ func Summarize(values []float64) Summary {
 	sum := benchmath.AssumeNothing.Summary(benchmath.NewSample(append([]float64(nil), values...), &benchmath.DefaultThresholds), Confidence)
 	s.Median, s.Lo, s.Hi = sum.Center, sum.Lo, sum.Hi
 	return s
+}
+
+// Interval is the median's 95% interval of values, or, with too few values
+// for one (fewer than six), their range: what a value with its uncertainty
+// is when the rounds are few.
+func Interval(values []float64) (lo, hi float64) {
+	s := Summarize(values)
+	if math.IsInf(s.Lo, 0) || math.IsInf(s.Hi, 0) {
+		return slices.Min(values), slices.Max(values)
+	}
+	return s.Lo, s.Hi
 }
 
 // Median is the one median of the project: montanaflynn/stats's, the

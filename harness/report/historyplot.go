@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"image/color"
 	"math"
-	"slices"
 	"strings"
 
 	"golang.org/x/perf/benchunit"
@@ -43,11 +42,7 @@ func HistoryPlot(s *history.Series, steps []history.Step) (*Plot, error) {
 	bars := historyBars{XYs: pts, YErrors: make(plotter.YErrors, len(s.Points))}
 	top := math.Inf(-1)
 	for i, pt := range s.Points {
-		sum := pt.Summary()
-		lo, hi := sum.Lo, sum.Hi
-		if math.IsInf(lo, 0) || math.IsInf(hi, 0) {
-			lo, hi = slices.Min(pt.Values), slices.Max(pt.Values)
-		}
+		lo, hi := records.Interval(pt.Values)
 		pts[i] = plotter.XY{X: float64(i), Y: medians[i] / factor}
 		bars.YErrors[i] = struct{ Low, High float64 }{(medians[i] - lo) / factor, (hi - medians[i]) / factor}
 		top = math.Max(top, hi/factor)

@@ -100,7 +100,8 @@ func predictFlags(fs *flag.FlagSet) runFunc {
 // printPrediction prints the band of every predicted cell, one row a
 // thread count, with what the input measured at that count beside it and
 // whether it sits inside the band (the check the model must pass where
-// the machine has the cores).
+// the machine has the cores): whether the measured median's 95% interval
+// (records.Interval) reaches it.
 func printPrediction(o *streams, set, in *records.Set, m predict.Measured) {
 	fmt.Fprintf(o.stdout, "predicted, not measured: one core a thread; hand-off %.0f / %.0f / %.0f ns, cache-line transfer %.0f / %.0f / %.0f ns (low / mid / high, measured here)\n\n",
 		1e9*m.Low.Handoff, 1e9*m.Mid.Handoff, 1e9*m.High.Handoff, 1e9*m.Low.Transfer, 1e9*m.Mid.Transfer, 1e9*m.High.Transfer)
@@ -116,15 +117,18 @@ func printPrediction(o *streams, set, in *records.Set, m predict.Measured) {
 		}
 		seen := ""
 		if mc, ok := in.Cell(c.Name); ok && len(mc.Values[records.Tidy(records.NsPerCall)]) > 0 {
-			got := 1e9 * records.Median(mc.Values[records.Tidy(records.NsPerCall)])
+			// A measurement is its median's 95% interval, not a point: it
+			// sits inside when that interval reaches the band (a design with
+			// nothing shared has a band of one value, and rounds jitter).
+			vals := mc.Values[records.Tidy(records.NsPerCall)]
+			lo, hi := records.Interval(vals)
+			got, lo, hi := 1e9*records.Median(vals), 1e9*lo, 1e9*hi
 			measured++
-			// The 1-thread point is the model's input: inside by construction
-			// up to rounding.
-			if got >= low*(1-1e-9) && got <= high*(1+1e-9) {
+			if hi >= low*(1-1e-9) && lo <= high*(1+1e-9) {
 				inside++
 				seen = fmt.Sprintf("%.1f inside", got)
 			} else {
-				seen = fmt.Sprintf("%.1f OUTSIDE", got)
+				seen = fmt.Sprintf("%.1f [%.1f, %.1f] OUTSIDE", got, lo, hi)
 			}
 		}
 		name := strings.TrimSuffix(c.Name, fmt.Sprintf("/threads=%d", c.Threads))
