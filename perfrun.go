@@ -14,8 +14,8 @@
 // shared benchmarks) keep their exported API; a breaking change bumps the
 // major version. The command line's flags, exit codes and output formats
 // are documented in docs/ and change only with a note. Every other package
-// outside internal/ — records, records/importers, harness, harness/compare,
-// harness/report, workloads, impls and each design, store/corpus,
+// outside internal/ — records, records/importers, harness, compare,
+// report, workloads, impls and each design, store/corpus,
 // store/certgen, history, history/changepoint — is importable, shows its
 // use in an example, and names in a paragraph of its package doc ("Its
 // promise") what it keeps; an exported name that paragraph does not name

@@ -7,7 +7,7 @@
 // on top. Test files may also import the registry, to run every built-in
 // design. A new package must be given its layer here before it can exist.
 //
-// Two more rules: only harness/report imports gonum, so every picture
+// Two more rules: only report imports gonum, so every picture
 // shares one style; and every package outside internal/ — importable by
 // anyone — says in its package doc what it keeps ("Its promise") and shows
 // its use in an Example.

@@ -44,7 +44,7 @@ var layers = []struct {
 	{"harness/callgrind", 1},
 	{"store", 1},
 	{"records/importers", 1},
-	{"harness/compare", 1},
+	{"compare", 1},
 	{"predict", 1},
 	{"store/corpus", 2},
 	{"harness/locks", 2},
@@ -54,7 +54,7 @@ var layers = []struct {
 	{"workloads", 3},
 	{"impls/rcu", 4}, // and every other impls/NAME (layerOf)
 	{"harness", 5},
-	{"harness/report", 6},
+	{"report", 6},
 	{"impls", 7},
 	{"internal/cli", 8},
 	{".", 9}, // package perfrun, the public entry point
@@ -68,7 +68,7 @@ const registry = "impls"
 // drawer is the one package that imports the plotting library, drawing,
 // so every picture shares one size, style and file handling.
 const (
-	drawer  = "harness/report"
+	drawer  = "report"
 	drawing = "gonum.org/"
 )
 
@@ -127,13 +127,13 @@ func TestPlantedUpwardImport(t *testing.T) {
 	plant("harness/h_test.go", "package harness_test\nimport _ \""+module+"impls\"\n") // allowed: the registry
 	plant("newpkg/n.go", "package newpkg\n")
 	plant("history/chart.go", "package history\nimport _ \"gonum.org/v1/plot\"\n")
-	plant("harness/report/plot.go", "package report\nimport _ \"gonum.org/v1/plot\"\n")                  // allowed: the drawer
+	plant("report/plot.go", "package report\nimport _ \"gonum.org/v1/plot\"\n")                          // allowed: the drawer
 	plant("results/tool/tool.go", "//go:build ignore\n\npackage main\nimport _ \""+module+"harness\"\n") // a go-run program: not a package
 	got := violations(t, root)
 	if len(got) != 4 {
 		t.Fatalf("want 4 violations (history draws, newpkg without a layer, store's test → store/corpus, workloads → harness), got %d: %q", len(got), got)
 	}
-	for i, sub := range []string{"history imports gonum.org/v1/plot in chart.go: only harness/report draws", "newpkg has no layer", "store (layer 1) imports store/corpus (layer 2) in s_test.go", "workloads (layer 3) imports harness (layer 5) in w.go"} {
+	for i, sub := range []string{"history imports gonum.org/v1/plot in chart.go: only report draws", "newpkg has no layer", "store (layer 1) imports store/corpus (layer 2) in s_test.go", "workloads (layer 3) imports harness (layer 5) in w.go"} {
 		if !strings.Contains(got[i], sub) {
 			t.Errorf("violation %d = %q, want it to say %q", i, got[i], sub)
 		}

@@ -23,7 +23,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/perfrun/perfrun/harness/compare"
+	"github.com/perfrun/perfrun/compare"
 	"github.com/perfrun/perfrun/records"
 )
 

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/perfrun/perfrun/harness/compare"
+	"github.com/perfrun/perfrun/compare"
 )
 
 // TestReplayReproducesCampaigns: judged again from their recorded windows,

@@ -16,7 +16,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/perfrun/perfrun/harness/compare"
+	"github.com/perfrun/perfrun/compare"
 	"github.com/perfrun/perfrun/records"
 )
 

@@ -15,14 +15,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/perfrun/perfrun/compare"
 	"github.com/perfrun/perfrun/harness"
-	"github.com/perfrun/perfrun/harness/compare"
 	"github.com/perfrun/perfrun/harness/locks"
-	"github.com/perfrun/perfrun/harness/report"
 	"github.com/perfrun/perfrun/impls"
 	"github.com/perfrun/perfrun/internal/ab"
 	"github.com/perfrun/perfrun/internal/regularfile"
 	"github.com/perfrun/perfrun/records"
+	"github.com/perfrun/perfrun/report"
 )
 
 var cmdAB = &command{

@@ -14,9 +14,9 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/perfrun/perfrun/compare"
 	"github.com/perfrun/perfrun/harness"
 	"github.com/perfrun/perfrun/harness/callgrind"
-	"github.com/perfrun/perfrun/harness/compare"
 	"github.com/perfrun/perfrun/internal/ab"
 	"github.com/perfrun/perfrun/records"
 )

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/perfrun/perfrun/harness/compare"
+	"github.com/perfrun/perfrun/compare"
 	"github.com/perfrun/perfrun/harness/locks"
 	"github.com/perfrun/perfrun/internal/ab"
 	"github.com/perfrun/perfrun/records"

@@ -3,7 +3,7 @@ package cli
 import (
 	"testing"
 
-	"github.com/perfrun/perfrun/harness/compare"
+	"github.com/perfrun/perfrun/compare"
 	"github.com/perfrun/perfrun/harness/locks"
 )
 

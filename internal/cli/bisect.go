@@ -16,7 +16,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/perfrun/perfrun/harness/compare"
+	"github.com/perfrun/perfrun/compare"
 	"github.com/perfrun/perfrun/history"
 	"github.com/perfrun/perfrun/internal/ab"
 	"github.com/perfrun/perfrun/internal/bisect"

@@ -10,7 +10,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/perfrun/perfrun/harness/compare"
+	"github.com/perfrun/perfrun/compare"
 )
 
 // Exit codes, decided here and nowhere else, so CI never reads a crash as

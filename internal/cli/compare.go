@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/perfrun/perfrun/harness/compare"
+	"github.com/perfrun/perfrun/compare"
 	"github.com/perfrun/perfrun/records"
 )
 

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/perfrun/perfrun/harness/report"
 	"github.com/perfrun/perfrun/records"
+	"github.com/perfrun/perfrun/report"
 )
 
 // docFiles are the README and the manual: every perfrun command they show

@@ -9,7 +9,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/perfrun/perfrun/harness/compare"
+	"github.com/perfrun/perfrun/compare"
 )
 
 var cmdGate = &command{

@@ -15,10 +15,10 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/perfrun/perfrun/harness/report"
 	"github.com/perfrun/perfrun/history"
 	"github.com/perfrun/perfrun/history/changepoint"
 	"github.com/perfrun/perfrun/records"
+	"github.com/perfrun/perfrun/report"
 )
 
 var cmdHistory = &command{

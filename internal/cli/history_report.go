@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/perfrun/perfrun/harness/report"
 	"github.com/perfrun/perfrun/history"
+	"github.com/perfrun/perfrun/report"
 )
 
 // seriesPlots draws the series with at least two commits, each with its

@@ -6,9 +6,9 @@ import (
 	"fmt"
 
 	"github.com/perfrun/perfrun/harness"
-	"github.com/perfrun/perfrun/harness/report"
 	"github.com/perfrun/perfrun/impls"
 	"github.com/perfrun/perfrun/records"
+	"github.com/perfrun/perfrun/report"
 )
 
 var cmdPlot = &command{

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/perfrun/perfrun/harness/report"
+	"github.com/perfrun/perfrun/report"
 )
 
 // manifestName lists, in a report folder, the files perfrun wrote there:

@@ -7,9 +7,9 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/perfrun/perfrun/harness/compare"
-	"github.com/perfrun/perfrun/harness/report"
+	"github.com/perfrun/perfrun/compare"
 	"github.com/perfrun/perfrun/records"
+	"github.com/perfrun/perfrun/report"
 )
 
 var cmdReport = &command{

@@ -13,9 +13,9 @@ import (
 	"time"
 
 	"github.com/perfrun/perfrun/harness"
-	"github.com/perfrun/perfrun/harness/report"
 	"github.com/perfrun/perfrun/impls"
 	"github.com/perfrun/perfrun/records"
+	"github.com/perfrun/perfrun/report"
 	"github.com/perfrun/perfrun/workloads"
 )
 

@@ -5,8 +5,8 @@ import (
 	"os"
 	"strings"
 
-	"github.com/perfrun/perfrun/harness/report"
 	"github.com/perfrun/perfrun/records"
+	"github.com/perfrun/perfrun/report"
 )
 
 // The per-thread tables of a results file, as OpenSSL PR 28599 printed

@@ -8,7 +8,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/perfrun/perfrun/harness/compare"
+	"github.com/perfrun/perfrun/compare"
 	"github.com/perfrun/perfrun/records"
 )
 

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/perfrun/perfrun/harness/report"
 	"github.com/perfrun/perfrun/internal/browser"
 	"github.com/perfrun/perfrun/records"
+	"github.com/perfrun/perfrun/report"
 )
 
 // syntheticRun is a results set with three thread counts on two cores, so

@@ -10,9 +10,9 @@ import (
 	"golang.org/x/perf/benchfmt"
 	"golang.org/x/perf/benchproc"
 
-	"github.com/perfrun/perfrun/harness/compare"
-	"github.com/perfrun/perfrun/harness/report"
+	"github.com/perfrun/perfrun/compare"
 	"github.com/perfrun/perfrun/records"
+	"github.com/perfrun/perfrun/report"
 )
 
 // TestMarkdownEscapesNames: labels, cell names, units and captions come
@@ -137,7 +137,7 @@ func TestBenchstatTables(t *testing.T) {
 	}
 	// The filter perfrun and the README give benchstat keeps exactly
 	// the kept samples, of the per-thread tables' unit.
-	readme, err := os.ReadFile("../../README.md")
+	readme, err := os.ReadFile("../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,8 +11,8 @@ import (
 
 	"gonum.org/v1/plot/cmpimg"
 
-	"github.com/perfrun/perfrun/harness/report"
 	"github.com/perfrun/perfrun/records"
+	"github.com/perfrun/perfrun/report"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden plots in testdata/golden")

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/perfrun/perfrun/harness/report"
 	"github.com/perfrun/perfrun/records"
+	"github.com/perfrun/perfrun/report"
 )
 
 // FuzzPlots: whatever a results file says — thread counts of 1e15, n of 0,

@@ -123,7 +123,7 @@ func TestOperatingCharacteristic(t *testing.T) {
 	if v := os.Getenv("PERFRUN_OC_CAMPAIGNS"); v != "" {
 		fmt.Sscan(v, &campaigns)
 	}
-	real, err := readCampaigns("../../internal/ab/testdata/campaigns")
+	real, err := readCampaigns("../internal/ab/testdata/campaigns")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +145,7 @@ func TestOperatingCharacteristic(t *testing.T) {
 	b.WriteString("at its defaults, paired at the window, on this project's 2-core VM), per class of cell. A window's\n")
 	b.WriteString("log value is what its triple shared (cancels) + its arm process's effect + its own effect, and a\n")
 	b.WriteString("fraction of windows ran slower than the windows they were paired with (resampled from those seen).\n")
-	b.WriteString("Made by `go test ./harness/compare -run OperatingCharacteristic -args -update`; the campaigns' windows\n")
+	b.WriteString("Made by `go test ./compare -run OperatingCharacteristic -args -update`; the campaigns' windows\n")
 	b.WriteString("are in `internal/ab/testdata/campaigns/`.\n\n")
 	b.WriteString("Those campaigns linked 3 code layouts a revision and rotated them over the rounds, so every\n")
 	b.WriteString("layout ran in several processes: the layout component is the variance of the arm processes' effects\n")
@@ -202,7 +202,7 @@ func TestOperatingCharacteristic(t *testing.T) {
 	fmt.Fprintf(&b, "| 3 fixed a revision | %.1f%% | %.1f%% |\n", 100*fixed.excluding, 100*fixed.pass)
 	table := b.String()
 	t.Log("\n" + table)
-	const path = "../../results/operating-characteristic.md"
+	const path = "../results/operating-characteristic.md"
 	if *updateOC {
 		if err := os.WriteFile(path, []byte(table), 0o644); err != nil {
 			t.Fatal(err)

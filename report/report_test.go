@@ -16,9 +16,9 @@ import (
 	"golang.org/x/perf/benchmath"
 
 	"github.com/perfrun/perfrun/harness"
-	"github.com/perfrun/perfrun/harness/report"
 	"github.com/perfrun/perfrun/impls"
 	"github.com/perfrun/perfrun/records"
+	"github.com/perfrun/perfrun/report"
 	"github.com/perfrun/perfrun/store/corpus"
 	"github.com/perfrun/perfrun/workloads"
 )

@@ -5,7 +5,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/perfrun/perfrun/harness/compare"
+	"github.com/perfrun/perfrun/compare"
 	"github.com/perfrun/perfrun/records"
 )
 
