@@ -160,7 +160,7 @@ func abFlags(fs *flag.FlagSet) runFunc {
 	fs.BoolVar(&a.pin, "pin", true, "window pairing: pin worker i of every arm to the same i-th CPU, so the arms of a triple run on the same CPUs")
 	a.revisionCells.define(fs)
 	a.cmd.define(fs)
-	fs.DurationVar(&a.window, "window", 150*time.Millisecond, "measured time per cell and window")
+	fs.DurationVar(&a.window, "window", 150*time.Millisecond, "measured time per cell and window (shorter than run's on purpose: ab pairs many windows of its three arms)")
 	fs.DurationVar(&a.warmup, "warmup", 50*time.Millisecond, "unmeasured warm-up before each window")
 	fs.Uint64Var(&a.seed, "seed", 1, "corpus seed, and seed of the arm order")
 	fs.StringVar(&a.jsonOut, "json", "", "also write the verdict as JSON to this file")

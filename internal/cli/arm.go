@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/perfrun/perfrun/harness"
-	"github.com/perfrun/perfrun/impls"
 	"github.com/perfrun/perfrun/internal/ab"
 )
 
@@ -45,11 +44,8 @@ func driveArm(ctx context.Context, o *streams, stdin io.Reader, args []string) e
 // armFlags defines arm's flags; the arm reads its requests from stdin.
 func armFlags(fs *flag.FlagSet, stdin io.Reader) runFunc {
 	def := harness.DefaultOptions
-	implFlag := fs.String("impl", strings.Join(impls.Names(), ","), "implementations, comma-separated")
-	workloadFlag := fs.String("workload", "issuer", "workloads, comma-separated")
-	threadsFlag := fs.String("threads", fmt.Sprintf("1-%d", harness.Cores()), "thread counts")
-	var params listFlag
-	fs.Var(&params, "param", "workload parameter `name=v1,v2,...` (repeatable)")
+	var choice cellChoice
+	choice.define(fs, cellDefaults{impl: allImpls(), threadsTop: harness.Cores(), threadNote: " (default to the cores, as ab)"})
 	var cmd commandFlags
 	cmd.define(fs)
 	window := fs.Duration("window", def.Window, "measured time per window")
@@ -66,7 +62,7 @@ func armFlags(fs *flag.FlagSet, stdin io.Reader) runFunc {
 		if err != nil {
 			return asUsage(err)
 		}
-		cells, err := planCells(*implFlag, *workloadFlag, *threadsFlag, params, cmds...)
+		cells, err := planCells(choice.impl, choice.workload, choice.threads, choice.params, cmds...)
 		if err != nil {
 			return asUsage(err)
 		}

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"flag"
-	"fmt"
 
 	"github.com/perfrun/perfrun/harness"
 )
@@ -12,18 +11,16 @@ import (
 // (-repo, -pkg) and which cells (-impl, -workload, -threads, -param).
 // Declared once, so the two take them alike.
 type revisionCells struct {
-	repo, pkg               string
-	impl, workload, threads string
-	params                  listFlag
+	repo, pkg string
+	cellChoice
 }
 
 func (c *revisionCells) define(fs *flag.FlagSet) {
 	fs.StringVar(&c.repo, "repo", ".", "git repository")
 	fs.StringVar(&c.pkg, "pkg", defaultPkg, "the main package to build at each revision, relative to the repository's root (a store's own main that calls perfrun.Main)")
-	fs.StringVar(&c.impl, "impl", "", "implementations (default: all)")
-	fs.StringVar(&c.workload, "workload", "issuer", "workloads")
-	fs.StringVar(&c.threads, "threads", fmt.Sprintf("1-%d", harness.Cores()), "thread counts (oversubscribed ones are never gated)")
-	fs.Var(&c.params, "param", "workload parameter name=v1,v2 (repeatable); the stores are measured at cost=own (their structure and lock alone, where a change to one shows at its full size) unless -param cost=openssl")
+	c.cellChoice.define(fs, cellDefaults{implNote: " (default: every design each revision has)", threadsTop: harness.Cores(),
+		threadNote: " (default to the cores: oversubscribed ones are never gated)",
+		paramNote:  " (the stores at cost=own, their structure and lock alone, where a change to one shows at its full size, unless -param cost says otherwise)"})
 }
 
 // cellArgs are the cell flags as ab and its arms take them.

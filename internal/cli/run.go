@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/perfrun/perfrun/harness"
-	"github.com/perfrun/perfrun/impls"
 	"github.com/perfrun/perfrun/records"
 	"github.com/perfrun/perfrun/report"
 	"github.com/perfrun/perfrun/workloads"
@@ -67,8 +66,8 @@ var printers = map[string]func(io.Writer, *records.Set, int) error{
 
 // runFlags are run's flags, as parsed.
 type runFlags struct {
-	impl, workload, threads    string
-	params, labels             listFlag
+	cellChoice
+	labels                     listFlag
 	rounds                     int
 	window, warmup, maxTime    time.Duration
 	corpus, match, out, format string
@@ -84,10 +83,9 @@ type runFlags struct {
 func newRunFlags(fs *flag.FlagSet) *runFlags {
 	def := harness.DefaultOptions
 	f := &runFlags{}
-	fs.StringVar(&f.impl, "impl", strings.Join(impls.Names(), ","), "implementations, comma-separated")
-	fs.StringVar(&f.workload, "workload", "issuer", "workloads, comma-separated (see perfrun list)")
-	fs.StringVar(&f.threads, "threads", fmt.Sprintf("1-%d", 2*harness.Cores()), "thread counts: 1,2,4,8 or ranges like 1-18/2")
-	fs.Var(&f.params, "param", "workload parameter `name=v1,v2,...` (repeatable; several values sweep)")
+	f.cellChoice.define(fs, cellDefaults{impl: allImpls(), threadsTop: 2 * harness.Cores(),
+		threadNote: " (default to twice the cores: those past the cores only time-slice, labelled *, never gated)",
+		paramNote:  " (the models run at cost=openssl unless -param cost says otherwise)"})
 	fs.IntVar(&f.rounds, "rounds", def.Rounds, "rounds; each measures every cell once")
 	fs.DurationVar(&f.window, "window", def.Window, "measured time per cell and round")
 	fs.DurationVar(&f.warmup, "warmup", def.Warmup, "unmeasured warm-up before each window")
