@@ -325,3 +325,48 @@ func TestReportsSayWhyACountIsMissing(t *testing.T) {
 		}
 	}
 }
+
+// TestPublishedInItsOwnForm: a hyperfine summary prints as hyperfine
+// printed it, a JMH score with its error says whether the intervals are
+// apart, and a file without both sides is refused.
+func TestPublishedInItsOwnForm(t *testing.T) {
+	read := func(text string) *records.Set {
+		s, err := records.Read(strings.NewReader(text), "p.txt", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	hf := read("published-error: sd\n" +
+		"BenchmarkDedup/n=1000/side=before 1 6.685 sec/op 0.017 published-error-sec/op 10 published-runs\n" +
+		"BenchmarkDedup/n=1000/side=after 1 1.256 sec/op 0.013 published-error-sec/op 10 published-runs\n")
+	var b bytes.Buffer
+	if err := report.WritePublished(&b, hf, "side", "before", "after"); err != nil || !strings.Contains(b.String(), "after is 5.32 ± 0.06 times faster than before") {
+		t.Errorf("hyperfine's form: %v\n%s", err, &b)
+	}
+	jmh := read("published-error: ci99.9\n" +
+		"BenchmarkH/side=before 1 280.003 ops/s 69.273 published-error-ops/s 5 published-runs\n" +
+		"BenchmarkH/side=after 1 340.275 ops/s 72.833 published-error-ops/s 5 published-runs\n")
+	b.Reset()
+	if err := report.WritePublished(&b, jmh, "side", "before", "after"); err != nil || !strings.Contains(b.String(), "overlap") {
+		t.Errorf("JMH's form: %v\n%s", err, &b)
+	}
+	if err := report.WritePublished(&b, hf, "side", "before", "later"); err == nil {
+		t.Error("a file without the after side printed nothing and no error")
+	}
+}
+
+// TestOneRoundHasNoVariance: a cell with one kept round shows no variance
+// in the per-thread table; it showed var 0.00, as if it had not varied.
+func TestOneRoundHasNoVariance(t *testing.T) {
+	set, err := records.Read(strings.NewReader("cores: 2\nBenchmarkIssuer/impl=rcu/threads=1 1 500 ns/call 2e6 ops/s\n"+
+		"BenchmarkIssuer/impl=rcu/threads=2 1 520 ns/call 3.8e6 ops/s\nBenchmarkIssuer/impl=rcu/threads=2 1 530 ns/call 3.7e6 ops/s\n"), "f.txt", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	report.WriteThreadTables(&b, set, 2)
+	if !strings.Contains(b.String(), "(1 round)") {
+		t.Errorf("the one-round cell shows a variance:\n%s", &b)
+	}
+}

@@ -108,10 +108,13 @@ func WriteThreadTables(w io.Writer, s *records.Set, cores int) {
 				row := []string{strconv.Itoa(th),
 					strconv.FormatFloat(sum.Mean/sc.Factor, 'f', sc.Prec+1, 64),
 					strconv.FormatFloat(sum.Variance/(sc.Factor*sc.Factor), 'f', sc.Prec+1, 64)}
-				if sum.N == 0 {
+				switch sum.N {
+				case 0:
 					// No number, not a zero: every sample set aside, or the
 					// cell lacks the unit.
 					row = []string{strconv.Itoa(th), missing(c), missing(c)}
+				case 1:
+					row[2] = "— (1 round)" // one kept round has no variance, not a variance of 0
 				}
 				if perObject {
 					row = append(row, strconv.FormatFloat(records.Summarize(c.Values[records.BPerObject]).Mean, 'f', 0, 64))

@@ -27,13 +27,22 @@ per cell and unit, each process's median over its kept rounds, the median
 of those with every process's beside it, and the rounds' spread within a
 process; then each design's scaling from one thread (the control's is the
 parallelism the machine delivered) and, with -vs IMPL, each design over
-IMPL, both taken within a process before the median.`,
+IMPL, both taken within a process before the median.
+
+-format published -sides KEY=BEFORE,AFTER prints each benchmark's change
+from KEY=BEFORE to KEY=AFTER in the form its discussion printed it:
+hyperfine's "R ± E times faster" (a mean with the runs' standard deviation;
+perfrun's own rounds are read so too), JMH's scores with their 99.9% errors
+and whether they are apart, callgrind's counts as a ratio. A file of
+published numbers (results/published/) says what its ± is on a
+published-error: line.`,
 }
 
 func init() { cmdExport.define = exportFlags }
 
 func exportFlags(fs *flag.FlagSet) runFunc {
-	format := fs.String("format", "csv", "table, csv, json, jmh, or processes (several files, one process each)")
+	format := fs.String("format", "csv", "table, csv, json, jmh, processes (several files, one process each), or published (a change in its discussion's form)")
+	sides := fs.String("sides", "", "published: KEY=BEFORE,AFTER, the name key whose values are the two sides (e.g. impl=sorted,hashmap)")
 	units := fs.String("units", "", "processes: the units to show, comma-separated (default: ns/call or ns/add, ops/s, B/object)")
 	vs := fs.String("vs", "", "processes: also divide every design by this implementation, process by process")
 	return func(_ context.Context, o *streams, args []string) error {
@@ -54,8 +63,11 @@ func exportFlags(fs *flag.FlagSet) runFunc {
 			}
 			return nil
 		}
-		if *units != "" || *vs != "" {
-			return usageError("-units and -vs are for -format processes")
+		if *format == "published" {
+			return exportPublished(o, fs.Args(), *sides)
+		}
+		if *units != "" || *vs != "" || *sides != "" {
+			return usageError("-units and -vs are for -format processes, -sides for -format published")
 		}
 		if fs.NArg() != 1 {
 			return usageError("want one results file")
@@ -74,6 +86,24 @@ func exportFlags(fs *flag.FlagSet) runFunc {
 		}
 		return printer(o.stdout, sets[0], cores)
 	}
+}
+
+// exportPublished prints one file's changes from one side to the other in
+// their discussions' own forms.
+func exportPublished(o *streams, files []string, sides string) error {
+	key, vals, ok := strings.Cut(sides, "=")
+	before, after, ok2 := strings.Cut(vals, ",")
+	if !ok || !ok2 || key == "" || before == "" || after == "" {
+		return usageError("-format published wants -sides KEY=BEFORE,AFTER, such as -sides impl=sorted,hashmap")
+	}
+	if len(files) != 1 {
+		return usageError("-format published: want one results file")
+	}
+	sets, err := readSets("export", files, o)
+	if err != nil {
+		return err
+	}
+	return asUsage(report.WritePublished(o.stdout, sets[0], key, before, after))
 }
 
 // distinctFiles is files without a file given twice or a copy of one
