@@ -52,12 +52,16 @@ func WritePublished(w io.Writer, s *records.Set, key, before, after string) erro
 		if p.b == nil || p.a == nil {
 			continue
 		}
+		// One time (a whole op first, as the discussions time a whole
+		// program), and the instruction count where there is one.
+		timed := false
 		for _, unit := range []string{"sec/op", "sec/call", "ops/s", records.Instructions} {
 			b, okb := summaryOf(p.b, unit)
 			a, oka := summaryOf(p.a, unit)
-			if !okb || !oka {
+			if !okb || !oka || timed && unit != records.Instructions {
 				continue
 			}
+			timed = timed || unit != records.Instructions
 			n++
 			fmt.Fprintf(w, "%s: %s\n", name, ownTerms(unit, kind, b, a, before, after))
 		}
