@@ -190,75 +190,12 @@ func (a *abOptions) run(ctx context.Context, o *streams, fs *flag.FlagSet) error
 		}
 		return a.replayWindows(o)
 	}
-	if a.baseline != "" {
-		if a.baseBin != "" {
-			return usageError("-baseline and -base-bin both name BASE: give one")
-		}
-		bin, err := baselineBuild(a.baseline)
-		if err != nil {
-			return err
-		}
-		a.baseBin = bin
-		if err := a.baselineCells(fs); err != nil {
-			return err
-		}
-	}
-	prebuilt := a.baseBin != "" || a.headBin != "" || len(a.baseEnv)+len(a.headEnv) > 0
-	switch {
-	case prebuilt && fs.NArg() != 0:
-		return usageError("with -baseline, -base-bin, -head-bin, -base-env or -head-env, want no revisions: the binaries are the arms")
-	case !prebuilt && fs.NArg() != 2:
-		return usageError("want two revisions: BASE HEAD")
-	}
-	limit, err := parsePercent(a.speedLimit)
-	if err != nil && a.speedLimit != "0" {
-		return usageError("bad -speed-limit %q: want a percentage such as 10%%, or 0", a.speedLimit)
-	}
-	switch {
-	case a.rounds < compare.MinPairedRounds || a.inner < 1 || a.looks < 1:
-		return usageError("-rounds must be at least %d for paired statistics, -inner and -looks at least 1", compare.MinPairedRounds)
-	case a.pairing != "window" && a.pairing != "process":
-		return usageError("-pairing must be window or process, not %q", a.pairing)
-	case a.budget < 0:
-		return usageError("-budget must not be negative")
-	}
-	if _, err := a.fixedLayouts(); err != nil {
-		return err
-	}
-	if a.rounds > maxABRounds || a.inner > maxABRounds || a.looks > 100 {
-		return usageError("-rounds and -inner at most %d, -looks at most 100", maxABRounds)
-	}
-	// The first look always runs whole: one that cannot end within
-	// -budget is refused, not started.
-	if a.budget > 0 {
-		if least := time.Duration(a.rounds*a.inner*3) * (a.window + a.warmup); least > a.budget {
-			return usageError("-rounds %d × -inner %d × 3 arms × %v a window is at least %v a cell, past -budget %v: fewer rounds, or a larger budget",
-				a.rounds, a.inner, a.window+a.warmup, least.Round(time.Second), a.budget)
-		}
-	}
-	if err := checkThresholds(a.th); err != nil {
-		return err
-	}
-	if threads, err := harness.ParseThreads(a.threads); err == nil && len(threads) > 0 && slices.Min(threads) > harness.Cores() {
-		return usageError("-threads %s: every count is above the %d cores: those cells only time-slice and are never gated, so ab could judge nothing", a.threads, harness.Cores())
-	}
-	// Another package's binary knows implementations this one does not:
-	// only perfrun's own flags are checked here.
-	if a.pkg == defaultPkg && !prebuilt {
-		cmds, err := a.cmd.commands()
-		if err != nil {
-			return asUsage(err)
-		}
-		if _, err := planCells(orDefault(a.impl), a.workload, a.threads, a.params, cmds...); err != nil {
-			return asUsage(err)
-		}
-	}
-	if err := checkOutputs(a.jsonOut, a.reportDir); err != nil {
+	prebuilt, limit, err := a.check(fs)
+	if err != nil {
 		return err
 	}
 	var arms *prebuiltArms
 	if prebuilt {
-		var err error
 		if arms, err = a.prebuilt(); err != nil {
 			return err
 		}
@@ -276,37 +213,18 @@ func (a *abOptions) run(ctx context.Context, o *streams, fs *flag.FlagSet) error
 			fmt.Fprintf(o.stderr, "perfrun: ab: %s has uncommitted changes; ab measures the commits %s and %s, not them\n", a.repo, fs.Arg(0), fs.Arg(1))
 		}
 	}
-	dir, err := ab.TempDir()
+	dir, err := a.scratch(o)
 	if err != nil {
 		return err
 	}
-	if a.keep {
-		if err := ab.Keep(dir); err != nil {
-			return err
-		}
-		fmt.Fprintf(o.stderr, "perfrun: ab: keeping %s\n", dir)
-	} else {
+	if !a.keep {
 		defer os.RemoveAll(dir)
 	}
-	oldName, newName := fs.Arg(0), fs.Arg(1)
-	var r *ab.Runner
-	var counting [2]countingArm
-	if prebuilt {
-		r = a.runner(o, dir, []string{arms.base}, []string{arms.head})
-		r.BaseEnv, r.HeadEnv = a.baseEnv, a.headEnv
-		oldName, newName = arms.baseName, arms.headName
-		counting = [2]countingArm{{arms.base, a.baseEnv}, {arms.head, a.headEnv}}
-		if a.locks {
-			a.noLocks = "prebuilt binaries have no source to build for lock profiles (ab BASE HEAD builds them)"
-		}
-	} else {
-		var cleanup func()
-		if r, counting, cleanup, err = a.buildArms(ctx, o, dir, oldName, newName); err != nil {
-			return err
-		}
-		defer cleanup()
-		oldName, newName = ab.Describe(ctx, a.repo, oldName), ab.Describe(ctx, a.repo, newName)
+	r, counting, oldName, newName, cleanup, err := a.arms(ctx, o, dir, fs.Arg(0), fs.Arg(1), arms)
+	if err != nil {
+		return err
 	}
+	defer cleanup()
 	r.SpeedLimit = limit
 	rep, windows, err := a.decide(ctx, o, r, start, counting)
 	if err != nil {
@@ -334,6 +252,118 @@ func (a *abOptions) run(ctx context.Context, o *streams, fs *flag.FlagSet) error
 			100*r.Measuring.Seconds()/wall.Seconds(), 100*r.Linking.Seconds()/wall.Seconds(), 100*a.counted.Seconds()/wall.Seconds())
 	}
 	return verdict
+}
+
+// check refuses, before anything is built or measured, flags that cannot
+// make a comparison; it says whether the arms are prebuilt binaries and
+// reads -speed-limit.
+func (a *abOptions) check(fs *flag.FlagSet) (prebuilt bool, limit float64, err error) {
+	if a.baseline != "" {
+		if a.baseBin != "" {
+			return false, 0, usageError("-baseline and -base-bin both name BASE: give one")
+		}
+		bin, err := baselineBuild(a.baseline)
+		if err != nil {
+			return false, 0, err
+		}
+		a.baseBin = bin
+		if err := a.baselineCells(fs); err != nil {
+			return false, 0, err
+		}
+	}
+	prebuilt = a.baseBin != "" || a.headBin != "" || len(a.baseEnv)+len(a.headEnv) > 0
+	switch {
+	case prebuilt && fs.NArg() != 0:
+		return false, 0, usageError("with -baseline, -base-bin, -head-bin, -base-env or -head-env, want no revisions: the binaries are the arms")
+	case !prebuilt && fs.NArg() != 2:
+		return false, 0, usageError("want two revisions: BASE HEAD")
+	}
+	limit, err = parsePercent(a.speedLimit)
+	if err != nil && a.speedLimit != "0" {
+		return false, 0, usageError("bad -speed-limit %q: want a percentage such as 10%%, or 0", a.speedLimit)
+	}
+	if err := a.checkRounds(); err != nil {
+		return false, 0, err
+	}
+	if err := checkThresholds(a.th); err != nil {
+		return false, 0, err
+	}
+	if threads, err := harness.ParseThreads(a.threads); err == nil && len(threads) > 0 && slices.Min(threads) > harness.Cores() {
+		return false, 0, usageError("-threads %s: every count is above the %d cores: those cells only time-slice and are never gated, so ab could judge nothing", a.threads, harness.Cores())
+	}
+	// Another package's binary knows implementations this one does not:
+	// only perfrun's own flags are checked here.
+	if a.pkg == defaultPkg && !prebuilt {
+		cmds, err := a.cmd.commands()
+		if err != nil {
+			return false, 0, asUsage(err)
+		}
+		if _, err := planCells(orDefault(a.impl), a.workload, a.threads, a.params, cmds...); err != nil {
+			return false, 0, asUsage(err)
+		}
+	}
+	return prebuilt, limit, checkOutputs(a.jsonOut, a.reportDir)
+}
+
+// checkRounds refuses rounds, looks, pairing, layouts and a budget that
+// cannot make a comparison; the first look always runs whole, so one that
+// cannot end within -budget is refused, not started.
+func (a *abOptions) checkRounds() error {
+	switch {
+	case a.rounds < compare.MinPairedRounds || a.inner < 1 || a.looks < 1:
+		return usageError("-rounds must be at least %d for paired statistics, -inner and -looks at least 1", compare.MinPairedRounds)
+	case a.pairing != "window" && a.pairing != "process":
+		return usageError("-pairing must be window or process, not %q", a.pairing)
+	case a.budget < 0:
+		return usageError("-budget must not be negative")
+	}
+	if _, err := a.fixedLayouts(); err != nil {
+		return err
+	}
+	if a.rounds > maxABRounds || a.inner > maxABRounds || a.looks > 100 {
+		return usageError("-rounds and -inner at most %d, -looks at most 100", maxABRounds)
+	}
+	if a.budget > 0 {
+		if least := time.Duration(a.rounds*a.inner*3) * (a.window + a.warmup); least > a.budget {
+			return usageError("-rounds %d × -inner %d × 3 arms × %v a window is at least %v a cell, past -budget %v: fewer rounds, or a larger budget",
+				a.rounds, a.inner, a.window+a.warmup, least.Round(time.Second), a.budget)
+		}
+	}
+	return nil
+}
+
+// scratch makes the comparison's scratch folder, kept with -keep.
+func (a *abOptions) scratch(o *streams) (string, error) {
+	dir, err := ab.TempDir()
+	if err != nil {
+		return "", err
+	}
+	if a.keep {
+		if err := ab.Keep(dir); err != nil {
+			return "", err
+		}
+		fmt.Fprintf(o.stderr, "perfrun: ab: keeping %s\n", dir)
+	}
+	return dir, nil
+}
+
+// arms readies the three arms' runner — from prebuilt binaries, or by
+// building base and head — with the binaries the counts use and the names
+// the verdict gives the two sides.
+func (a *abOptions) arms(ctx context.Context, o *streams, dir, base, head string, arms *prebuiltArms) (r *ab.Runner, counting [2]countingArm, oldName, newName string, cleanup func(), err error) {
+	if arms != nil {
+		r = a.runner(o, dir, []string{arms.base}, []string{arms.head})
+		r.BaseEnv, r.HeadEnv = a.baseEnv, a.headEnv
+		counting = [2]countingArm{{arms.base, a.baseEnv}, {arms.head, a.headEnv}}
+		if a.locks {
+			a.noLocks = "prebuilt binaries have no source to build for lock profiles (ab BASE HEAD builds them)"
+		}
+		return r, counting, arms.baseName, arms.headName, func() {}, nil
+	}
+	if r, counting, cleanup, err = a.buildArms(ctx, o, dir, base, head); err != nil {
+		return nil, counting, "", "", nil, err
+	}
+	return r, counting, ab.Describe(ctx, a.repo, base), ab.Describe(ctx, a.repo, head), cleanup, nil
 }
 
 // fixedLayouts reads -layouts: -1 for fresh layouts, else how many
