@@ -127,102 +127,124 @@ func Gate(old, new *records.Set, th Thresholds) (*Report, error) {
 	if rep.countsOnly {
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("neither file has %s: gated on its counts (instructions/op, allocs/op) alone", th.Metric))
 	}
-	cores := min(nonZero(old.Cores()), nonZero(new.Cores()))
-	missing := func(name, unit, why string) { rep.Cells = append(rep.Cells, missingVerdict(name, unit, why, th)) }
-	var tested []int
-	var ests []estimate
-	var pairs [][2]*records.Cell
-	// threads are the thread counts of the cells both runs measured, each
-	// given a note on the machine there, decided or not.
-	var threads []int
 	rep.Warnings = append(rep.Warnings, machineWarnings(old, new)...)
-	machine := newMachineView(old, new, th.Metric)
+	g := &gating{old: old, new: new, th: th, rep: rep, cores: min(nonZero(old.Cores()), nonZero(new.Cores()))}
 	for _, oc := range old.Cells() {
-		if oc.IsReference() {
-			continue // the machine, not a store: see machineWarnings
+		if !oc.IsReference() { // the machine, not a store: see machineWarnings
+			g.cell(oc)
 		}
-		name := oc.Name
-		nc, ok := new.Cell(name)
-		if cores > 0 && oc.Threads > cores {
-			// Never gated, so never a missing regression either.
-			why := fmt.Sprintf("oversubscribed: %d threads on %d cores", oc.Threads, cores)
-			if !ok {
-				why = fmt.Sprintf("missing from %s, and %s", new.Label, why)
-			}
-			rep.Cells = append(rep.Cells, CellVerdict{Name: name, Unit: th.Metric, Verdict: NotGated, Reason: why})
-			continue
-		}
-		if !ok {
-			missing(name, th.Metric, "missing from "+new.Label)
-			continue
-		}
-		c := CellVerdict{Name: name, Unit: th.Metric, Verdict: Inconclusive}
-		if !slices.Contains(threads, oc.Threads) {
-			threads = append(threads, oc.Threads)
-		}
-		if len(nc.Values) == 0 && nc.Aside > 0 {
-			// Measured, then set aside whole: the machine, not the store,
-			// decided this cell; it is not missing, and not a verdict.
-			c.Reason = fmt.Sprintf("%s measured it but set all %d samples aside (%s): no verdict on the store", new.Label, nc.Aside, nc.Why)
-			rep.Cells = append(rep.Cells, c)
-			continue
-		}
-		rep.Cells = append(rep.Cells, exactVerdicts(oc, nc, new.Label, th)...)
-		a, b := oc.Values[th.Metric], nc.Values[th.Metric]
-		if rep.countsOnly {
-			continue
-		}
-		switch {
-		case len(a) == 0:
-			c.Reason = fmt.Sprintf("%s has no %s for it: nothing to gate", old.Label, th.Metric)
-		case len(b) == 0:
-			missing(name, th.Metric, fmt.Sprintf("%s has no %s for it (it has %s)", new.Label, th.Metric, strings.Join(nc.Units, ", ")))
-			continue
-		case len(a) < MinRounds || len(b) < MinRounds:
-			c.Reason = fmt.Sprintf("%d and %d rounds: needs at least %d on each side", len(a), len(b), MinRounds)
-			if why := asideReason(oc, nc); why != "" {
-				c.Reason += "; " + why
-			}
-		default:
-			e, ok := logRatio(a, b)
-			if !ok {
-				c.Reason = "a value is not positive: no ratio"
-				break
-			}
-			rep.Cells = append(rep.Cells, c)
-			tested = append(tested, len(rep.Cells)-1)
-			ests = append(ests, e)
-			pairs = append(pairs, [2]*records.Cell{oc, nc})
-			continue
-		}
-		rep.Cells = append(rep.Cells, c)
 	}
 	for _, nc := range new.Cells() {
 		if _, ok := old.Cell(nc.Name); !ok && !nc.IsReference() {
 			rep.Cells = append(rep.Cells, CellVerdict{Name: nc.Name, Unit: th.Metric, Verdict: NotGated, Reason: "new in " + new.Label + ": nothing to compare with"})
 		}
 	}
-	cells := make([]*CellVerdict, len(tested))
-	for i, idx := range tested {
-		cells[i] = &rep.Cells[idx]
+	g.decide(newMachineView(old, new, th.Metric))
+	rep.finish()
+	return rep, nil
+}
+
+// gating is one file gate under way: the report so far, and the cells
+// whose times go to the decision.
+type gating struct {
+	old, new *records.Set
+	th       Thresholds
+	rep      *Report
+	cores    int
+	tested   []testedCell
+	// threads are the thread counts of the cells both runs measured, each
+	// given a note on the machine there, decided or not.
+	threads []int
+}
+
+// testedCell is a cell whose times are decided: its verdict's place in
+// the report, its estimate and its two sides.
+type testedCell struct {
+	at       int
+	est      estimate
+	old, new *records.Cell
+}
+
+// cell adds old's cell oc to the report: not gated, missing, undecidable
+// with the reason, or — with its exact verdicts — to be decided.
+func (g *gating) cell(oc *records.Cell) {
+	rep, th, name := g.rep, g.th, oc.Name
+	nc, ok := g.new.Cell(name)
+	if g.cores > 0 && oc.Threads > g.cores {
+		// Never gated, so never a missing regression either.
+		why := fmt.Sprintf("oversubscribed: %d threads on %d cores", oc.Threads, g.cores)
+		if !ok {
+			why = fmt.Sprintf("missing from %s, and %s", g.new.Label, why)
+		}
+		rep.Cells = append(rep.Cells, CellVerdict{Name: name, Unit: th.Metric, Verdict: NotGated, Reason: why})
+		return
 	}
-	slices.Sort(threads)
-	rep.Warnings = append(rep.Warnings, machine.notes(threads, th.Alpha)...)
-	for i, v := range decide(cells, ests, th.MinEffect, th.Alpha) {
-		c, oc, nc := cells[i], pairs[i][0], pairs[i][1]
+	if !ok {
+		rep.Cells = append(rep.Cells, missingVerdict(name, th.Metric, "missing from "+g.new.Label, th))
+		return
+	}
+	c := CellVerdict{Name: name, Unit: th.Metric, Verdict: Inconclusive}
+	if !slices.Contains(g.threads, oc.Threads) {
+		g.threads = append(g.threads, oc.Threads)
+	}
+	if len(nc.Values) == 0 && nc.Aside > 0 {
+		// Measured, then set aside whole: the machine, not the store,
+		// decided this cell; it is not missing, and not a verdict.
+		c.Reason = fmt.Sprintf("%s measured it but set all %d samples aside (%s): no verdict on the store", g.new.Label, nc.Aside, nc.Why)
+		rep.Cells = append(rep.Cells, c)
+		return
+	}
+	rep.Cells = append(rep.Cells, exactVerdicts(oc, nc, g.new.Label, th)...)
+	if rep.countsOnly {
+		return
+	}
+	a, b := oc.Values[th.Metric], nc.Values[th.Metric]
+	switch {
+	case len(a) == 0:
+		c.Reason = fmt.Sprintf("%s has no %s for it: nothing to gate", g.old.Label, th.Metric)
+	case len(b) == 0:
+		rep.Cells = append(rep.Cells, missingVerdict(name, th.Metric, fmt.Sprintf("%s has no %s for it (it has %s)", g.new.Label, th.Metric, strings.Join(nc.Units, ", ")), th))
+		return
+	case len(a) < MinRounds || len(b) < MinRounds:
+		c.Reason = fmt.Sprintf("%d and %d rounds: needs at least %d on each side", len(a), len(b), MinRounds)
+		if why := asideReason(oc, nc); why != "" {
+			c.Reason += "; " + why
+		}
+	default:
+		if e, ok := logRatio(a, b); ok {
+			rep.Cells = append(rep.Cells, c)
+			g.tested = append(g.tested, testedCell{at: len(rep.Cells) - 1, est: e, old: oc, new: nc})
+			return
+		}
+		c.Reason = "a value is not positive: no ratio"
+	}
+	rep.Cells = append(rep.Cells, c)
+}
+
+// decide gives the tested cells their verdicts (Holm across them), then
+// takes back those of a thread count where the machine moved, and says
+// what it did where a cell stays undecided.
+func (g *gating) decide(machine machineView) {
+	cells := make([]*CellVerdict, len(g.tested))
+	ests := make([]estimate, len(g.tested))
+	for i, t := range g.tested {
+		cells[i], ests[i] = &g.rep.Cells[t.at], t.est
+	}
+	slices.Sort(g.threads)
+	g.rep.Warnings = append(g.rep.Warnings, machine.notes(g.threads, g.th.Alpha)...)
+	for i, v := range decide(cells, ests, g.th.MinEffect, g.th.Alpha) {
+		c, t := cells[i], g.tested[i]
 		if v != "" {
 			c.Verdict = v
 		}
-		if why := machine.moved(oc.Threads, th.MinEffect, th.Alpha); why != "" {
+		if why := machine.moved(t.old.Threads, g.th.MinEffect, g.th.Alpha); why != "" {
 			c.Verdict, c.Reason = Inconclusive, fmt.Sprintf("%s (the cell: %s)", why, c.Reason)
 		} else if c.Verdict == Inconclusive {
-			if saw := machine.saw(oc, nc, th.Metric); saw != "" {
+			if saw := machine.saw(t.old, t.new, g.th.Metric); saw != "" {
 				c.Reason += "; " + saw
 			}
 		}
 	}
-	rep.finish()
-	return rep, nil
 }
 
 // hasUnit says whether any cell of s has values of unit.
