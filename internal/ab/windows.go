@@ -77,10 +77,10 @@ func (r *Runner) startArm(ctx context.Context, bin, arm string, round int, match
 	}
 	for p.out.Scan() {
 		line := p.out.Text()
-		if line == "ready" {
+		if line == ArmReady {
 			return p, nil
 		}
-		if name, ok := strings.CutPrefix(line, "cell "); ok {
+		if name, ok := strings.CutPrefix(line, ArmCell+" "); ok {
 			p.cells = append(p.cells, name)
 		}
 	}
@@ -90,6 +90,16 @@ func (r *Runner) startArm(ctx context.Context, bin, arm string, round int, match
 // ArmProtocol is the first line an arm process prints (perfrun arm), so
 // ab can tell a binary that speaks the protocol from one that does not.
 const ArmProtocol = "perfrun-arm 1"
+
+// The protocol's other words, one definition for both ends: the arm
+// announces each cell (ArmCell NAME) and then ArmReady; ab asks for a
+// window (ArmWindow NAME) or ends the arm (ArmQuit).
+const (
+	ArmCell   = "cell"
+	ArmReady  = "ready"
+	ArmWindow = "window"
+	ArmQuit   = "quit"
+)
 
 // fail ends the process and returns err with what it printed.
 func (p *armProcess) fail(err error) error {
@@ -103,7 +113,7 @@ func (p *armProcess) fail(err error) error {
 
 // window measures one window of the named cell.
 func (p *armProcess) window(name string) (window, error) {
-	if _, err := fmt.Fprintf(p.in, "window %s\n", name); err != nil {
+	if _, err := fmt.Fprintf(p.in, "%s %s\n", ArmWindow, name); err != nil {
 		return nil, p.fail(err)
 	}
 	if !p.out.Scan() {
@@ -127,7 +137,7 @@ func (p *armProcess) window(name string) (window, error) {
 
 // quit ends the process, which writes its results file.
 func (p *armProcess) quit() error {
-	fmt.Fprintln(p.in, "quit")
+	fmt.Fprintln(p.in, ArmQuit)
 	p.in.Close()
 	if err := p.cmd.Wait(); err != nil {
 		return fmt.Errorf("%s arm: %v: %s", p.name, err, strings.TrimSpace(p.err.String()))

@@ -82,20 +82,20 @@ func armFlags(fs *flag.FlagSet, stdin io.Reader) runFunc {
 		w := bufio.NewWriter(o.stdout)
 		fmt.Fprintln(w, ab.ArmProtocol)
 		for _, c := range d.Cells() {
-			fmt.Fprintf(w, "cell %s\n", c.Name())
+			fmt.Fprintf(w, "%s %s\n", ab.ArmCell, c.Name())
 		}
-		fmt.Fprintln(w, "ready")
+		fmt.Fprintln(w, ab.ArmReady)
 		if err := w.Flush(); err != nil {
 			return err
 		}
 		in := bufio.NewScanner(stdin)
 		for in.Scan() {
 			verb, name, _ := strings.Cut(strings.TrimSpace(in.Text()), " ")
-			if verb == "quit" {
+			if verb == ab.ArmQuit {
 				break
 			}
-			if verb != "window" {
-				return usageError("arm: unknown request %q (want \"window NAME\" or \"quit\")", in.Text())
+			if verb != ab.ArmWindow {
+				return usageError("arm: unknown request %q (want %q or %q)", in.Text(), ab.ArmWindow+" NAME", ab.ArmQuit)
 			}
 			s, err := d.Window(ctx, name)
 			if err != nil {
