@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"math"
 	"path"
 	"sort"
 	"strings"
@@ -39,17 +40,37 @@ type summary struct {
 	LockWait, AllocsPerOp string
 }
 
+// timeOf is the time unit a results table shows, as the terminal does:
+// one worker's time per call where the results have it, else per op.
+func timeOf(s *records.Set) (unit, head string) {
+	for _, c := range s.Cells() {
+		if len(c.Values[records.Tidy(records.NsPerCall)]) > 0 {
+			return records.Tidy(records.NsPerCall), "time/call"
+		}
+	}
+	return records.Tidy(records.NsPerOp), "time/op"
+}
+
+// oversubscribedNote explains the mark summaries puts on a cell with more
+// threads than cores.
+const oversubscribedNote = "* more threads than cores: they only time-slice, and are never gated."
+
 func summaries(s *records.Set) []summary {
 	var out []summary
+	unit, _ := timeOf(s)
+	cores := s.Cores()
 	for _, c := range s.Cells() {
 		sm := summary{Name: c.Name}
+		if cores > 0 && c.Threads > cores {
+			sm.Name += " *"
+		}
 		if len(c.Values) == 0 && c.Aside > 0 {
 			// Measured, then set aside whole: said, not a blank row.
 			sm.NsMedian = fmt.Sprintf("— (all %d rounds set aside: %s)", c.Aside, c.Why)
 			out = append(out, sm)
 			continue
 		}
-		sm.NsMedian, sm.NsRange = fmtMedian(c.Values, records.Tidy(records.NsPerOp))
+		sm.NsMedian, sm.NsRange = fmtMedian(c.Values, unit)
 		sm.OpsMedian, sm.OpsRange = fmtMedian(c.Values, records.OpsPerSec)
 		sm.LockWait, _ = fmtMedian(c.Values, records.Tidy(records.LockWait))
 		sm.AllocsPerOp, _ = fmtMedian(c.Values, records.AllocsPerOp)
@@ -66,6 +87,9 @@ func fmtMedian(values map[string][]float64, unit string) (string, string) {
 		return "", ""
 	}
 	sum := records.Summarize(v)
+	if math.IsInf(sum.Lo, 0) || math.IsInf(sum.Hi, 0) {
+		return records.FormatValue(sum.Median, unit), fmt.Sprintf("(%d rounds: too few for an interval)", sum.N)
+	}
 	return records.FormatValue(sum.Median, unit), sum.PctRange()
 }
 
@@ -179,11 +203,12 @@ func (d *Document) WriteMarkdownFull(w io.Writer) {
 		if d.Verdict == nil {
 			open = " open"
 		}
-		fmt.Fprintf(w, "<details%s><summary>Results (median ± 95%% CI over rounds)</summary>\n\n| cell | time/op | ops/s | lock wait/op | allocs/op |\n|---|---|---|---|---|\n", open)
+		_, head := timeOf(d.New)
+		fmt.Fprintf(w, "<details%s><summary>Results (median ± 95%% CI over rounds)</summary>\n\n| cell | %s | ops/s | lock wait/op | allocs/op |\n|---|---|---|---|---|\n", open, head)
 		for _, s := range summaries(d.New) {
 			fmt.Fprintf(w, "| %s | %s %s | %s %s | %s | %s |\n", mdEscape(s.Name), s.NsMedian, s.NsRange, s.OpsMedian, s.OpsRange, s.LockWait, s.AllocsPerOp)
 		}
-		fmt.Fprintf(w, "\nLock wait counts only time blocked in the runtime; a shared read lock costs cache-line traffic, which shows in ops/s instead.\n\n</details>\n\n")
+		fmt.Fprintf(w, "\n%s Lock wait counts only time blocked in the runtime; a shared read lock costs cache-line traffic, which shows in ops/s instead.\n\n</details>\n\n", mdEscape(oversubscribedNote))
 	}
 	for _, p := range d.Plots {
 		fmt.Fprintf(w, "![%s](%s)\n", mdEscape(p.Caption), path.Join(d.ImageDir, p.Name+".png"))
@@ -248,11 +273,14 @@ func (d *Document) WriteHTML(w io.Writer) error {
 		changed, all = d.changed(), d.Verdict.Cells
 	}
 	var sums []summary
+	head := "time/op"
 	if d.New != nil {
 		sums = summaries(d.New)
+		_, head = timeOf(d.New)
 	}
 	return pageTemplate.Execute(w, map[string]any{
 		"Style": pageStyle, "D": d, "Changed": changed, "All": all, "Summaries": sums, "Plots": plots,
+		"TimeHead": head, "Oversubscribed": oversubscribedNote,
 	})
 }
 
@@ -292,9 +320,9 @@ details { margin: 1em 0; } summary { cursor: pointer; font-weight: 600; }
 {{range .Plots}}<figure>{{.SVG}}<figcaption>{{.Caption}}</figcaption></figure>
 {{end}}
 {{if .Summaries}}<details{{if not .D.Verdict}} open{{end}}><summary>Results (median ± 95% CI over rounds)</summary>
-<table><tr><th>cell</th><th>time/op</th><th>ops/s</th><th>lock wait/op</th><th>allocs/op</th></tr>
+<table><tr><th>cell</th><th>{{.TimeHead}}</th><th>ops/s</th><th>lock wait/op</th><th>allocs/op</th></tr>
 {{range .Summaries}}<tr><td><code>{{.Name}}</code></td><td class="num">{{.NsMedian}} {{.NsRange}}</td><td class="num">{{.OpsMedian}} {{.OpsRange}}</td><td class="num">{{.LockWait}}</td><td class="num">{{.AllocsPerOp}}</td></tr>
 {{end}}</table>
-<p>Lock wait counts only time blocked in the runtime; a shared read lock costs cache-line traffic, which shows in ops/s instead. Cells with more threads than cores are never gated.</p></details>{{end}}
+<p>{{.Oversubscribed}} Lock wait counts only time blocked in the runtime; a shared read lock costs cache-line traffic, which shows in ops/s instead.</p></details>{{end}}
 </body></html>
 `))

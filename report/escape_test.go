@@ -370,3 +370,28 @@ func TestOneRoundHasNoVariance(t *testing.T) {
 		t.Errorf("the one-round cell shows a variance:\n%s", &b)
 	}
 }
+
+// TestRunReportAsTheTerminal: a run's report shows time per call as the
+// terminal does, marks the oversubscribed cells, and says a cell of too few
+// rounds has no interval; it showed ns/op, no marks, and "± ∞".
+func TestRunReportAsTheTerminal(t *testing.T) {
+	text := "cores: 2\n"
+	for i := 0; i < 6; i++ {
+		text += "BenchmarkIssuer/impl=rcu/threads=1 1 400 ns/op 400 ns/call 2.5e6 ops/s\n"
+	}
+	text += "BenchmarkIssuer/impl=rcu/threads=3 1 150 ns/op 450 ns/call 6.6e6 ops/s\n"
+	set, err := records.Read(strings.NewReader(text), "r.txt", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var md bytes.Buffer
+	(&report.Document{Title: "t", New: set}).WriteMarkdown(&md)
+	for _, want := range []string{"| time/call |", "threads=3 \\*", "1 rounds: too few for an interval", "more threads than cores"} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("report.md lacks %q:\n%s", want, &md)
+		}
+	}
+	if strings.Contains(md.String(), "∞") {
+		t.Errorf("report.md shows an infinite interval:\n%s", &md)
+	}
+}
