@@ -51,3 +51,34 @@ func TestPredictedBandDrawn(t *testing.T) {
 		t.Error("a measured file alone drew a predicted band")
 	}
 }
+
+// TestSpeedupSaysWhatItLeftOut: a design whose 1-thread cell has no value
+// is named in the speedup plot's legend as having no speedup; it vanished
+// from the plot without a word.
+func TestSpeedupSaysWhatItLeftOut(t *testing.T) {
+	set, err := records.Read(strings.NewReader("cores: 2\n"+
+		"BenchmarkIssuer/impl=rcu/threads=1 1 100 ns/call 1e7 ops/s\nBenchmarkIssuer/impl=rcu/threads=2 1 100 ns/call 2e7 ops/s\n"+
+		"quarantined: the hypervisor stole more than 5% of the CPU time\nBenchmarkIssuer/impl=sorted/threads=1 1 100 ns/call 1e7 ops/s\n"+
+		"quarantined: no\nBenchmarkIssuer/impl=sorted/threads=2 1 300 ns/call 6e6 ops/s\n"), "r.txt", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	plots, err := Plots([]*records.Set{set}, PlotOptions{Cores: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range plots {
+		if !strings.HasSuffix(p.Name, "-speedup") {
+			continue
+		}
+		svg, err := p.Encode("svg")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(svg), "sorted: no speedup") {
+			t.Error("the speedup plot does not say sorted has no speedup")
+		}
+		return
+	}
+	t.Fatal("no speedup plot")
+}

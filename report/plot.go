@@ -352,6 +352,13 @@ func (d *drawing) speedupPlot(f *figure) (*plot.Plot, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A design without its 1-thread cell has no speedup to draw: said in
+	// the legend, not left out without a word.
+	for _, s := range f.series {
+		if len(f.vals[s][1]) == 0 && len(f.vals[s]) > 0 {
+			p.Legend.Add(s.String() + ": no speedup, no 1-thread value (set aside or not measured)")
+		}
+	}
 	// Ideal: linear up to the cores, flat beyond (threads only time-slice),
 	// its corner at the cores whether or not a point sits there.
 	var ideal plotter.XYs
