@@ -82,3 +82,34 @@ func TestSpeedupSaysWhatItLeftOut(t *testing.T) {
 	}
 	t.Fatal("no speedup plot")
 }
+
+// TestComparisonAxisZooms: two revisions' latency plot (ByLabel) starts
+// its axis near their lowest point, saying so, so a 9% change shows; one
+// run's plot keeps its axis from zero.
+func TestComparisonAxisZooms(t *testing.T) {
+	read := func(ns1, ns2, label string) *records.Set {
+		s, err := records.Read(strings.NewReader("cores: 2\n"+
+			"BenchmarkIssuer/impl=rcu/threads=1 1 "+ns1+" ns/call\nBenchmarkIssuer/impl=rcu/threads=2 1 "+ns2+" ns/call\n"), label+".txt", label)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	old, new := read("1000", "1010", "old"), read("1090", "1100", "new")
+	for _, tc := range []struct {
+		byLabel bool
+		zoomed  bool
+	}{{true, true}, {false, false}} {
+		plots, err := Plots([]*records.Set{old, new}, PlotOptions{Cores: 2, ByLabel: tc.byLabel})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range plots {
+			if strings.HasSuffix(p.Name, "-latency") {
+				if got := p.plot.Y.Min > 500; got != tc.zoomed {
+					t.Errorf("ByLabel %v: y from %g, zoomed %v, want %v", tc.byLabel, p.plot.Y.Min, got, tc.zoomed)
+				}
+			}
+		}
+	}
+}

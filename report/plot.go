@@ -332,7 +332,31 @@ func (d *drawing) linePlot(f *figure, scale float64, what, yLabel string) (*plot
 		return nil, err
 	}
 	finishThreads(p, f.xs, d.Cores)
+	if d.ByLabel {
+		// Two revisions side by side differ by a few percent: an axis from
+		// zero would draw them as one line. Said on the axis.
+		lo := math.Inf(1)
+		for _, s := range f.series {
+			for _, v := range f.vals[s] {
+				if len(v) > 0 {
+					m, below, _ := medianCI(v)
+					lo = min(lo, (m-below)*scale)
+				}
+			}
+		}
+		zoom(p, lo)
+	}
 	return p, nil
+}
+
+// zoom starts a plot's y axis a little below lo, its lowest point, rather
+// than at zero, and says so in the axis label.
+func zoom(p *plot.Plot, lo float64) {
+	if lo <= 0 || lo >= p.Y.Max {
+		return
+	}
+	p.Y.Min = max(0, lo-0.1*(p.Y.Max-lo))
+	p.Y.Label.Text += " (axis not from zero)"
 }
 
 func (d *drawing) speedupPlot(f *figure) (*plot.Plot, error) {
