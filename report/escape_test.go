@@ -395,3 +395,18 @@ func TestRunReportAsTheTerminal(t *testing.T) {
 		t.Errorf("report.md shows an infinite interval:\n%s", &md)
 	}
 }
+
+// TestAllSetAsideHeadedInNanoseconds: a table whose every sample was set
+// aside is headed in ns, not "mean/s" (read as a rate).
+func TestAllSetAsideHeadedInNanoseconds(t *testing.T) {
+	set, err := records.Read(strings.NewReader("cores: 2\nquarantined: a worker waited for a CPU more than 25% of the window\n"+
+		"BenchmarkIssuer/impl=rcu/threads=1 1 400 ns/call\nBenchmarkIssuer/impl=rcu/threads=2 1 420 ns/call\n"), "r.txt", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	report.WriteThreadTables(&b, set, 2)
+	if strings.Contains(b.String(), "mean/s ") || strings.Contains(b.String(), "mean/s|") {
+		t.Errorf("headed in seconds:\n%s", &b)
+	}
+}

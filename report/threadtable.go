@@ -65,8 +65,15 @@ func (t *table) scale() benchunit.Scaler {
 	var means []float64
 	for _, byThreads := range t.cells {
 		for _, c := range byThreads {
-			means = append(means, records.Summarize(c.Values[t.unit]).Mean)
+			if v := c.Values[t.unit]; len(v) > 0 {
+				means = append(means, records.Summarize(v).Mean)
+			}
 		}
+	}
+	if len(means) == 0 {
+		// Every sample set aside: headed in nanoseconds, as a run's
+		// tables are, not in seconds ("mean/s" read as a rate).
+		means = []float64{1e-9}
 	}
 	return benchunit.CommonScale(means, benchunit.Decimal)
 }

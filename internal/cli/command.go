@@ -362,7 +362,12 @@ func interleaveFlags(fs *flag.FlagSet, args []string) []string {
 			i++
 		}
 	}
-	return append(flags, pos...)
+	if len(pos) == 0 {
+		return flags
+	}
+	// The positional arguments after "--": one that begins with "-" (a
+	// revision named -x after --) is an argument, never read as a flag.
+	return append(append(flags, "--"), pos...)
 }
 
 // listFlag collects a repeatable flag.

@@ -96,4 +96,8 @@ func TestMessagesAsPromised(t *testing.T) {
 	if _, _, errs := perfrun("run", "-seed", "-1"); strings.Contains(errs, "did you mean -o") {
 		t.Errorf("run -seed -1 suggests -o:\n%s", errs)
 	}
+	// After --, an argument that begins with "-" is an argument.
+	if code, _, errs := perfrun("bisect", "-repo", dir, "--", "-x", "HEAD"); code != exitUsage || strings.Contains(errs, "flag provided but not defined") {
+		t.Errorf("bisect -- -x HEAD: exit %d, read -x as a flag:\n%s", code, errs)
+	}
 }
