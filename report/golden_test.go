@@ -11,6 +11,8 @@ import (
 
 	"gonum.org/v1/plot/cmpimg"
 
+	"github.com/perfrun/perfrun/history"
+	"github.com/perfrun/perfrun/history/changepoint"
 	"github.com/perfrun/perfrun/records"
 	"github.com/perfrun/perfrun/report"
 )
@@ -108,4 +110,57 @@ func mustSVG(t *testing.T, p *report.Plot) []byte {
 		t.Fatal(err)
 	}
 	return svg
+}
+
+// goldenHistory is a series of n commits on one machine with a step of
+// +20% two thirds of the way along.
+func goldenHistory(n int) (*history.Series, []history.Step) {
+	s := &history.Series{ID: 1, Machine: "amd64-ci", Cell: "Issuer/impl=hashmap/certs=1024/hit=1/threads=1", Unit: "sec/op", Better: -1}
+	at := 2 * n / 3
+	for i := 0; i < n; i++ {
+		level := 400e-9
+		if i >= at {
+			level = 480e-9
+		}
+		wobble := 1 + 0.02*float64((i*7)%5-2)/2
+		s.Points = append(s.Points, history.Point{Commit: fmt.Sprintf("%07x%s", i*2654435761%0xfffffff, strings.Repeat("0", 33)),
+			Values: []float64{level * wobble, level * wobble * 1.01, level * wobble * 0.99}})
+	}
+	st := history.Step{Series: s, Index: at, Lo: 0, Hi: n, Before: s.Points[at-1].Commit, After: s.Points[at].Commit, P: 0.001,
+		From: 400e-9, To: 480e-9, Shift: changepoint.Step{Shift: 80e-9, Low: 76e-9, High: 84e-9}, Regression: true}
+	return s, []history.Step{st}
+}
+
+// TestGoldenHistoryPlots: a history of 7 commits and one of 1 000 draw
+// their commits across the whole frame, labels thinned, the title and the
+// legend inside it (7 commits were squeezed into a strip at the left by a
+// legend beside them).
+func TestGoldenHistoryPlots(t *testing.T) {
+	for _, n := range []int{7, 1000} {
+		s, steps := goldenHistory(n)
+		p, err := report.HistoryPlot(s, steps)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := p.Encode("png")
+		if err != nil {
+			t.Fatal(err)
+		}
+		golden := filepath.Join("testdata", "golden", fmt.Sprintf("history-%d.png", n))
+		if *update {
+			if err := os.WriteFile(golden, got, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(golden)
+		if err != nil {
+			t.Fatalf("%v (run with -update to create it)", err)
+		}
+		if ok, err := cmpimg.EqualApprox("png", got, want, 0.01); err != nil || !ok {
+			bad := strings.TrimSuffix(golden, ".png") + ".failed.png"
+			os.WriteFile(bad, got, 0o644)
+			t.Errorf("%s differs (%v); the new picture is kept in %s", golden, err, bad)
+		}
+	}
 }

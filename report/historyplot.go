@@ -172,7 +172,11 @@ func (t commitTicks) Ticks(_, _ float64) []plot.Tick {
 				label = label[:7]
 			}
 		}
-		ticks = append(ticks, plot.Tick{Value: float64(i), Label: label})
+		// An unlabelled tick a commit reads as a ruler up to a few dozen
+		// commits; past that the ticks merge into a bar under the axis.
+		if label != "" || n <= 60 {
+			ticks = append(ticks, plot.Tick{Value: float64(i), Label: label})
+		}
 	}
 	return ticks
 }

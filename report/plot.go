@@ -57,6 +57,9 @@ func (p *Plot) Encode(format string) ([]byte, error) {
 // of the data, so it never sits on a line and the y axis needs no room
 // above the data for it.
 func (p *Plot) draw(dc draw.Canvas) {
+	// A margin above the title, and one at the right for the last tick's
+	// label: neither touches the picture's edge.
+	dc = draw.Crop(dc, 0, -vg.Points(6), 0, -vg.Points(6))
 	leg := p.plot.Legend
 	width := leg.Rectangle(dc).Size().X
 	if p.legendInside || width == 0 {
