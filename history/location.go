@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/perfrun/perfrun/internal/regularfile"
 )
 
 // ErrLocation is returned for a history location that names neither a
@@ -102,24 +104,9 @@ func checkLocation(loc string) error {
 	case err != nil:
 		return err
 	case !fi.Mode().IsRegular():
-		return fmt.Errorf("%s: %w: not a regular file (%s)", loc, ErrLocation, kind(fi.Mode()))
+		return fmt.Errorf("%s: %w: not a regular file (%s)", loc, ErrLocation, regularfile.Kind(fi.Mode()))
 	}
 	return nil
-}
-
-// kind names a file mode that is not a regular file's.
-func kind(m os.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a folder"
-	case m&os.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&os.ModeDevice != 0:
-		return "a device"
-	case m&os.ModeSocket != 0:
-		return "a socket"
-	}
-	return "not a file"
 }
 
 // Same says whether two locations name one history: two spellings of a

@@ -77,30 +77,36 @@ func TestGoldenPlots(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		golden := filepath.Join("testdata", "golden", p.Name+".png")
-		if *update {
-			os.MkdirAll(filepath.Dir(golden), 0o755)
-			if err := os.WriteFile(golden, got, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(golden)
-		if err != nil {
-			t.Fatalf("%v (run with -update to create it)", err)
-		}
-		bad := filepath.Join("testdata", "golden", p.Name+".failed.png")
-		if ok, err := cmpimg.EqualApprox("png", got, want, 0.01); err != nil || !ok {
-			// Kept beside the golden image (git ignores it), as gonum's
-			// cmpimg keeps its failed pictures: look at both.
-			os.WriteFile(bad, got, 0o644)
-			t.Errorf("%s differs from %s (%v); the new picture is kept in %s", p.Name, golden, err, bad)
-		} else {
-			os.Remove(bad)
-		}
+		golden(t, p.Name, got)
 		if !bytes.Contains(mustSVG(t, p), []byte("rcu @ arm64-ci")) {
 			t.Errorf("%s: no legend entry per implementation and machine", p.Name)
 		}
+	}
+}
+
+// golden compares a picture with testdata/golden/NAME.png (rewriting it
+// with -update); one that differs is kept beside it as NAME.failed.png (git
+// ignores it), as gonum's cmpimg keeps its failed pictures: look at both.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", "golden", name+".png")
+	if *update {
+		os.MkdirAll(filepath.Dir(path), 0o755)
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	bad := filepath.Join("testdata", "golden", name+".failed.png")
+	if ok, err := cmpimg.EqualApprox("png", got, want, 0.01); err != nil || !ok {
+		os.WriteFile(bad, got, 0o644)
+		t.Errorf("%s differs from %s (%v); the new picture is kept in %s", name, path, err, bad)
+	} else {
+		os.Remove(bad)
 	}
 }
 
@@ -146,21 +152,6 @@ func TestGoldenHistoryPlots(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		golden := filepath.Join("testdata", "golden", fmt.Sprintf("history-%d.png", n))
-		if *update {
-			if err := os.WriteFile(golden, got, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(golden)
-		if err != nil {
-			t.Fatalf("%v (run with -update to create it)", err)
-		}
-		if ok, err := cmpimg.EqualApprox("png", got, want, 0.01); err != nil || !ok {
-			bad := strings.TrimSuffix(golden, ".png") + ".failed.png"
-			os.WriteFile(bad, got, 0o644)
-			t.Errorf("%s differs (%v); the new picture is kept in %s", golden, err, bad)
-		}
+		golden(t, fmt.Sprintf("history-%d", n), got)
 	}
 }

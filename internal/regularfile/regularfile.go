@@ -34,7 +34,7 @@ func Open(name string) (*os.File, error) {
 	}
 	if !fi.Mode().IsRegular() {
 		f.Close()
-		return nil, &fs.PathError{Op: "open", Path: name, Err: fmt.Errorf("%w (%s)", ErrNotRegular, kind(fi.Mode()))}
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fmt.Errorf("%w (%s)", ErrNotRegular, Kind(fi.Mode()))}
 	}
 	return f, nil
 }
@@ -63,8 +63,8 @@ func Read(r io.Reader, name string, limit int64) ([]byte, error) {
 	return data, nil
 }
 
-// kind names a mode that is not a regular file's.
-func kind(m fs.FileMode) string {
+// Kind names a mode that is not a regular file's, for a message.
+func Kind(m fs.FileMode) string {
 	switch {
 	case m.IsDir():
 		return "a folder"
