@@ -42,7 +42,7 @@ type Command struct {
 	Name string
 	// Args is the command line. {threads} becomes the cell's thread count,
 	// {corpus} a directory perfrun writes from the run's corpus (see
-	// CorpusFiles), {at} the corpus's verification time in Unix seconds
+	// corpusFiles), {at} the corpus's verification time in Unix seconds
 	// (the time perfrun's own lookups check validity at), and $VAR or
 	// ${VAR} the environment's value, so that two arms of an A/B can run
 	// two builds of one tool.
@@ -51,7 +51,7 @@ type Command struct {
 	Unit string
 }
 
-// CorpusFiles are what a command's {corpus} directory holds: every object
+// corpusFiles are what a command's {corpus} directory holds: every object
 // of the cell's corpus as PEM (the certificates, then the CRLs), the one
 // leaf looked up (its issuer in the store when hit=1, absent when hit=0)
 // under the name perftools' x509storeissuer reads, every leaf of that kind
@@ -59,7 +59,7 @@ type Command struct {
 // working set, not one leaf's), and an empty directory for a
 // hashed-directory lookup that must find nothing. OpenSSL's own tools load
 // the first through SSL_CERT_FILE and the last through SSL_CERT_DIR.
-var CorpusFiles = struct{ Objects, Leaf, Leaves, EmptyDir string }{"objects.pem", "servercert.pem", "leaves.pem", "empty"}
+var corpusFiles = struct{ Objects, Leaf, Leaves, EmptyDir string }{"objects.pem", "servercert.pem", "leaves.pem", "empty"}
 
 // UsesCorpus says whether the command is given the run's corpus; only
 // then does its cell carry the workload's parameters.
@@ -148,7 +148,7 @@ func (r *runner) commandSetup(c Cell) (*commandCell, error) {
 	return cc, nil
 }
 
-// writeCorpusDir writes CorpusFiles for co into a new temporary directory:
+// writeCorpusDir writes corpusFiles for co into a new temporary directory:
 // its leaves are the first limit of the kind hit asks for (all when limit
 // is 0), the leaves perfrun's own lookups rotate over.
 func writeCorpusDir(co *corpus.Corpus, hit float64, limit int) (string, error) {
@@ -181,10 +181,10 @@ func writeCorpusDir(co *corpus.Corpus, hit float64, limit int) (string, error) {
 		pem.Encode(&all, &pem.Block{Type: "CERTIFICATE", Bytes: l.Cert.DER})
 	}
 	err = errors.Join(
-		os.WriteFile(filepath.Join(dir, CorpusFiles.Objects), objs.Bytes(), 0o644),
-		os.WriteFile(filepath.Join(dir, CorpusFiles.Leaf), pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: leaves[0].Cert.DER}), 0o644),
-		os.WriteFile(filepath.Join(dir, CorpusFiles.Leaves), all.Bytes(), 0o644),
-		os.Mkdir(filepath.Join(dir, CorpusFiles.EmptyDir), 0o755))
+		os.WriteFile(filepath.Join(dir, corpusFiles.Objects), objs.Bytes(), 0o644),
+		os.WriteFile(filepath.Join(dir, corpusFiles.Leaf), pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: leaves[0].Cert.DER}), 0o644),
+		os.WriteFile(filepath.Join(dir, corpusFiles.Leaves), all.Bytes(), 0o644),
+		os.Mkdir(filepath.Join(dir, corpusFiles.EmptyDir), 0o755))
 	if err != nil {
 		os.RemoveAll(dir)
 		return "", fmt.Errorf("writing the corpus for a command: %w", err)
@@ -263,10 +263,10 @@ func (r *runner) commandWindow(ctx context.Context, c Cell, cc *commandCell) ([]
 		{Value: ns / t, Unit: records.NsPerOp},
 		{Value: ns, Unit: records.NsPerCall},
 		{Value: t / ns * 1e9, Unit: records.OpsPerSec},
-		{Value: wall.Seconds(), Unit: CommandWall},
+		{Value: wall.Seconds(), Unit: commandWall},
 	}
 	if cpu, ok := childCPU(cmd.ProcessState); ok {
-		out = append(out, workloads.Metric{Value: cpu.Seconds() / (wall.Seconds() * t), Unit: CommandCPU})
+		out = append(out, workloads.Metric{Value: cpu.Seconds() / (wall.Seconds() * t), Unit: commandCPU})
 	}
 	if stealOK {
 		out = append(out, stealMetric(steal1-steal0, wall))
@@ -276,8 +276,8 @@ func (r *runner) commandWindow(ctx context.Context, c Cell, cc *commandCell) ([]
 
 // Units only a command's windows have.
 const (
-	CommandWall = "command-sec"      // the command's wall time, start-up included
-	CommandCPU  = "command-cpu-frac" // its CPU time over threads × wall
+	commandWall = "command-sec"      // the command's wall time, start-up included
+	commandCPU  = "command-cpu-frac" // its CPU time over threads × wall
 )
 
 // tail is the last lines of the first non-empty output, for an error.

@@ -188,8 +188,8 @@ func TestCorpusDirLeaves(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		all, _ := os.ReadFile(filepath.Join(dir, CorpusFiles.Leaves))
-		one, _ := os.ReadFile(filepath.Join(dir, CorpusFiles.Leaf))
+		all, _ := os.ReadFile(filepath.Join(dir, corpusFiles.Leaves))
+		one, _ := os.ReadFile(filepath.Join(dir, corpusFiles.Leaf))
 		os.RemoveAll(dir)
 		var want bytes.Buffer
 		for _, l := range tc.want {

@@ -19,12 +19,12 @@ import (
 
 var collected = regexp.MustCompile(`Collected : (\d+)`)
 
-// Processes is how many processes count the instructions of a cell: a gate
+// processes is how many processes count the instructions of a cell: a gate
 // needs at least five a side to treat the counts as a sample.
-const Processes = 5
+const processes = 5
 
 // Instructions counts the instructions one operation of a cell executes,
-// once in each of Processes processes: it runs command (a perfrun that
+// once in each of five processes (processes): it runs command (a perfrun that
 // performs n operations of the cell, one thread, after its untimed setup)
 // under callgrind (see Count). The counts are returned one per process: a
 // design that hashes with a per-process seed runs different code in each,
@@ -32,7 +32,7 @@ const Processes = 5
 // than trust one.
 func Instructions(ctx context.Context, command func(ops int) []string, n int) ([]float64, error) {
 	var per []float64
-	for range Processes {
+	for range processes {
 		c, err := Count(ctx, command(n), nil)
 		if err != nil {
 			return nil, err
