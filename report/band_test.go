@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"gonum.org/v1/plot"
+
 	"github.com/perfrun/perfrun/records"
 )
 
@@ -111,5 +113,30 @@ func TestComparisonAxisZooms(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestOwnFaceNotGonumsDefault: every text of a plot is in the sans-serif
+// face, and gonum's global default is left as a program embedding perfrun
+// set it (report set it for everyone).
+func TestOwnFaceNotGonumsDefault(t *testing.T) {
+	before := plot.DefaultFont
+	set, err := records.Read(strings.NewReader("cores: 2\nBenchmarkIssuer/impl=rcu/threads=1 1 100 ns/call 1e7 ops/s\nBenchmarkIssuer/impl=rcu/threads=2 1 100 ns/call 2e7 ops/s\n"), "r.txt", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	plots, err := Plots([]*records.Set{set}, PlotOptions{Cores: 2})
+	if err != nil || len(plots) == 0 {
+		t.Fatal(err)
+	}
+	svg, err := plots[0].Encode("svg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(svg), "Serif") || !strings.Contains(string(svg), "Liberation Sans") {
+		t.Error("a text of the plot is not in Liberation Sans")
+	}
+	if plot.DefaultFont != before || plot.DefaultFont.Variant == face.Variant {
+		t.Errorf("gonum's default font is %v, set by report", plot.DefaultFont)
 	}
 }

@@ -35,7 +35,7 @@ func ForestPlot(rep *compare.Report) (*Plot, error) {
 	if len(cells) == 0 {
 		return nil, nil
 	}
-	p := plot.New()
+	p := newFigure()
 	// Revisions by their short names: subjects are the report's text.
 	p.Title.Text = fmt.Sprintf("%s: %s against %s", rep.Verdict, shortRevision(rep.New), shortRevision(rep.Old))
 	p.Title.Padding = vg.Points(8)

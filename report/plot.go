@@ -29,8 +29,21 @@ type Plot struct {
 	legendInside bool
 }
 
-// Plots are set in the sans-serif face, as the pages around them are.
-func init() { plot.DefaultFont = font.Font{Typeface: "Liberation", Variant: "Sans"} }
+// face is the sans-serif face every plot is set in, as the pages around
+// them are: set on each plot's own text styles (newFigure), never on
+// gonum's global default, which a program embedding perfrun may use.
+var face = font.Font{Typeface: "Liberation", Variant: "Sans"}
+
+// newFigure is plot.New with every text of the plot in face, its sizes
+// gonum's.
+func newFigure() *plot.Plot {
+	p := plot.New()
+	for _, f := range []*font.Font{&p.Title.TextStyle.Font, &p.X.Label.TextStyle.Font, &p.Y.Label.TextStyle.Font,
+		&p.X.Tick.Label.Font, &p.Y.Tick.Label.Font, &p.Legend.TextStyle.Font} {
+		f.Typeface, f.Variant = face.Typeface, face.Variant
+	}
+	return p
+}
 
 // Size of every plot: wide enough for a legend of four designs on two
 // machines beside the data.
@@ -213,7 +226,7 @@ func (d *drawing) machineIndex(m string) int {
 }
 
 func newPlot(title, x, y string) *plot.Plot {
-	p := plot.New()
+	p := newFigure()
 	p.Title.Text = title
 	p.Title.Padding = vg.Points(8)
 	p.X.Label.Text = x

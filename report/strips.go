@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 	"slices"
 
-	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -38,7 +37,7 @@ func WindowStrips(cells []string, windows map[string][]compare.Window) (*Plot, e
 	if len(rows) == 0 {
 		return nil, nil
 	}
-	p := plot.New()
+	p := newFigure()
 	p.Title.Text = "every window, arm by arm"
 	p.Title.Padding = vg.Points(8)
 	p.X.Label.Text = "change of time/op from the cell's base median, % (hollow: set aside)"
