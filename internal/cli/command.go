@@ -388,7 +388,9 @@ func interruptMessage(err error) string {
 		msg = strings.ReplaceAll(msg, ": "+raw, "")
 		msg = strings.TrimPrefix(msg, raw)
 	}
-	msg = strings.Trim(strings.TrimPrefix(strings.Trim(msg, " :"), "interrupted"), " :")
+	// "interrupted" once, at the front, wherever a command said it.
+	msg = strings.ReplaceAll(msg, "interrupted: ", "")
+	msg = strings.Trim(strings.TrimSuffix(strings.TrimPrefix(strings.Trim(msg, " :"), "interrupted"), "interrupted"), " :")
 	if msg == "" {
 		return "interrupted"
 	}

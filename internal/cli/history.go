@@ -118,10 +118,25 @@ func runHistory(ctx context.Context, o *streams, args []string) error {
 	}
 	for _, c := range historyCommands {
 		if c.name == "history "+args[0] {
-			return c.execute(ctx, o, args[1:])
+			return named(args[0], c.execute(ctx, o, args[1:]))
 		}
 	}
 	return usageError("unknown history command %q: want %s", args[0], historyNames())
+}
+
+// named prefixes a history command's error with the command's name
+// ("perfrun: history: add: …"), its exit code kept.
+func named(sub string, err error) error {
+	var e *exitError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &e) && e.err == nil:
+		return err // help, or a verdict's code: nothing to print
+	case errors.As(err, &e):
+		return &exitError{e.code, fmt.Errorf("%s: %w", sub, e.err)}
+	}
+	return fmt.Errorf("%s: %w", sub, err)
 }
 
 // historyNames lists history's commands as a sentence does.

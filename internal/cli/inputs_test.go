@@ -85,7 +85,7 @@ func TestMessagesAsPromised(t *testing.T) {
 		{[]string{"run", "-label", "machine=a", "-label", "machine=b", "-o", filepath.Join(dir, "r.txt")}, "given twice"},
 		{[]string{"gate", "-threshold", "1e-9", "a.txt", "b.txt"}, "below 0.01%"},
 		{[]string{"gate", "-threshold", "2000%", "a.txt", "b.txt"}, "below 1000%"},
-		{[]string{"history", "add", "-machine", "m1\n::warning::forged", "-db", filepath.Join(dir, "h.db"), "x.txt"}, "bad -machine"},
+		{[]string{"history", "add", "-machine", "m1\n::warning::forged", "-db", filepath.Join(dir, "h.db"), "x.txt"}, "history: add: bad -machine"},
 		{[]string{"history", "backfill", "-db", filepath.Join(dir, "h.db"), "HEAD~1..HEAD", "stray"}, "unexpected argument"},
 	} {
 		code, out, errs := perfrun(tc.args...)

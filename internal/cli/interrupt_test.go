@@ -160,6 +160,7 @@ func TestInterruptMessage(t *testing.T) {
 		{"building head: signal: interrupt: ", "interrupted: building head"},
 		{"interrupted: kept the 2 completed rounds", "interrupted: kept the 2 completed rounds"},
 		{"copy: context canceled", "interrupted: copy"},
+		{"add: interrupted: 3 files added, x.txt and the rest not", "interrupted: add: 3 files added, x.txt and the rest not"},
 	} {
 		var err error
 		if tc.err != "" {
