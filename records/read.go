@@ -1,6 +1,8 @@
 package records
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -35,8 +37,9 @@ func ReadFileWithout(spec string, ignore ...string) (*Set, error) {
 		return nil, err
 	}
 	defer f.Close()
+	sum := sha256.New()
 	br := benchfmt.NewReader(nil, path)
-	br.Reset(&bounded{r: f, left: MaxFileBytes, name: path}, path, ".file", label)
+	br.Reset(&bounded{r: io.TeeReader(f, sum), left: MaxFileBytes, name: path}, path, ".file", label)
 	var s *Set
 	for br.Scan() {
 		rec := br.Result()
@@ -60,6 +63,7 @@ func ReadFileWithout(spec string, ignore ...string) (*Set, error) {
 	if s.first != nil {
 		s.Label = s.first.GetConfig(".file")
 	}
+	s.Digest = hex.EncodeToString(sum.Sum(nil))
 	return s, s.check()
 }
 

@@ -17,6 +17,9 @@ import (
 type Set struct {
 	Label string // what reports call it: a label=path label, or the path
 	File  string
+	// Digest is the SHA-256 of the bytes of the file the set was read
+	// from (ReadFile), hex: two sets of one digest are one file's copies.
+	Digest string
 	// Records are the results in file order, for a set made in memory
 	// (the harness's, to write). A set read from a file keeps only each
 	// cell's values and first record, so its memory grows with its cells,

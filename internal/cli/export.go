@@ -2,13 +2,11 @@ package cli
 
 import (
 	"context"
-	"crypto/sha256"
 	"flag"
 	"fmt"
 	"strings"
 
 	"github.com/perfrun/perfrun/harness"
-	"github.com/perfrun/perfrun/internal/regularfile"
 	"github.com/perfrun/perfrun/records"
 	"github.com/perfrun/perfrun/report"
 )
@@ -50,14 +48,11 @@ func exportFlags(fs *flag.FlagSet) runFunc {
 			if fs.NArg() == 0 {
 				return usageError("-format processes: want the results files, one per process")
 			}
-			files, err := distinctFiles("export", fs.Args(), o)
+			sets, err := readSets("export", fs.Args(), o)
 			if err != nil {
 				return err
 			}
-			sets, err := readSets("export", files, o)
-			if err != nil {
-				return err
-			}
+			sets = distinctSets("export", sets, o)
 			if err := report.WriteProcesses(o.stdout, sets, report.ProcessOptions{Units: splitList(*units), Vs: *vs}); err != nil {
 				return asUsage(err)
 			}
@@ -106,28 +101,18 @@ func exportPublished(o *streams, files []string, sides string) error {
 	return asUsage(report.WritePublished(o.stdout, sets[0], key, before, after))
 }
 
-// distinctFiles is files without a file given twice or a copy of one
-// given before (the same bytes): a process is counted once, whatever its
-// names.
-func distinctFiles(cmd string, files []string, o *streams) ([]string, error) {
-	seen := make(map[[sha256.Size]byte]string)
-	var out []string
-	for _, f := range files {
-		path := f
-		if _, p, ok := strings.Cut(f, "="); ok {
-			path = p // LABEL=FILE, as records reads it
-		}
-		data, err := regularfile.ReadFile(path, records.MaxFileBytes)
-		if err != nil {
-			return nil, asUsage(err)
-		}
-		sum := sha256.Sum256(data)
-		if first, ok := seen[sum]; ok {
-			fmt.Fprintf(o.stderr, "perfrun: %s: warning: %s holds the same bytes as %s: one process, counted once\n", cmd, f, first)
+// distinctSets is sets without a file given twice or a copy of one given
+// before (the same bytes): a process is counted once, whatever its names.
+func distinctSets(cmd string, sets []*records.Set, o *streams) []*records.Set {
+	seen := make(map[string]string)
+	var out []*records.Set
+	for _, s := range sets {
+		if first, ok := seen[s.Digest]; ok {
+			fmt.Fprintf(o.stderr, "perfrun: %s: warning: %s holds the same bytes as %s: one process, counted once\n", cmd, s.File, first)
 			continue
 		}
-		seen[sum] = f
-		out = append(out, f)
+		seen[s.Digest] = s.File
+		out = append(out, s)
 	}
-	return out, nil
+	return out
 }
