@@ -347,20 +347,12 @@ func (d *drawing) linePlot(f *figure, scale float64, what, yLabel string) (*plot
 	if err != nil {
 		return nil, err
 	}
+	lowest := p.Y.Min // the data's, error bars included, before the axis is set
 	finishThreads(p, f.xs, d.Cores)
 	if d.ByLabel {
 		// Two revisions side by side differ by a few percent: an axis from
 		// zero would draw them as one line. Said on the axis.
-		lo := math.Inf(1)
-		for _, s := range f.series {
-			for _, v := range f.vals[s] {
-				if len(v) > 0 {
-					m, below, _ := medianCI(v)
-					lo = min(lo, (m-below)*scale)
-				}
-			}
-		}
-		zoom(p, lo)
+		zoom(p, lowest)
 	}
 	return p, nil
 }
