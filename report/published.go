@@ -28,8 +28,9 @@ func WritePublished(w io.Writer, s *records.Set, key, before, after string) erro
 	type pair struct{ b, a *records.Cell }
 	var order []string
 	pairs := make(map[string]*pair)
+	restOf, sideOf := records.GroupWithout(key), records.KeyOf(key)
 	for _, c := range s.Cells() {
-		rest, side := withoutKey(c.Name, key)
+		rest, side := restOf(c), sideOf(c)
 		if side != before && side != after {
 			continue
 		}
@@ -117,18 +118,4 @@ func summaryOf(c *records.Cell, unit string) (compare.Summary, bool) {
 	}
 	sum := records.Summarize(v)
 	return compare.Summary{Mean: sum.Mean, Err: sum.Std, N: len(v)}, true
-}
-
-// withoutKey is name without its key=value part, and that value.
-func withoutKey(name, key string) (rest, value string) {
-	parts := strings.Split(name, "/")
-	var keep []string
-	for _, p := range parts {
-		if v, ok := strings.CutPrefix(p, key+"="); ok {
-			value = v
-			continue
-		}
-		keep = append(keep, p)
-	}
-	return strings.Join(keep, "/"), value
 }

@@ -18,7 +18,6 @@ import (
 	"github.com/perfrun/perfrun/compare"
 	"github.com/perfrun/perfrun/harness"
 	"github.com/perfrun/perfrun/harness/locks"
-	"github.com/perfrun/perfrun/impls"
 	"github.com/perfrun/perfrun/internal/ab"
 	"github.com/perfrun/perfrun/internal/regularfile"
 	"github.com/perfrun/perfrun/records"
@@ -718,7 +717,7 @@ func matchNames(names []string) string {
 
 func orDefault(impl string) string {
 	if impl == "" {
-		return strings.Join(impls.Names(), ",")
+		return allImpls()
 	}
 	return impl
 }
