@@ -137,8 +137,9 @@ func (r *Outcome) CountInstructions(ctx context.Context, command func(c Cell, op
 	return nil
 }
 
-// CountLocks adds the lock profile (locks.Units) to every sample of each
-// single-threaded store cell: one process a cell, since a profile is
+// CountLocks adds the lock profile (locks.Units) and its busiest lock
+// (records.BusiestLockUnits) to every sample of each single-threaded store
+// cell: one process a cell, since a profile is
 // exact. command is a binary built for lock profiles running the cell's
 // operations through locks.Run (the CLI's cell-ops -locks).
 func (r *Outcome) CountLocks(ctx context.Context, command func(c Cell, ops int) []string, progress func(c Cell, ops int)) error {
@@ -155,6 +156,10 @@ func (r *Outcome) CountLocks(ctx context.Context, command func(c Cell, ops int) 
 				for j, v := range p.Values() {
 					r.Samples[i].Metrics = append(r.Samples[i].Metrics, workloads.Metric{Value: v, Unit: locks.Units[j]})
 				}
+				acquired, held := p.Busiest()
+				r.Samples[i].Metrics = append(r.Samples[i].Metrics,
+					workloads.Metric{Value: acquired, Unit: records.BusiestLocks},
+					workloads.Metric{Value: held, Unit: records.BusiestLockedInstructions})
 			}
 		}
 	}

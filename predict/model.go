@@ -24,6 +24,22 @@ type Cell struct {
 	// Atomics are the atomic read-modify-writes per operation, the
 	// exclusive locks' own (two an acquisition) included.
 	Atomics float64
+	// BusiestLocks and BusiestLocked are the acquisitions and the
+	// instructions held of the lock held exclusively the longest, where
+	// the profile names it (records.BusiestLockUnits); zero: all the
+	// exclusive locks are taken as one.
+	BusiestLocks, BusiestLocked float64
+}
+
+// queues are the exclusive locks the model queues on: the busiest, and
+// the others together (each a queue of its own where the profile names
+// the busiest; one queue of them all where it does not).
+func (c Cell) queues() (acquired, held [2]float64) {
+	if !(c.BusiestLocks > 0) {
+		return [2]float64{c.ExclusiveLocks, 0}, [2]float64{c.LockedInstructions, 0}
+	}
+	return [2]float64{c.BusiestLocks, math.Max(0, c.ExclusiveLocks-c.BusiestLocks)},
+		[2]float64{c.BusiestLocked, math.Max(0, c.LockedInstructions-c.BusiestLocked)}
 }
 
 // Constants are what the machine charges for contention, measured on it
@@ -41,36 +57,44 @@ type Constants struct {
 
 // perCall is the time one worker spends per call at each of threads, one
 // core a thread, by exact mean value analysis of a closed queueing network
-// (a thread is a customer that calls again as soon as it returns): the
-// exclusive lock is one queueing centre, whose service is the time the
-// lock is held, and a waiter ahead in its queue adds a hand-off; the
-// cache line the other atomics write is another, whose service is a
-// transfer, paid only when another thread wrote the line last; the rest
-// of a call is a delay every thread spends alone. At one thread it is the
-// measured time. Several exclusive locks per operation are taken as one
-// (the models and the real stores take one store lock), and shared locks
-// cost only their atomics: readers do not wait for each other.
+// (a thread is a customer that calls again as soon as it returns): each
+// exclusive lock queue (Cell.queues) is a centre whose service is the
+// time its lock is held, and a waiter ahead in its queue adds a hand-off
+// per acquisition; the cache line the other atomics write is another,
+// whose service is a transfer, paid only when another thread wrote the
+// line last; the rest of a call is a delay every thread spends alone. At
+// one thread it is the measured time. The locks besides the busiest share
+// one queue, which overstates their waits a little (they are short where
+// a busiest one is named), and shared locks cost only their atomics:
+// readers do not wait for each other.
 func perCall(c Cell, k Constants, threads []int) ([]float64, error) {
 	if !(c.PerCall > 0) || !(c.Instructions > 0) {
 		return nil, fmt.Errorf("%s: needs a time per call and instructions/op at one thread", c.Name)
 	}
 	perInstr := c.PerCall / c.Instructions
-	held := c.LockedInstructions * perInstr
-	handoff := c.ExclusiveLocks * k.Handoff
+	acquired, heldInstr := c.queues()
+	var held, handoff [2]float64
+	for i := range held {
+		held[i], handoff[i] = heldInstr[i]*perInstr, acquired[i]*k.Handoff
+	}
 	shared := math.Max(0, c.Atomics-2*c.ExclusiveLocks) * k.Transfer
-	alone := math.Max(0, c.PerCall-held)
+	alone := math.Max(0, c.PerCall-held[0]-held[1])
 	most := 0
 	for _, n := range threads {
 		most = max(most, n)
 	}
 	at := make(map[int]float64, most)
-	var qLock, qLine float64 // mean queue lengths at n-1 threads
+	var qLock [2]float64 // mean queue lengths at n-1 threads
+	var qLine float64
 	for n := 1; n <= most; n++ {
-		rLock := held + (held+handoff)*qLock
+		var rLock [2]float64
+		for i := range rLock {
+			rLock[i] = held[i] + (held[i]+handoff[i])*qLock[i]
+		}
 		rLine := shared * float64(n-1) / float64(n) * (1 + qLine)
-		r := alone + rLock + rLine
+		r := alone + rLock[0] + rLock[1] + rLine
 		x := float64(n) / r // calls per second, all threads
-		qLock, qLine = x*rLock, x*rLine
+		qLock[0], qLock[1], qLine = x*rLock[0], x*rLock[1], x*rLine
 		at[n] = r
 	}
 	out := make([]float64, len(threads))

@@ -89,3 +89,23 @@ func TestBandCarriesTheMeasuredInterval(t *testing.T) {
 		}
 	}
 }
+
+// TestOtherLocksQueueApart: a store that holds one lock long and takes
+// three short locks of its own besides pays the hand-offs of the short
+// ones only where they are met held — less, at many threads, than if all
+// four acquisitions queued on the one long lock, which is what a profile
+// without its busiest lock has to assume.
+func TestOtherLocksQueueApart(t *testing.T) {
+	k := Constants{Handoff: 2e-6}
+	one := Cell{Name: "sorted", PerCall: 2e-6, Instructions: 10000, ExclusiveLocks: 4, LockedInstructions: 4000, Atomics: 8}
+	apart := one
+	apart.BusiestLocks, apart.BusiestLocked = 1, 3700
+	a, _ := perCall(one, k, []int{2, 18})
+	b, _ := perCall(apart, k, []int{2, 18})
+	if !(b[1] < 0.8*a[1]) {
+		t.Errorf("per(18) with the short locks apart %g, as one queue %g: want well below", b[1], a[1])
+	}
+	if !(b[0] > apart.PerCall) {
+		t.Errorf("per(2) = %g: the busiest lock still queues, want above per(1) %g", b[0], apart.PerCall)
+	}
+}

@@ -3,8 +3,6 @@ package predict
 import (
 	"fmt"
 	"slices"
-	"strconv"
-	"strings"
 
 	"golang.org/x/perf/benchfmt"
 
@@ -39,6 +37,8 @@ func CellOf(c *records.Cell) (Cell, bool) {
 	out.ExclusiveLocks, ok[2] = med(records.ExclusiveLocks)
 	out.LockedInstructions, ok[3] = med(records.LockedInstructions)
 	out.Atomics, ok[4] = med(records.Atomics)
+	out.BusiestLocks, _ = med(records.BusiestLocks)
+	out.BusiestLocked, _ = med(records.BusiestLockedInstructions)
 	return out, c.Threads == 1 && ok == [5]bool{true, true, true, true, true}
 }
 
@@ -77,7 +77,7 @@ func Results(in *records.Set, threads []int, m Measured, command string) (*recor
 		}
 		for i, t := range threads {
 			r := c.First.Clone()
-			r.Name = benchfmt.Name(threadsName(c.Name, t))
+			r.Name = benchfmt.Name(records.AtThreads(c.Name, t))
 			r.Iters = 1
 			machine := "predicted from " + records.MachineOf(c.First)
 			r.Config = slices.DeleteFunc(slices.Clone(r.Config), func(c benchfmt.Config) bool { return c.Key == "command" || c.Key == "machine" })
@@ -104,15 +104,6 @@ func Results(in *records.Set, threads []int, m Measured, command string) (*recor
 		return nil, fmt.Errorf("%s: no 1-thread cell has instructions/op and a lock profile: run it with -threads 1 -instructions -locks", in.File)
 	}
 	return out, nil
-}
-
-// threadsName is a cell's name with its threads key set to n.
-func threadsName(name string, n int) string {
-	i := strings.LastIndex(name, "/threads=")
-	if i < 0 {
-		return name + "/threads=" + strconv.Itoa(n)
-	}
-	return name[:i] + "/threads=" + strconv.Itoa(n)
 }
 
 // constantsText is a constant's low, middle and high in nanoseconds.

@@ -340,6 +340,15 @@ func NameKey(name, key string) string {
 	return KeyOf(key)(&Cell{First: &benchfmt.Result{Name: benchfmt.Name(name)}})
 }
 
+// AtThreads is a full cell name with its threads key set to n (added
+// where the name has none): the same cell at another thread count.
+func AtThreads(name string, n int) string {
+	if i := strings.LastIndex(name, "/threads="); i >= 0 {
+		name = name[:i]
+	}
+	return name + "/threads=" + strconv.Itoa(n)
+}
+
 // GroupWithout returns a function giving a cell's full name without the
 // given name keys: the cells that differ only in those keys share it.
 func GroupWithout(keys ...string) func(*Cell) string {

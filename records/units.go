@@ -41,6 +41,12 @@ const (
 	LockedInstructions       = "locked-instructions/op"
 	SharedLockedInstructions = "shared-locked-instructions/op"
 	Atomics                  = "atomics/op"
+	// The busiest exclusive lock of a profile, the one an operation holds
+	// exclusively for the most instructions: its acquisitions and those
+	// instructions per operation. A model of the store past the cores
+	// (package predict) queues on it apart from the others.
+	BusiestLocks              = "busiest-lock-acquisitions/op"
+	BusiestLockedInstructions = "busiest-locked-instructions/op"
 	// NsPerAdd is the load workload's time one worker spends per Add.
 	NsPerAdd = "ns/add"
 	// BPerObject is the live heap of a loaded store over its objects.
@@ -77,6 +83,10 @@ const (
 // them.
 var LockUnits = []string{ExclusiveLocks, SharedLocks, LockedInstructions, SharedLockedInstructions, Atomics}
 
+// BusiestLockUnits describe a profile's busiest exclusive lock; perfrun
+// writes them after LockUnits and gates on LockUnits alone.
+var BusiestLockUnits = []string{BusiestLocks, BusiestLockedInstructions}
+
 // Tidy returns the unit as a Set holds it: benchunit's tidied form
 // (ns/op -> sec/op, ns/call -> sec/call).
 func Tidy(unit string) string {
@@ -104,7 +114,7 @@ func Metadata(units []string) []*benchfmt.UnitMetadata {
 	}
 	for _, u := range units {
 		switch {
-		case u == AllocsPerOp || slices.Contains(LockUnits, u):
+		case u == AllocsPerOp || slices.Contains(LockUnits, u) || slices.Contains(BusiestLockUnits, u):
 			// Counted for one worker alone: the same in every process.
 			add(u, "assume", "exact")
 		case u == OpsPerSec || strings.HasSuffix(u, "-ops/s") || u == Fairness:

@@ -34,6 +34,17 @@ func (d *drawing) addBands(p *plot.Plot, f *figure, b bandFigures, scale float64
 	if low == nil || high == nil {
 		return nil
 	}
+	// A band's high edge (sleeping hand-offs) can be a hundred times the
+	// lines: cut at twice the highest, so the lines stay readable.
+	top := 0.0
+	for _, s := range f.series {
+		for _, v := range f.vals[s] {
+			if len(v) > 0 {
+				top = max(top, 2*scale*records.Median(v))
+			}
+		}
+	}
+	cut := false
 	for _, s := range f.series {
 		lo, hi := low.vals[s], high.vals[s]
 		var xs []float64
@@ -50,7 +61,11 @@ func (d *drawing) addBands(p *plot.Plot, f *figure, b bandFigures, scale float64
 			edge = append(edge, plotter.XY{X: x, Y: scale * records.Median(lo[x])})
 		}
 		for i := len(xs) - 1; i >= 0; i-- {
-			edge = append(edge, plotter.XY{X: xs[i], Y: scale * records.Median(hi[xs[i]])})
+			y := scale * records.Median(hi[xs[i]])
+			if top > 0 && y > top {
+				y, cut = top, true
+			}
+			edge = append(edge, plotter.XY{X: xs[i], Y: y})
 		}
 		band, err := plotter.NewPolygon(edge)
 		if err != nil {
@@ -61,6 +76,10 @@ func (d *drawing) addBands(p *plot.Plot, f *figure, b bandFigures, scale float64
 		band.LineStyle.Width = 0
 		p.Add(band)
 		p.Legend.Add(s.String()+": predicted band", band)
+	}
+	if cut {
+		// In the title: a y label longer than the axis squeezes the data.
+		p.Title.Text += " (predicted bands cut at the top)"
 	}
 	return nil
 }

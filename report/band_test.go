@@ -6,6 +6,7 @@ import (
 
 	"gonum.org/v1/plot"
 
+	"github.com/perfrun/perfrun/predict"
 	"github.com/perfrun/perfrun/records"
 )
 
@@ -51,6 +52,40 @@ func TestPredictedBandDrawn(t *testing.T) {
 	}
 	if svg := legendOf(measured); strings.Contains(svg, "predicted band") {
 		t.Error("a measured file alone drew a predicted band")
+	}
+	if svg := legendOf(measured, predicted); strings.Contains(svg, "cut at the top") {
+		t.Error("a band within the lines' range was said to be cut")
+	}
+	// A high edge of sleeping hand-offs, far above every line, is cut and
+	// said to be: drawn whole, it would flatten the lines to the axis.
+	wide := read(strings.Replace(p.String(), "560 high-ns/call", "90000 high-ns/call", 1), "p.txt")
+	if svg := legendOf(measured, wide); !strings.Contains(svg, "predicted bands cut at the top") {
+		t.Error("a band 150 times the lines was drawn whole, or cut without a word")
+	}
+}
+
+// TestHeldPlotDrawsBoth: the picture of a prediction held against a
+// published table has both curves of every pair in its legend.
+func TestHeldPlotDrawsBoth(t *testing.T) {
+	held := []predict.Held{
+		{Cell: "Issuer/impl=sorted/cost=real", Published: "Issuer/impl=pr28599-before", Threads: 2, Predicted: 1.3, Low: 1.2, High: 9, Table: 1.25},
+		{Cell: "Issuer/impl=sorted/cost=real", Published: "Issuer/impl=pr28599-before", Threads: 18, Predicted: 19, Low: 18, High: 900, Table: 17.5},
+	}
+	pl, err := HeldPlot(held, "held")
+	if err != nil {
+		t.Fatal(err)
+	}
+	svg, err := pl.Encode("svg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"pr28599-before: published", "sorted cost=real: predicted, and its band", "bands cut at the top"} {
+		if !strings.Contains(string(svg), want) {
+			t.Errorf("the held-against picture lacks %q", want)
+		}
+	}
+	if _, err := HeldPlot(nil, "held"); err == nil {
+		t.Error("a picture of nothing held was drawn without an error")
 	}
 }
 

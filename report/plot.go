@@ -80,19 +80,40 @@ func (p *Plot) draw(dc draw.Canvas) {
 		return
 	}
 	pad := vg.Points(10)
+	if width > 0.4*dc.Size().X {
+		// Too wide to stand beside the data (long names, several
+		// machines): a row under it, so the data keeps the width.
+		p.drawLegendUnder(dc, pad)
+		return
+	}
 	p.plot.Legend = plot.NewLegend() // drawn beside, not inside
 	p.plot.Draw(draw.Crop(dc, 0, -(width + 2*pad), 0, 0))
 	p.plot.Legend = leg
 	top := p.plot.Title.TextStyle.Rectangle(p.plot.Title.Text).Size().Y + p.plot.Title.Padding + pad
-	col := draw.Crop(dc, dc.Size().X-width-pad, -pad/2, 0, -top)
+	drawFramed(dc, leg, draw.Crop(dc, dc.Size().X-width-pad, -pad/2, 0, -top), pad)
+}
+
+// drawFramed draws leg at the top left of area in a light frame.
+func drawFramed(dc draw.Canvas, leg plot.Legend, area draw.Canvas, pad vg.Length) {
 	leg.Left, leg.Top, leg.XOffs, leg.YOffs = true, true, 0, 0
-	box := leg.Rectangle(col)
+	box := leg.Rectangle(area)
 	frame := vg.Rectangle{Min: vg.Point{X: box.Min.X - pad/2, Y: box.Min.Y - pad/2}, Max: vg.Point{X: box.Max.X + pad/2, Y: box.Max.Y + pad/2}}
 	dc.SetColor(color.Gray{Y: 190})
 	dc.SetLineWidth(vg.Points(0.6))
 	dc.SetLineDash(nil, 0)
 	dc.Stroke(frame.Path())
-	leg.Draw(col)
+	leg.Draw(area)
+}
+
+// drawLegendUnder draws the plot with its legend in a framed row under
+// the data.
+func (p *Plot) drawLegendUnder(dc draw.Canvas, pad vg.Length) {
+	leg := p.plot.Legend
+	height := leg.Rectangle(dc).Size().Y
+	p.plot.Legend = plot.NewLegend()
+	p.plot.Draw(draw.Crop(dc, 0, 0, height+3*pad, 0))
+	p.plot.Legend = leg
+	drawFramed(dc, leg, draw.Crop(dc, pad, 0, pad, -(dc.Size().Y-height-2.5*pad)), pad)
 }
 
 // PlotOptions say how to draw.

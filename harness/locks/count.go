@@ -47,6 +47,18 @@ func (p Profile) Values() []float64 {
 	return []float64{p.ExclusiveLocks, p.SharedLocks, p.LockedInstructions, p.SharedLockedInstructions, p.Atomics}
 }
 
+// Busiest is the lock an operation holds exclusively for the most
+// instructions: its exclusive acquisitions and those instructions per
+// operation, zero where no lock is taken exclusively.
+func (p Profile) Busiest() (acquisitions, held float64) {
+	for _, l := range p.Locks {
+		if l.Exclusive > 0 && (acquisitions == 0 || l.HeldExclusive > held) {
+			acquisitions, held = l.Exclusive, l.HeldExclusive
+		}
+	}
+	return acquisitions, held
+}
+
 // FromValues is the profile whose Values are v (a file's, read back);
 // it has no per-lock part.
 func FromValues(v []float64) Profile {

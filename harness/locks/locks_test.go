@@ -105,6 +105,11 @@ func TestProfileByHand(t *testing.T) {
 	if o := profile("own100"); o.ExclusiveLocks != 1 || o.Atomics != 2 || !heldNear(o.LockedInstructions) || len(o.Locks) != 1 || o.Locks[0].Kind != "own" {
 		t.Errorf("work100 under a lock of the program's own: %+v, want 1 exclusive lock (own), 2 atomics (its swap and its store), 102 to 106 held", o)
 	}
+	two := profile("two")
+	if acq, held := two.Busiest(); acq != 1 || held < m300.LockedInstructions-3 || held > m300.LockedInstructions+3 || two.ExclusiveLocks != 3 {
+		t.Errorf("work100 twice under one Mutex, work300 under another: busiest lock %g acquisitions holding %g instructions of %+v; want 1 holding about %g (work300's)",
+			acq, held, two, m300.LockedInstructions)
+	}
 	if f := profile("free"); len(f.Locks) != 0 || f.Atomics != 0 || f.LockedInstructions != 0 {
 		t.Errorf("work100 under no lock: %+v, want an empty profile", f)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/perfrun/perfrun/harness"
 	"github.com/perfrun/perfrun/predict"
 	"github.com/perfrun/perfrun/records"
+	"github.com/perfrun/perfrun/report"
 )
 
 var cmdPredict = &command{
@@ -24,9 +25,11 @@ with instructions/op and a lock profile ("perfrun run -threads 1
 -instructions -locks").
 
 The model is a closed queueing network solved by mean value analysis:
-every thread calls again as soon as a call returns; the exclusive lock is a
-queue whose service is the time it is held (the instructions under it at the
-cell's own time per instruction), and every waiter ahead adds a hand-off;
+every thread calls again as soon as a call returns; the busiest exclusive
+lock (the profile's busiest-lock units) is a queue whose service is the time
+it is held (the instructions under it at the cell's own time per
+instruction), and every waiter ahead adds a hand-off per acquisition; the
+other exclusive locks together are a second such queue;
 the cache line the other atomics write (a read lock's reader count) is a
 second queue whose service is a transfer between cores; the rest of a call
 each thread spends alone. The hand-off and the transfer are measured on
@@ -36,12 +39,15 @@ band runs from the lowest constants (a hand-off a spinning waiter catches)
 to the highest (a sleeping waiter woken). Run predict on the machine that
 made RESULTS.
 
-It assumes a core a thread and one store lock an operation; it cannot see a
-machine's memory system beyond one cache line, NUMA, a lock's fairness, a
-holder preempted by the scheduler, or what does not show at one thread. A
-store split over several locks pays a hand-off for each: the sorted model
-at cost=real, four locks a lookup where OpenSSL 3.0 takes one, predicts
-twice PR 28599's per(18)/per(1) (docs/predict.md).
+With -against FILE -as IMPL=PUBLISHED,... it prints each predicted design's
+per(n)/per(1) beside a published table's (such as PR 28599's,
+results/published/pr28599.txt) at the thread counts both have, and their
+ratio: scaling, not time, since the machines differ.
+
+It assumes a core a thread; it cannot see a machine's memory system beyond
+one cache line, NUMA, a lock's fairness, a holder preempted by the
+scheduler, or what does not show at one thread (docs/predict.md shows a
+prediction that misses, and why).
 The file it writes says predicted: yes on every record; every perfrun
 reader and benchstat read it.`,
 }
@@ -53,6 +59,9 @@ func predictFlags(fs *flag.FlagSet) runFunc {
 	out := fs.String("o", "", "write the prediction as a results file here (default: none, the table alone)")
 	window := fs.Duration("window", 100*time.Millisecond, "time of each window that measures the machine's constants")
 	windows := fs.Int("windows", 9, "windows of each constant, interleaved")
+	against := fs.String("against", "", "a results file of published numbers (such as results/published/pr28599.txt) to hold the prediction's scaling against, per(n)/per(1)")
+	plotDir := fs.String("plot", "", "with -against: draw the prediction beside the published curves in this folder (held-against.svg and .png)")
+	as := fs.String("as", "", "with -against: which published implementation each predicted one stands for, IMPL=PUBLISHED,... (e.g. sorted=pr28599-before)")
 	return func(_ context.Context, o *streams, args []string) error {
 		if fs.NArg() != 1 {
 			return usageError("want one results file")
@@ -72,9 +81,22 @@ func predictFlags(fs *flag.FlagSet) runFunc {
 				return err
 			}
 		}
+		pairs, err := parsePairs(*as)
+		if err != nil || (*against == "") != (len(pairs) == 0) {
+			return usageError("-against FILE and -as IMPL=PUBLISHED,... go together (-as %q): %v", *as, err)
+		}
+		if *plotDir != "" && *against == "" {
+			return usageError("-plot draws the prediction beside a published table: give -against FILE -as IMPL=PUBLISHED too")
+		}
 		in, err := records.ReadFile(fs.Arg(0))
 		if err != nil {
 			return asUsage(err)
+		}
+		var published *records.Set
+		if *against != "" {
+			if published, err = records.ReadFile(*against); err != nil {
+				return asUsage(err)
+			}
 		}
 		fmt.Fprintf(o.stderr, "perfrun: predict: measuring the machine's hand-off and cache-line transfer (%d windows of %v each, on two threads)\n", *windows, *window)
 		m := predict.Measure(*window, *windows)
@@ -86,6 +108,24 @@ func predictFlags(fs *flag.FlagSet) runFunc {
 			return asUsage(err)
 		}
 		printPrediction(o, set, in, m)
+		if published != nil {
+			held, err := predict.Against(set, published, pairs)
+			if err != nil {
+				return asUsage(err)
+			}
+			printHeld(o, held, *against)
+			if *plotDir != "" {
+				pl, err := report.HeldPlot(held, "held-against")
+				if err != nil {
+					return err
+				}
+				files, err := report.SavePlots(*plotDir, []*report.Plot{pl}, writeOwned)
+				if err != nil {
+					return fmt.Errorf("plot: %w", err)
+				}
+				fmt.Fprintf(o.stderr, "perfrun: predict: wrote %s\n", strings.Join(files, ", "))
+			}
+		}
 		if *out == "" {
 			return nil
 		}
@@ -138,4 +178,35 @@ func printPrediction(o *streams, set, in *records.Set, m predict.Measured) {
 	if measured > 0 {
 		fmt.Fprintf(o.stdout, "\nmeasured points inside the predicted band: %d of %d\n", inside, measured)
 	}
+}
+
+// parsePairs reads -as: IMPL=PUBLISHED pairs, comma-separated.
+func parsePairs(text string) (map[string]string, error) {
+	out := make(map[string]string)
+	if text == "" {
+		return out, nil
+	}
+	for _, p := range strings.Split(text, ",") {
+		impl, pub, ok := strings.Cut(strings.TrimSpace(p), "=")
+		if !ok || impl == "" || pub == "" {
+			return nil, fmt.Errorf("%q is not IMPL=PUBLISHED", p)
+		}
+		if _, dup := out[impl]; dup {
+			return nil, fmt.Errorf("%s is paired twice", impl)
+		}
+		out[impl] = pub
+	}
+	return out, nil
+}
+
+// printHeld prints each predicted cell's scaling beside the published
+// one it stands for, and their ratio.
+func printHeld(o *streams, held []predict.Held, file string) {
+	fmt.Fprintf(o.stdout, "\nheld against %s: per(n)/per(1), predicted (middle, band) beside published\n\n", file)
+	tw := tabwriter.NewWriter(o.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "predicted\tpublished\tthreads\tpredicted\tlow\thigh\tpublished\tpredicted÷published\t")
+	for _, h := range held {
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t\n", h.Cell, h.Published, h.Threads, h.Predicted, h.Low, h.High, h.Table, h.Ratio())
+	}
+	tw.Flush()
 }

@@ -74,6 +74,8 @@ type runFlags struct {
 	plots, precision, saveAs   string
 	strict, instructions       bool
 	locks                      bool
+	predict                    int
+	noPrediction               string // why -predict has no counts to stand on
 	quiet, pin, quarantine     bool
 	seed, orderSeed            uint64
 	profiles                   harness.Profiles
@@ -96,6 +98,7 @@ func newRunFlags(fs *flag.FlagSet) *runFlags {
 	fs.StringVar(&f.match, "match", "", "only cells whose benchmark name matches this regular expression")
 	fs.BoolVar(&f.instructions, "instructions", false, "also count instructions/op of 1-thread cells under valgrind (callgrind)")
 	fs.BoolVar(&f.locks, "locks", false, "also count the lock profile of 1-thread cells under callgrind: exclusive and shared locks, instructions held, atomics per op (rebuilds perfrun with an overlay of package sync)")
+	fs.IntVar(&f.predict, "predict", 0, "also say what each design's 1-thread lock profile predicts at this many threads, one core a thread (perfrun predict; counts instructions and locks as -instructions -locks do, about 30 s more); 0 for none (default: 16 for the main job, a run given no -impl, -workload, -threads, -param, -corpus, -match or -exec; else 0)")
 	fs.StringVar(&f.out, "o", defaultOutput, "results file (Go benchmark format); empty for none")
 	fs.StringVar(&f.format, "format", "table", "what to print: table, benchfmt, jmh, csv, json")
 	fs.BoolVar(&f.quiet, "q", false, "no progress on stderr")
@@ -122,6 +125,9 @@ func (f *runFlags) options() (harness.Options, error) {
 	}
 	if f.rounds < 1 || f.window <= 0 || f.warmup < 0 {
 		return opts, usageError("-rounds and -window must be positive, -warmup not negative")
+	}
+	if f.predict < 0 || f.predict > 1024 {
+		return opts, usageError("-predict %d: want a thread count from 1 to 1024, or 0 for no prediction", f.predict)
 	}
 	if f.window < harness.MinWindow {
 		return opts, usageError("-window %v is shorter than %v: a worker reads the clock once per batch (about 100µs; 5ms for a store behind cgo), so a shorter window measures a batch, not a rate", f.window, harness.MinWindow)
@@ -173,7 +179,10 @@ func (f *runFlags) options() (harness.Options, error) {
 
 func runDefine(fs *flag.FlagSet) runFunc {
 	f := newRunFlags(fs)
-	return f.run
+	return func(ctx context.Context, o *streams, args []string) error {
+		f.defaultPredict(fs)
+		return f.run(ctx, o, args)
+	}
 }
 
 func (f *runFlags) run(ctx context.Context, o *streams, args []string) error {
@@ -243,6 +252,9 @@ func (f *runFlags) run(ctx context.Context, o *streams, args []string) error {
 		if err := countLocks(ctx, res, cellOpsArgs(f.corpus, f.strict, f.seed), o.stderr, f.quiet); err != nil {
 			counts = append(counts, fmt.Errorf("lock profile: %w", err))
 		}
+	}
+	if f.predict > 0 && !res.Incomplete && ctx.Err() == nil {
+		f.countForPrediction(ctx, o, res)
 	}
 	err = f.write(o, res)
 	if len(counts) == 0 {
@@ -392,6 +404,9 @@ func (f *runFlags) write(o *streams, res *harness.Outcome) error {
 	}
 	if err := printers[f.format](o.stdout, set, harness.Cores()); err != nil {
 		return err
+	}
+	if f.predict > 0 && f.format == "table" && !res.Incomplete {
+		f.pastTheCores(o, set)
 	}
 	if !f.quiet {
 		summarize(o.stderr, res)

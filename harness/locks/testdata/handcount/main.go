@@ -47,7 +47,7 @@ func init() {
 
 func main() {
 	var own ownLock
-	var mu sync.Mutex
+	var mu, other sync.Mutex
 	var rw sync.RWMutex
 	var counter atomic.Int64
 	ops := map[string]func(){
@@ -63,7 +63,19 @@ func main() {
 			counter.Add(1)
 		},
 		"own100": func() { own.Lock(); work100(); own.Unlock() },
-		"free":   func() { work100() },
+		// Two locks: a Mutex around work100 twice, the other around work300.
+		"two": func() {
+			mu.Lock()
+			work100()
+			mu.Unlock()
+			other.Lock()
+			work300()
+			other.Unlock()
+			mu.Lock()
+			work100()
+			mu.Unlock()
+		},
+		"free": func() { work100() },
 	}
 	op, ok := ops[os.Args[1]]
 	n, err := strconv.Atoi(os.Args[2])

@@ -1,0 +1,110 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/perfrun/perfrun/harness"
+	"github.com/perfrun/perfrun/predict"
+	"github.com/perfrun/perfrun/records"
+)
+
+// countForPrediction counts, for -predict, what -instructions and -locks
+// did not already: a count that cannot be taken costs the prediction, not
+// the run, and says why.
+func (f *runFlags) countForPrediction(ctx context.Context, o *streams, res *harness.Outcome) {
+	args := cellOpsArgs(f.corpus, f.strict, f.seed)
+	var err error
+	if !f.instructions {
+		err = countInstructions(ctx, res, args, o.stderr, f.quiet)
+	}
+	if err == nil && !f.locks && ctx.Err() == nil {
+		err = countLocks(ctx, res, args, o.stderr, f.quiet)
+	}
+	if err != nil {
+		f.noPrediction = err.Error()
+	}
+}
+
+// pastTheCores prints, per design, what its 1-thread lock profile
+// predicts at f.predict threads, one core a thread, beside what the run
+// measured at 1 and 2 threads: the question the runner's cores cannot
+// answer, with the model's band (perfrun predict; docs/predict.md).
+func (f *runFlags) pastTheCores(o *streams, set *records.Set) {
+	n := f.predict
+	if f.noPrediction != "" {
+		fmt.Fprintf(o.stderr, "perfrun: run: no prediction at %d threads: a count failed: %s\n", n, f.noPrediction)
+		return
+	}
+	if !f.quiet {
+		fmt.Fprintf(o.stderr, "perfrun: run: measuring the machine's hand-off and cache-line transfer to predict %d threads\n", n)
+	}
+	m := predict.Measure(100*time.Millisecond, 9)
+	pred, err := predict.Results(set, []int{1, n}, m, fmt.Sprintf("perfrun run -predict %d", n))
+	if err != nil {
+		fmt.Fprintf(o.stderr, "perfrun: run: no prediction at %d threads: %v\n", n, err)
+		return
+	}
+	fmt.Fprintf(o.stdout, "\npast the cores: what each design's lock profile predicts at %d threads, one core a thread (docs/predict.md)\n\n", n)
+	tw := tabwriter.NewWriter(o.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "cell\t1 thread, measured\t2 threads, measured\t%d threads, predicted\tband\tper(%d)/per(1)\t\n", n, n)
+	measured := func(name string, threads int) string {
+		c, ok := set.Cell(records.AtThreads(name, threads))
+		if !ok {
+			return "—"
+		}
+		v := c.Values[records.Tidy(records.NsPerCall)]
+		if len(v) == 0 {
+			return "— (set aside)"
+		}
+		return perCallText(records.Median(v))
+	}
+	for _, c := range pred.Cells() {
+		if c.Threads != n {
+			continue
+		}
+		at := func(unit string) float64 { return records.Median(c.Values[records.Tidy(unit)]) }
+		one, _ := pred.Cell(records.AtThreads(c.Name, 1))
+		per1 := records.Median(one.Values[records.Tidy(records.NsPerCall)])
+		name := strings.TrimSuffix(c.Name, fmt.Sprintf("/threads=%d", n))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s – %s\t%.2f\t\n", name, measured(c.Name, 1), measured(c.Name, 2),
+			perCallText(at(records.NsPerCall)), perCallText(at(predict.Low)), perCallText(at(predict.High)), at(records.NsPerCall)/per1)
+	}
+	tw.Flush()
+	if m.Parallel < 1.8 {
+		fmt.Fprintf(o.stdout, "(the machine was busy while its constants were measured: two threads of independent work ran %.2f× one; every prediction is inflated)\n", m.Parallel)
+	}
+}
+
+// perCallText is a time per call in seconds as ns or µs.
+func perCallText(sec float64) string {
+	if sec >= 1e-5 {
+		return fmt.Sprintf("%.1f µs", 1e6*sec)
+	}
+	return fmt.Sprintf("%.0f ns", 1e9*sec)
+}
+
+// mainJobPredicts is the thread count the main job predicts at: where PR
+// 28599's tables show the designs about 6× apart.
+const mainJobPredicts = 16
+
+// defaultPredict sets -predict, where it was not given, for the main job:
+// a run that chooses no implementation, workload, thread count, parameter,
+// corpus, cell or command measures the default suite, and answers past the
+// cores too; a run shaped by hand predicts when asked.
+func (f *runFlags) defaultPredict(fs *flag.FlagSet) {
+	shaped := false
+	fs.Visit(func(fl *flag.Flag) {
+		switch fl.Name {
+		case "predict", "impl", "workload", "threads", "param", "corpus", "match", "exec":
+			shaped = true
+		}
+	})
+	if !shaped {
+		f.predict = mainJobPredicts
+	}
+}

@@ -1,0 +1,98 @@
+package report
+
+import (
+	"fmt"
+	"image/color"
+
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+
+	"github.com/perfrun/perfrun/predict"
+	"github.com/perfrun/perfrun/records"
+)
+
+// HeldPlot draws each predicted design's per(n)/per(1) beside the
+// published curve it is held against (perfrun predict -against): the
+// published one solid, the prediction dashed with its band shaded, one
+// colour a pair. The band's top is cut at the picture's, which fits the
+// curves: a band edge of sleeping hand-offs would flatten every curve.
+func HeldPlot(held []predict.Held, name string) (*Plot, error) {
+	type pair struct{ cell, published string }
+	var pairs []pair
+	rows := make(map[pair][]predict.Held)
+	top := 1.0
+	for _, h := range held {
+		k := pair{h.Cell, h.Published}
+		if _, ok := rows[k]; !ok {
+			pairs = append(pairs, k)
+		}
+		rows[k] = append(rows[k], h)
+		top = max(top, h.Predicted, h.Table)
+	}
+	if len(pairs) == 0 {
+		return nil, fmt.Errorf("nothing held against a published table")
+	}
+	top *= 1.3
+	p := newPlot("per(n)/per(1): predicted from 1-thread lock profiles, beside published",
+		"threads (the prediction: one core a thread)", "time per call over one thread's")
+	cut := false
+	for i, k := range pairs {
+		col := palette[i%len(palette)]
+		pub := plotter.XYs{{X: 1, Y: 1}}
+		mid := plotter.XYs{{X: 1, Y: 1}}
+		lo := plotter.XYs{{X: 1, Y: 1}}
+		hi := plotter.XYs{{X: 1, Y: 1}}
+		for _, h := range rows[k] {
+			x := float64(h.Threads)
+			pub = append(pub, plotter.XY{X: x, Y: h.Table})
+			mid = append(mid, plotter.XY{X: x, Y: h.Predicted})
+			lo = append(lo, plotter.XY{X: x, Y: h.Low})
+			hi = append(hi, plotter.XY{X: x, Y: min(h.High, top)})
+			cut = cut || h.High > top
+		}
+		edge := append(plotter.XYs{}, lo...)
+		for j := len(hi) - 1; j >= 0; j-- {
+			edge = append(edge, hi[j])
+		}
+		band, err := plotter.NewPolygon(edge)
+		if err != nil {
+			return nil, err
+		}
+		r, g, b, _ := col.RGBA()
+		band.Color = color.NRGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(b >> 8), A: 0x30}
+		band.LineStyle.Width = 0
+		pl, pp, err := plotter.NewLinePoints(pub)
+		if err != nil {
+			return nil, err
+		}
+		pl.Color, pp.Color, pp.Shape = col, col, glyphs[i%len(glyphs)]
+		ml, err := plotter.NewLine(mid)
+		if err != nil {
+			return nil, err
+		}
+		ml.Color, ml.Dashes, ml.Width = col, dashes[1], vg.Points(1.5)
+		p.Add(band, pl, pp, ml)
+		p.Legend.Add(heldLabel(k.published)+": published", pl, pp)
+		p.Legend.Add(heldLabel(k.cell)+": predicted, and its band", ml, band)
+	}
+	p.Y.Min, p.Y.Max = 0, top
+	p.X.Min, p.X.Max = 0.7, p.X.Max+0.3
+	p.X.Tick.Marker = integerTicks{}
+	p.Y.Tick.Marker = niceTicks{}
+	if cut {
+		p.Y.Label.Text += " (bands cut at the top)"
+	}
+	return &Plot{Name: name, Caption: "predicted per(n)/per(1) beside published", plot: p, legendInside: true}, nil
+}
+
+// heldLabel names a cell by its design and, where it has one, its cost.
+func heldLabel(name string) string {
+	label := records.NameKey(name, "impl")
+	if cost := records.NameKey(name, "cost"); cost != "" {
+		label += " cost=" + cost
+	}
+	if label == "" {
+		return name
+	}
+	return label
+}
