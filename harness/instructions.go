@@ -3,12 +3,14 @@ package harness
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"iter"
 	"reflect"
 	"regexp"
 	"runtime"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/perfrun/perfrun/harness/callgrind"
@@ -19,20 +21,20 @@ import (
 
 var collected = regexp.MustCompile(`Collected : (\d+)`)
 
-// processes is how many processes count the instructions of a cell: a gate
-// needs at least five a side to treat the counts as a sample.
-const processes = 5
+// Processes is how many processes count the instructions of a cell for a
+// gate, which needs at least five a side to treat the counts as a sample.
+const Processes = 5
 
 // Instructions counts the instructions one operation of a cell executes,
-// once in each of five processes (processes): it runs command (a perfrun that
+// once in each of procs processes: it runs command (a perfrun that
 // performs n operations of the cell, one thread, after its untimed setup)
 // under callgrind (see Count). The counts are returned one per process: a
 // design that hashes with a per-process seed runs different code in each,
 // and a gate must see that spread to test the counts as a sample rather
 // than trust one.
-func Instructions(ctx context.Context, command func(ops int) []string, n int) ([]float64, error) {
+func Instructions(ctx context.Context, procs int, command func(ops int) []string, n int) ([]float64, error) {
 	var per []float64
-	for range processes {
+	for range max(procs, 1) {
 		c, err := Count(ctx, command(n), nil)
 		if err != nil {
 			return nil, err
@@ -111,18 +113,15 @@ func countedSymbol() string {
 const InstructionBudget = 20 * time.Millisecond
 
 // CountInstructions adds instructions/op to every sample of each
-// single-threaded store cell, each process's count to its own round.
-// command is the perfrun that performs ops operations of a cell (the CLI's
-// cell-ops); progress, if set, is told before each cell is counted.
-func (r *Outcome) CountInstructions(ctx context.Context, command func(c Cell, ops int) []string, progress func(c Cell, ops int)) error {
-	for c, n := range r.countedCells() {
-		if progress != nil {
-			progress(c, n)
-		}
-		per, err := Instructions(ctx, func(ops int) []string { return command(c, ops) }, n)
-		if err != nil {
-			return fmt.Errorf("cell %s: %w", c.Name(), err)
-		}
+// single-threaded store cell, counted in procs processes (Processes for a
+// gate), each process's count to its own round. command is the perfrun
+// that performs ops operations of a cell (the CLI's cell-ops); progress,
+// if set, is told as each cell's count starts.
+func (r *Outcome) CountInstructions(ctx context.Context, procs int, command func(c Cell, ops int) []string, progress func(c Cell, ops int)) error {
+	count := func(ctx context.Context, c Cell, n int) ([]float64, error) {
+		return Instructions(ctx, procs, func(ops int) []string { return command(c, ops) }, n)
+	}
+	return eachCounted(ctx, r, count, progress, func(c Cell, per []float64) {
 		// One process's count per round's record: the records then hold
 		// the per-process sample a gate tests (rounds beyond the processes
 		// reuse them in turn).
@@ -133,35 +132,86 @@ func (r *Outcome) CountInstructions(ctx context.Context, command func(c Cell, op
 				k++
 			}
 		}
-	}
-	return nil
+	})
 }
 
 // CountLocks adds the lock profile (locks.Units) and its busiest lock
 // (records.BusiestLockUnits) to every sample of each single-threaded store
-// cell: one process a cell, since a profile is
-// exact. command is a binary built for lock profiles running the cell's
-// operations through locks.Run (the CLI's cell-ops -locks).
+// cell: one process a cell, since a profile is exact. command is a binary
+// built for lock profiles running the cell's operations through locks.Run
+// (the CLI's cell-ops -locks).
 func (r *Outcome) CountLocks(ctx context.Context, command func(c Cell, ops int) []string, progress func(c Cell, ops int)) error {
-	for c, n := range r.countedCells() {
-		if progress != nil {
-			progress(c, n)
-		}
-		p, err := locks.Count(ctx, command(c, n), nil)
-		if err != nil {
-			return fmt.Errorf("cell %s: %w", c.Name(), err)
-		}
+	count := func(ctx context.Context, c Cell, n int) (locks.Profile, error) {
+		return locks.Count(ctx, command(c, n), nil)
+	}
+	return eachCounted(ctx, r, count, progress, func(c Cell, p locks.Profile) {
+		acquired, held := p.Busiest()
 		for i := range r.Samples {
 			if r.Samples[i].Cell.Name() == c.Name() {
 				for j, v := range p.Values() {
 					r.Samples[i].Metrics = append(r.Samples[i].Metrics, workloads.Metric{Value: v, Unit: locks.Units[j]})
 				}
-				acquired, held := p.Busiest()
 				r.Samples[i].Metrics = append(r.Samples[i].Metrics,
 					workloads.Metric{Value: acquired, Unit: records.BusiestLocks},
 					workloads.Metric{Value: held, Unit: records.BusiestLockedInstructions})
 			}
 		}
+	})
+}
+
+// eachCounted counts every counted cell, as many at once as the machine
+// has cores — the windows are all measured by then, and a count under
+// callgrind is exact however busy the machine is — and hands each count
+// to keep in the cells' order once all are taken. The first error stops
+// the others.
+func eachCounted[T any](ctx context.Context, r *Outcome, count func(context.Context, Cell, int) (T, error), progress func(Cell, int), keep func(Cell, T)) error {
+	type job struct {
+		c Cell
+		n int
+	}
+	var jobs []job
+	for c, n := range r.countedCells() {
+		jobs = append(jobs, job{c, n})
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	out := make([]T, len(jobs))
+	errs := make([]error, len(jobs))
+	slots := make(chan struct{}, max(1, Cores()))
+	var wg sync.WaitGroup
+	for i, j := range jobs {
+		slots <- struct{}{}
+		if ctx.Err() != nil {
+			<-slots
+			break
+		}
+		if progress != nil {
+			progress(j.c, j.n)
+		}
+		wg.Go(func() {
+			defer func() { <-slots }()
+			if out[i], errs[i] = count(ctx, j.c, j.n); errs[i] != nil {
+				errs[i] = fmt.Errorf("cell %s: %w", j.c.Name(), errs[i])
+				cancel()
+			}
+		})
+	}
+	wg.Wait()
+	// The first error that is not another's cancellation; an interrupt.
+	var first error
+	for _, err := range errs {
+		if err != nil && (first == nil || errors.Is(first, context.Canceled) && !errors.Is(err, context.Canceled)) {
+			first = err
+		}
+	}
+	if first == nil {
+		first = ctx.Err()
+	}
+	if first != nil {
+		return first
+	}
+	for i, j := range jobs {
+		keep(j.c, out[i])
 	}
 	return nil
 }

@@ -79,7 +79,7 @@ func TestHeldPlotDrawsBoth(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"pr28599-before: published", "sorted cost=real: predicted, and its band", "bands cut at the top"} {
+	for _, want := range []string{"pr28599-before: published", "sorted cost=real: predicted, band shaded", "bands cut at the top"} {
 		if !strings.Contains(string(svg), want) {
 			t.Errorf("the held-against picture lacks %q", want)
 		}

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"image/color"
+	"slices"
 
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -36,15 +37,33 @@ func HeldPlot(held []predict.Held, name string) (*Plot, error) {
 	p := newPlot("per(n)/per(1): predicted from 1-thread lock profiles, beside published",
 		"threads (the prediction: one core a thread)", "time per call over one thread's")
 	cut := false
-	for i, k := range pairs {
+	var tables []string // published curves, each drawn once, in its colour
+	standIns := make(map[string]int)
+	for _, k := range pairs {
+		i := slices.Index(tables, k.published)
+		if i < 0 {
+			tables = append(tables, k.published)
+			i = len(tables) - 1
+			pub := plotter.XYs{{X: 1, Y: 1}}
+			for _, h := range rows[k] {
+				pub = append(pub, plotter.XY{X: float64(h.Threads), Y: h.Table})
+			}
+			pl, pp, err := plotter.NewLinePoints(pub)
+			if err != nil {
+				return nil, err
+			}
+			pl.Color, pp.Color, pp.Shape, pl.Width = palette[i%len(palette)], palette[i%len(palette)], glyphs[i%len(glyphs)], vg.Points(2)
+			p.Add(pl, pp)
+			p.Legend.Add(heldLabel(k.published)+": published", pl, pp)
+		}
 		col := palette[i%len(palette)]
-		pub := plotter.XYs{{X: 1, Y: 1}}
+		j := standIns[k.published]
+		standIns[k.published]++
 		mid := plotter.XYs{{X: 1, Y: 1}}
 		lo := plotter.XYs{{X: 1, Y: 1}}
 		hi := plotter.XYs{{X: 1, Y: 1}}
 		for _, h := range rows[k] {
 			x := float64(h.Threads)
-			pub = append(pub, plotter.XY{X: x, Y: h.Table})
 			mid = append(mid, plotter.XY{X: x, Y: h.Predicted})
 			lo = append(lo, plotter.XY{X: x, Y: h.Low})
 			hi = append(hi, plotter.XY{X: x, Y: min(h.High, top)})
@@ -59,30 +78,26 @@ func HeldPlot(held []predict.Held, name string) (*Plot, error) {
 			return nil, err
 		}
 		r, g, b, _ := col.RGBA()
-		band.Color = color.NRGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(b >> 8), A: 0x30}
+		band.Color = color.NRGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(b >> 8), A: 0x18}
 		band.LineStyle.Width = 0
-		pl, pp, err := plotter.NewLinePoints(pub)
-		if err != nil {
-			return nil, err
-		}
-		pl.Color, pp.Color, pp.Shape = col, col, glyphs[i%len(glyphs)]
 		ml, err := plotter.NewLine(mid)
 		if err != nil {
 			return nil, err
 		}
-		ml.Color, ml.Dashes, ml.Width = col, dashes[1], vg.Points(1.5)
-		p.Add(band, pl, pp, ml)
-		p.Legend.Add(heldLabel(k.published)+": published", pl, pp)
-		p.Legend.Add(heldLabel(k.cell)+": predicted, and its band", ml, band)
+		// A published table's stand-ins share its colour, told apart by
+		// their dashes.
+		ml.Color, ml.Dashes, ml.Width = col, dashes[1+j%(len(dashes)-1)], vg.Points(1.5)
+		p.Add(band, ml)
+		p.Legend.Add(heldLabel(k.cell)+": predicted, band shaded", ml, band)
 	}
 	p.Y.Min, p.Y.Max = 0, top
 	p.X.Min, p.X.Max = 0.7, p.X.Max+0.3
 	p.X.Tick.Marker = integerTicks{}
 	p.Y.Tick.Marker = niceTicks{}
 	if cut {
-		p.Y.Label.Text += " (bands cut at the top)"
+		p.Title.Text += " (bands cut at the top)"
 	}
-	return &Plot{Name: name, Caption: "predicted per(n)/per(1) beside published", plot: p, legendInside: true}, nil
+	return &Plot{Name: name, Caption: "predicted per(n)/per(1) beside published", plot: p}, nil
 }
 
 // heldLabel names a cell by its design and, where it has one, its cost.

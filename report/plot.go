@@ -83,7 +83,7 @@ func (p *Plot) draw(dc draw.Canvas) {
 	if width > 0.4*dc.Size().X {
 		// Too wide to stand beside the data (long names, several
 		// machines): a row under it, so the data keeps the width.
-		p.drawLegendUnder(dc, pad)
+		p.drawLegendUnder(dc, width, pad)
 		return
 	}
 	p.plot.Legend = plot.NewLegend() // drawn beside, not inside
@@ -107,13 +107,15 @@ func drawFramed(dc draw.Canvas, leg plot.Legend, area draw.Canvas, pad vg.Length
 
 // drawLegendUnder draws the plot with its legend in a framed row under
 // the data.
-func (p *Plot) drawLegendUnder(dc draw.Canvas, pad vg.Length) {
+func (p *Plot) drawLegendUnder(dc draw.Canvas, width, pad vg.Length) {
 	leg := p.plot.Legend
 	height := leg.Rectangle(dc).Size().Y
 	p.plot.Legend = plot.NewLegend()
 	p.plot.Draw(draw.Crop(dc, 0, 0, height+3*pad, 0))
 	p.plot.Legend = leg
-	drawFramed(dc, leg, draw.Crop(dc, pad, 0, pad, -(dc.Size().Y-height-2.5*pad)), pad)
+	// The row is as wide as the legend: gonum places a legend's box
+	// and its entries from opposite sides of a wider canvas.
+	drawFramed(dc, leg, draw.Crop(dc, pad, -(dc.Size().X-pad-width), pad, -(dc.Size().Y-height-2.5*pad)), pad)
 }
 
 // PlotOptions say how to draw.

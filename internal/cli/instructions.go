@@ -24,14 +24,14 @@ func cellOpsArgs(corpusPath string, strict bool, seed uint64) []string {
 }
 
 // countInstructions has the harness count instructions/op of the run's
-// single-threaded cells, each in processes of this very binary running
-// cell-ops.
-func countInstructions(ctx context.Context, res *harness.Outcome, corpusArgs []string, stderr io.Writer, quiet bool) error {
+// single-threaded cells, each in procs processes of this very binary
+// running cell-ops.
+func countInstructions(ctx context.Context, res *harness.Outcome, procs int, corpusArgs []string, stderr io.Writer, quiet bool) error {
 	exe, err := os.Executable()
 	if err != nil {
 		return err
 	}
-	return res.CountInstructions(ctx, cellOpsCommand(exe, corpusArgs), countProgress(stderr, quiet, "instructions"))
+	return res.CountInstructions(ctx, procs, cellOpsCommand(exe, corpusArgs), countProgress(stderr, quiet, "instructions"))
 }
 
 // countLocks has the harness count the lock profile of the run's

@@ -244,7 +244,7 @@ func (f *runFlags) run(ctx context.Context, o *streams, args []string) error {
 	// results are written first, then the failure said and exit 4.
 	var counts []error
 	if f.instructions && !res.Incomplete {
-		if err := countInstructions(ctx, res, cellOpsArgs(f.corpus, f.strict, f.seed), o.stderr, f.quiet); err != nil {
+		if err := countInstructions(ctx, res, harness.Processes, cellOpsArgs(f.corpus, f.strict, f.seed), o.stderr, f.quiet); err != nil {
 			counts = append(counts, fmt.Errorf("instructions: %w", err))
 		}
 	}

@@ -20,7 +20,8 @@ func (f *runFlags) countForPrediction(ctx context.Context, o *streams, res *harn
 	args := cellOpsArgs(f.corpus, f.strict, f.seed)
 	var err error
 	if !f.instructions {
-		err = countInstructions(ctx, res, args, o.stderr, f.quiet)
+		// A prediction needs one count a cell: five are a gate's sample.
+		err = countInstructions(ctx, res, 1, args, o.stderr, f.quiet)
 	}
 	if err == nil && !f.locks && ctx.Err() == nil {
 		err = countLocks(ctx, res, args, o.stderr, f.quiet)
