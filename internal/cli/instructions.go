@@ -31,6 +31,9 @@ func countInstructions(ctx context.Context, res *harness.Outcome, procs int, cor
 	if err != nil {
 		return err
 	}
+	if err := inheritBurn(); err != nil {
+		return err
+	}
 	return res.CountInstructions(ctx, procs, cellOpsCommand(exe, corpusArgs), countProgress(stderr, quiet, "instructions"))
 }
 
@@ -45,6 +48,9 @@ func countLocks(ctx context.Context, res *harness.Outcome, corpusArgs []string, 
 	if !quiet {
 		fmt.Fprintf(stderr, "perfrun: building perfrun for lock profiles (an overlay of package sync; the first build compiles the standard library again)\n")
 	}
+	if err := inheritBurn(); err != nil {
+		return err
+	}
 	exe := locks.Binary(dir, "perfrun")
 	if err := locks.BuildSelf(ctx, exe); err != nil {
 		return err
@@ -53,6 +59,13 @@ func countLocks(ctx context.Context, res *harness.Outcome, corpusArgs []string, 
 	return res.CountLocks(ctx, func(c harness.Cell, ops int) []string {
 		return append(cmd(c, ops), "-locks")
 	}, countProgress(stderr, quiet, "the lock profile"))
+}
+
+// inheritBurn has the processes that count cells do the work per round of
+// burn the measured cells did (workloads.BurnEnv): set in this process's
+// environment, which they inherit.
+func inheritBurn() error {
+	return os.Setenv(workloads.BurnEnv, workloads.BurnSetting())
 }
 
 // cellOpsCommand is the command line of exe's cell-ops for a cell.

@@ -41,6 +41,9 @@ type Corpus struct {
 	Duplicates int
 	// Digest identifies the corpus content (see ComputeDigest).
 	Digest string
+	// loaded is set for a corpus read from files, whose time is when it
+	// was read.
+	loaded bool
 
 	// byName indexes CAs by subject, in insertion order; built once with
 	// the expectations and read-only after.
@@ -94,14 +97,18 @@ func (c *Corpus) expectIssuers(leaves []*store.Object) {
 	}
 }
 
-// ComputeDigest sets Digest to a SHA-256 over the time and every object's
-// DER, in order, so two corpora with equal digests are the same workload
-// input.
+// ComputeDigest sets Digest to a SHA-256 over every object's DER, in
+// order, and a generated corpus's time, so two corpora with equal digests
+// are the same workload input. A loaded corpus is checked at the time it
+// is read, which is not in its digest: the same files read by two
+// processes minutes apart are one input, and their runs compare.
 func (c *Corpus) ComputeDigest() {
 	h := sha256.New()
 	var n [8]byte
-	binary.BigEndian.PutUint64(n[:], uint64(c.At.Unix()))
-	h.Write(n[:])
+	if !c.loaded {
+		binary.BigEndian.PutUint64(n[:], uint64(c.At.Unix()))
+		h.Write(n[:])
+	}
 	add := func(o *store.Object) {
 		binary.BigEndian.PutUint64(n[:], uint64(len(o.DER)))
 		h.Write(n[:])

@@ -253,3 +253,33 @@ func TestLoadRefusesFIFO(t *testing.T) {
 		t.Fatal("Load blocked on the FIFO")
 	}
 }
+
+// TestLoadedDigestIsTheFiles: the same files read at two times are one
+// input (their runs compare), where a generated corpus's time is part of
+// what it is.
+func TestLoadedDigestIsTheFiles(t *testing.T) {
+	c, err := corpus.Generate(corpus.Spec{Seed: 5, CAs: 6, Hits: 2, Misses: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, o := range c.CAs {
+		b.WriteString(pemOf("CERTIFICATE", o.DER))
+	}
+	b.WriteString(pemOf("CERTIFICATE", c.Hits[0].Cert.DER))
+	bundle := writeFile(t, t.TempDir(), "bundle.pem", b.String())
+	loaded, _, err := corpus.Load(bundle, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := loaded.Digest
+	loaded.At = loaded.At.Add(time.Hour)
+	if loaded.ComputeDigest(); loaded.Digest != first {
+		t.Errorf("the same files read an hour later: digest %s, then %s", first, loaded.Digest)
+	}
+	generated := c.Digest
+	c.At = c.At.Add(time.Hour)
+	if c.ComputeDigest(); c.Digest == generated {
+		t.Error("a generated corpus an hour later kept its digest: its time is part of it")
+	}
+}

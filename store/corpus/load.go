@@ -180,7 +180,7 @@ func LoadContext(ctx context.Context, path string, strict bool, progress func(do
 	if strict && len(problems) > 0 {
 		return nil, problems, fmt.Errorf("%v (and %d more problems)", problems[0], len(problems)-1)
 	}
-	c = &Corpus{At: time.Now().UTC().Truncate(time.Second), Source: path}
+	c = &Corpus{At: time.Now().UTC().Truncate(time.Second), Source: path, loaded: true}
 	var leaves []*store.Object
 	seen := make(map[[32]byte]bool, len(objs))
 	for _, o := range objs {
