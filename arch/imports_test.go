@@ -56,6 +56,7 @@ var layers = []struct {
 	{"harness", 5},
 	{"report", 6},
 	{"impls", 7},
+	{"internal/publish", 7},
 	{"internal/cli", 8},
 	{".", 9}, // package perfrun, the public entry point
 	{"cmd/perfrun", 10},

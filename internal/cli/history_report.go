@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/perfrun/perfrun/history"
+	"github.com/perfrun/perfrun/internal/publish"
 	"github.com/perfrun/perfrun/report"
 )
 
@@ -88,8 +89,8 @@ func historyReport(fs *flag.FlagSet) runFunc {
 			return err
 		}
 		doc := &report.HistoryPage{Title: *title, Stats: st, Method: sf.method(), Steps: steps, Plots: plots, ImageDir: "images", Left: left}
-		pub := newPublication(*dir)
-		if err := pub.addPlots("images", plots); err != nil {
+		pub := publish.New(*dir)
+		if err := pub.AddPlots("images", plots); err != nil {
 			return err
 		}
 		var md, page bytes.Buffer
@@ -97,9 +98,9 @@ func historyReport(fs *flag.FlagSet) runFunc {
 		if err := doc.WriteHTML(&page); err != nil {
 			return err
 		}
-		pub.add("report.md", md.Bytes())
-		pub.add("report.html", page.Bytes())
-		if err := pub.publish(); err != nil {
+		pub.Add("report.md", md.Bytes())
+		pub.Add("report.html", page.Bytes())
+		if err := published(pub); err != nil {
 			return err
 		}
 		fmt.Fprintf(o.stdout, "wrote %s and %s (%d steps, %d series drawn)\n", filepath.Join(*dir, "report.md"), filepath.Join(*dir, "report.html"), len(steps), len(plots))

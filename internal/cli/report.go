@@ -3,11 +3,13 @@ package cli
 import (
 	"bytes"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"path/filepath"
 
 	"github.com/perfrun/perfrun/compare"
+	"github.com/perfrun/perfrun/internal/publish"
 	"github.com/perfrun/perfrun/records"
 	"github.com/perfrun/perfrun/report"
 )
@@ -65,16 +67,28 @@ func writeDocument(doc *report.Document, dir string, more map[string][]byte) err
 		return err
 	}
 	for name, data := range more {
-		pub.add(name, data)
+		pub.Add(name, data)
 	}
-	pub.dir = dir
-	return pub.publish()
+	pub.Dir = dir
+	return published(pub)
+}
+
+// published publishes pub, a refusal (a file in the way that perfrun did
+// not write) the user's to resolve.
+func published(pub *publish.Folder) error {
+	if err := pub.Publish(); err != nil {
+		if errors.Is(err, publish.ErrRefused) {
+			return asUsage(err)
+		}
+		return err
+	}
+	return nil
 }
 
 // renderDocument draws the plots of doc — for a comparison the verdict's
 // forest plot first, then old and new side by side — and renders its pages.
-func renderDocument(doc *report.Document) (*publication, error) {
-	pub := newPublication("")
+func renderDocument(doc *report.Document) (*publish.Folder, error) {
+	pub := publish.New("")
 	sets := []*records.Set{doc.New}
 	if doc.Old != nil {
 		sets = []*records.Set{doc.Old, doc.New}
@@ -95,7 +109,7 @@ func renderDocument(doc *report.Document) (*publication, error) {
 			plots = append([]*report.Plot{forest}, plots...)
 		}
 	}
-	if err := pub.addPlots("images", plots); err != nil {
+	if err := pub.AddPlots("images", plots); err != nil {
 		return nil, err
 	}
 	doc.Plots, doc.ImageDir = plots, "images"
@@ -104,11 +118,11 @@ func renderDocument(doc *report.Document) (*publication, error) {
 	if err := doc.WriteHTML(&page); err != nil {
 		return nil, err
 	}
-	pub.add("report.md", md.Bytes())
+	pub.Add("report.md", md.Bytes())
 	if doc.Verdict != nil {
 		doc.WriteMarkdownFull(&full)
-		pub.add(report.FullMarkdown, full.Bytes())
+		pub.Add(report.FullMarkdown, full.Bytes())
 	}
-	pub.add("report.html", page.Bytes())
+	pub.Add("report.html", page.Bytes())
 	return pub, nil
 }

@@ -1,8 +1,14 @@
-package cli
+// Package publish writes a report folder whole or not at all, and never
+// touches a file in it that perfrun did not write: the folders report -o,
+// ab -report and history report write are often a user's own (a CI
+// artifact folder, a docs tree), and a half-written or clobbered one is
+// worse than none.
+package publish
 
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"maps"
 	"os"
@@ -19,77 +25,85 @@ import (
 // the only files a later report in that folder may replace or remove.
 const manifestName = ".perfrun-report"
 
-// A publication is a report folder's new contents (report -o, ab -report,
+// ErrRefused is what a publication refuses: a file in the way that
+// perfrun did not write, or a folder on the way that is not the report's
+// own. The user's to resolve: nothing was written.
+var ErrRefused = errors.New("refused")
+
+// A Folder is a report folder's new contents (report -o, ab -report,
 // history report), published whole or not at all: every file is written
 // into a staging folder inside the report folder first, so a full disk
 // fails before anything of the old report is touched; then each is
 // renamed into place. A file perfrun did not write — one its manifest does
 // not list — is never replaced or removed.
-type publication struct {
-	dir   string
-	files map[string][]byte // by slash-separated path inside dir
+type Folder struct {
+	// Dir is where it is published; it may be set after the files.
+	Dir   string
+	files map[string][]byte // by slash-separated path inside Dir
 }
 
-func newPublication(dir string) *publication {
-	return &publication{dir: dir, files: make(map[string][]byte)}
+// New returns an empty publication of dir.
+func New(dir string) *Folder {
+	return &Folder{Dir: dir, files: make(map[string][]byte)}
 }
 
-func (p *publication) add(rel string, data []byte) { p.files[rel] = data }
+// Add adds a file at rel, a slash-separated path inside the folder.
+func (p *Folder) Add(rel string, data []byte) { p.files[rel] = data }
 
-// addPlots renders plots as sub/NAME.svg and sub/NAME.png.
-func (p *publication) addPlots(sub string, plots []*report.Plot) error {
+// AddPlots renders plots as sub/NAME.svg and sub/NAME.png.
+func (p *Folder) AddPlots(sub string, plots []*report.Plot) error {
 	for _, pl := range plots {
 		for _, ext := range []string{"svg", "png"} {
 			data, err := pl.Encode(ext)
 			if err != nil {
 				return fmt.Errorf("plot %s: %w", pl.Name, err)
 			}
-			p.add(path.Join(sub, pl.Name+"."+ext), data)
+			p.Add(path.Join(sub, pl.Name+"."+ext), data)
 		}
 	}
 	return nil
 }
 
-// publish writes the folder: refuses first if a file it would replace is
-// not perfrun's, stages everything, moves it into place, then removes what
-// the previous report listed and this one does not.
-func (p *publication) publish() (err error) {
+// Publish writes the folder: refuses first (ErrRefused) if a file it would
+// replace is not perfrun's, stages everything, moves it into place, then
+// removes what the previous report listed and this one does not.
+func (p *Folder) Publish() (err error) {
 	// A folder this publication made is removed again if the report is
 	// not published: "as it was" is no folder.
-	if _, serr := os.Stat(p.dir); os.IsNotExist(serr) {
+	if _, serr := os.Stat(p.Dir); os.IsNotExist(serr) {
 		defer func() {
 			if err != nil {
-				os.RemoveAll(p.dir)
+				os.RemoveAll(p.Dir)
 			}
 		}()
 	}
-	if err := os.MkdirAll(p.dir, 0o755); err != nil {
+	if err := os.MkdirAll(p.Dir, 0o755); err != nil {
 		return err
 	}
-	owned := readManifest(p.dir)
+	owned := readManifest(p.Dir)
 	names := make([]string, 0, len(p.files))
 	for rel := range p.files {
 		names = append(names, rel)
 	}
 	slices.Sort(names)
 	for _, rel := range append(slices.Clone(names), slices.Sorted(maps.Keys(owned))...) {
-		if err := noLinkOnTheWay(p.dir, rel); err != nil {
+		if err := noLinkOnTheWay(p.Dir, rel); err != nil {
 			return err
 		}
 	}
 	for _, rel := range names {
-		target := filepath.Join(p.dir, filepath.FromSlash(rel))
+		target := filepath.Join(p.Dir, filepath.FromSlash(rel))
 		info, err := os.Lstat(target)
 		switch {
 		case err != nil:
 		case info.IsDir():
-			return usageError("%s is a directory where the report writes a file", target)
+			return fmt.Errorf("%w: %s is a directory where the report writes a file", ErrRefused, target)
 		case !owned[rel]:
-			return usageError("%s exists and perfrun did not write it (%s does not list it): write the report to another folder, or move the file", target, filepath.Join(p.dir, manifestName))
+			return fmt.Errorf("%w: %s exists and perfrun did not write it (%s does not list it): write the report to another folder, or move the file", ErrRefused, target, filepath.Join(p.Dir, manifestName))
 		}
 	}
-	removeStaleStaging(p.dir)
-	staging, err := os.MkdirTemp(p.dir, stagingPrefix)
+	removeStaleStaging(p.Dir)
+	staging, err := os.MkdirTemp(p.Dir, stagingPrefix)
 	if err != nil {
 		return err
 	}
@@ -101,11 +115,11 @@ func (p *publication) publish() (err error) {
 			data = p.files[rel]
 		}
 		if err := stage(filepath.Join(staging, filepath.FromSlash(rel)), data); err != nil {
-			return fmt.Errorf("%v (the report in %s is as it was)", err, p.dir)
+			return fmt.Errorf("%v (the report in %s is as it was)", err, p.Dir)
 		}
 	}
 	for _, rel := range append(names, manifestName) {
-		target := filepath.Join(p.dir, filepath.FromSlash(rel))
+		target := filepath.Join(p.Dir, filepath.FromSlash(rel))
 		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
 			return err
 		}
@@ -117,7 +131,7 @@ func (p *publication) publish() (err error) {
 		if _, ok := p.files[rel]; ok {
 			continue
 		}
-		target := filepath.Join(p.dir, filepath.FromSlash(rel))
+		target := filepath.Join(p.Dir, filepath.FromSlash(rel))
 		if info, err := os.Lstat(target); err == nil && !info.IsDir() {
 			os.Remove(target)
 		}
@@ -142,7 +156,7 @@ func noLinkOnTheWay(dir, rel string) error {
 			return nil // not there yet: made as a folder of its own
 		}
 		if !info.IsDir() {
-			return usageError("%s is not a folder (a symbolic link or a file): a report writes only inside %s; remove it or write the report elsewhere", at, dir)
+			return fmt.Errorf("%w: %s is not a folder (a symbolic link or a file): a report writes only inside %s; remove it or write the report elsewhere", ErrRefused, at, dir)
 		}
 	}
 	return nil
