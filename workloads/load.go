@@ -14,7 +14,8 @@ import (
 // store of n objects from empty, one Add per object, as a server loading
 // its CA bundle does. spread gives every object its own name; bucket gives
 // them all one name (perftools' x509storeadd). dup re-adds that fraction of
-// objects again, as loading overlapping bundles does. With several threads
+// objects again, as loading overlapping bundles does, spread among them or
+// after them all (order). With several threads
 // each worker builds its own store.
 var Load = Workload{
 	Name:        "load",
@@ -23,7 +24,8 @@ var Load = Workload{
 	Params: []Param{
 		{"n", "1024", "objects to add", positiveInt, false},
 		{"mode", "spread", "one of spread|bucket: distinct names, or one shared name", oneOf("spread", "bucket"), false},
-		{"dup", "0", "fraction of objects added a second time (duplicates are skipped)", fraction, false},
+		{"dup", "0", "copies added again, as a fraction of the objects (duplicates are skipped): 0.5 adds half of them once more, 9 all of them nine more times", repeats, false},
+		{"order", "spread", "one of spread|after: each copy at a random point after its original, or every copy after all the objects, in their order (loading a bundle, then a subset of it)", oneOf("spread", "after"), false},
 	},
 	Setup: func(env Env) (*Instance, error) {
 		n := env.Params.Int("n")
@@ -31,7 +33,7 @@ var Load = Workload{
 		if err != nil {
 			return nil, err
 		}
-		seq := withDuplicates(objs, env.Params.Float("dup"), env.Seed)
+		seq := withDuplicates(objs, env.Params.Float("dup"), env.Params.Get("order") == "after", env.Seed)
 		perObject, err := bytesPerObject(env.Impl, objs)
 		if err != nil {
 			return nil, err
@@ -83,12 +85,21 @@ func loadObjects(env Env, n int) ([]*store.Object, error) {
 	return all[:n], nil
 }
 
-// withDuplicates returns objs with a fraction dup of them added again, each
-// repeat placed at a random point after its original.
-func withDuplicates(objs []*store.Object, dup float64, seed uint64) []*store.Object {
+// withDuplicates returns objs with dup × len(objs) copies of them added
+// again: after all of them, in their order, cycling (after); else each
+// a copy of a random object, inserted at a random point past that object's
+// place in objs.
+func withDuplicates(objs []*store.Object, dup float64, after bool, seed uint64) []*store.Object {
 	seq := append([]*store.Object(nil), objs...)
+	copies := int(dup*float64(len(objs)) + 0.5)
+	if after {
+		for i := range copies {
+			seq = append(seq, objs[i%len(objs)])
+		}
+		return seq
+	}
 	r := rand.New(rand.NewPCG(seed, 0xd0b))
-	for range int(dup*float64(len(objs)) + 0.5) {
+	for range copies {
 		i := r.IntN(len(objs))
 		at := i + 1 + r.IntN(len(seq)-i)
 		seq = append(seq[:at], append([]*store.Object{objs[i]}, seq[at:]...)...)

@@ -221,6 +221,17 @@ func fraction(v string) error {
 	return nil
 }
 
+// maxRepeats bounds load's dup: a hundred more passes over the objects.
+const maxRepeats = 100
+
+// repeats accepts copies as a fraction of the objects, up to maxRepeats.
+func repeats(v string) error {
+	if f, err := ParseNumber(v); err != nil || f < 0 || f > maxRepeats {
+		return fmt.Errorf("want a number of copies per object from 0 to %d", maxRepeats)
+	}
+	return nil
+}
+
 // Rates a paced worker can keep: one operation in 1000 s to one a
 // microsecond. Beyond them the interval is not a pace: at 1e-12/s it
 // overflows a duration, at 1e9/s the worker never sleeps.
