@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"slices"
 
+	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
@@ -44,51 +45,19 @@ func HeldPlot(held []predict.Held, name string) (*Plot, error) {
 		if i < 0 {
 			tables = append(tables, k.published)
 			i = len(tables) - 1
-			pub := plotter.XYs{{X: 1, Y: 1}}
-			for _, h := range rows[k] {
-				pub = append(pub, plotter.XY{X: float64(h.Threads), Y: h.Table})
-			}
-			pl, pp, err := plotter.NewLinePoints(pub)
-			if err != nil {
+			if err := addPublished(p, rows[k], heldLabel(k.published), i); err != nil {
 				return nil, err
 			}
-			pl.Color, pp.Color, pp.Shape, pl.Width = palette[i%len(palette)], palette[i%len(palette)], glyphs[i%len(glyphs)], vg.Points(2)
-			p.Add(pl, pp)
-			p.Legend.Add(heldLabel(k.published)+": published", pl, pp)
-		}
-		col := palette[i%len(palette)]
-		j := standIns[k.published]
-		standIns[k.published]++
-		mid := plotter.XYs{{X: 1, Y: 1}}
-		lo := plotter.XYs{{X: 1, Y: 1}}
-		hi := plotter.XYs{{X: 1, Y: 1}}
-		for _, h := range rows[k] {
-			x := float64(h.Threads)
-			mid = append(mid, plotter.XY{X: x, Y: h.Predicted})
-			lo = append(lo, plotter.XY{X: x, Y: h.Low})
-			hi = append(hi, plotter.XY{X: x, Y: min(h.High, top)})
-			cut = cut || h.High > top
-		}
-		edge := append(plotter.XYs{}, lo...)
-		for j := len(hi) - 1; j >= 0; j-- {
-			edge = append(edge, hi[j])
-		}
-		band, err := plotter.NewPolygon(edge)
-		if err != nil {
-			return nil, err
-		}
-		r, g, b, _ := col.RGBA()
-		band.Color = color.NRGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(b >> 8), A: 0x18}
-		band.LineStyle.Width = 0
-		ml, err := plotter.NewLine(mid)
-		if err != nil {
-			return nil, err
 		}
 		// A published table's stand-ins share its colour, told apart by
 		// their dashes.
-		ml.Color, ml.Dashes, ml.Width = col, dashes[1+j%(len(dashes)-1)], vg.Points(1.5)
-		p.Add(band, ml)
-		p.Legend.Add(heldLabel(k.cell)+": predicted, band shaded", ml, band)
+		j := standIns[k.published]
+		standIns[k.published]++
+		c, err := addPredicted(p, rows[k], heldLabel(k.cell), palette[i%len(palette)], dashes[1+j%(len(dashes)-1)], top)
+		if err != nil {
+			return nil, err
+		}
+		cut = cut || c
 	}
 	p.Y.Min, p.Y.Max = 0, top
 	p.X.Min, p.X.Max = 0.7, p.X.Max+0.3
@@ -98,6 +67,55 @@ func HeldPlot(held []predict.Held, name string) (*Plot, error) {
 		p.Title.Text += " (bands cut at the top)"
 	}
 	return &Plot{Name: name, Caption: "predicted per(n)/per(1) beside published", plot: p}, nil
+}
+
+// addPublished draws a published curve, per(1) = 1 first, solid with its
+// points, in the i-th colour and glyph.
+func addPublished(p *plot.Plot, rows []predict.Held, label string, i int) error {
+	pub := plotter.XYs{{X: 1, Y: 1}}
+	for _, h := range rows {
+		pub = append(pub, plotter.XY{X: float64(h.Threads), Y: h.Table})
+	}
+	pl, pp, err := plotter.NewLinePoints(pub)
+	if err != nil {
+		return err
+	}
+	pl.Color, pp.Color, pp.Shape, pl.Width = palette[i%len(palette)], palette[i%len(palette)], glyphs[i%len(glyphs)], vg.Points(2)
+	p.Add(pl, pp)
+	p.Legend.Add(label+": published", pl, pp)
+	return nil
+}
+
+// addPredicted draws a prediction dashed, its band shaded and cut at top;
+// it says whether the band was cut.
+func addPredicted(p *plot.Plot, rows []predict.Held, label string, col color.Color, dash []vg.Length, top float64) (cut bool, err error) {
+	mid, lo, hi := plotter.XYs{{X: 1, Y: 1}}, plotter.XYs{{X: 1, Y: 1}}, plotter.XYs{{X: 1, Y: 1}}
+	for _, h := range rows {
+		x := float64(h.Threads)
+		mid = append(mid, plotter.XY{X: x, Y: h.Predicted})
+		lo = append(lo, plotter.XY{X: x, Y: h.Low})
+		hi = append(hi, plotter.XY{X: x, Y: min(h.High, top)})
+		cut = cut || h.High > top
+	}
+	edge := append(plotter.XYs{}, lo...)
+	for j := len(hi) - 1; j >= 0; j-- {
+		edge = append(edge, hi[j])
+	}
+	band, err := plotter.NewPolygon(edge)
+	if err != nil {
+		return false, err
+	}
+	r, g, b, _ := col.RGBA()
+	band.Color = color.NRGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(b >> 8), A: 0x18}
+	band.LineStyle.Width = 0
+	ml, err := plotter.NewLine(mid)
+	if err != nil {
+		return false, err
+	}
+	ml.Color, ml.Dashes, ml.Width = col, dash, vg.Points(1.5)
+	p.Add(band, ml)
+	p.Legend.Add(label+": predicted, band shaded", ml, band)
+	return cut, nil
 }
 
 // heldLabel names a cell by its design and, where it has one, its cost.

@@ -109,21 +109,8 @@ func predictFlags(fs *flag.FlagSet) runFunc {
 		}
 		printPrediction(o, set, in, m)
 		if published != nil {
-			held, err := predict.Against(set, published, pairs)
-			if err != nil {
-				return asUsage(err)
-			}
-			printHeld(o, held, *against)
-			if *plotDir != "" {
-				pl, err := report.HeldPlot(held, "held-against")
-				if err != nil {
-					return err
-				}
-				files, err := report.SavePlots(*plotDir, []*report.Plot{pl}, writeOwned)
-				if err != nil {
-					return fmt.Errorf("plot: %w", err)
-				}
-				fmt.Fprintf(o.stderr, "perfrun: predict: wrote %s\n", strings.Join(files, ", "))
+			if err := holdAgainst(o, set, published, pairs, *plotDir); err != nil {
+				return err
 			}
 		}
 		if *out == "" {
@@ -209,4 +196,27 @@ func printHeld(o *streams, held []predict.Held, file string) {
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t\n", h.Cell, h.Published, h.Threads, h.Predicted, h.Low, h.High, h.Table, h.Ratio())
 	}
 	tw.Flush()
+}
+
+// holdAgainst prints the prediction's scaling beside the published
+// table's and, if plotDir is set, draws both there.
+func holdAgainst(o *streams, set, published *records.Set, pairs map[string]string, plotDir string) error {
+	held, err := predict.Against(set, published, pairs)
+	if err != nil {
+		return asUsage(err)
+	}
+	printHeld(o, held, published.File)
+	if plotDir == "" {
+		return nil
+	}
+	pl, err := report.HeldPlot(held, "held-against")
+	if err != nil {
+		return err
+	}
+	files, err := report.SavePlots(plotDir, []*report.Plot{pl}, writeOwned)
+	if err != nil {
+		return fmt.Errorf("plot: %w", err)
+	}
+	fmt.Fprintf(o.stderr, "perfrun: predict: wrote %s\n", strings.Join(files, ", "))
+	return nil
 }

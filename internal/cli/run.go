@@ -242,20 +242,7 @@ func (f *runFlags) run(ctx context.Context, o *streams, args []string) error {
 	res.Command = "perfrun run " + strings.Join(args, " ")
 	// A count that fails costs the count, never the measurements: the
 	// results are written first, then the failure said and exit 4.
-	var counts []error
-	if f.instructions && !res.Incomplete {
-		if err := countInstructions(ctx, res, harness.Processes, cellOpsArgs(f.corpus, f.strict, f.seed), o.stderr, f.quiet); err != nil {
-			counts = append(counts, fmt.Errorf("instructions: %w", err))
-		}
-	}
-	if f.locks && !res.Incomplete && ctx.Err() == nil {
-		if err := countLocks(ctx, res, cellOpsArgs(f.corpus, f.strict, f.seed), o.stderr, f.quiet); err != nil {
-			counts = append(counts, fmt.Errorf("lock profile: %w", err))
-		}
-	}
-	if f.predict > 0 && !res.Incomplete && ctx.Err() == nil {
-		f.countForPrediction(ctx, o, res)
-	}
+	counts := f.count(ctx, o, res)
 	err = f.write(o, res)
 	if len(counts) == 0 {
 		return err
@@ -268,6 +255,31 @@ func (f *runFlags) run(ctx context.Context, o *streams, args []string) error {
 		return err
 	}
 	return fmt.Errorf("%w (%s is written without the counts that failed)", counts[len(counts)-1], f.out)
+}
+
+// count takes the counts the flags ask for (instructions, lock profiles,
+// and those a prediction stands on) once the windows are measured, and
+// returns those that failed.
+func (f *runFlags) count(ctx context.Context, o *streams, res *harness.Outcome) []error {
+	if res.Incomplete {
+		return nil
+	}
+	var failed []error
+	cellArgs := cellOpsArgs(f.corpus, f.strict, f.seed)
+	if f.instructions {
+		if err := countInstructions(ctx, res, harness.Processes, cellArgs, o.stderr, f.quiet); err != nil {
+			failed = append(failed, fmt.Errorf("instructions: %w", err))
+		}
+	}
+	if f.locks && ctx.Err() == nil {
+		if err := countLocks(ctx, res, cellArgs, o.stderr, f.quiet); err != nil {
+			failed = append(failed, fmt.Errorf("lock profile: %w", err))
+		}
+	}
+	if f.predict > 0 && ctx.Err() == nil {
+		f.countForPrediction(ctx, o, res)
+	}
+	return failed
 }
 
 // cells sets the corpus of opts up (generated, or loaded once for every
@@ -366,27 +378,9 @@ func (f *runFlags) write(o *streams, res *harness.Outcome) error {
 			}
 		}
 		if f.saveAs != "" && !res.Incomplete {
-			if lost := unjudgeable(set); len(lost) > 0 {
-				// Said after the tables, which still print.
-				unsaved = &exitError{exitInconclusive, fmt.Errorf("baseline %s not saved: every sample of %s was set aside (the machine disturbed them); "+
-					"a baseline without them would make every later gate of those cells INCONCLUSIVE; run again", f.saveAs, strings.Join(lost, ", "))}
-			} else {
-				// The build first: results are never left beside a build
-				// that did not measure them.
-				bin, buildErr := saveBuild(f.saveAs, buf.Bytes())
-				path, err := saveBaseline(f.saveAs, buf.Bytes())
-				if err != nil {
-					return err
-				}
-				if !f.quiet {
-					fmt.Fprintf(o.stderr, "perfrun: saved baseline %s (%s); gate against it with: perfrun gate -baseline %s NEW\n", f.saveAs, path, f.saveAs)
-				}
-				switch {
-				case buildErr != nil:
-					fmt.Fprintf(o.stderr, "perfrun: baseline %s: its build was not kept (%v): ab -baseline %s cannot measure it again\n", f.saveAs, buildErr, f.saveAs)
-				case !f.quiet:
-					fmt.Fprintf(o.stderr, "perfrun: kept the build that measured it (%s); measure it again beside a later build, interleaved, with: perfrun ab -baseline %s\n", bin, f.saveAs)
-				}
+			var err error
+			if unsaved, err = f.saveBaseline(o, set, buf.Bytes()); err != nil {
+				return err
 			}
 		}
 	}
@@ -429,6 +423,34 @@ func (f *runFlags) write(o *streams, res *harness.Outcome) error {
 		return unsaved
 	}
 	return busy(set)
+}
+
+// saveBaseline keeps the run as baseline f.saveAs, with the build that
+// measured it. unsaved is the run's end when the machine decided cells: a
+// baseline without them would leave later gates of them nothing to judge.
+func (f *runFlags) saveBaseline(o *streams, set *records.Set, data []byte) (unsaved, err error) {
+	if lost := unjudgeable(set); len(lost) > 0 {
+		// Said after the tables, which still print.
+		return &exitError{exitInconclusive, fmt.Errorf("baseline %s not saved: every sample of %s was set aside (the machine disturbed them); "+
+			"a baseline without them would make every later gate of those cells INCONCLUSIVE; run again", f.saveAs, strings.Join(lost, ", "))}, nil
+	}
+	// The build first: results are never left beside a build that did not
+	// measure them.
+	bin, buildErr := saveBuild(f.saveAs, data)
+	path, err := saveBaseline(f.saveAs, data)
+	if err != nil {
+		return nil, err
+	}
+	if !f.quiet {
+		fmt.Fprintf(o.stderr, "perfrun: saved baseline %s (%s); gate against it with: perfrun gate -baseline %s NEW\n", f.saveAs, path, f.saveAs)
+	}
+	switch {
+	case buildErr != nil:
+		fmt.Fprintf(o.stderr, "perfrun: baseline %s: its build was not kept (%v): ab -baseline %s cannot measure it again\n", f.saveAs, buildErr, f.saveAs)
+	case !f.quiet:
+		fmt.Fprintf(o.stderr, "perfrun: kept the build that measured it (%s); measure it again beside a later build, interleaved, with: perfrun ab -baseline %s\n", bin, f.saveAs)
+	}
+	return nil, nil
 }
 
 // busy is the run's end when the machine decided cells: every sample of a
