@@ -93,11 +93,13 @@ const ArmProtocol = "perfrun-arm 1"
 
 // The protocol's other words, one definition for both ends: the arm
 // announces each cell (ArmCell NAME) and then ArmReady; ab asks for a
-// window (ArmWindow NAME) or ends the arm (ArmQuit).
+// window (ArmWindow NAME), which the arm answers with ArmSample NAME JSON,
+// or ends the arm (ArmQuit).
 const (
 	ArmCell   = "cell"
 	ArmReady  = "ready"
 	ArmWindow = "window"
+	ArmSample = "sample"
 	ArmQuit   = "quit"
 )
 
@@ -119,7 +121,7 @@ func (p *armProcess) window(name string) (window, error) {
 	if !p.out.Scan() {
 		return nil, p.fail(fmt.Errorf("no answer for %s", name))
 	}
-	rest, ok := strings.CutPrefix(p.out.Text(), "sample "+name+" ")
+	rest, ok := strings.CutPrefix(p.out.Text(), ArmSample+" "+name+" ")
 	if !ok {
 		return nil, p.fail(fmt.Errorf("unexpected answer %q", p.out.Text()))
 	}

@@ -79,42 +79,7 @@ func armFlags(fs *flag.FlagSet, stdin io.Reader) runFunc {
 		if err := d.Setup(ctx); err != nil {
 			return err
 		}
-		w := bufio.NewWriter(o.stdout)
-		fmt.Fprintln(w, ab.ArmProtocol)
-		for _, c := range d.Cells() {
-			fmt.Fprintf(w, "%s %s\n", ab.ArmCell, c.Name())
-		}
-		fmt.Fprintln(w, ab.ArmReady)
-		if err := w.Flush(); err != nil {
-			return err
-		}
-		in := bufio.NewScanner(stdin)
-		for in.Scan() {
-			verb, name, _ := strings.Cut(strings.TrimSpace(in.Text()), " ")
-			if verb == ab.ArmQuit {
-				break
-			}
-			if verb != ab.ArmWindow {
-				return usageError("arm: unknown request %q (want %q or %q)", in.Text(), ab.ArmWindow+" NAME", ab.ArmQuit)
-			}
-			s, err := d.Window(ctx, name)
-			if err != nil {
-				return err
-			}
-			values := make(map[string]float64, len(s.Metrics))
-			for _, m := range s.Metrics {
-				values[m.Unit] = m.Value
-			}
-			js, err := json.Marshal(values)
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(w, "sample %s %s\n", name, js)
-			if err := w.Flush(); err != nil {
-				return err
-			}
-		}
-		if err := in.Err(); err != nil {
+		if err := serveArm(ctx, d, stdin, o.stdout); err != nil {
 			return err
 		}
 		if *out == "" {
@@ -128,4 +93,46 @@ func armFlags(fs *flag.FlagSet, stdin io.Reader) runFunc {
 		}
 		return writeFile(*out, buf.Bytes())
 	}
+}
+
+// serveArm speaks the arm protocol on stdin and stdout: it names the
+// cells, then measures a window of each cell asked for, until told to quit
+// or stdin ends.
+func serveArm(ctx context.Context, d *harness.Driver, stdin io.Reader, stdout io.Writer) error {
+	w := bufio.NewWriter(stdout)
+	fmt.Fprintln(w, ab.ArmProtocol)
+	for _, c := range d.Cells() {
+		fmt.Fprintf(w, "%s %s\n", ab.ArmCell, c.Name())
+	}
+	fmt.Fprintln(w, ab.ArmReady)
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	in := bufio.NewScanner(stdin)
+	for in.Scan() {
+		verb, name, _ := strings.Cut(strings.TrimSpace(in.Text()), " ")
+		if verb == ab.ArmQuit {
+			break
+		}
+		if verb != ab.ArmWindow {
+			return usageError("arm: unknown request %q (want %q or %q)", in.Text(), ab.ArmWindow+" NAME", ab.ArmQuit)
+		}
+		s, err := d.Window(ctx, name)
+		if err != nil {
+			return err
+		}
+		values := make(map[string]float64, len(s.Metrics))
+		for _, m := range s.Metrics {
+			values[m.Unit] = m.Value
+		}
+		js, err := json.Marshal(values)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "%s %s %s\n", ab.ArmSample, name, js)
+		if err := w.Flush(); err != nil {
+			return err
+		}
+	}
+	return in.Err()
 }
