@@ -40,7 +40,7 @@ func corpusFlags(fs *flag.FlagSet) runFunc {
 		if *cas < 1 || *hits < 0 || *misses < 0 {
 			return usageError("-cas must be positive, -hits and -misses not negative")
 		}
-		if err := fitsMemory(*cas, min(*hits, 1<<40)+min(*misses, 1<<40), fmt.Sprintf("-cas %d -hits %d -misses %d", *cas, *hits, *misses)); err != nil {
+		if err := corpus.FitsMemory(*cas, min(*hits, 1<<40)+min(*misses, 1<<40), fmt.Sprintf("-cas %d -hits %d -misses %d", *cas, *hits, *misses)); err != nil {
 			return asUsage(err)
 		}
 		if err := emptyOrNew(*dir); err != nil {

@@ -49,57 +49,6 @@ func fitLoad(params []string, provider func(int) (*corpus.Corpus, error), stderr
 	return append(withoutParam(params, "n"), "n="+strings.Join(fitted, ","))
 }
 
-// caBytes and leafBytes are what one generated CA (with its CRL) and one
-// leaf cost in memory once parsed, rounded up (results/notes.md, "A
-// corpus in memory").
-const (
-	caBytes   = 7 << 10
-	leafBytes = 4 << 10
-)
-
-// generatedLeaves are the leaves a run generates beside cas CAs: a hit
-// for each CA up to 4096, and a quarter as many misses.
-func generatedLeaves(cas int) (hits, misses int) {
-	hits = min(cas, 4096)
-	return hits, max(hits/4, 1)
-}
-
-// fitsMemory refuses, up front, a generated corpus this machine cannot
-// hold, rather than generating for minutes and then dying of OOM.
-// what names the request in the message (certs=N, -cas N).
-func fitsMemory(cas, leaves int, what string) error {
-	need := uint64(min(cas, 1<<40))*caBytes + uint64(min(leaves, 1<<40))*leafBytes // no overflow for any int
-	if avail := availableMemory(); avail > 0 && need > avail*8/10 {
-		return fmt.Errorf("%s needs about %s for its corpus; this machine has %s available", what, bytesText(need), bytesText(avail))
-	}
-	return nil
-}
-
-// availableMemory is /proc/meminfo's MemAvailable in bytes, 0 where unknown.
-func availableMemory() uint64 {
-	data, err := os.ReadFile("/proc/meminfo")
-	if err != nil {
-		return 0
-	}
-	for _, line := range strings.Split(string(data), "\n") {
-		if rest, ok := strings.CutPrefix(line, "MemAvailable:"); ok {
-			kb, _ := strconv.ParseUint(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
-			return kb << 10
-		}
-	}
-	return 0
-}
-
-func bytesText(b uint64) string {
-	switch {
-	case b >= 1<<40:
-		return fmt.Sprintf("%.1f TiB", float64(b)/(1<<40))
-	case b >= 1<<30:
-		return fmt.Sprintf("%.1f GiB", float64(b)/(1<<30))
-	}
-	return fmt.Sprintf("%.0f MiB", float64(b)/(1<<20))
-}
-
 // progressAfter returns a progress reporter that stays quiet for the
 // first two seconds of work (most corpora are made in less), then says
 // how far it got, about every few seconds.
@@ -122,8 +71,8 @@ func progressAfter(w io.Writer, what, unit string) func(done, total int) {
 func corpusProvider(ctx context.Context, path string, strict bool, seed uint64, stderr io.Writer) (provider func(int) (*corpus.Corpus, error), loaded int, err error) {
 	if path == "" {
 		return func(cas int) (*corpus.Corpus, error) {
-			hits, misses := generatedLeaves(cas)
-			if err := fitsMemory(cas, hits+misses, fmt.Sprintf("certs=%d", cas)); err != nil {
+			hits, misses := corpus.GeneratedLeaves(cas)
+			if err := corpus.FitsMemory(cas, hits+misses, fmt.Sprintf("certs=%d", cas)); err != nil {
 				return nil, err
 			}
 			spec := corpus.Spec{Seed: seed, CAs: cas, Hits: hits, Misses: misses}

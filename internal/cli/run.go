@@ -15,6 +15,7 @@ import (
 	"github.com/perfrun/perfrun/harness"
 	"github.com/perfrun/perfrun/records"
 	"github.com/perfrun/perfrun/report"
+	"github.com/perfrun/perfrun/store/corpus"
 	"github.com/perfrun/perfrun/workloads"
 )
 
@@ -320,8 +321,8 @@ func (f *runFlags) cells(ctx context.Context, o *streams, opts *harness.Options)
 			for _, key := range []string{"certs", "n"} {
 				if v := c.Params.Get(key); v != "" {
 					n := c.Params.Int(key)
-					hits, misses := generatedLeaves(n)
-					if err := fitsMemory(n, hits+misses, key+"="+v); err != nil {
+					hits, misses := corpus.GeneratedLeaves(n)
+					if err := corpus.FitsMemory(n, hits+misses, key+"="+v); err != nil {
 						return nil, asUsage(err)
 					}
 				}

@@ -283,3 +283,15 @@ func TestLoadedDigestIsTheFiles(t *testing.T) {
 		t.Error("a generated corpus an hour later kept its digest: its time is part of it")
 	}
 }
+
+// TestFitsMemory: a corpus no machine holds is refused before any of it
+// is made, naming the request; a small one fits.
+func TestFitsMemory(t *testing.T) {
+	hits, misses := corpus.GeneratedLeaves(1 << 40)
+	if err := corpus.FitsMemory(1<<40, hits+misses, "certs=1099511627776"); err == nil || !strings.Contains(err.Error(), "certs=1099511627776 needs about") {
+		t.Errorf("a corpus of 2^40 CAs: %v, want a refusal naming it", err)
+	}
+	if err := corpus.FitsMemory(16, 20, "certs=16"); err != nil {
+		t.Errorf("16 CAs: %v", err)
+	}
+}
