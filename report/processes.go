@@ -21,6 +21,9 @@ type ProcessOptions struct {
 	// Vs, if set, names an implementation that every other one is divided
 	// by, process by process, in the cells of the same group and threads.
 	Vs string
+	// Ignore are configuration keys whose differences to accept, as the
+	// gate's -ignore-config.
+	Ignore []string
 }
 
 // processCell is one cell across the processes: the cell of each set, nil
@@ -46,7 +49,7 @@ func WriteProcesses(w io.Writer, sets []*records.Set, o ProcessOptions) error {
 	// One median over processes of other machines or corpora means
 	// nothing: refused as the gate refuses such a pair.
 	for _, s := range sets[1:] {
-		if _, err := compare.CheckConfig(sets[0], s, nil); err != nil {
+		if _, err := compare.CheckConfig(sets[0], s, o.Ignore); err != nil {
 			return err
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/perfrun/perfrun/compare"
 	"github.com/perfrun/perfrun/harness"
 	"github.com/perfrun/perfrun/records"
 	"github.com/perfrun/perfrun/report"
@@ -43,6 +44,7 @@ func exportFlags(fs *flag.FlagSet) runFunc {
 	sides := fs.String("sides", "", "published: KEY=BEFORE,AFTER, the name key whose values are the two sides (e.g. impl=sorted,hashmap)")
 	units := fs.String("units", "", "processes: the units to show, comma-separated (default: ns/call or ns/add, ops/s, B/object)")
 	vs := fs.String("vs", "", "processes: also divide every design by this implementation, process by process")
+	ignore := fs.String("ignore-config", "", "processes: configuration `keys` (comma-separated) whose differences between the files to accept: "+strings.Join(compare.MeaningKeys, ", "))
 	return func(_ context.Context, o *streams, args []string) error {
 		if *format == "processes" {
 			if fs.NArg() == 0 {
@@ -53,7 +55,7 @@ func exportFlags(fs *flag.FlagSet) runFunc {
 				return err
 			}
 			sets = distinctSets("export", sets, o)
-			if err := report.WriteProcesses(o.stdout, sets, report.ProcessOptions{Units: splitList(*units), Vs: *vs}); err != nil {
+			if err := report.WriteProcesses(o.stdout, sets, report.ProcessOptions{Units: splitList(*units), Vs: *vs, Ignore: splitList(*ignore)}); err != nil {
 				return asUsage(err)
 			}
 			return nil
@@ -61,8 +63,8 @@ func exportFlags(fs *flag.FlagSet) runFunc {
 		if *format == "published" {
 			return exportPublished(o, fs.Args(), *sides)
 		}
-		if *units != "" || *vs != "" || *sides != "" {
-			return usageError("-units and -vs are for -format processes, -sides for -format published")
+		if *units != "" || *vs != "" || *ignore != "" || *sides != "" {
+			return usageError("-units, -vs and -ignore-config are for -format processes, -sides for -format published")
 		}
 		if fs.NArg() != 1 {
 			return usageError("want one results file")

@@ -69,6 +69,11 @@ func TestProcessesCountAFileOnce(t *testing.T) {
 	}
 	stdout.Reset()
 	stderr.Reset()
+	if code := run(&stdout, &stderr, []string{"export", "-format", "processes", "-ignore-config", "corpus", a, other}); code != exitOK {
+		t.Errorf("two corpora with -ignore-config corpus, as the refusal suggests: exit %d:\n%s", code, &stderr)
+	}
+	stdout.Reset()
+	stderr.Reset()
 	if code := run(&stdout, &stderr, []string{"export", "-format", "processes", a, stripped}); code != exitOK {
 		t.Errorf("a cpu: line without its trailing spaces is another machine: exit %d:\n%s", code, &stderr)
 	}
