@@ -13,6 +13,7 @@ import (
 
 	"github.com/perfrun/perfrun/history"
 	"github.com/perfrun/perfrun/history/changepoint"
+	"github.com/perfrun/perfrun/predict"
 	"github.com/perfrun/perfrun/records"
 	"github.com/perfrun/perfrun/report"
 )
@@ -154,4 +155,30 @@ func TestGoldenHistoryPlots(t *testing.T) {
 		}
 		golden(t, fmt.Sprintf("history-%d", n), got)
 	}
+}
+
+// TestGoldenHeldPlot: a prediction held against published tables, two
+// stand-ins of one table in its colour, told apart by dashes, their bands
+// cut at the top.
+func TestGoldenHeldPlot(t *testing.T) {
+	var held []predict.Held
+	for _, n := range []int{2, 4, 6, 8, 10, 12, 14, 16, 18} {
+		x := float64(n)
+		held = append(held,
+			predict.Held{Cell: "Issuer/impl=sorted/cost=real", Published: "Issuer/impl=pr28599-before", Threads: n,
+				Predicted: 0.9 * x, Low: 0.85 * x, High: 60 * x, Table: 0.97 * x},
+			predict.Held{Cell: "Issuer/impl=openssl-paths", Published: "Issuer/impl=pr28599-before", Threads: n,
+				Predicted: 0.55 * x, Low: 0.5 * x, High: 40 * x, Table: 0.97 * x},
+			predict.Held{Cell: "Issuer/impl=hashmap/cost=real", Published: "Issuer/impl=pr28599-after", Threads: n,
+				Predicted: 1 + 0.02*x, Low: 1 + 0.01*x, High: 1 + 0.3*x, Table: 1 + 0.12*x})
+	}
+	p, err := report.HeldPlot(held, "held-against")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := p.Encode("png")
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "held-against", got)
 }
