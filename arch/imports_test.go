@@ -42,6 +42,7 @@ var layers = []struct {
 	{"internal/bisect", 0},
 	{"internal/procgroup", 0},
 	{"harness/callgrind", 1},
+	{"internal/baselines", 1},
 	{"store", 1},
 	{"records/importers", 1},
 	{"compare", 1},

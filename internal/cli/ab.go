@@ -19,6 +19,7 @@ import (
 	"github.com/perfrun/perfrun/harness"
 	"github.com/perfrun/perfrun/harness/locks"
 	"github.com/perfrun/perfrun/internal/ab"
+	"github.com/perfrun/perfrun/internal/baselines"
 	"github.com/perfrun/perfrun/internal/regularfile"
 	"github.com/perfrun/perfrun/records"
 	"github.com/perfrun/perfrun/report"
@@ -503,7 +504,7 @@ func (a *abOptions) prebuilt() (*prebuiltArms, error) {
 	}
 	arms.baseName, arms.headName = name(filepath.Base(arms.base), a.baseEnv), name(filepath.Base(arms.head), a.headEnv)
 	if a.baseline != "" {
-		arms.baseName = name("baseline "+a.baseline+savedWhen(a.baseline), a.baseEnv)
+		arms.baseName = name("baseline "+a.baseline+baselines.SavedWhen(a.baseline), a.baseEnv)
 		if a.headBin != "" { // as given: its base name is often perfrun too
 			arms.headName = name(a.headBin, a.headEnv)
 		}

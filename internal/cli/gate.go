@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/perfrun/perfrun/compare"
+	"github.com/perfrun/perfrun/internal/baselines"
 )
 
 var cmdGate = &command{
@@ -87,7 +88,7 @@ func gateFlags(fs *flag.FlagSet) runFunc {
 			return asUsage(err)
 		}
 		verdict := finishGate(rep, *jsonOut, o)
-		if *baseline != "" && rep.Verdict == compare.Inconclusive && keptBuild(*baseline) != "" {
+		if *baseline != "" && rep.Verdict == compare.Inconclusive && baselines.KeptBuild(*baseline) != "" {
 			fmt.Fprintf(o.stderr, "perfrun: gate: the build that measured %s is kept with it: perfrun ab -baseline %s measures it again beside this perfrun, window by window, and decides in minutes where two files minutes apart cannot\n", *baseline, *baseline)
 		}
 		return verdict

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/perfrun/perfrun/harness"
+	"github.com/perfrun/perfrun/internal/baselines"
 	"github.com/perfrun/perfrun/records"
 	"github.com/perfrun/perfrun/report"
 	"github.com/perfrun/perfrun/store/corpus"
@@ -437,7 +438,7 @@ func (f *runFlags) saveBaseline(o *streams, set *records.Set, data []byte) (unsa
 	}
 	// The build first: results are never left beside a build that did not
 	// measure them.
-	bin, buildErr := saveBuild(f.saveAs, data)
+	bin, buildErr := baselines.SaveBuild(f.saveAs, data)
 	path, err := saveBaseline(f.saveAs, data)
 	if err != nil {
 		return nil, err
