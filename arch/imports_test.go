@@ -35,6 +35,7 @@ var layers = []struct {
 	layer int
 }{
 	{"internal/regularfile", -1},
+	{"internal/recorded", -1},
 	{"store/certgen", 0},
 	{"records", 0},
 	{"history/changepoint", 0},

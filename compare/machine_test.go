@@ -10,8 +10,6 @@ import (
 	"github.com/perfrun/perfrun/records"
 )
 
-const journey = "testdata/journey"
-
 // timedCells are the report's verdicts on the timed metric of the cells
 // it gated (not the exact units, not the oversubscribed cells).
 func timedCells(rep *Report) []CellVerdict {

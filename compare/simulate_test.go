@@ -123,7 +123,7 @@ func TestOperatingCharacteristic(t *testing.T) {
 	if v := os.Getenv("PERFRUN_OC_CAMPAIGNS"); v != "" {
 		fmt.Sscan(v, &campaigns)
 	}
-	real, err := readCampaigns("../internal/ab/testdata/campaigns")
+	real, err := readCampaigns(campaignsDir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +146,7 @@ func TestOperatingCharacteristic(t *testing.T) {
 	b.WriteString("log value is what its triple shared (cancels) + its arm process's effect + its own effect, and a\n")
 	b.WriteString("fraction of windows ran slower than the windows they were paired with (resampled from those seen).\n")
 	b.WriteString("Made by `go test ./compare -run OperatingCharacteristic -args -update`; the campaigns' windows\n")
-	b.WriteString("are in `internal/ab/testdata/campaigns/`.\n\n")
+	b.WriteString("are in `internal/ab/testdata/campaigns.tar.gz`.\n\n")
 	b.WriteString("Those campaigns linked 3 code layouts a revision and rotated them over the rounds, so every\n")
 	b.WriteString("layout ran in several processes: the layout component is the variance of the arm processes' effects\n")
 	b.WriteString("between layouts beyond what the processes of one layout explain (one-way random effects, per\n")

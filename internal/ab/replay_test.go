@@ -10,15 +10,19 @@ import (
 	"testing"
 
 	"github.com/perfrun/perfrun/compare"
+	"github.com/perfrun/perfrun/internal/recorded"
 )
 
 // TestReplayReproducesCampaigns: judged again from their recorded windows,
 // the campaigns of results/campaigns (their windows in
-// testdata/campaigns, the verdicts ab gave them as they ran in its
+// testdata/campaigns.tar.gz, the verdicts ab gave them as they ran in its
 // verdicts.txt) get those verdicts — so a verdict re-derived from a run's
 // data by a trusted job is the verdict of the run.
 func TestReplayReproducesCampaigns(t *testing.T) {
-	dir := filepath.Join("testdata", "campaigns")
+	dir, err := recorded.Unpack(filepath.Join("testdata", "campaigns.tar.gz"), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
 	f, err := os.Open(filepath.Join(dir, "verdicts.txt"))
 	if err != nil {
 		t.Fatal(err)
