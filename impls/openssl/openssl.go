@@ -199,11 +199,19 @@ type Store struct {
 // the store's sync.Maps cost a lookup two hash-trie walks over every
 // object the process parsed.
 type lookupCtx struct {
-	p       *C.X509_STORE_CTX
+	p *C.X509_STORE_CTX
+	// xs and out are views of C arrays of batchMax pointers: passed to C,
+	// a Go array would be walked element by element by the runtime's cgo
+	// pointer check on every call — work a C caller never does, and, under
+	// callgrind, most of what a lookup's count held.
 	xs, out []unsafe.Pointer
 	leaves  map[*store.Object]unsafe.Pointer
 	objs    map[unsafe.Pointer]*store.Object
 }
+
+// batchMax is the most lookups one cgo call makes; a longer batch is made
+// in turns.
+const batchMax = 256
 
 // New returns an empty store.
 func New() store.Store { return newStore(false) }
@@ -229,8 +237,15 @@ func newStore(defaultPaths bool) *Store {
 		if ctx == nil {
 			panic("openssl: X509_STORE_CTX_init failed")
 		}
-		w := &lookupCtx{p: ctx, leaves: make(map[*store.Object]unsafe.Pointer), objs: make(map[unsafe.Pointer]*store.Object)}
+		arrays := C.calloc(2*batchMax, C.size_t(unsafe.Sizeof(unsafe.Pointer(nil))))
+		if arrays == nil {
+			panic("openssl: out of memory")
+		}
+		both := unsafe.Slice((*unsafe.Pointer)(arrays), 2*batchMax)
+		w := &lookupCtx{p: ctx, xs: both[:batchMax:batchMax], out: both[batchMax:],
+			leaves: make(map[*store.Object]unsafe.Pointer), objs: make(map[unsafe.Pointer]*store.Object)}
 		runtime.AddCleanup(w, func(p *C.X509_STORE_CTX) { C.pf_ctx_free(p) }, ctx)
+		runtime.AddCleanup(w, func(a unsafe.Pointer) { C.free(a) }, arrays)
 		return w
 	}
 	runtime.AddCleanup(s, func(st *C.X509_STORE) { C.X509_STORE_free(st) }, st)
@@ -342,9 +357,15 @@ func (s *Store) Issuer(cert *store.Object, at time.Time) (*store.Object, bool) {
 func (s *Store) IssuerBatch(certs []*store.Object, at time.Time, out []*store.Object) {
 	w := s.ctxs.Get().(*lookupCtx)
 	defer s.ctxs.Put(w)
-	if cap(w.xs) < len(certs) {
-		w.xs, w.out = make([]unsafe.Pointer, len(certs)), make([]unsafe.Pointer, len(certs))
+	for len(certs) > 0 {
+		n := min(len(certs), batchMax)
+		s.issuers(w, certs[:n], at, out[:n])
+		certs, out = certs[n:], out[n:]
 	}
+}
+
+// issuers looks up at most batchMax certificates in one cgo call.
+func (s *Store) issuers(w *lookupCtx, certs []*store.Object, at time.Time, out []*store.Object) {
 	xs, got := w.xs[:len(certs)], w.out[:len(certs)]
 	for i, c := range certs {
 		x, ok := w.leaves[c]
