@@ -56,24 +56,19 @@ func (d *drawing) addBands(p *plot.Plot, f *figure, b bandFigures, scale float64
 		if len(xs) < 2 {
 			continue
 		}
-		edge := make(plotter.XYs, 0, 2*len(xs))
+		var lower, upper plotter.XYs
 		for _, x := range xs {
-			edge = append(edge, plotter.XY{X: x, Y: scale * records.Median(lo[x])})
-		}
-		for i := len(xs) - 1; i >= 0; i-- {
-			y := scale * records.Median(hi[xs[i]])
+			y := scale * records.Median(hi[x])
 			if top > 0 && y > top {
 				y, cut = top, true
 			}
-			edge = append(edge, plotter.XY{X: xs[i], Y: y})
+			lower = append(lower, plotter.XY{X: x, Y: scale * records.Median(lo[x])})
+			upper = append(upper, plotter.XY{X: x, Y: y})
 		}
-		band, err := plotter.NewPolygon(edge)
+		band, err := shadedBand(lower, upper, palette[d.implIndex(s.impl)%len(palette)], 0x40)
 		if err != nil {
 			return err
 		}
-		r, g, bl, _ := palette[d.implIndex(s.impl)%len(palette)].RGBA()
-		band.Color = color.NRGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(bl >> 8), A: 0x40}
-		band.LineStyle.Width = 0
 		p.Add(band)
 		p.Legend.Add(s.String()+": predicted band", band)
 	}
@@ -82,4 +77,21 @@ func (d *drawing) addBands(p *plot.Plot, f *figure, b bandFigures, scale float64
 		p.Title.Text += " (predicted bands cut at the top)"
 	}
 	return nil
+}
+
+// shadedBand is the area between lower and upper (the same xs, in order),
+// filled with c at alpha and no outline, so what lies beneath shows through.
+func shadedBand(lower, upper plotter.XYs, c color.Color, alpha uint8) (*plotter.Polygon, error) {
+	edge := append(plotter.XYs{}, lower...)
+	for i := len(upper) - 1; i >= 0; i-- {
+		edge = append(edge, upper[i])
+	}
+	band, err := plotter.NewPolygon(edge)
+	if err != nil {
+		return nil, err
+	}
+	r, g, b, _ := c.RGBA()
+	band.Color = color.NRGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(b >> 8), A: alpha}
+	band.LineStyle.Width = 0
+	return band, nil
 }

@@ -97,17 +97,10 @@ func addPredicted(p *plot.Plot, rows []predict.Held, label string, col color.Col
 		hi = append(hi, plotter.XY{X: x, Y: min(h.High, top)})
 		cut = cut || h.High > top
 	}
-	edge := append(plotter.XYs{}, lo...)
-	for j := len(hi) - 1; j >= 0; j-- {
-		edge = append(edge, hi[j])
-	}
-	band, err := plotter.NewPolygon(edge)
+	band, err := shadedBand(lo, hi, col, 0x18)
 	if err != nil {
 		return false, err
 	}
-	r, g, b, _ := col.RGBA()
-	band.Color = color.NRGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(b >> 8), A: 0x18}
-	band.LineStyle.Width = 0
 	ml, err := plotter.NewLine(mid)
 	if err != nil {
 		return false, err
