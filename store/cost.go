@@ -4,12 +4,14 @@ import "sync"
 
 // Cost is work a model does on every lookup beside its own, so that it
 // stands at its real store's cost profile: Inside while it holds its
-// lock, Outside after it let go. Each is real work — hashing, comparing,
+// lock, Outside after it let go, and Retry while it holds its lock again
+// because its first candidate was not the issuer (a model without a
+// second hold never does it). Each is real work — hashing, comparing,
 // taking locks other threads take too — never a sleep, so two threads
 // contend for it as they would for the real store's. The zero Cost adds
 // nothing.
 type Cost struct {
-	Inside, Outside func(cert *Object)
+	Inside, Outside, Retry func(cert *Object)
 	// Lock, when set, is the lock the model takes in place of its own,
 	// for every operation: the real store's lock as it behaves under
 	// contention (3.0's is a pthread rwlock taken for writing, which puts
@@ -22,6 +24,14 @@ type Cost struct {
 func (c Cost) InsideLock(cert *Object) {
 	if c.Inside != nil {
 		c.Inside(cert)
+	}
+}
+
+// RetryLock does the work of Retry, if any, for a lookup of cert that
+// holds the lock a second time.
+func (c Cost) RetryLock(cert *Object) {
+	if c.Retry != nil {
+		c.Retry(cert)
 	}
 }
 

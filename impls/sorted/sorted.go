@@ -34,8 +34,10 @@ type Store struct {
 
 // SetCost has every lookup do c's work as well: Inside while it holds the
 // lock for its search, as 3.0 holds its store lock for
-// X509_STORE_CTX_get_by_subject; Outside after. With c.Lock, every
-// operation takes that lock instead of the store's own.
+// X509_STORE_CTX_get_by_subject; Outside after; Retry when it holds the
+// lock again to check the other candidates, as 3.0's
+// X509_STORE_CTX_get1_issuer does. With c.Lock, every operation takes
+// that lock instead of the store's own.
 func (s *Store) SetCost(c store.Cost) { s.cost = c }
 
 // acquire takes the lock every operation takes: the cost's, if it has
@@ -133,6 +135,7 @@ func (s *Store) Issuer(cert *store.Object, at time.Time) (*store.Object, bool) {
 	}
 	s.acquire()
 	defer s.release()
+	s.cost.RetryLock(cert)
 	lo, hi = s.find(store.Cert, cert.Issuer)
 	return store.SelectIssuer(cert, at, s.objs[lo:hi])
 }
