@@ -22,6 +22,10 @@ type Series struct {
 	Better              int // +1 higher is better, -1 lower
 	Cores               int // the most cores of any of its runs, 0 if unknown
 	Points              []Point
+	// Over, when set, names the reference cell whose median at each commit
+	// divides the values (OverReference): a ratio, the machine's speed
+	// taken out.
+	Over string
 }
 
 // Oversubscribed reports whether the series' cell runs more threads than
@@ -32,7 +36,12 @@ func (s *Series) Oversubscribed() bool {
 }
 
 // Name says which series it is: cell, unit and machine.
-func (s *Series) Name() string { return s.Cell + " " + s.Unit + " @ " + s.Machine }
+func (s *Series) Name() string {
+	if s.Over != "" {
+		return s.Cell + " " + s.Unit + " over " + s.Over + " @ " + s.Machine
+	}
+	return s.Cell + " " + s.Unit + " @ " + s.Machine
+}
 
 // Point is every value of one commit: all of its runs' rounds.
 type Point struct {

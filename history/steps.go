@@ -226,31 +226,39 @@ func CommonMode(steps []Step, series []*Series) {
 		if math.IsNaN(rel) {
 			continue
 		}
-		before, after := commitSet(st.Series.Points[st.Lo:st.Index]), commitSet(st.Series.Points[st.Index:st.Hi])
 		for _, r := range refs {
 			if r.Machine != st.Series.Machine || r.Unit != st.Series.Unit {
 				continue
 			}
-			var b, a []float64
-			for _, p := range r.Points {
-				if before[p.Commit] {
-					b = append(b, records.Median(p.Values))
-				} else if after[p.Commit] {
-					a = append(a, records.Median(p.Values))
-				}
-			}
-			from := records.Median(b)
-			if len(b) < 2 || len(a) < 2 || from == 0 {
-				continue
-			}
-			sh := changepoint.ShiftOf(b, a)
-			refRel := sh.Shift / math.Abs(from)
-			if refRel*rel > 0 && math.Abs(refRel) >= math.Abs(rel)/2 && sh.Low*sh.High > 0 {
+			refRel, sure := shiftOver(r, st)
+			if sure && refRel*rel > 0 && math.Abs(refRel) >= math.Abs(rel)/2 {
 				st.Machine = fmt.Sprintf("%s moved %+.0f%% over the same commits", r.Cell, 100*refRel)
 				break
 			}
 		}
 	}
+}
+
+// shiftOver is how far r moved, relative to its level before, between the
+// commits before st and those after it (its segments' points), and
+// whether its interval excludes no shift; false where r has fewer than 2
+// points on either side.
+func shiftOver(r *Series, st *Step) (rel float64, sure bool) {
+	before, after := commitSet(st.Series.Points[st.Lo:st.Index]), commitSet(st.Series.Points[st.Index:st.Hi])
+	var b, a []float64
+	for _, p := range r.Points {
+		if before[p.Commit] {
+			b = append(b, records.Median(p.Values))
+		} else if after[p.Commit] {
+			a = append(a, records.Median(p.Values))
+		}
+	}
+	from := records.Median(b)
+	if len(b) < 2 || len(a) < 2 || from == 0 {
+		return 0, false
+	}
+	sh := changepoint.ShiftOf(b, a)
+	return sh.Shift / math.Abs(from), sh.Low*sh.High > 0
 }
 
 func commitSet(points []Point) map[string]bool {

@@ -48,6 +48,12 @@ func NewStepRow(st history.Step) StepRow {
 	if st.Shared != "" {
 		r.Note = strings.TrimPrefix(r.Note+"; "+st.Shared, "; ")
 	}
+	if over := st.Series.Over; over != "" {
+		// A ratio to the reference cell, which has no unit of its own.
+		r.Unit = st.Series.Unit + " ÷ " + over
+		r.Levels = fmt.Sprintf("%.3g → %.3g", st.From, st.To)
+		r.Note = strings.TrimPrefix(r.Note+"; the store's own, once each commit is divided by "+over+" of the same runs: the machine's speed hid it", "; ")
+	}
 	if st.Series.Oversubscribed() {
 		r.Note = strings.TrimPrefix(r.Note+"; oversubscribed (more threads than cores): never gated", "; ")
 	}

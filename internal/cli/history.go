@@ -51,7 +51,10 @@ narrows step N to its commit), the commits it lies between, its size with
 a 95% interval, and its p-value. A step that a control or floor
 cell of the same runs shares (the same way, at least half as large) is
 noted as the machine's, and one that other machines' series of the cell
-took over the same commits is said to be theirs too. Steps not recorded
+took over the same commits is said to be theirs too. A store cell is also
+divided, commit by commit, by the control (else a floor) cell of the same
+runs: a step only that ratio shows is one the machine's speed hid, shown
+in the ratio (the machine's where the reference stepped there too). Steps not recorded
 before are new; -record stores
 them; -fail exits 1 when a new one is a regression of a store at no more
 threads than cores (oversubscribed cells only time-slice). A step can be
@@ -417,6 +420,11 @@ func loadSteps(ctx context.Context, h *history.DB, f *seriesFlags) ([]*history.S
 	}
 	history.CommonMode(steps, refs)
 	history.Fleet(steps, series)
+	hidden, err := history.HiddenSteps(ctx, steps, series, refs, opts, *f.minShift)
+	if err != nil {
+		return nil, nil, err
+	}
+	steps = append(steps, hidden...)
 	return series, steps, h.Mark(ctx, steps)
 }
 
