@@ -41,46 +41,75 @@ func ForestPlot(rep *compare.Report) (*Plot, error) {
 	p.Title.Padding = vg.Points(8)
 	p.X.Label.Text = fmt.Sprintf("change of time/op, %% (interval of each verdict; shaded: within ±%.0f%%)", 100*rep.Threshold)
 	thr := 100 * rep.Threshold
-	names := make([]string, len(cells))
 	lo, hi := axisRange(cells, thr)
-	var left, right plotter.XYs
 	full := make([]string, len(cells))
 	for i, c := range cells {
 		full[i] = c.Name
 	}
-	labels := rowLabels(full)
+	names := rowLabels(full)
+	var left, right plotter.XYs
 	for i, c := range cells {
 		y := float64(len(cells) - 1 - i)
-		names[i] = labels[i]
-		x := 100 * (c.Ratio - 1)
-		pt := errPointsX{XYs: plotter.XYs{{X: x, Y: y}}, XErrors: plotter.XErrors{{}}}
-		if c.Lo > 0 && c.Hi > 0 {
-			// An interval past the axis is drawn to its edge, with an
-			// arrow: one wide interval must not squeeze the band away.
-			l, h := 100*(c.Lo-1), 100*(c.Hi-1)
-			if l < lo {
-				l = lo
-				left = append(left, plotter.XY{X: lo, Y: y})
-			}
-			if h > hi {
-				h = hi
-				right = append(right, plotter.XY{X: hi, Y: y})
-			}
-			pt.XErrors[0] = struct{ Low, High float64 }{x - l, h - x}
-		}
-		col := verdictColour[c.Verdict]
-		bars, err := plotter.NewXErrorBars(pt)
+		l, r, err := addForestRow(p, c, y, lo, hi)
 		if err != nil {
 			return nil, err
 		}
-		bars.Color, bars.Width = col, vg.Points(2)
-		dot, err := plotter.NewScatter(pt.XYs)
-		if err != nil {
-			return nil, err
-		}
-		dot.Color, dot.Shape, dot.Radius = col, draw.CircleGlyph{}, vg.Points(4)
-		p.Add(bars, dot)
+		left, right = append(left, l...), append(right, r...)
 	}
+	if err := addArrows(p, left, right); err != nil {
+		return nil, err
+	}
+	p.X.Min, p.X.Max = lo, hi
+	// A row of room above the cells for the legend.
+	p.Y.Min, p.Y.Max = -0.8, float64(len(cells))+1.2
+	p.Add(band{-thr, thr}, zeroLine{})
+	p.Y.Tick.Marker = rowTicks(names)
+	p.X.Tick.Marker = niceTicks{}
+	p.Add(plotter.NewGrid())
+	if err := addVerdictLegend(p); err != nil {
+		return nil, err
+	}
+	p.Legend.Top = true
+	return &Plot{Name: "verdict-forest", Caption: "each gated cell's change with its interval; the shaded band is ±threshold", plot: p, legendInside: true}, nil
+}
+
+// addForestRow draws one cell's change at row y, its interval cut at the
+// axis [lo, hi]; it returns where an interval was cut on the left and on
+// the right, for the arrows.
+func addForestRow(p *plot.Plot, c compare.CellVerdict, y, lo, hi float64) (left, right plotter.XYs, err error) {
+	x := 100 * (c.Ratio - 1)
+	pt := errPointsX{XYs: plotter.XYs{{X: x, Y: y}}, XErrors: plotter.XErrors{{}}}
+	if c.Lo > 0 && c.Hi > 0 {
+		// An interval past the axis is drawn to its edge, with an
+		// arrow: one wide interval must not squeeze the band away.
+		l, h := 100*(c.Lo-1), 100*(c.Hi-1)
+		if l < lo {
+			l = lo
+			left = append(left, plotter.XY{X: lo, Y: y})
+		}
+		if h > hi {
+			h = hi
+			right = append(right, plotter.XY{X: hi, Y: y})
+		}
+		pt.XErrors[0] = struct{ Low, High float64 }{x - l, h - x}
+	}
+	col := verdictColour[c.Verdict]
+	bars, err := plotter.NewXErrorBars(pt)
+	if err != nil {
+		return nil, nil, err
+	}
+	bars.Color, bars.Width = col, vg.Points(2)
+	dot, err := plotter.NewScatter(pt.XYs)
+	if err != nil {
+		return nil, nil, err
+	}
+	dot.Color, dot.Shape, dot.Radius = col, draw.CircleGlyph{}, vg.Points(4)
+	p.Add(bars, dot)
+	return left, right, nil
+}
+
+// addArrows marks the intervals cut at the axis's left and right edges.
+func addArrows(p *plot.Plot, left, right plotter.XYs) error {
 	for _, a := range []struct {
 		at    plotter.XYs
 		point float64
@@ -90,28 +119,25 @@ func ForestPlot(rep *compare.Report) (*Plot, error) {
 		}
 		sc, err := plotter.NewScatter(a.at)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		sc.Shape, sc.Radius, sc.Color = arrowGlyph{a.point}, vg.Points(5), color.Gray{Y: 60}
 		p.Add(sc)
 	}
-	p.X.Min, p.X.Max = lo, hi
-	// A row of room above the cells for the legend.
-	p.Y.Min, p.Y.Max = -0.8, float64(len(cells))+1.2
-	p.Add(band{-thr, thr}, zeroLine{})
-	p.Y.Tick.Marker = rowTicks(names)
-	p.X.Tick.Marker = niceTicks{}
-	p.Add(plotter.NewGrid())
+	return nil
+}
+
+// addVerdictLegend lists the verdicts' colours.
+func addVerdictLegend(p *plot.Plot) error {
 	for _, v := range []compare.Verdict{compare.Regression, compare.Inconclusive, compare.Pass, compare.Improved} {
 		sw, err := plotter.NewScatter(plotter.XYs{{}}) // a legend entry only, never added to the plot
 		if err != nil {
-			return nil, err
+			return err
 		}
 		sw.Color, sw.Shape = verdictColour[v], draw.CircleGlyph{}
 		p.Legend.Add(string(v), sw)
 	}
-	p.Legend.Top = true
-	return &Plot{Name: "verdict-forest", Caption: "each gated cell's change with its interval; the shaded band is ±threshold", plot: p, legendInside: true}, nil
+	return nil
 }
 
 // shortRevision is a revision as ab describes it ("HEAD (1a2b3c4 subject)")

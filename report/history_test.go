@@ -79,3 +79,28 @@ func TestCommitTicksDoNotOverprint(t *testing.T) {
 		t.Errorf("unitLabel = %q", got)
 	}
 }
+
+// TestRatioStepRowAndPlot: a step found in a store's ratio to its
+// reference is said to be one, in the ratio's levels and not in a time
+// unit, and drawn in a picture of its own.
+func TestRatioStepRowAndPlot(t *testing.T) {
+	raw := historySeries("Issuer/impl=x/threads=1")
+	over := &history.Series{ID: raw.ID, Machine: raw.Machine, Cell: raw.Cell, Unit: raw.Unit, Better: -1, Over: "Control/threads=1", Points: raw.Points}
+	st := history.Step{Series: over, Index: 10, Lo: 0, Hi: 20, Before: raw.Points[9].Commit, After: raw.Points[10].Commit, P: 0.005,
+		From: 1.5, To: 1.8, Shift: changepoint.Step{Shift: 0.3, Low: 0.2, High: 0.4}, Regression: true}
+	r := NewStepRow(st)
+	if r.Unit != "sec/op ÷ Control/threads=1" || r.Levels != "1.5 → 1.8" || !strings.Contains(r.Note, "the machine's speed hid it") || r.Size != "+20.0% [+13.3%, +26.7%]" {
+		t.Errorf("row %+v", r)
+	}
+	p, err := HistoryPlot(over, []history.Step{st})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := HistoryPlot(raw, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Name == q.Name || !strings.Contains(p.plot.Title.Text, "÷ Control/threads=1") || strings.Contains(p.plot.Y.Label.Text, "ns/op") {
+		t.Errorf("ratio plot %q titled %q, y %q; the series' own plot %q", p.Name, p.plot.Title.Text, p.plot.Y.Label.Text, q.Name)
+	}
+}

@@ -34,10 +34,43 @@ func HistoryPlot(s *history.Series, steps []history.Step) (*Plot, error) {
 	if factor == 0 {
 		factor = 1
 	}
-	p := newPlot(s.Cell+" @ "+s.Machine, "commit (oldest first)", unitLabel(sc.Prefix, s.Unit))
+	title, yLabel, stem := s.Cell+" @ "+s.Machine, unitLabel(sc.Prefix, s.Unit), s.Machine+"/"+s.Cell+"/"+s.Unit
+	if s.Over != "" {
+		// A ratio to the reference cell: no unit, no scale.
+		factor = 1
+		title = s.Cell + " ÷ " + s.Over + " @ " + s.Machine
+		yLabel = s.Unit + " ÷ " + s.Over + " of the same runs"
+		stem += "/over/" + s.Over
+	}
+	p := newPlot(title, "commit (oldest first)", yLabel)
+	top, err := addCommitMedians(p, s, medians, factor)
+	if err != nil {
+		return nil, err
+	}
+	if err := addLevels(p, steps, medians, factor); err != nil {
+		return nil, err
+	}
+	addStepMarks(p, steps)
+	p.X.Min, p.X.Max = -1, float64(len(s.Points))
+	// Room above the data for the legend.
+	if p.Y.Max < top {
+		p.Y.Max = top
+	}
+	p.Y.Max += 0.35 * (p.Y.Max - p.Y.Min)
+	p.X.Tick.Marker = commitTicks(s.Points)
+	caption := fmt.Sprintf("%s in %s on %s over %d commits", s.Cell, yLabel, s.Machine, len(s.Points))
+	if len(steps) > 0 {
+		caption += fmt.Sprintf("; %d step(s) marked", len(steps))
+	}
+	// The legend sits in the room above the data: beside it, its long
+	// lines left the commits a strip at the left.
+	return &Plot{Name: records.FileStem(stem), Caption: caption, plot: p, legendInside: true}, nil
+}
 
-	// Each commit's bar is the 95% interval of its median where its rounds
-	// are enough for one (six or more), else the range of its rounds.
+// addCommitMedians draws each commit's median with its bar: the 95%
+// interval of its median where its rounds are enough for one (six or
+// more), else the range of its rounds. It returns the highest bar's top.
+func addCommitMedians(p *plot.Plot, s *history.Series, medians []float64, factor float64) (float64, error) {
 	pts := make(plotter.XYs, len(s.Points))
 	bars := historyBars{XYs: pts, YErrors: make(plotter.YErrors, len(s.Points))}
 	top := math.Inf(-1)
@@ -49,31 +82,34 @@ func HistoryPlot(s *history.Series, steps []history.Step) (*Plot, error) {
 	}
 	scatter, err := plotter.NewScatter(pts)
 	if err != nil {
-		return nil, err
+		return 0, err
 	}
 	scatter.GlyphStyle = draw.GlyphStyle{Color: historyPointColor, Radius: vg.Points(2.2), Shape: draw.CircleGlyph{}}
 	eb, err := plotter.NewYErrorBars(bars)
 	if err != nil {
-		return nil, err
+		return 0, err
 	}
 	eb.LineStyle.Color = historyPointColor
 	eb.LineStyle.Width = vg.Points(0.7)
 	eb.CapWidth = vg.Points(3)
 	p.Add(eb, scatter)
 	p.Legend.Add("each commit's median; bar: 95% interval (range under six rounds)", scatter)
+	return top, nil
+}
 
-	// The level of each segment between steps, and the steps themselves.
+// addLevels draws the level of each segment between steps.
+func addLevels(p *plot.Plot, steps []history.Step, medians []float64, factor float64) error {
 	bounds := []int{0}
 	for _, st := range steps {
 		bounds = append(bounds, st.Index)
 	}
-	bounds = append(bounds, len(s.Points))
+	bounds = append(bounds, len(medians))
 	for k := 0; k+1 < len(bounds); k++ {
 		lo, hi := bounds[k], bounds[k+1]
 		level := records.Median(medians[lo:hi]) / factor
 		line, err := plotter.NewLine(plotter.XYs{{X: float64(lo) - 0.4, Y: level}, {X: float64(hi-1) + 0.4, Y: level}})
 		if err != nil {
-			return nil, err
+			return err
 		}
 		line.Color, line.Width = historyLevelColor, vg.Points(1.5)
 		p.Add(line)
@@ -81,6 +117,12 @@ func HistoryPlot(s *history.Series, steps []history.Step) (*Plot, error) {
 			p.Legend.Add("level between steps (median)", line)
 		}
 	}
+	return nil
+}
+
+// addStepMarks marks each step between its commits, coloured by what it
+// is, each kind once in the legend.
+func addStepMarks(p *plot.Plot, steps []history.Step) {
 	drawn := make(map[string]bool)
 	for _, st := range steps {
 		c, what := historyImprovedColor, "improvement"
@@ -97,20 +139,6 @@ func HistoryPlot(s *history.Series, steps []history.Step) (*Plot, error) {
 			p.Legend.Add("step: "+what, m)
 		}
 	}
-	p.X.Min, p.X.Max = -1, float64(len(s.Points))
-	// Room above the data for the legend.
-	if p.Y.Max < top {
-		p.Y.Max = top
-	}
-	p.Y.Max += 0.35 * (p.Y.Max - p.Y.Min)
-	p.X.Tick.Marker = commitTicks(s.Points)
-	caption := fmt.Sprintf("%s in %s on %s over %d commits", s.Cell, unitLabel(sc.Prefix, s.Unit), s.Machine, len(s.Points))
-	if len(steps) > 0 {
-		caption += fmt.Sprintf("; %d step(s) marked", len(steps))
-	}
-	// The legend sits in the room above the data: beside it, its long
-	// lines left the commits a strip at the left.
-	return &Plot{Name: records.FileStem(s.Machine + "/" + s.Cell + "/" + s.Unit), Caption: caption, plot: p, legendInside: true}, nil
 }
 
 // unitLabel writes a scaled unit as people write it — ns/op, not

@@ -13,10 +13,14 @@ import (
 )
 
 // seriesPlots draws the series with at least two commits, each with its
-// steps; withSteps only those that have a step.
+// steps; withSteps only those that have a step. A store's ratio to its
+// reference is drawn where a step was found in it alone.
 func seriesPlots(series []*history.Series, steps []history.Step, withSteps bool) ([]*report.Plot, int, error) {
 	bySeries := make(map[*history.Series][]history.Step)
 	for _, st := range steps {
+		if bySeries[st.Series] == nil && st.Series.Over != "" {
+			series = append(series[:len(series):len(series)], st.Series)
+		}
 		bySeries[st.Series] = append(bySeries[st.Series], st)
 	}
 	var plots []*report.Plot
