@@ -86,19 +86,8 @@ func (h *DB) Add(ctx context.Context, name string, data []byte, o AddOptions) (A
 		out.Duplicate = true
 		// What the stored copy was filed under, so a caller who meant
 		// another commit hears that nothing changed.
-		rows, err := tx.QueryContext(ctx, h.d.q(`SELECT DISTINCT r.commit_id FROM runs r JOIN files f ON f.id = r.file_id WHERE f.digest = ? ORDER BY r.commit_id`), digest)
-		if err != nil {
-			return out, err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var c string
-			if err := rows.Scan(&c); err != nil {
-				return out, err
-			}
-			out.Commits = append(out.Commits, c)
-		}
-		return out, rows.Err()
+		out.Commits, err = h.storedCommits(ctx, tx, digest)
+		return out, err
 	}
 	if err != nil {
 		return out, err
@@ -111,28 +100,8 @@ func (h *DB) Add(ctx context.Context, name string, data []byte, o AddOptions) (A
 	if err := w.allSeries(o); err != nil {
 		return out, err
 	}
-	for _, rec := range set.Records {
-		if err := ctx.Err(); err != nil {
-			return out, err
-		}
-		if records.AsideWhy(rec) != "" {
-			out.Aside++
-			continue
-		}
-		run, err := w.run(rec, o)
-		if err != nil {
-			return out, err
-		}
-		for _, v := range rec.Values {
-			series, err := w.seriesID(seriesKey{run.machine, cellOf(rec), v.Unit}, better(w.set, v.Unit))
-			if err != nil {
-				return out, err
-			}
-			if err := w.sample(run.id, series, v.Value); err != nil {
-				return out, err
-			}
-			out.Samples++
-		}
+	if err := w.addRecords(&out, o); err != nil {
+		return out, err
 	}
 	if err := w.flush(); err != nil {
 		return out, err
@@ -143,6 +112,53 @@ func (h *DB) Add(ctx context.Context, name string, data []byte, o AddOptions) (A
 		return out, fmt.Errorf("%s: every result was set aside; nothing to add", name)
 	}
 	return out, tx.Commit()
+}
+
+// storedCommits are the commits a stored file's runs were filed under.
+func (h *DB) storedCommits(ctx context.Context, tx *sql.Tx, digest string) ([]string, error) {
+	rows, err := tx.QueryContext(ctx, h.d.q(`SELECT DISTINCT r.commit_id FROM runs r JOIN files f ON f.id = r.file_id WHERE f.digest = ? ORDER BY r.commit_id`), digest)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var c string
+		if err := rows.Scan(&c); err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+// addRecords stores every record the run kept, counting them in out; a
+// set-aside record is counted, not stored.
+func (w *writer) addRecords(out *Added, o AddOptions) error {
+	for _, rec := range w.set.Records {
+		if err := w.ctx.Err(); err != nil {
+			return err
+		}
+		if records.AsideWhy(rec) != "" {
+			out.Aside++
+			continue
+		}
+		run, err := w.run(rec, o)
+		if err != nil {
+			return err
+		}
+		for _, v := range rec.Values {
+			series, err := w.seriesID(seriesKey{run.machine, cellOf(rec), v.Unit}, better(w.set, v.Unit))
+			if err != nil {
+				return err
+			}
+			if err := w.sample(run.id, series, v.Value); err != nil {
+				return err
+			}
+			out.Samples++
+		}
+	}
+	return nil
 }
 
 type seriesKey struct{ machine, cell, unit string }

@@ -99,49 +99,13 @@ func (h *DB) each(ctx context.Context, query string, args []any, f func(*sql.Row
 
 // copyFile copies one file's runs and values in one transaction of dst.
 func copyFile(ctx context.Context, src, dst *DB, id int64, digest, name, added string, series map[int64]stored) (dup bool, runs, samples int, err error) {
-	type run struct {
-		id                                             int64
-		commit, commitTime, runTime, machine           string
-		cores                                          int64
-		goVersion, corpus, perfrunVersion, configLines string
-	}
-	var rs []run
-	err = src.each(ctx, `SELECT id, commit_id, commit_time, run_time, machine, cores, go, corpus, perfrun, config FROM runs WHERE file_id = ? ORDER BY id`, []any{id}, func(r *sql.Rows) error {
-		var x run
-		if err := r.Scan(&x.id, &x.commit, &x.commitTime, &x.runTime, &x.machine, &x.cores, &x.goVersion, &x.corpus, &x.perfrunVersion, &x.configLines); err != nil {
-			return err
-		}
-		rs = append(rs, x)
-		return nil
-	})
+	rs, vs, err := readFile(ctx, src, id)
 	if err != nil {
-		return
+		return false, 0, 0, err
 	}
-	ids := make([]int64, len(rs))
-	for i, r := range rs {
-		ids[i] = r.id
-	}
-	chosen, _ := json.Marshal(ids)
-	type value struct {
-		run, series int64
-		v           float64
-	}
-	var vs []value
-	err = src.each(ctx, `SELECT run_id, series_id, value FROM samples WHERE `+src.d.idsIn("run_id"), []any{string(chosen)}, func(r *sql.Rows) error {
-		var x value
-		if err := r.Scan(&x.run, &x.series, &x.v); err != nil {
-			return err
-		}
-		vs = append(vs, x)
-		return nil
-	})
-	if err != nil {
-		return
-	}
-
 	tx, err := dst.db.BeginTx(ctx, nil)
 	if err != nil {
-		return
+		return false, 0, 0, err
 	}
 	defer tx.Rollback()
 	var fileID int64
@@ -151,9 +115,63 @@ func copyFile(ctx context.Context, src, dst *DB, id int64, digest, name, added s
 		return true, 0, 0, nil
 	}
 	if err != nil {
-		return
+		return false, 0, 0, err
 	}
 	w := &writer{ctx: ctx, tx: tx, d: dst.d, fileID: fileID, series: map[seriesKey]int64{}}
+	if err := w.copyRuns(rs, vs, series); err != nil {
+		return false, 0, 0, err
+	}
+	return false, len(rs), len(vs), tx.Commit()
+}
+
+// copiedRun is a run row of a file being copied.
+type copiedRun struct {
+	id                                             int64
+	commit, commitTime, runTime, machine           string
+	cores                                          int64
+	goVersion, corpus, perfrunVersion, configLines string
+}
+
+// copiedValue is a sample of a file being copied, by the source's ids.
+type copiedValue struct {
+	run, series int64
+	v           float64
+}
+
+// readFile reads a file's runs and samples from src.
+func readFile(ctx context.Context, src *DB, id int64) ([]copiedRun, []copiedValue, error) {
+	var rs []copiedRun
+	err := src.each(ctx, `SELECT id, commit_id, commit_time, run_time, machine, cores, go, corpus, perfrun, config FROM runs WHERE file_id = ? ORDER BY id`, []any{id}, func(r *sql.Rows) error {
+		var x copiedRun
+		if err := r.Scan(&x.id, &x.commit, &x.commitTime, &x.runTime, &x.machine, &x.cores, &x.goVersion, &x.corpus, &x.perfrunVersion, &x.configLines); err != nil {
+			return err
+		}
+		rs = append(rs, x)
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	ids := make([]int64, len(rs))
+	for i, r := range rs {
+		ids[i] = r.id
+	}
+	chosen, _ := json.Marshal(ids)
+	var vs []copiedValue
+	err = src.each(ctx, `SELECT run_id, series_id, value FROM samples WHERE `+src.d.idsIn("run_id"), []any{string(chosen)}, func(r *sql.Rows) error {
+		var x copiedValue
+		if err := r.Scan(&x.run, &x.series, &x.v); err != nil {
+			return err
+		}
+		vs = append(vs, x)
+		return nil
+	})
+	return rs, vs, err
+}
+
+// copyRuns writes a copied file's series, runs and samples in the
+// writer's transaction, the series by their source's keys.
+func (w *writer) copyRuns(rs []copiedRun, vs []copiedValue, series map[int64]stored) error {
 	var keys []seriesKey
 	direction := make(map[seriesKey]int)
 	for _, x := range vs {
@@ -162,35 +180,32 @@ func copyFile(ctx context.Context, src, dst *DB, id int64, digest, name, added s
 		direction[s.key] = s.better
 	}
 	for _, k := range inOrder(keys) {
-		if _, err = w.seriesID(k, direction[k]); err != nil {
-			return
+		if _, err := w.seriesID(k, direction[k]); err != nil {
+			return err
 		}
 	}
 	runID := make(map[int64]int64, len(rs))
 	for _, r := range rs {
 		var nid int64
-		err = tx.QueryRowContext(ctx, dst.d.q(`INSERT INTO runs (file_id, commit_id, commit_time, run_time, machine, cores, go, corpus, perfrun, config)
+		err := w.tx.QueryRowContext(w.ctx, w.d.q(`INSERT INTO runs (file_id, commit_id, commit_time, run_time, machine, cores, go, corpus, perfrun, config)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
-			fileID, r.commit, r.commitTime, r.runTime, r.machine, r.cores, r.goVersion, r.corpus, r.perfrunVersion, r.configLines).Scan(&nid)
+			w.fileID, r.commit, r.commitTime, r.runTime, r.machine, r.cores, r.goVersion, r.corpus, r.perfrunVersion, r.configLines).Scan(&nid)
 		if err != nil {
-			return
+			return err
 		}
 		runID[r.id] = nid
 	}
-	if w.batch, err = tx.PrepareContext(ctx, dst.d.q(insertSamples(batchRows))); err != nil {
-		return
+	var err error
+	if w.batch, err = w.tx.PrepareContext(w.ctx, w.d.q(insertSamples(batchRows))); err != nil {
+		return err
 	}
 	defer w.batch.Close()
 	for _, x := range vs {
-		sid := w.series[series[x.series].key]
-		if err = w.sample(runID[x.run], sid, x.v); err != nil {
-			return
+		if err := w.sample(runID[x.run], w.series[series[x.series].key], x.v); err != nil {
+			return err
 		}
 	}
-	if err = w.flush(); err != nil {
-		return
-	}
-	return false, len(rs), len(vs), tx.Commit()
+	return w.flush()
 }
 
 // copySteps copies the recorded steps, each to its series in dst.

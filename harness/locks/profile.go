@@ -241,8 +241,17 @@ func Run(op func(n int) error, n int, w io.Writer) error {
 	if err != nil {
 		return err
 	}
+	owners, addrs := p.collect(&rep)
+	if err := p.heldPasses(op, n, &rep, owners, addrs); err != nil {
+		return err
+	}
+	return json.NewEncoder(w).Encode(rep)
+}
+
+// collect adds to rep every lock the counting pass saw, sync's and the
+// sources', with the source of each (nil for sync's) and its address.
+func (p *profiler) collect(rep *Report) (owners []Source, addrs []uintptr) {
 	rep.PerKind = make([]int64, len(kinds))
-	var owners []Source // the source of each lock, nil for sync's
 	add := func(l Lock, owner Source) {
 		for i, a := range l.PerKind {
 			rep.PerKind[i] += a
@@ -250,7 +259,6 @@ func Run(op func(n int) error, n int, w io.Writer) error {
 		rep.Locks = append(rep.Locks, l)
 		owners = append(owners, owner)
 	}
-	var addrs []uintptr
 	for _, c := range p.t.locks[:p.t.n] {
 		l := Lock{PerKind: make([]int64, len(kinds))}
 		for ki, k := range kinds {
@@ -269,6 +277,13 @@ func Run(op func(n int) error, n int, w io.Writer) error {
 			addrs = append(addrs, c.Addr)
 		}
 	}
+	return owners, addrs
+}
+
+// heldPasses runs the passes that count the instructions held: one for
+// every exclusive lock together and one for every shared one, and one per
+// lock where a mode saw several, naming each lock's pass in rep.
+func (p *profiler) heldPasses(op func(n int) error, n int, rep *Report, owners []Source, addrs []uintptr) error {
 	for _, shared := range []bool{false, true} {
 		var held []int
 		for i, l := range rep.Locks {
@@ -302,7 +317,7 @@ func Run(op func(n int) error, n int, w io.Writer) error {
 			}
 		}
 	}
-	return json.NewEncoder(w).Encode(rep)
+	return nil
 }
 
 // count records a acquisitions of the kind at index ki.

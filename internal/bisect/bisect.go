@@ -172,31 +172,11 @@ func (s *Search) Run(ctx context.Context) (*Result, error) {
 			}
 			hiShift, hiInstr = refShift+m.Shift, refInstr+m.Instructions
 		}
-		for hi-lo > 1 {
-			m, at, err := s.probe(ctx, r, lo, hi, ref, thr)
-			if errors.Is(err, ErrBudget) {
-				r.From, r.To, r.Why = s.name(lo), s.Commits[hi], err.Error()
-				return r, nil
-			}
-			if err != nil {
-				return r, err
-			}
-			if at < 0 {
-				r.From, r.To = s.name(lo), s.Commits[hi]
-				r.Why = fmt.Sprintf("every commit between %s and %s that was left does not build", short(r.From), short(r.To))
-				return r, nil
-			}
-			switch m.Outcome {
-			case Moved:
-				hi, hiShift, hiInstr = at, refShift+m.Shift, refInstr+m.Instructions
-			case Same, Against:
-				lo = at
-			default:
-				r.From, r.To = s.name(lo), s.Commits[hi]
-				r.Why = fmt.Sprintf("%s stayed undecided against %s: %s", short(m.Head), short(m.Base), m.Verdict)
-				return r, nil
-			}
+		b := bracket{lo: lo, hi: hi, shift: hiShift, instr: hiInstr}
+		if stop, err := s.narrow(ctx, r, &b, ref, thr, refShift, refInstr); stop || err != nil {
+			return r, err
 		}
+		hi, hiShift, hiInstr = b.hi, b.shift, b.instr
 		r.Culprits = append(r.Culprits, Culprit{Commit: s.Commits[hi], Before: s.name(hi - 1), Shift: hiShift - refShift,
 			Instructions: hiInstr - refInstr})
 		// The rest of the step, if the culprit did not make all of it:
@@ -210,6 +190,45 @@ func (s *Search) Run(ctx context.Context) (*Result, error) {
 		ref, refShift, refInstr = hi, hiShift, hiInstr
 	}
 	return r, nil
+}
+
+// bracket is the commits a culprit lies in, (lo, hi], and hi's shifts
+// from Good.
+type bracket struct {
+	lo, hi       int
+	shift, instr float64
+}
+
+// narrow probes b down to one commit, the culprit at b.hi. stop says the
+// search ended there, r saying why (the budget, nothing left that builds,
+// a probe undecided).
+func (s *Search) narrow(ctx context.Context, r *Result, b *bracket, ref int, thr, refShift, refInstr float64) (stop bool, err error) {
+	for b.hi-b.lo > 1 {
+		m, at, err := s.probe(ctx, r, b.lo, b.hi, ref, thr)
+		if errors.Is(err, ErrBudget) {
+			r.From, r.To, r.Why = s.name(b.lo), s.Commits[b.hi], err.Error()
+			return true, nil
+		}
+		if err != nil {
+			return true, err
+		}
+		if at < 0 {
+			r.From, r.To = s.name(b.lo), s.Commits[b.hi]
+			r.Why = fmt.Sprintf("every commit between %s and %s that was left does not build", short(r.From), short(r.To))
+			return true, nil
+		}
+		switch m.Outcome {
+		case Moved:
+			b.hi, b.shift, b.instr = at, refShift+m.Shift, refInstr+m.Instructions
+		case Same, Against:
+			b.lo = at
+		default:
+			r.From, r.To = s.name(b.lo), s.Commits[b.hi]
+			r.Why = fmt.Sprintf("%s stayed undecided against %s: %s", short(m.Head), short(m.Base), m.Verdict)
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // probe measures the buildable commit nearest the middle of (lo, hi)

@@ -67,22 +67,7 @@ func testStress(t *testing.T, newStore func() store.Store) {
 	g, ctx := errgroup.WithContext(timeout)
 	var published atomic.Int64
 	var lookups, snapshots atomic.Int64
-	g.Go(func() error { // the adder: bucket certificates in order, then duplicates
-		for i := 0; ctx.Err() == nil; i++ {
-			o := bucket[i%len(bucket)]
-			n, err := s.Add(o)
-			if err != nil {
-				return err
-			}
-			if want := i < len(bucket); (n == 1) != want {
-				return fmt.Errorf("Add(bucket %d) added %d", i%len(bucket), n)
-			}
-			if i < len(bucket) {
-				published.Store(int64(i + 1))
-			}
-		}
-		return nil
-	})
+	addBucket(ctx, g, s, bucket, &published)
 	for w := range 2 {
 		g.Go(func() error { // CRL replacers
 			for i := w; ctx.Err() == nil; i += 2 {
@@ -119,6 +104,27 @@ func testStress(t *testing.T, newStore func() store.Store) {
 	}
 	t.Logf("%v: %d lookups and %d snapshots checked, %d certificates added under one name",
 		stress, lookups.Load(), snapshots.Load(), published.Load())
+}
+
+// addBucket starts the adder: the bucket's certificates in order, then
+// their duplicates, published counting those added.
+func addBucket(ctx context.Context, g *errgroup.Group, s store.Store, bucket []*store.Object, published *atomic.Int64) {
+	g.Go(func() error {
+		for i := 0; ctx.Err() == nil; i++ {
+			o := bucket[i%len(bucket)]
+			n, err := s.Add(o)
+			if err != nil {
+				return err
+			}
+			if want := i < len(bucket); (n == 1) != want {
+				return fmt.Errorf("Add(bucket %d) added %d", i%len(bucket), n)
+			}
+			if i < len(bucket) {
+				published.Store(int64(i + 1))
+			}
+		}
+		return nil
+	})
 }
 
 // checkSnapshot checks BySubject and Objects against the adder's progress:
