@@ -57,6 +57,7 @@ var layers = []struct {
 	{"impls/rcu", 4}, // and every other impls/NAME (layerOf)
 	{"harness", 5},
 	{"report", 6},
+	{"internal/abcount", 6},
 	{"impls", 7},
 	{"internal/publish", 7},
 	{"internal/cli", 8},

@@ -19,6 +19,7 @@ import (
 	"github.com/perfrun/perfrun/harness"
 	"github.com/perfrun/perfrun/harness/locks"
 	"github.com/perfrun/perfrun/internal/ab"
+	"github.com/perfrun/perfrun/internal/abcount"
 	"github.com/perfrun/perfrun/internal/baselines"
 	"github.com/perfrun/perfrun/internal/regularfile"
 	"github.com/perfrun/perfrun/records"
@@ -136,11 +137,11 @@ type abOptions struct {
 	baseline           string
 	baseEnv, headEnv   listFlag
 	keep, quiet        bool
-	counted            time.Duration           // spent counting instructions
-	only               string                  // the first look's cells (-baseline: the baseline's)
-	counts             map[string][2][]float64 // instructions/op by cell: base's and head's processes
-	lockBins           [2]string               // base's and head's builds for lock profiles, where built
-	profiles           map[string][2]locks.Profile
+	counted            time.Duration // spent counting instructions
+	only               string        // the first look's cells (-baseline: the baseline's)
+	counts             abcount.Counts
+	lockBins           [2]string // base's and head's builds for lock profiles, where built
+	profiles           abcount.Profiles
 	noLocks            string // why there is no lock verdict, where there is none
 	cmd                commandFlags
 }
@@ -350,11 +351,11 @@ func (a *abOptions) scratch(o *streams) (string, error) {
 // arms readies the three arms' runner — from prebuilt binaries, or by
 // building base and head — with the binaries the counts use and the names
 // the verdict gives the two sides.
-func (a *abOptions) arms(ctx context.Context, o *streams, dir, base, head string, arms *prebuiltArms) (r *ab.Runner, counting [2]countingArm, oldName, newName string, cleanup func(), err error) {
+func (a *abOptions) arms(ctx context.Context, o *streams, dir, base, head string, arms *prebuiltArms) (r *ab.Runner, counting [2]abcount.Arm, oldName, newName string, cleanup func(), err error) {
 	if arms != nil {
 		r = a.runner(o, dir, []string{arms.base}, []string{arms.head})
 		r.BaseEnv, r.HeadEnv = a.baseEnv, a.headEnv
-		counting = [2]countingArm{{arms.base, a.baseEnv}, {arms.head, a.headEnv}}
+		counting = [2]abcount.Arm{{Bin: arms.base, Env: a.baseEnv}, {Bin: arms.head, Env: a.headEnv}}
 		if a.locks {
 			a.noLocks = "prebuilt binaries have no source to build for lock profiles (ab BASE HEAD builds them)"
 		}
@@ -384,8 +385,8 @@ func (a *abOptions) fixedLayouts() (int, error) {
 // with N fixed ones each revision is linked N times now (seeds from
 // -seed, different for base and head). It returns the runner and the
 // binaries instructions are counted in.
-func (a *abOptions) buildArms(ctx context.Context, o *streams, dir, baseRev, headRev string) (*ab.Runner, [2]countingArm, func(), error) {
-	var none [2]countingArm
+func (a *abOptions) buildArms(ctx context.Context, o *streams, dir, baseRev, headRev string) (*ab.Runner, [2]abcount.Arm, func(), error) {
+	var none [2]abcount.Arm
 	fixed, _ := a.fixedLayouts()
 	if !a.quiet {
 		what := "a fresh code layout for every arm of every round"
@@ -413,7 +414,7 @@ func (a *abOptions) buildArms(ctx context.Context, o *streams, dir, baseRev, hea
 		return nil, none, nil, sourceError(err)
 	}
 	cleanup := func() { head.Close(); base.Close() }
-	counting := [2]countingArm{{bin: base.Plain}, {bin: head.Plain}}
+	counting := [2]abcount.Arm{{Bin: base.Plain}, {Bin: head.Plain}}
 	if a.locks {
 		a.buildLocks(ctx, o, dir, base, head)
 	}
@@ -544,21 +545,21 @@ func (a *abOptions) replayWindows(o *streams) error {
 	if a.replay != "-" {
 		path := filepath.Join(filepath.Dir(a.replay), "instructions.csv")
 		if data, err := regularfile.ReadFile(path, records.MaxFileBytes); err == nil {
-			cells, counts, err := readInstructions(data)
+			cells, counts, err := abcount.ReadInstructions(data)
 			if err != nil {
 				return asUsage(fmt.Errorf("%s: %w", path, err))
 			}
-			instr := instructionVerdicts(*a.th, cells, counts)
-			explain(rep, instr)
+			instr := abcount.InstructionVerdicts(*a.th, cells, counts)
+			abcount.Explain(rep, instr)
 			rep.Add(instr...)
 		}
 		path = filepath.Join(filepath.Dir(a.replay), "locks.csv")
 		if data, err := regularfile.ReadFile(path, records.MaxFileBytes); err == nil {
-			cells, profiles, err := readLocks(data)
+			cells, profiles, err := abcount.ReadLocks(data)
 			if err != nil {
 				return asUsage(fmt.Errorf("%s: %w", path, err))
 			}
-			rep.Add(lockVerdicts(*a.th, cells, profiles)...)
+			rep.Add(abcount.LockVerdicts(*a.th, cells, profiles)...)
 		}
 	}
 	rep.Old, rep.New = "base", "head"
@@ -577,7 +578,7 @@ func sourceError(err error) error {
 
 // decide runs the looks within the budget and returns the report and
 // every cell's windows.
-func (a *abOptions) decide(ctx context.Context, o *streams, r *ab.Runner, start time.Time, counting [2]countingArm) (*compare.Report, map[string][]compare.Window, error) {
+func (a *abOptions) decide(ctx context.Context, o *streams, r *ab.Runner, start time.Time, counting [2]abcount.Arm) (*compare.Report, map[string][]compare.Window, error) {
 	windows := make(map[string][]compare.Window)
 	var instrWarning string
 	var lastLook, lastMeasuring time.Duration
@@ -629,10 +630,10 @@ func (a *abOptions) decide(ctx context.Context, o *streams, r *ab.Runner, start 
 	for _, c := range rep.Cells {
 		names = append(names, c.Name)
 	}
-	instr := instructionVerdicts(*a.th, names, a.counts)
-	explain(rep, instr)
+	instr := abcount.InstructionVerdicts(*a.th, names, a.counts)
+	abcount.Explain(rep, instr)
 	rep.Add(instr...)
-	rep.Add(lockVerdicts(*a.th, names, a.profiles)...)
+	rep.Add(abcount.LockVerdicts(*a.th, names, a.profiles)...)
 	if instrWarning != "" {
 		rep.Warnings = append(rep.Warnings, instrWarning)
 	}
@@ -653,10 +654,23 @@ func (a *abOptions) decide(ctx context.Context, o *streams, r *ab.Runner, start 
 // lock profile of every 1-thread cell, in both revisions. A count that
 // cannot be had leaves a warning (time still decides); an interrupt ends
 // the comparison.
-func (a *abOptions) count(ctx context.Context, o *streams, counting [2]countingArm, cells []*records.Cell, arms map[string]compare.Arms, instrWarning *string) error {
+func (a *abOptions) count(ctx context.Context, o *streams, counting [2]abcount.Arm, cells []*records.Cell, arms map[string]compare.Arms, instrWarning *string) error {
+	var commands []string
+	cmds, _ := a.cmd.commands()
+	for _, c := range cmds {
+		commands = append(commands, c.Name)
+	}
+	counted := abcount.Cells(cells, arms, commands)
+	progress := func(what string) func(abcount.Cell) {
+		return func(c abcount.Cell) {
+			if !a.quiet {
+				fmt.Fprintf(o.stderr, "perfrun: ab: counting %s of %s in both revisions (%d ops under callgrind)\n", what, c.Name, c.Ops)
+			}
+		}
+	}
 	if a.instructions {
 		var err error
-		if a.counts, err = a.abInstructions(ctx, o.stderr, counting[0], counting[1], cells, arms); err != nil {
+		if a.counts, err = abcount.Instructions(ctx, progress("instructions"), counting[0], counting[1], counted, a.seed); err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
@@ -668,7 +682,7 @@ func (a *abOptions) count(ctx context.Context, o *streams, counting [2]countingA
 	}
 	if a.locks && a.noLocks == "" {
 		var err error
-		if a.profiles, err = a.abLocks(ctx, o.stderr, a.lockBins[0], a.lockBins[1], cells, arms); err != nil {
+		if a.profiles, err = abcount.Locks(ctx, progress("the lock profile"), a.lockBins[0], a.lockBins[1], counted, a.seed); err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
@@ -763,10 +777,10 @@ func abReport(rep *compare.Report, scratch, dir string, r *ab.Runner, windows ma
 	doc.Extra = append(doc.Extra, strips)
 	more := map[string][]byte{"windows.csv": ab.WriteWindows(cells, windows, harness.Cores())}
 	if len(counts) > 0 {
-		more["instructions.csv"] = writeInstructions(cells, counts)
+		more["instructions.csv"] = abcount.WriteInstructions(cells, counts)
 	}
 	if len(profiles) > 0 {
-		more["locks.csv"] = writeLocks(cells, profiles)
+		more["locks.csv"] = abcount.WriteLocks(cells, profiles)
 	}
 	return writeDocument(doc, dir, more)
 }

@@ -1,10 +1,9 @@
-package cli
+package abcount
 
 import (
 	"testing"
 
 	"github.com/perfrun/perfrun/compare"
-	"github.com/perfrun/perfrun/harness/locks"
 )
 
 // TestLocksFileRoundTrip: the lock profiles ab -report records read back
@@ -13,16 +12,16 @@ import (
 // default threshold; a forged file is refused.
 func TestLocksFileRoundTrip(t *testing.T) {
 	name := "Issuer/impl=hashmap/certs=1024/hit=1/threads=1"
-	profiles := map[string][2]locks.Profile{name: {
+	profiles := Profiles{name: {
 		{SharedLocks: 1, SharedLockedInstructions: 49.5, Atomics: 2},
 		{ExclusiveLocks: 1, LockedInstructions: 50.7, Atomics: 4},
 	}}
-	names, back, err := readLocks(writeLocks([]string{name, name}, profiles))
+	names, back, err := ReadLocks(WriteLocks([]string{name, name}, profiles))
 	if err != nil || len(names) != 1 || back[name][1].ExclusiveLocks != 1 || back[name][0].SharedLockedInstructions != 49.5 {
 		t.Fatalf("read back %v %+v: %v", names, back, err)
 	}
 	var regressions int
-	for _, v := range lockVerdicts(compare.DefaultThresholds, names, back) {
+	for _, v := range LockVerdicts(compare.DefaultThresholds, names, back) {
 		if v.Verdict == compare.Regression {
 			regressions++
 		}
@@ -36,7 +35,7 @@ func TestLocksFileRoundTrip(t *testing.T) {
 		"cell,arm,unit,value\n\"a\nPASS\",head,atomics/op,1\n",
 		"cell,arm,instructions/op\na,base,1\n",
 	} {
-		if _, _, err := readLocks([]byte(forged)); err == nil {
+		if _, _, err := ReadLocks([]byte(forged)); err == nil {
 			t.Errorf("%q read without error", forged)
 		}
 	}

@@ -1,4 +1,4 @@
-package cli
+package abcount
 
 import (
 	"bytes"
@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/csv"
 	"fmt"
-	"io"
 	"maps"
 	"math"
 	"slices"
@@ -21,60 +20,62 @@ import (
 	"github.com/perfrun/perfrun/records"
 )
 
-// countingArm is a revision as ab counts its instructions: a binary with
-// its symbol table and the arm's environment.
-type countingArm struct {
-	bin string
-	env []string
+// Arm is a revision as ab counts its instructions: a binary with its
+// symbol table and the arm's environment.
+type Arm struct {
+	Bin string
+	Env []string
 }
 
-// abInstructions counts instructions/op of every single-threaded store
-// cell in base's and head's binary, on the same corpus and the same number
-// of operations (InstructionBudget at base's measured speed), and
-// compares them at the time threshold: exactly where each side's processes
-// agree. One process a side first; where the two revisions' counts differ
-// beyond an exact count's tolerance, a second a side tells an exact change
-// from counts that vary between processes, and counts that vary get
-// InstructionSample a side. Two processes run at once: nothing is timed
-// while they run, and a count does not depend on the machine's load.
-func (a *abOptions) abInstructions(ctx context.Context, stderr io.Writer, base, head countingArm, cells []*records.Cell, arms map[string]compare.Arms) (map[string][2][]float64, error) {
-	out := make(map[string][2][]float64)
-	for _, c := range a.countedCells(cells, arms) {
-		argv := append(c.args, "-ops", strconv.Itoa(c.ops), "-seed", strconv.FormatUint(a.seed, 10))
-		if !a.quiet {
-			fmt.Fprintf(stderr, "perfrun: ab: counting instructions of %s in both revisions (%d ops under callgrind)\n", c.name, c.ops)
-		}
+// Counts are each cell's instructions/op, by name: base's processes' and
+// head's.
+type Counts map[string][2][]float64
+
+// Instructions counts instructions/op of every cell in base's and head's
+// binary, on the same corpus (seed) and the same number of operations,
+// telling progress of each cell as it starts: exactly where each side's
+// processes agree. One process a side first; where the two revisions'
+// counts differ beyond an exact count's tolerance, a second a side tells
+// an exact change from counts that vary between processes, and counts
+// that vary get InstructionSample a side. Two processes run at once:
+// nothing is timed while they run, and a count does not depend on the
+// machine's load.
+func Instructions(ctx context.Context, progress func(Cell), base, head Arm, cells []Cell, seed uint64) (Counts, error) {
+	out := make(Counts)
+	for _, c := range cells {
+		argv := append(slices.Clone(c.Args), "-ops", strconv.Itoa(c.Ops), "-seed", strconv.FormatUint(seed, 10))
+		progress(c)
 		var counts [2][]float64
 		for _, want := range []int{1, 2, compare.InstructionSample} {
-			if err := countBoth(ctx, base, head, argv, c.ops, want, &counts); err != nil {
-				return nil, fmt.Errorf("counting instructions of %s: %w", c.name, err)
+			if err := countBoth(ctx, base, head, argv, c.Ops, want, &counts); err != nil {
+				return nil, fmt.Errorf("counting instructions of %s: %w", c.Name, err)
 			}
 			if settled(counts, want) {
 				break
 			}
 		}
-		out[c.name] = counts
+		out[c.Name] = counts
 	}
 	return out, nil
 }
 
-// countedCell is a cell ab counts: its cell-ops flags and how many
-// operations a count runs.
-type countedCell struct {
-	name string
-	args []string
-	ops  int
+// Cell is a cell ab counts: its cell-ops flags and how many operations a
+// count runs.
+type Cell struct {
+	Name string
+	Args []string
+	Ops  int
 }
 
-// countedCells are the single-threaded store cells ab counts, each with
-// InstructionBudget of operations at base's measured speed. A command
-// cell (-exec) is no store of perfrun's to count.
-func (a *abOptions) countedCells(cells []*records.Cell, arms map[string]compare.Arms) []countedCell {
-	var out []countedCell
-	cmds, _ := a.cmd.commands()
+// Cells are the single-threaded store cells ab counts, each with
+// harness.InstructionBudget of operations at base's measured speed. A
+// command cell (-exec, named in commands) is no store of perfrun's to
+// count.
+func Cells(cells []*records.Cell, arms map[string]compare.Arms, commands []string) []Cell {
+	var out []Cell
 	for _, c := range cells {
-		args, ok := cellOpsArgsOf(c)
-		if !ok || c.Threads != 1 || slices.ContainsFunc(cmds, func(cmd *harness.Command) bool { return cmd.Name == c.Impl }) {
+		args, ok := CellOpsArgs(c)
+		if !ok || c.Threads != 1 || slices.Contains(commands, c.Impl) {
 			continue
 		}
 		ns := 1e9 * records.Median(slices.Collect(maps.Values(arms[c.Name].Base)))
@@ -84,14 +85,14 @@ func (a *abOptions) countedCells(cells []*records.Cell, arms map[string]compare.
 			// length changes only how long callgrind runs.
 			ns = 1000
 		}
-		out = append(out, countedCell{c.Name, args, callgrind.Round(int(float64(harness.InstructionBudget.Nanoseconds())/ns), 1)})
+		out = append(out, Cell{c.Name, args, callgrind.Round(int(float64(harness.InstructionBudget.Nanoseconds())/ns), 1)})
 	}
 	return out
 }
 
-// instructionVerdicts judges the counts of each cell (base's, head's) at
+// InstructionVerdicts judges the counts of each cell (base's, head's) at
 // the time threshold, in the order of names.
-func instructionVerdicts(th compare.Thresholds, names []string, counts map[string][2][]float64) []compare.CellVerdict {
+func InstructionVerdicts(th compare.Thresholds, names []string, counts Counts) []compare.CellVerdict {
 	th.InstructionsRatio = th.MinEffect
 	var out []compare.CellVerdict
 	for _, name := range names {
@@ -106,8 +107,8 @@ func instructionVerdicts(th compare.Thresholds, names []string, counts map[strin
 // -report writes beside windows.csv, and -replay judges again.
 var instructionsHeader = []string{"cell", "arm", "instructions/op"}
 
-// writeInstructions is every count of a comparison, one row each.
-func writeInstructions(names []string, counts map[string][2][]float64) []byte {
+// WriteInstructions is every count of a comparison, one row each.
+func WriteInstructions(names []string, counts Counts) []byte {
 	var b bytes.Buffer
 	w := csv.NewWriter(&b)
 	w.Write(instructionsHeader)
@@ -122,15 +123,15 @@ func writeInstructions(names []string, counts map[string][2][]float64) []byte {
 	return b.Bytes()
 }
 
-// readInstructions reads an instructions file as untrusted input.
-func readInstructions(data []byte) (names []string, counts map[string][2][]float64, err error) {
+// ReadInstructions reads an instructions file as untrusted input.
+func ReadInstructions(data []byte) (names []string, counts Counts, err error) {
 	r := csv.NewReader(bytes.NewReader(data))
 	r.FieldsPerRecord = len(instructionsHeader)
 	rows, err := r.ReadAll()
 	if err != nil || len(rows) == 0 || !slices.Equal(rows[0], instructionsHeader) {
 		return nil, nil, fmt.Errorf("not an instructions file of perfrun ab (%w)", err)
 	}
-	counts = make(map[string][2][]float64)
+	counts = make(Counts)
 	for i, row := range rows[1:] {
 		v, err := strconv.ParseFloat(row[2], 64)
 		side := slices.Index([]string{compare.ArmBase, compare.ArmHead}, row[1])
@@ -157,7 +158,7 @@ func settled(counts [2][]float64, want int) bool {
 }
 
 // countBoth counts each side up to want processes, two at a time.
-func countBoth(ctx context.Context, base, head countingArm, argv []string, n, want int, counts *[2][]float64) error {
+func countBoth(ctx context.Context, base, head Arm, argv []string, n, want int, counts *[2][]float64) error {
 	type job struct{ side int }
 	var jobs []job
 	for side := range 2 {
@@ -170,13 +171,13 @@ func countBoth(ctx context.Context, base, head countingArm, argv []string, n, wa
 	sem := make(chan struct{}, 2)
 	var wg sync.WaitGroup
 	for _, j := range jobs {
-		arm := []countingArm{base, head}[j.side]
+		arm := []Arm{base, head}[j.side]
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			c, err := harness.Count(ctx, append([]string{arm.bin, "cell-ops"}, argv...), arm.env)
+			c, err := harness.Count(ctx, append([]string{arm.Bin, "cell-ops"}, argv...), arm.Env)
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil {
@@ -190,9 +191,9 @@ func countBoth(ctx context.Context, base, head countingArm, argv []string, n, wa
 	return firstErr
 }
 
-// cellOpsArgsOf are the cell-ops flags that name a store cell (workload,
+// CellOpsArgs are the cell-ops flags that name a store cell (workload,
 // implementation, parameters); false for a cell no store measures.
-func cellOpsArgsOf(c *records.Cell) ([]string, bool) {
+func CellOpsArgs(c *records.Cell) ([]string, bool) {
 	if c.Impl == "" || c.IsReference() {
 		return nil, false
 	}
@@ -211,11 +212,11 @@ func cellOpsArgsOf(c *records.Cell) ([]string, bool) {
 	return args, true
 }
 
-// explain adds to each time verdict of a single-threaded cell what its
+// Explain adds to each time verdict of a single-threaded cell what its
 // instructions say: the instruction verdict explains the time verdict
 // (unchanged instructions beside a slower time: memory, layout or the
 // machine, not work added).
-func explain(rep *compare.Report, instr []compare.CellVerdict) {
+func Explain(rep *compare.Report, instr []compare.CellVerdict) {
 	byName := make(map[string]compare.CellVerdict)
 	for _, c := range instr {
 		byName[c.Name] = c

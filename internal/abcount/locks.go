@@ -1,11 +1,10 @@
-package cli
+package abcount
 
 import (
 	"bytes"
 	"context"
 	"encoding/csv"
 	"fmt"
-	"io"
 	"math"
 	"slices"
 	"strconv"
@@ -18,17 +17,19 @@ import (
 	"github.com/perfrun/perfrun/records"
 )
 
-// abLocks counts the lock profile of every single-threaded store cell in
-// base's and head's builds for lock profiles, on the same corpus and
-// operations as the instruction counts: one process a side, since a
-// profile is exact, both at once (nothing is timed while they run).
-func (a *abOptions) abLocks(ctx context.Context, stderr io.Writer, base, head string, cells []*records.Cell, arms map[string]compare.Arms) (map[string][2]locks.Profile, error) {
-	out := make(map[string][2]locks.Profile)
-	for _, c := range a.countedCells(cells, arms) {
-		argv := append(c.args, "-ops", strconv.Itoa(c.ops), "-seed", strconv.FormatUint(a.seed, 10), "-locks")
-		if !a.quiet {
-			fmt.Fprintf(stderr, "perfrun: ab: counting the lock profile of %s in both revisions (%d ops under callgrind)\n", c.name, c.ops)
-		}
+// Profiles are each cell's lock profiles, by name: base's and head's.
+type Profiles map[string][2]locks.Profile
+
+// Locks counts the lock profile of every cell in base's and head's builds
+// for lock profiles, on the same corpus (seed) and operations as the
+// instruction counts, telling progress of each cell as it starts: one
+// process a side, since a profile is exact, both at once (nothing is
+// timed while they run).
+func Locks(ctx context.Context, progress func(Cell), base, head string, cells []Cell, seed uint64) (Profiles, error) {
+	out := make(Profiles)
+	for _, c := range cells {
+		argv := append(slices.Clone(c.Args), "-ops", strconv.Itoa(c.Ops), "-seed", strconv.FormatUint(seed, 10), "-locks")
+		progress(c)
 		var p [2]locks.Profile
 		var errs [2]error
 		var wg sync.WaitGroup
@@ -38,17 +39,17 @@ func (a *abOptions) abLocks(ctx context.Context, stderr io.Writer, base, head st
 		wg.Wait()
 		for side, err := range errs {
 			if err != nil {
-				return nil, fmt.Errorf("%s's lock profile of %s: %w", []string{"base", "head"}[side], c.name, err)
+				return nil, fmt.Errorf("%s's lock profile of %s: %w", []string{"base", "head"}[side], c.Name, err)
 			}
 		}
-		out[c.name] = p
+		out[c.Name] = p
 	}
 	return out, nil
 }
 
-// lockVerdicts judges each cell's lock profiles (base's, head's), unit by
+// LockVerdicts judges each cell's lock profiles (base's, head's), unit by
 // unit, in the order of names, at the time threshold.
-func lockVerdicts(th compare.Thresholds, names []string, profiles map[string][2]locks.Profile) []compare.CellVerdict {
+func LockVerdicts(th compare.Thresholds, names []string, profiles Profiles) []compare.CellVerdict {
 	th.InstructionsRatio = th.MinEffect
 	var out []compare.CellVerdict
 	for _, name := range names {
@@ -56,9 +57,9 @@ func lockVerdicts(th compare.Thresholds, names []string, profiles map[string][2]
 		if !ok {
 			continue
 		}
-		old, new := p[0].Values(), p[1].Values()
+		before, after := p[0].Values(), p[1].Values()
 		for i, unit := range locks.Units {
-			v := compare.LockVerdict(name, unit, old[i], new[i], th)
+			v := compare.LockVerdict(name, unit, before[i], after[i], th)
 			if which := lockKinds(p, unit); which != "" && v.Verdict != compare.Pass && v.Verdict != compare.NotGated {
 				v.Reason += " (" + which + ")"
 			}
@@ -96,8 +97,8 @@ func lockKinds(p [2]locks.Profile, unit string) string {
 // writes beside windows.csv, and -replay judges again.
 var locksHeader = []string{"cell", "arm", "unit", "value"}
 
-// writeLocks is every lock profile of a comparison, one row a unit.
-func writeLocks(names []string, profiles map[string][2]locks.Profile) []byte {
+// WriteLocks is every lock profile of a comparison, one row a unit.
+func WriteLocks(names []string, profiles Profiles) []byte {
 	var b bytes.Buffer
 	w := csv.NewWriter(&b)
 	w.Write(locksHeader)
@@ -116,9 +117,9 @@ func writeLocks(names []string, profiles map[string][2]locks.Profile) []byte {
 	return b.Bytes()
 }
 
-// readLocks reads a lock profiles file as untrusted input: each cell's
+// ReadLocks reads a lock profiles file as untrusted input: each cell's
 // base and head profile, whole.
-func readLocks(data []byte) (names []string, profiles map[string][2]locks.Profile, err error) {
+func ReadLocks(data []byte) (names []string, profiles Profiles, err error) {
 	r := csv.NewReader(bytes.NewReader(data))
 	r.FieldsPerRecord = len(locksHeader)
 	rows, err := r.ReadAll()
@@ -141,7 +142,7 @@ func readLocks(data []byte) (names []string, profiles map[string][2]locks.Profil
 		}
 		c[side][unit] = v
 	}
-	profiles = make(map[string][2]locks.Profile)
+	profiles = make(Profiles)
 	for name, c := range values {
 		var p [2]locks.Profile
 		for side := range 2 {
