@@ -75,7 +75,9 @@ func referenceOf(s *Series, refs []*Series) *Series {
 // within two commits, the same way, that is not the machine's (CommonMode
 // marked it). These are a store's steps the machine's speed hid or took
 // for its own; each is in its over-reference series, in the unit of a
-// ratio, and at least minShift of the level before it.
+// ratio, and at least minShift of the level before it. One where the
+// reference itself stepped over the same commits is marked the machine's
+// (Machine says why): there the two cannot be told apart.
 func HiddenSteps(ctx context.Context, steps []Step, series, refs []*Series, o changepoint.Options, minShift float64) ([]Step, error) {
 	over := OverReference(series, refs)
 	found, err := FindSteps(ctx, over, o)

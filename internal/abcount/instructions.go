@@ -125,14 +125,12 @@ func WriteInstructions(names []string, counts Counts) []byte {
 
 // ReadInstructions reads an instructions file as untrusted input.
 func ReadInstructions(data []byte) (names []string, counts Counts, err error) {
-	r := csv.NewReader(bytes.NewReader(data))
-	r.FieldsPerRecord = len(instructionsHeader)
-	rows, err := r.ReadAll()
-	if err != nil || len(rows) == 0 || !slices.Equal(rows[0], instructionsHeader) {
-		return nil, nil, fmt.Errorf("not an instructions file of perfrun ab (%w)", err)
+	rows, err := readRows(data, instructionsHeader, "an instructions file")
+	if err != nil {
+		return nil, nil, err
 	}
 	counts = make(Counts)
-	for i, row := range rows[1:] {
+	for i, row := range rows {
 		v, err := strconv.ParseFloat(row[2], 64)
 		side := slices.Index([]string{compare.ArmBase, compare.ArmHead}, row[1])
 		if err != nil || !(v > 0) || math.IsInf(v, 0) || side < 0 || !ab.CellName(row[0]) {
@@ -146,6 +144,21 @@ func ReadInstructions(data []byte) (names []string, counts Counts, err error) {
 		counts[row[0]] = c
 	}
 	return names, counts, nil
+}
+
+// readRows reads a file of ab's counts whose first row is header, and
+// returns the rows after it; a file of another shape is not one.
+func readRows(data []byte, header []string, what string) ([][]string, error) {
+	r := csv.NewReader(bytes.NewReader(data))
+	r.FieldsPerRecord = len(header)
+	rows, err := r.ReadAll()
+	if err != nil {
+		return nil, fmt.Errorf("not %s of perfrun ab (%w)", what, err)
+	}
+	if len(rows) == 0 || !slices.Equal(rows[0], header) {
+		return nil, fmt.Errorf("not %s of perfrun ab: its first row is not %q", what, strings.Join(header, ","))
+	}
+	return rows[1:], nil
 }
 
 // settled says whether counts of want processes a side decide: one a side

@@ -120,14 +120,12 @@ func WriteLocks(names []string, profiles Profiles) []byte {
 // ReadLocks reads a lock profiles file as untrusted input: each cell's
 // base and head profile, whole.
 func ReadLocks(data []byte) (names []string, profiles Profiles, err error) {
-	r := csv.NewReader(bytes.NewReader(data))
-	r.FieldsPerRecord = len(locksHeader)
-	rows, err := r.ReadAll()
-	if err != nil || len(rows) == 0 || !slices.Equal(rows[0], locksHeader) {
-		return nil, nil, fmt.Errorf("not a lock profiles file of perfrun ab (%w)", err)
+	rows, err := readRows(data, locksHeader, "a lock profiles file")
+	if err != nil {
+		return nil, nil, err
 	}
 	values := make(map[string]*[2][]float64)
-	for i, row := range rows[1:] {
+	for i, row := range rows {
 		v, err := strconv.ParseFloat(row[3], 64)
 		side := slices.Index([]string{compare.ArmBase, compare.ArmHead}, row[1])
 		unit := slices.Index(locks.Units, row[2])
