@@ -11,6 +11,7 @@ import (
 
 	"gonum.org/v1/plot/cmpimg"
 
+	"github.com/perfrun/perfrun/compare"
 	"github.com/perfrun/perfrun/history"
 	"github.com/perfrun/perfrun/history/changepoint"
 	"github.com/perfrun/perfrun/predict"
@@ -181,4 +182,68 @@ func TestGoldenHeldPlot(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden(t, "held-against", got)
+}
+
+// abReport is an ab comparison of fixed numbers: one cell of each verdict,
+// an interval past the axis on either side, and a shaded ±5% band.
+func abReport() *compare.Report {
+	rep := &compare.Report{Old: "main (1a2b3c4 the base's subject)", New: "HEAD (5d6e7f8 the head's subject)",
+		Threshold: 0.05, Verdict: compare.Regression}
+	for _, c := range []struct {
+		name          string
+		v             compare.Verdict
+		ratio, lo, hi float64
+	}{
+		{"Issuer/impl=sorted/certs=1024/hit=1/threads=1", compare.Pass, 0.99, 0.97, 1.02},
+		{"Issuer/impl=sorted/certs=1024/hit=1/threads=2", compare.Inconclusive, 1.02, 0.70, 1.09},
+		{"Issuer/impl=hashmap/certs=1024/hit=1/threads=1", compare.Regression, 1.12, 1.08, 1.16},
+		{"Issuer/impl=hashmap/certs=1024/hit=1/threads=2", compare.Regression, 1.40, 1.20, 2.30},
+		{"Issuer/impl=rcu/certs=1024/hit=1/threads=1", compare.Improved, 0.90, 0.86, 0.93},
+	} {
+		rep.Cells = append(rep.Cells, compare.CellVerdict{Name: c.name, Unit: compare.DefaultThresholds.Metric, Verdict: c.v,
+			Ratio: c.ratio, Lo: c.lo, Hi: c.hi})
+	}
+	return rep
+}
+
+// TestGoldenForestPlot: ab's verdicts as a forest, short row labels, the
+// intervals past the axis cut at its edge with an arrow.
+func TestGoldenForestPlot(t *testing.T) {
+	p, err := report.ForestPlot(abReport())
+	if err != nil || p == nil {
+		t.Fatalf("%v, %v", p, err)
+	}
+	got, err := p.Encode("png")
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "verdict-forest", got)
+}
+
+// TestGoldenWindowStrips: every window of two cells, arm by arm, a slow
+// window of the head's set aside.
+func TestGoldenWindowStrips(t *testing.T) {
+	cells := []string{"Issuer/impl=sorted/certs=1024/hit=1/threads=1", "Issuer/impl=hashmap/certs=1024/hit=1/threads=2"}
+	windows := make(map[string][]compare.Window)
+	for ci, c := range cells {
+		base := []float64{180e-9, 40e-9}[ci]
+		for round := range 6 {
+			j := 1 + 0.01*float64(round%3-1)
+			windows[c] = append(windows[c],
+				compare.Window{Round: round, Arm: compare.ArmBase, Value: base * j, Probe: 30e-9},
+				compare.Window{Round: round, Arm: compare.ArmBase2, Value: base * j * 1.005, Probe: 30e-9},
+				compare.Window{Round: round, Arm: compare.ArmHead, Value: base * j * 1.09, Probe: 30e-9})
+		}
+		windows[c] = append(windows[c], compare.Window{Round: 2, Arm: compare.ArmHead, Value: base * 1.6, Probe: 45e-9,
+			Aside: "the machine's speed moved 50% between the arms' windows"})
+	}
+	p, err := report.WindowStrips(cells, windows)
+	if err != nil || p == nil {
+		t.Fatalf("%v, %v", p, err)
+	}
+	got, err := p.Encode("png")
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "windows", got)
 }

@@ -70,9 +70,10 @@ func (p *Plot) Encode(format string) ([]byte, error) {
 // of the data, so it never sits on a line and the y axis needs no room
 // above the data for it.
 func (p *Plot) draw(dc draw.Canvas) {
-	// A margin above the title, and one at the right for the last tick's
-	// label: neither touches the picture's edge.
-	dc = draw.Crop(dc, 0, -vg.Points(6), 0, -vg.Points(6))
+	// A margin above the title, one at the right for the last tick's
+	// label and one at the left for the longest row label: none touches
+	// the picture's edge.
+	dc = draw.Crop(dc, vg.Points(6), -vg.Points(6), 0, -vg.Points(6))
 	leg := p.plot.Legend
 	width := leg.Rectangle(dc).Size().X
 	if p.legendInside || width == 0 {
@@ -584,6 +585,9 @@ func (niceTicks) Ticks(min, max float64) []plot.Tick {
 	var t []plot.Tick
 	for x := math.Ceil(min/step) * step; x <= max+step*1e-9 && len(t) < 64; x += step {
 		v := math.Round(x/step) * step
+		if v == 0 {
+			v = 0 // not -0, which would be labelled "-0"
+		}
 		t = append(t, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'g', 6, 64)})
 		if minor := v + step/2; minor < max {
 			t = append(t, plot.Tick{Value: minor})
