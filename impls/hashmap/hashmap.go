@@ -7,7 +7,10 @@
 // unlocking, as master does: lists are append-only (a replacement makes a
 // new one), so the elements a reader holds never change, however long the
 // list, and nothing is copied or allocated. A read lock is not free: every
-// reader writes the lock's shared reader count, one cache line. Objects
+// reader writes the lock's shared reader count, one cache line. At its real
+// store's cost (a store.Cost with Retry), a lookup whose first candidate is
+// not the issuer takes the read lock again, as 4.0 does to check the
+// others. Objects
 // must build the flat list from the table on every call — the
 // get0/get1_objects cost of the hash map design. The table is the model's
 // own, open-addressed, keyed by store.HashName and the interned name, both
@@ -50,7 +53,10 @@ type Store struct {
 }
 
 // SetCost has every lookup do c's work as well: Inside under the read
-// lock, as 4.0 holds its read lock for the hash lookup; Outside after.
+// lock, as 4.0 holds its read lock for the hash lookup; Outside after;
+// and, with Retry, the read lock taken again for Retry's work when the
+// first candidate is not the issuer, as 4.0's X509_STORE_CTX_get1_issuer
+// takes it again to check the other candidates.
 func (s *Store) SetCost(c store.Cost) { s.cost = c }
 
 // minSlots is the size of an empty store's table.
@@ -159,6 +165,11 @@ func (s *Store) Issuer(cert *store.Object, at time.Time) (*store.Object, bool) {
 	candidates := s.list(cert.IssuerHash, store.Cert, cert.IssuerID)
 	s.mu.RUnlock()
 	s.cost.AfterLock(cert)
+	if s.cost.Retry != nil && len(candidates) > 0 && !(store.CheckIssued(cert, candidates[0]) && store.TimeValid(candidates[0], at)) {
+		s.mu.RLock()
+		s.cost.RetryLock(cert)
+		s.mu.RUnlock()
+	}
 	return store.SelectIssuer(cert, at, candidates)
 }
 
