@@ -39,7 +39,7 @@ func HistoryPlot(s *history.Series, steps []history.Step) (*Plot, error) {
 		// A ratio to the reference cell: no unit, no scale.
 		factor = 1
 		title = s.Cell + " ÷ " + s.Over + " @ " + s.Machine
-		yLabel = s.Unit + " ÷ " + s.Over + " of the same runs"
+		yLabel = "ratio to " + s.Over
 		stem += "/over/" + s.Over
 	}
 	p := newPlot(title, "commit (oldest first)", yLabel)
