@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"cmp"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -263,7 +262,7 @@ func (a *abOptions) check(fs *flag.FlagSet) (prebuilt bool, limit float64, err e
 		if a.baseBin != "" {
 			return false, 0, usageError("-baseline and -base-bin both name BASE: give one")
 		}
-		bin, err := baselineBuild(a.baseline)
+		bin, err := baselines.Build(a.baseline)
 		if err != nil {
 			return false, 0, err
 		}
@@ -406,12 +405,12 @@ func (a *abOptions) buildArms(ctx context.Context, o *streams, dir, baseRev, hea
 	}
 	base, err := checkout(baseRev, "base")
 	if err != nil {
-		return nil, none, nil, sourceError(err)
+		return nil, none, nil, err
 	}
 	head, err := checkout(headRev, "head")
 	if err != nil {
 		base.Close()
-		return nil, none, nil, sourceError(err)
+		return nil, none, nil, err
 	}
 	cleanup := func() { head.Close(); base.Close() }
 	counting := [2]abcount.Arm{{Bin: base.Plain}, {Bin: head.Plain}}
@@ -565,15 +564,6 @@ func (a *abOptions) replayWindows(o *streams) error {
 	rep.Old, rep.New = "base", "head"
 	rep.Warnings = append(rep.Warnings, fmt.Sprintf("judged again from %s: %d cells, %d-core machine; the numbers are the recording's", name, len(rec.Cells), rec.Cores))
 	return finishGate(rep, a.jsonOut, o)
-}
-
-// sourceError makes a revision or package ab cannot build a usage error;
-// a build that fails stays the tool's failure (exit 4).
-func sourceError(err error) error {
-	if errors.Is(err, ab.ErrBadSource) {
-		return asUsage(err)
-	}
-	return err
 }
 
 // decide runs the looks within the budget and returns the report and

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/perfrun/perfrun/internal/baselines"
 	"github.com/perfrun/perfrun/records"
 )
 
@@ -14,7 +15,7 @@ import (
 // each unless the user's own flag chose it, and only its cells by name. A
 // baseline of two designs measured all four.
 func (a *abOptions) baselineCells(fs *flag.FlagSet) error {
-	path, err := baselinePath(a.baseline)
+	path, err := baselines.Path(a.baseline)
 	if err != nil {
 		return err
 	}

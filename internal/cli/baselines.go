@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"path/filepath"
@@ -55,31 +54,8 @@ func baselinesFlags(*flag.FlagSet) runFunc {
 	}
 }
 
-// The baseline store's refusals are usage errors (exit 2).
-
-func checkBaselineName(name string) error { return asInput(baselines.CheckName(name)) }
-func checkBaselinesDir() error            { return asInput(baselines.CheckDir()) }
-
-func baselinePath(name string) (string, error) {
-	p, err := baselines.Path(name)
-	return p, asInput(err)
-}
-
-func baselineBuild(name string) (string, error) {
-	p, err := baselines.Build(name)
-	return p, asInput(err)
-}
-
 // saveBaseline saves results as baseline name, written as perfrun writes
 // the files it names.
 func saveBaseline(name string, data []byte) (string, error) {
 	return baselines.Save(name, data, writeOwned)
-}
-
-// asInput makes a refusal of the baseline store a usage error.
-func asInput(err error) error {
-	if errors.Is(err, baselines.ErrInput) {
-		return asUsage(err)
-	}
-	return err
 }

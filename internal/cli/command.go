@@ -11,6 +11,9 @@ import (
 	"strings"
 
 	"github.com/perfrun/perfrun/compare"
+	"github.com/perfrun/perfrun/internal/ab"
+	"github.com/perfrun/perfrun/internal/baselines"
+	"github.com/perfrun/perfrun/internal/publish"
 )
 
 // Exit codes, decided here and nowhere else, so CI never reads a crash as
@@ -189,6 +192,13 @@ func verdictError(v compare.Verdict) error {
 	return nil
 }
 
+// inputErrors mark, from the packages beneath the commands, an error that
+// is the user's to fix: a source ab cannot build, a baseline the store
+// refuses, a report folder with a file perfrun did not write. Each is a
+// usage error (exit 2) wherever it is returned, unless an exitError around
+// it says otherwise.
+var inputErrors = []error{ab.ErrBadSource, baselines.ErrInput, publish.ErrRefused}
+
 // errHelp is -h: the usage was printed; exit 0.
 var errHelp = &exitError{code: exitOK}
 
@@ -209,6 +219,8 @@ func exitCode(c *command, err error, stderr io.Writer) int {
 		if e.err == nil {
 			return code
 		}
+	} else if slices.ContainsFunc(inputErrors, func(s error) bool { return errors.Is(err, s) }) {
+		code = exitUsage
 	}
 	fmt.Fprintf(stderr, "perfrun: %s: %v\n", c.name, err)
 	return code

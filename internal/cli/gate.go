@@ -73,7 +73,7 @@ func gateFlags(fs *flag.FlagSet) runFunc {
 			if len(files) != 1 {
 				return usageError("with -baseline, want one results file: NEW")
 			}
-			path, err := baselinePath(*baseline)
+			path, err := baselines.Path(*baseline)
 			if err != nil {
 				return err
 			}

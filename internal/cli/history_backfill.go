@@ -134,7 +134,7 @@ type backfill struct {
 func (b *backfill) build(rev, label string) (string, error) {
 	bins, cleanup, err := ab.Build(b.ctx, b.repo, rev, b.pkg, b.dir, label)
 	if err != nil {
-		return "", sourceError(err)
+		return "", err
 	}
 	cleanup() // the binary stays; the worktree is no longer needed
 	return bins[0], nil

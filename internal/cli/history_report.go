@@ -104,7 +104,7 @@ func historyReport(fs *flag.FlagSet) runFunc {
 		}
 		pub.Add("report.md", md.Bytes())
 		pub.Add("report.html", page.Bytes())
-		if err := published(pub); err != nil {
+		if err := pub.Publish(); err != nil {
 			return err
 		}
 		fmt.Fprintf(o.stdout, "wrote %s and %s (%d steps, %d series drawn)\n", filepath.Join(*dir, "report.md"), filepath.Join(*dir, "report.html"), len(steps), len(plots))

@@ -21,6 +21,11 @@ func perfrun(args ...string) (code int, stdout, stderr string) {
 
 func TestUsageErrors(t *testing.T) {
 	dir := t.TempDir()
+	t.Setenv("PERFRUN_BASELINES", filepath.Join(dir, "baselines"))
+	results := filepath.Join(dir, "r.txt")
+	if err := os.WriteFile(results, []byte("BenchmarkIssuer/impl=rcu/threads=1 1 40 ns/op\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		args []string
 		msg  string
@@ -39,6 +44,10 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"run", "extra"}, `unexpected argument "extra"`},
 		{[]string{"corpus"}, "-o DIR is required"},
 		{[]string{"run", "-label", "machine=x\nBenchmarkIssuer/impl=rcu/threads=1 1 99999 ns/op"}, "the value must be one line"},
+		// The baseline store's refusals, however deep they are returned.
+		{[]string{"run", "-save-baseline", "../evil", "-o", ""}, "bad baseline name"},
+		{[]string{"gate", "-baseline", "nope", results}, `no baseline "nope"`},
+		{[]string{"ab", "-baseline", "nope"}, `no baseline "nope"`},
 	} {
 		code, _, stderr := perfrun(tc.args...)
 		if code != exitUsage || !strings.Contains(stderr, tc.msg) {

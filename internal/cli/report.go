@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"path/filepath"
@@ -70,19 +69,7 @@ func writeDocument(doc *report.Document, dir string, more map[string][]byte) err
 		pub.Add(name, data)
 	}
 	pub.Dir = dir
-	return published(pub)
-}
-
-// published publishes pub, a refusal (a file in the way that perfrun did
-// not write) the user's to resolve.
-func published(pub *publish.Folder) error {
-	if err := pub.Publish(); err != nil {
-		if errors.Is(err, publish.ErrRefused) {
-			return asUsage(err)
-		}
-		return err
-	}
-	return nil
+	return pub.Publish()
 }
 
 // renderDocument draws the plots of doc — for a comparison the verdict's

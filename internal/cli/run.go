@@ -148,10 +148,10 @@ func (f *runFlags) options() (harness.Options, error) {
 		}
 	}
 	if f.saveAs != "" {
-		if err := checkBaselineName(f.saveAs); err != nil {
+		if err := baselines.CheckName(f.saveAs); err != nil {
 			return opts, err
 		}
-		if err := checkBaselinesDir(); err != nil {
+		if err := baselines.CheckDir(); err != nil {
 			return opts, err
 		}
 	}
