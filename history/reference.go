@@ -109,21 +109,12 @@ func HiddenSteps(ctx context.Context, steps []Step, series, refs []*Series, o ch
 // stands for h: the same series, the same way, within near commits.
 func toldBy(h Step, steps []Step) bool {
 	for _, st := range steps {
-		if st.Series.ID == h.Series.ID && st.Series.Machine == h.Series.Machine && st.Series.Cell == h.Series.Cell &&
-			st.Series.Unit == h.Series.Unit && st.Machine == "" && st.Regression == h.Regression &&
-			abs(commitIndex(st.Series, st.After)-commitIndex(st.Series, h.After)) <= near {
+		if st.Series.ID != h.Series.ID || st.Machine != "" || st.Regression != h.Regression {
+			continue
+		}
+		if at := st.Series.index(h.After); at >= 0 && abs(at-st.Index) <= near {
 			return true
 		}
 	}
 	return false
-}
-
-// commitIndex is the index of commit's point in s, -1 if it has none.
-func commitIndex(s *Series, commit string) int {
-	for i, p := range s.Points {
-		if p.Commit == commit {
-			return i
-		}
-	}
-	return -1
 }

@@ -43,6 +43,11 @@ func (s *Series) Name() string {
 	return s.Cell + " " + s.Unit + " @ " + s.Machine
 }
 
+// index is the index of commit's point, -1 if the series has none.
+func (s *Series) index(commit string) int {
+	return slices.IndexFunc(s.Points, func(p Point) bool { return p.Commit == commit })
+}
+
 // Point is every value of one commit: all of its runs' rounds.
 type Point struct {
 	Commit string

@@ -138,7 +138,7 @@ func (h *DB) Mark(ctx context.Context, steps []Step) error {
 		}
 		st.New = true
 		for _, r := range known[id] {
-			at := slices.IndexFunc(st.Series.Points, func(p Point) bool { return p.Commit == r.after })
+			at := st.Series.index(r.after)
 			if at >= 0 && abs(at-st.Index) <= near && (r.shift > 0) == (st.Shift.Shift > 0) {
 				st.New = false
 				break
