@@ -34,7 +34,7 @@ func OverReference(series, refs []*Series) []*Series {
 				level[p.Commit] = m
 			}
 		}
-		over := &Series{ID: s.ID, Machine: s.Machine, Cell: s.Cell, Unit: s.Unit, Better: s.Better, Cores: s.Cores, Over: r.Cell}
+		over := &Series{ID: s.ID, Machine: s.Machine, Cell: s.Cell, Unit: s.Unit, Better: s.Better, Cores: s.Cores, Over: r.Cell, over: r}
 		for _, p := range s.Points {
 			l, ok := level[p.Commit]
 			if !ok {
@@ -92,13 +92,9 @@ func HiddenSteps(ctx context.Context, steps []Step, series, refs []*Series, o ch
 		}
 		// Where the reference itself stepped over the same commits, the
 		// ratio's step may be the machine's, moving the two cells unequally.
-		for _, r := range refs {
-			if r.Machine != h.Series.Machine || r.Unit != h.Series.Unit || r.Cell != h.Series.Over {
-				continue
-			}
-			if refRel, sure := shiftOver(r, &h); sure && math.Abs(refRel) >= math.Abs(rel)/2 {
-				h.Machine = fmt.Sprintf("%s moved %+.0f%% over the same commits: the store's step cannot be told from the machine's there", r.Cell, 100*refRel)
-			}
+		r := h.Series.over
+		if refRel, sure := shiftOver(r, &h); sure && math.Abs(refRel) >= math.Abs(rel)/2 {
+			h.Machine = fmt.Sprintf("%s moved %+.0f%% over the same commits: the store's step cannot be told from the machine's there", r.Cell, 100*refRel)
 		}
 		out = append(out, h)
 	}

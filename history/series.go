@@ -26,6 +26,7 @@ type Series struct {
 	// divides the values (OverReference): a ratio, the machine's speed
 	// taken out.
 	Over string
+	over *Series // the reference series Over names
 }
 
 // Oversubscribed reports whether the series' cell runs more threads than
