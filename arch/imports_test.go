@@ -55,6 +55,7 @@ var layers = []struct {
 	{"store/storetest", 3},
 	{"workloads", 3},
 	{"impls/rcu", 4}, // and every other impls/NAME (layerOf)
+	{"harness/foreign", 4},
 	{"harness", 5},
 	{"report", 6},
 	{"internal/abcount", 6},

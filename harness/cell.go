@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/perfrun/perfrun/harness/foreign"
 	"github.com/perfrun/perfrun/store"
 	"github.com/perfrun/perfrun/workloads"
 )
@@ -19,7 +20,7 @@ type Cell struct {
 	Threads  int
 	// Command, if set, is a foreign benchmark measured in this cell's
 	// windows instead of the workload; Impl then only names it.
-	Command *Command
+	Command *foreign.Command
 }
 
 // Name is the cell's benchmark name without the "Benchmark" prefix, such

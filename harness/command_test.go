@@ -1,64 +1,18 @@
 package harness
 
 import (
-	"bytes"
 	"context"
-	"encoding/pem"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/perfrun/perfrun/harness/foreign"
 	"github.com/perfrun/perfrun/records"
 	"github.com/perfrun/perfrun/store/corpus"
 	"github.com/perfrun/perfrun/workloads"
 )
-
-func TestParseCommandOutput(t *testing.T) {
-	cases := []struct {
-		out, unit string
-		ns        float64
-		err       string
-	}{
-		// x509storeissuer's two forms: its sentence, and -t's bare number.
-		{out: "Average time per X509_STORE_CTX_get1_issuer() call: 2.434803us\n", ns: 2434.803},
-		{out: "2.434803\n", unit: "us", ns: 2434.803},
-		{out: "warming up 3 threads\n1.5 ms per call\n", ns: 1.5e6},
-		{out: "took 120ns\n", unit: "s", ns: 120}, // the printed unit wins
-		{out: "2.434803\n", err: "no unit"},
-		{out: "done\n", err: "printed no number"},
-		{out: "0us\n", err: "want a positive number"},
-		{out: "1e999 ns\n", err: "want a positive number"},
-	}
-	for _, c := range cases {
-		cmd := &Command{Name: "t", Args: []string{"true"}, Unit: c.unit}
-		ns, err := cmd.ParseCommandOutput([]byte(c.out))
-		switch {
-		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
-			t.Errorf("%q: err %v, want %q", c.out, err, c.err)
-		case c.err == "" && err != nil:
-			t.Errorf("%q: %v", c.out, err)
-		case c.err == "" && ns != c.ns:
-			t.Errorf("%q: %v ns, want %v", c.out, ns, c.ns)
-		}
-	}
-}
-
-func TestParseCommand(t *testing.T) {
-	c, err := ParseCommand("xsi=./x509storeissuer -t {corpus} {threads}", "us")
-	if err != nil || c.Name != "xsi" || len(c.Args) != 4 || !c.UsesCorpus() {
-		t.Fatalf("%+v %v", c, err)
-	}
-	for _, bad := range []string{"xsi", "=cmd", "xsi=", "a/b=cmd", "a b=cmd", "a\x1b=cmd"} {
-		if _, err := ParseCommand(bad, ""); err == nil {
-			t.Errorf("%q accepted", bad)
-		}
-	}
-	if _, err := ParseCommand("x=cmd", "parsecs"); err == nil {
-		t.Error("unit parsecs accepted")
-	}
-}
 
 // script writes an executable shell script and returns its path.
 func script(t *testing.T, body string) string {
@@ -84,12 +38,12 @@ test "$3" = 1767225600 || exit 5
 echo "$1" >`+seen+`
 echo "$2 threads: ${n}ns"
 `)
-	cmd, err := ParseCommand("tool="+tool+" {corpus} {threads} {at}", "")
+	cmd, err := foreign.Parse("tool="+tool+" {corpus} {threads} {at}", "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	sweep, _ := ParseSweep([]string{"certs=16"})
-	cells, err := PlanCommands([]*Command{cmd}, []workloads.Workload{workloads.Issuer}, sweep, []int{1, 2})
+	cells, err := PlanCommands([]*foreign.Command{cmd}, []workloads.Workload{workloads.Issuer}, sweep, []int{1, 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,8 +84,8 @@ func TestCommandCellFails(t *testing.T) {
 		"echo 'Unexpected result from X509_STORE_CTX_get1_issuer'; exit 1\n": "exit status 1; it printed:\n\tUnexpected result",
 		"echo done\n": "printed no number",
 	} {
-		cmd, _ := ParseCommand("tool="+script(t, body)+" {threads}", "us")
-		cells, _ := PlanCommands([]*Command{cmd}, []workloads.Workload{workloads.Issuer}, Sweep{}, []int{1})
+		cmd, _ := foreign.Parse("tool="+script(t, body)+" {threads}", "us")
+		cells, _ := PlanCommands([]*foreign.Command{cmd}, []workloads.Workload{workloads.Issuer}, Sweep{}, []int{1})
 		opts := DefaultOptions
 		opts.Rounds, opts.Window, opts.Quarantine = 1, 20*time.Millisecond, Quarantine{}
 		_, err := Run(context.Background(), cells, opts)
@@ -171,39 +125,6 @@ func TestNsPerCallIsTheWorkersMean(t *testing.T) {
 	}
 }
 
-// TestCorpusDirLeaves: a command's leaves.pem holds the leaves perfrun's
-// own lookups rotate over — the first N of the kind with leaves=N, so at 1
-// the very leaf servercert.pem holds.
-func TestCorpusDirLeaves(t *testing.T) {
-	co, err := corpus.Cached(corpus.Spec{Seed: 1, CAs: 16, Hits: 16, Misses: 4})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, tc := range []struct {
-		hit   float64
-		limit int
-		want  []corpus.Leaf
-	}{{0, 0, co.Misses}, {0, 1, co.Misses[:1]}, {1, 3, co.Hits[:3]}, {1, 99, co.Hits}} {
-		dir, err := writeCorpusDir(co, tc.hit, tc.limit)
-		if err != nil {
-			t.Fatal(err)
-		}
-		all, _ := os.ReadFile(filepath.Join(dir, corpusFiles.Leaves))
-		one, _ := os.ReadFile(filepath.Join(dir, corpusFiles.Leaf))
-		os.RemoveAll(dir)
-		var want bytes.Buffer
-		for _, l := range tc.want {
-			pem.Encode(&want, &pem.Block{Type: "CERTIFICATE", Bytes: l.Cert.DER})
-		}
-		if !bytes.Equal(all, want.Bytes()) {
-			t.Errorf("hit=%v leaves=%d: leaves.pem holds %d certificates, want the first %d of the kind", tc.hit, tc.limit, bytes.Count(all, []byte("BEGIN")), len(tc.want))
-		}
-		if !bytes.HasPrefix(all, one) || len(one) == 0 {
-			t.Errorf("hit=%v leaves=%d: servercert.pem is not the first leaf of leaves.pem", tc.hit, tc.limit)
-		}
-	}
-}
-
 // TestCommandLeavesNoChild: a command that leaves a background child
 // holding its output open hung the run (and ignored an interrupt); now
 // its window ends when it exits, within the wait delay, and the child is
@@ -214,8 +135,8 @@ func TestCommandLeavesNoChild(t *testing.T) {
 	}
 	dir := t.TempDir()
 	pidFile := dir + "/child.pid"
-	cmd, _ := ParseCommand("tool="+script(t, "sleep 60 &\necho $! > "+pidFile+"\necho 100 ns\n")+" {threads}", "ns")
-	cells, _ := PlanCommands([]*Command{cmd}, []workloads.Workload{workloads.Issuer}, Sweep{}, []int{1})
+	cmd, _ := foreign.Parse("tool="+script(t, "sleep 60 &\necho $! > "+pidFile+"\necho 100 ns\n")+" {threads}", "ns")
+	cells, _ := PlanCommands([]*foreign.Command{cmd}, []workloads.Workload{workloads.Issuer}, Sweep{}, []int{1})
 	opts := DefaultOptions
 	opts.Rounds, opts.Window, opts.Quarantine = 1, 20*time.Millisecond, Quarantine{}
 	start := time.Now()
@@ -235,21 +156,5 @@ func TestCommandLeavesNoChild(t *testing.T) {
 		if _, rest, _ := strings.Cut(string(stat), ") "); !strings.HasPrefix(rest, "Z") {
 			t.Fatalf("the command's child %s outlived its window: %s", strings.TrimSpace(string(data)), stat)
 		}
-	}
-}
-
-// TestExpandKeepsPathsAsData: a corpus folder whose path holds a '$' is
-// passed as it is; the command's own $VARIABLES are expanded (the path was
-// expanded after substitution, so $HOME in it became the home folder).
-func TestExpandKeepsPathsAsData(t *testing.T) {
-	t.Setenv("PERFRUN_TEST_TOOL", "/opt/tool")
-	cmd, err := ParseCommand("tool=$PERFRUN_TEST_TOOL {corpus}/leaves.pem {threads}", "ns")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cc := &commandCell{dir: "/tmp/a$HOME/b"}
-	got := strings.Join(cc.expand(cmd, 2), " ")
-	if want := "/opt/tool /tmp/a$HOME/b/leaves.pem 2"; got != want {
-		t.Errorf("expand = %q, want %q", got, want)
 	}
 }

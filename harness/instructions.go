@@ -1,15 +1,10 @@
 package harness
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"iter"
-	"reflect"
-	"regexp"
-	"runtime"
-	"strconv"
 	"sync"
 	"time"
 
@@ -19,93 +14,9 @@ import (
 	"github.com/perfrun/perfrun/workloads"
 )
 
-var collected = regexp.MustCompile(`Collected : (\d+)`)
-
 // Processes is how many processes count the instructions of a cell for a
 // gate, which needs at least five a side to treat the counts as a sample.
 const Processes = 5
-
-// Instructions counts the instructions one operation of a cell executes,
-// once in each of procs processes: it runs command (a perfrun that
-// performs n operations of the cell, one thread, after its untimed setup)
-// under callgrind (see Count). The counts are returned one per process: a
-// design that hashes with a per-process seed runs different code in each,
-// and a gate must see that spread to test the counts as a sample rather
-// than trust one.
-func Instructions(ctx context.Context, procs int, command func(ops int) []string, n int) ([]float64, error) {
-	var per []float64
-	for range max(procs, 1) {
-		c, err := Count(ctx, command(n), nil)
-		if err != nil {
-			return nil, err
-		}
-		per = append(per, c/float64(n))
-	}
-	return per, nil
-}
-
-// Count runs argv — a perfrun whose operations run through CountOps —
-// under valgrind's callgrind with env and callgrind.Env added to its
-// environment, and returns the instructions collected inside CountedOps,
-// so setup never enters the count. Callgrind instruments from the moment
-// CountOps asks it to (setup runs at valgrind's plain speed, several times
-// faster); a binary from before that request counts nothing that way and
-// is counted again instrumented throughout.
-func Count(ctx context.Context, argv, env []string) (float64, error) {
-	late := callgrind.Requests
-	for {
-		args := []string{"--tool=callgrind", "--callgrind-out-file=/dev/null", "--toggle-collect=" + countedSymbol()}
-		if late {
-			args = append(args, "--instr-atstart=no")
-		}
-		c, err := collectedBy(ctx, append(args, argv...), env)
-		if err != nil || c > 0 || !late {
-			return c, err
-		}
-		late = false
-	}
-}
-
-// collectedBy runs valgrind with args and returns the instructions it
-// says it collected.
-func collectedBy(ctx context.Context, args, env []string) (float64, error) {
-	var stdout bytes.Buffer
-	var total float64
-	err := callgrind.Run(ctx, args, env, &stdout, func(stderr []byte) error {
-		m := collected.FindSubmatch(stderr)
-		if m == nil {
-			return fmt.Errorf("valgrind printed no instruction count")
-		}
-		var err error
-		total, err = strconv.ParseFloat(string(m[1]), 64)
-		return err
-	})
-	return total, err
-}
-
-// CountOps runs n operations of op for Count: it starts callgrind's
-// instrumentation and runs them through CountedOps, in batches with a
-// yield between them outside CountedOps (callgrind.Batches), on one
-// thread. A perfrun that performs the operations Count asks for must run
-// them through it.
-func CountOps(op workloads.Op, n int) error {
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	callgrind.StartInstrumentation()
-	return callgrind.Batches(n, func(k int) error { return CountedOps(op, k) }, nil)
-}
-
-// CountedOps runs n operations of op: the only code callgrind counts
-// (--toggle-collect), so neither setup nor the runtime's other threads
-// enter a count.
-//
-//go:noinline
-func CountedOps(op workloads.Op, n int) error { return op(n) }
-
-// countedSymbol is CountedOps's symbol, as callgrind names it.
-func countedSymbol() string {
-	return runtime.FuncForPC(reflect.ValueOf(CountedOps).Pointer()).Name()
-}
 
 // InstructionBudget is how long the counted operations of a cell would
 // take natively (callgrind runs them some fifty times slower). Counting
@@ -119,7 +30,7 @@ const InstructionBudget = 20 * time.Millisecond
 // if set, is told as each cell's count starts.
 func (r *Outcome) CountInstructions(ctx context.Context, procs int, command func(c Cell, ops int) []string, progress func(c Cell, ops int)) error {
 	count := func(ctx context.Context, c Cell, n int) ([]float64, error) {
-		return Instructions(ctx, procs, func(ops int) []string { return command(c, ops) }, n)
+		return callgrind.Instructions(ctx, procs, func(ops int) []string { return command(c, ops) }, n)
 	}
 	return eachCounted(ctx, r, count, progress, func(c Cell, per []float64) {
 		// One process's count per round's record: the records then hold

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/perfrun/perfrun/harness"
+	"github.com/perfrun/perfrun/harness/foreign"
 	"github.com/perfrun/perfrun/records"
 	"github.com/perfrun/perfrun/store/corpus"
 	"github.com/perfrun/perfrun/workloads"
@@ -29,13 +30,13 @@ func TestIssuerDriver(t *testing.T) {
 	if out, err := exec.Command(filepath.Join(dir, "cc-libcrypto.sh"), bin, filepath.Join(dir, "issuerdrv", "issuerdrv.c"), "-Wall", "-Werror").CombinedOutput(); err != nil {
 		t.Fatalf("building issuerdrv: %v\n%s", err, out)
 	}
-	cmd, err := harness.ParseCommand("issuerdrv="+bin+" {corpus} {threads} 0.02 {at}", "")
+	cmd, err := foreign.Parse("issuerdrv="+bin+" {corpus} {threads} 0.02 {at}", "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	run := func(hit string) (*harness.Outcome, []harness.Cell, error) {
 		sweep, _ := harness.ParseSweep([]string{"certs=16", "hit=" + hit})
-		cells, err := harness.PlanCommands([]*harness.Command{cmd}, []workloads.Workload{workloads.Issuer}, sweep, []int{1, 2})
+		cells, err := harness.PlanCommands([]*foreign.Command{cmd}, []workloads.Workload{workloads.Issuer}, sweep, []int{1, 2})
 		if err != nil {
 			t.Fatal(err)
 		}

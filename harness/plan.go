@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/perfrun/perfrun/harness/foreign"
 	"github.com/perfrun/perfrun/store"
 	"github.com/perfrun/perfrun/workloads"
 )
@@ -171,7 +172,7 @@ func SplitList(s string) []string {
 // run's corpus ({corpus}) sweeps the workload's parameters like a store;
 // one that is not measures what it measures, and its cells say no
 // parameters.
-func PlanCommands(cmds []*Command, ws []workloads.Workload, sweep Sweep, threads []int) ([]Cell, error) {
+func PlanCommands(cmds []*foreign.Command, ws []workloads.Workload, sweep Sweep, threads []int) ([]Cell, error) {
 	var out []Cell
 	for _, cmd := range cmds {
 		im := store.Impl{Name: cmd.Name, Description: "command: " + strings.Join(cmd.Args, " ")}

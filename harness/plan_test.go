@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/perfrun/perfrun/harness"
+	"github.com/perfrun/perfrun/harness/foreign"
 	"github.com/perfrun/perfrun/impls"
 	"github.com/perfrun/perfrun/store"
 	"github.com/perfrun/perfrun/workloads"
@@ -32,8 +33,8 @@ func TestPlanCostOnModelsOnly(t *testing.T) {
 	if strings.Join(names, " ") != strings.Join(want, " ") {
 		t.Errorf("cells %v, want %v", names, want)
 	}
-	cmd := &harness.Command{Name: "tool", Args: []string{"tool", "{corpus}", "{threads}"}}
-	ccells, err := harness.PlanCommands([]*harness.Command{cmd}, []workloads.Workload{workloads.Issuer}, sweep, []int{1})
+	cmd := &foreign.Command{Name: "tool", Args: []string{"tool", "{corpus}", "{threads}"}}
+	ccells, err := harness.PlanCommands([]*foreign.Command{cmd}, []workloads.Workload{workloads.Issuer}, sweep, []int{1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -190,7 +190,7 @@ func countBoth(ctx context.Context, base, head Arm, argv []string, n, want int, 
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			c, err := harness.Count(ctx, append([]string{arm.Bin, "cell-ops"}, argv...), arm.Env)
+			c, err := callgrind.Count(ctx, append([]string{arm.Bin, "cell-ops"}, argv...), arm.Env)
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil {

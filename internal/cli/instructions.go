@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/perfrun/perfrun/harness"
+	"github.com/perfrun/perfrun/harness/callgrind"
 	"github.com/perfrun/perfrun/harness/locks"
 	"github.com/perfrun/perfrun/workloads"
 )
@@ -133,6 +134,6 @@ func cellOpsFlags(fs *flag.FlagSet) runFunc {
 		if *profile {
 			return locks.Run(op, *ops, o.stdout)
 		}
-		return harness.CountOps(op, *ops)
+		return callgrind.CountOps(op, *ops)
 	}
 }

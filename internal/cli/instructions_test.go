@@ -76,7 +76,7 @@ func TestPreemptionAbortsCallgrind(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/perfrun").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	args := []string{"--tool=callgrind", "--callgrind-out-file=/dev/null", "--toggle-collect=github.com/perfrun/perfrun/harness.CountedOps", "--instr-atstart=no",
+	args := []string{"--tool=callgrind", "--callgrind-out-file=/dev/null", "--toggle-collect=github.com/perfrun/perfrun/harness/callgrind.CountedOps", "--instr-atstart=no",
 		bin, "cell-ops", "-impl", "hashmap", "-workload", "reload", "-ops", "30"}
 	var stdout bytes.Buffer
 	if err := callgrind.Run(context.Background(), args, nil, &stdout, nil); err != nil {

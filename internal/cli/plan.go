@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/perfrun/perfrun/harness"
+	"github.com/perfrun/perfrun/harness/foreign"
 	"github.com/perfrun/perfrun/impls"
 	"github.com/perfrun/perfrun/store"
 	"github.com/perfrun/perfrun/workloads"
@@ -15,7 +16,7 @@ import (
 // planCells resolves the flags' names into implementations, workloads,
 // thread counts and parameter sweeps, and has the harness plan the cells;
 // the cells of foreign commands (-exec) follow the stores'.
-func planCells(implList, workloadList, threadList string, params []string, cmds ...*harness.Command) ([]harness.Cell, error) {
+func planCells(implList, workloadList, threadList string, params []string, cmds ...*foreign.Command) ([]harness.Cell, error) {
 	var ims []store.Impl
 	if implList == noImpl && len(cmds) > 0 {
 		implList = "" // the commands alone
@@ -78,11 +79,11 @@ func (f *commandFlags) define(fs *flag.FlagSet) {
 }
 
 // commands parses the -exec values.
-func (f *commandFlags) commands() ([]*harness.Command, error) {
-	var out []*harness.Command
+func (f *commandFlags) commands() ([]*foreign.Command, error) {
+	var out []*foreign.Command
 	seen := make(map[string]bool)
 	for _, s := range f.specs {
-		c, err := harness.ParseCommand(s, f.unit)
+		c, err := foreign.Parse(s, f.unit)
 		if err != nil {
 			return nil, err
 		}
