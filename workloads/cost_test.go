@@ -120,3 +120,25 @@ func BenchmarkBurnRound(b *testing.B) {
 		burn(leaf, 1)
 	}
 }
+
+// TestShareSplitsEvenly: the shared-lock part and the free part of a
+// profile's outside work are split over its pieces whole round by whole
+// round, losing none and giving no piece more than one round above
+// another.
+func TestShareSplitsEvenly(t *testing.T) {
+	for _, n := range []int{0, 1, 3, 7, 10, 23} {
+		for _, pieces := range []int{1, 2, 5, 10} {
+			sum, lo, hi := 0, n, 0
+			for k := range pieces {
+				s := share(n, k, pieces)
+				sum, lo, hi = sum+s, min(lo, s), max(hi, s)
+			}
+			if sum != n || hi-lo > 1 {
+				t.Errorf("%d rounds in %d pieces: %d in all, pieces of %d to %d", n, pieces, sum, lo, hi)
+			}
+		}
+	}
+	if p := realProfiles["sorted"]; p.sharedHeld <= 0 || p.sharedHeld >= p.outside {
+		t.Errorf("sorted's shared-lock work %v of %v outside: want a part of it", p.sharedHeld, p.outside)
+	}
+}
