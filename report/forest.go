@@ -62,7 +62,10 @@ func ForestPlot(rep *compare.Report) (*Plot, error) {
 	p.X.Min, p.X.Max = lo, hi
 	// A row of room above the cells for the legend.
 	p.Y.Min, p.Y.Max = -0.8, float64(len(cells))+1.2
-	p.Add(band{-thr, thr}, zeroLine{})
+	// The band and the zero line stop at the top row: the room above is
+	// the legend's, which they would run through.
+	top := float64(len(cells)) - 0.4
+	p.Add(band{-thr, thr, top}, zeroLine{top})
 	p.Y.Tick.Marker = rowTicks(names)
 	p.X.Tick.Marker = niceTicks{}
 	p.Add(plotter.NewGrid())
@@ -236,23 +239,23 @@ func (r rowTicks) Ticks(min, max float64) []plot.Tick {
 	return t
 }
 
-// band shades the x range [from, to] over the whole height.
-type band struct{ from, to float64 }
+// band shades the x range [from, to] from the bottom up to row top.
+type band struct{ from, to, top float64 }
 
 func (b band) Plot(c draw.Canvas, p *plot.Plot) {
 	trX, trY := p.Transforms(&c)
 	x0, x1 := trX(max(b.from, p.X.Min)), trX(min(b.to, p.X.Max))
-	y0, y1 := trY(p.Y.Min), trY(p.Y.Max)
+	y0, y1 := trY(p.Y.Min), trY(min(b.top, p.Y.Max))
 	poly := []vg.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}
 	c.FillPolygon(color.NRGBA{R: 0x00, G: 0x9E, B: 0x73, A: 28}, c.ClipPolygonXY(poly))
 }
 
-// zeroLine marks no change.
-type zeroLine struct{}
+// zeroLine marks no change, from the bottom up to row top.
+type zeroLine struct{ top float64 }
 
-func (zeroLine) Plot(c draw.Canvas, p *plot.Plot) {
+func (z zeroLine) Plot(c draw.Canvas, p *plot.Plot) {
 	trX, trY := p.Transforms(&c)
 	x := trX(0)
 	c.StrokeLine2(draw.LineStyle{Color: color.Gray{Y: 90}, Width: vg.Points(0.8), Dashes: []vg.Length{vg.Points(3), vg.Points(3)}},
-		x, trY(p.Y.Min), x, trY(p.Y.Max))
+		x, trY(p.Y.Min), x, trY(min(z.top, p.Y.Max)))
 }

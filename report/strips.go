@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"image/color"
+	"math"
 	"math/rand/v2"
 	"slices"
 
@@ -90,7 +91,7 @@ func WindowStrips(cells []string, windows map[string][]compare.Window) (*Plot, e
 	pad := (hi - lo) * 0.05
 	p.X.Min, p.X.Max = lo-pad, hi+pad
 	p.Y.Min, p.Y.Max = -0.6, float64(len(rows))-0.4
-	p.Add(zeroLine{})
+	p.Add(zeroLine{top: math.Inf(1)})
 	p.Y.Tick.Marker = rowTicks(rowLabels(rows)) // the forest plot's short labels
 	p.X.Tick.Marker = niceTicks{}
 	p.Add(plotter.NewGrid())

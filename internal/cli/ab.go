@@ -16,7 +16,6 @@ import (
 
 	"github.com/perfrun/perfrun/compare"
 	"github.com/perfrun/perfrun/harness"
-	"github.com/perfrun/perfrun/harness/locks"
 	"github.com/perfrun/perfrun/internal/ab"
 	"github.com/perfrun/perfrun/internal/abcount"
 	"github.com/perfrun/perfrun/internal/baselines"
@@ -541,11 +540,13 @@ func (a *abOptions) replayWindows(o *streams) error {
 		return err
 	}
 	// The counts recorded beside the windows, judged again too.
+	var counts abcount.Counts
+	var profiles abcount.Profiles
 	if a.replay != "-" {
 		path := filepath.Join(filepath.Dir(a.replay), "instructions.csv")
 		if data, err := regularfile.ReadFile(path, records.MaxFileBytes); err == nil {
-			cells, counts, err := abcount.ReadInstructions(data)
-			if err != nil {
+			var cells []string
+			if cells, counts, err = abcount.ReadInstructions(data); err != nil {
 				return asUsage(fmt.Errorf("%s: %w", path, err))
 			}
 			instr := abcount.InstructionVerdicts(*a.th, cells, counts)
@@ -554,8 +555,8 @@ func (a *abOptions) replayWindows(o *streams) error {
 		}
 		path = filepath.Join(filepath.Dir(a.replay), "locks.csv")
 		if data, err := regularfile.ReadFile(path, records.MaxFileBytes); err == nil {
-			cells, profiles, err := abcount.ReadLocks(data)
-			if err != nil {
+			var cells []string
+			if cells, profiles, err = abcount.ReadLocks(data); err != nil {
 				return asUsage(fmt.Errorf("%s: %w", path, err))
 			}
 			rep.Add(abcount.LockVerdicts(*a.th, cells, profiles)...)
@@ -563,7 +564,15 @@ func (a *abOptions) replayWindows(o *streams) error {
 	}
 	rep.Old, rep.New = "base", "head"
 	rep.Warnings = append(rep.Warnings, fmt.Sprintf("judged again from %s: %d cells, %d-core machine; the numbers are the recording's", name, len(rec.Cells), rec.Cores))
-	return finishGate(rep, a.jsonOut, o)
+	verdict := finishGate(rep, a.jsonOut, o)
+	if a.reportDir != "" {
+		doc := &report.Document{Title: "perfrun: head against base, judged again", Verdict: rep, Notes: []string{fmt.Sprintf(
+			"Judged again from %s. A windows file keeps no arm's own results: this page has the verdict and the windows alone.", name)}}
+		if err := writeABDocument(doc, a.reportDir, rec.Cores, rec.Windows, counts, profiles); err != nil {
+			verdict = lostOutput(verdict, fmt.Errorf("report: %w", err), o)
+		}
+	}
+	return verdict
 }
 
 // decide runs the looks within the budget and returns the report and
@@ -729,7 +738,7 @@ func orDefault(impl string) string {
 
 // abReport writes the report of an A/B run: the paired verdict, and plots
 // of the base and head arms' results side by side.
-func abReport(rep *compare.Report, scratch, dir string, r *ab.Runner, windows map[string][]compare.Window, counts map[string][2][]float64, profiles map[string][2]locks.Profile) error {
+func abReport(rep *compare.Report, scratch, dir string, r *ab.Runner, windows map[string][]compare.Window, counts abcount.Counts, profiles abcount.Profiles) error {
 	arm := func(name, label string) (*records.Set, error) {
 		files, _ := filepath.Glob(filepath.Join(scratch, "round*-"+name+".txt"))
 		return records.ReadFiles(label, files...)
@@ -751,8 +760,15 @@ func abReport(rep *compare.Report, scratch, dir string, r *ab.Runner, windows ma
 			"%d rounds a look, cells a look left undecided measured again. PASS: the upper bound of the slowdown is below %.0f%%; "+
 			"REGRESSION: its lower bound is above it (Holm across cells, Pocock across the looks).%s", pairingNote(r), layoutNote(r), r.Rounds, 100*rep.Threshold, countsNote(counts)+locksNote(len(profiles) > 0))},
 	}
+	return writeABDocument(doc, dir, harness.Cores(), windows, counts, profiles)
+}
+
+// writeABDocument writes doc, a comparison's page, with the strips of its
+// cells' windows, and the files -replay reads: windows.csv (measured on a
+// machine of cores cores) and the counts.
+func writeABDocument(doc *report.Document, dir string, cores int, windows map[string][]compare.Window, counts abcount.Counts, profiles abcount.Profiles) error {
 	var cells []string // each cell once, though it has a verdict on several units
-	for _, c := range rep.Cells {
+	for _, c := range doc.Verdict.Cells {
 		if !slices.Contains(cells, c.Name) {
 			cells = append(cells, c.Name)
 		}
@@ -765,7 +781,7 @@ func abReport(rep *compare.Report, scratch, dir string, r *ab.Runner, windows ma
 		return writeDocument(doc, dir, nil)
 	}
 	doc.Extra = append(doc.Extra, strips)
-	more := map[string][]byte{"windows.csv": ab.WriteWindows(cells, windows, harness.Cores())}
+	more := map[string][]byte{"windows.csv": ab.WriteWindows(cells, windows, cores)}
 	if len(counts) > 0 {
 		more["instructions.csv"] = abcount.WriteInstructions(cells, counts)
 	}

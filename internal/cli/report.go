@@ -76,15 +76,18 @@ func writeDocument(doc *report.Document, dir string, more map[string][]byte) err
 // forest plot first, then old and new side by side — and renders its pages.
 func renderDocument(doc *report.Document) (*publish.Folder, error) {
 	pub := publish.New("")
-	sets := []*records.Set{doc.New}
-	if doc.Old != nil {
-		sets = []*records.Set{doc.Old, doc.New}
-	}
-	opts := plotOptions(sets)
-	opts.ByLabel = doc.Old != nil
-	plots, err := report.Plots(sets, opts)
-	if err != nil {
-		return nil, err
+	var plots []*report.Plot
+	if doc.New != nil { // a replayed comparison has its verdict and windows alone
+		sets := []*records.Set{doc.New}
+		if doc.Old != nil {
+			sets = []*records.Set{doc.Old, doc.New}
+		}
+		opts := plotOptions(sets)
+		opts.ByLabel = doc.Old != nil
+		var err error
+		if plots, err = report.Plots(sets, opts); err != nil {
+			return nil, err
+		}
 	}
 	plots = append(doc.Extra, plots...)
 	if doc.Verdict != nil {
