@@ -19,7 +19,7 @@ const (
 	ocRounds = 10 // -rounds
 )
 
-var updateOC = flag.Bool("update", false, "rewrite results/operating-characteristic.md")
+var updateOC = flag.Bool("update", false, "rewrite testdata/operating-characteristic.md")
 
 // simulate runs one ab campaign through the decision code the CLI runs
 // (Sequential): cells[i] of class classes[i], head truly ratios[i] × base.
@@ -107,13 +107,13 @@ func characteristic(seed uint64, models map[class]noise, c class, th Thresholds,
 	return rows
 }
 
-// TestOperatingCharacteristic fits the noise model to the A/A campaigns in
-// results/campaigns, then drives ab's decision rule at its defaults (10
+// TestOperatingCharacteristic fits the noise model to the A/A campaigns of
+// results/campaigns (testdata/campaigns.tar.gz), then drives ab's decision rule at its defaults (10
 // rounds a look, up to 3 looks at Pocock's level, 2 windows per arm and
 // round, Holm across cells for REGRESSION and IMPROVED, each cell's PASS at
 // alpha) with synthetic arms from it. It checks the targets a CI owner
-// relies on and writes the fitted model and the tables to results/ when
-// run with -args -update (the committed file must match what this test
+// relies on and writes the fitted model and the tables to
+// testdata/operating-characteristic.md when run with -args -update (the committed file must match what this test
 // computes).
 func TestOperatingCharacteristic(t *testing.T) {
 	if testing.Short() {
@@ -146,7 +146,7 @@ func TestOperatingCharacteristic(t *testing.T) {
 	b.WriteString("log value is what its triple shared (cancels) + its arm process's effect + its own effect, and a\n")
 	b.WriteString("fraction of windows ran slower than the windows they were paired with (resampled from those seen).\n")
 	b.WriteString("Made by `go test ./compare -run OperatingCharacteristic -args -update`; the campaigns' windows\n")
-	b.WriteString("are in `internal/ab/testdata/campaigns.tar.gz`.\n\n")
+	b.WriteString("are in `compare/testdata/campaigns.tar.gz`.\n\n")
 	b.WriteString("Those campaigns linked 3 code layouts a revision and rotated them over the rounds, so every\n")
 	b.WriteString("layout ran in several processes: the layout component is the variance of the arm processes' effects\n")
 	b.WriteString("between layouts beyond what the processes of one layout explain (one-way random effects, per\n")
@@ -202,7 +202,7 @@ func TestOperatingCharacteristic(t *testing.T) {
 	fmt.Fprintf(&b, "| 3 fixed a revision | %.1f%% | %.1f%% |\n", 100*fixed.excluding, 100*fixed.pass)
 	table := b.String()
 	t.Log("\n" + table)
-	const path = "../results/operating-characteristic.md"
+	const path = "testdata/operating-characteristic.md"
 	if *updateOC {
 		if err := os.WriteFile(path, []byte(table), 0o644); err != nil {
 			t.Fatal(err)

@@ -4,22 +4,30 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/perfrun/perfrun/internal/recorded"
 )
 
 // TestImportedFormatsGateAndHistory: a file of each tool, imported, is
 // gated against itself (nothing moved: not a regression) and added to a
-// history, as perfrun's own results are. The files are the importers'
-// round-trip files (records/importers/testdata/README.md).
+// history, as perfrun's own results are. testdata/imports.tar.gz holds
+// the importers' round-trip files (records/importers/testdata/README.md),
+// with a callgrind file of a small C program (testdata/README.md) for
+// theirs of ls.
 func TestImportedFormatsGateAndHistory(t *testing.T) {
 	dir := t.TempDir()
+	files, err := recorded.Unpack(filepath.Join("testdata", "imports.tar.gz"), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for format, file := range map[string]string{
 		"hyperfine":       "hyperfine-1.15.json",
 		"googlebenchmark": "googlebenchmark-1.7.1.json",
-		"callgrind":       "callgrind.out.ls-3.19.txt",
+		"callgrind":       "callgrind.out.sum-3.19.txt",
 		"jmh":             "jmh-output-golden.json",
 	} {
 		out := filepath.Join(dir, format+".txt")
-		in := filepath.Join("..", "..", "records", "importers", "testdata", file)
+		in := filepath.Join(files, file)
 		if code, _, stderr := perfrun("import", "-format", format, "-o", out, in); code != 0 {
 			t.Fatalf("%s: import exit %d: %s", format, code, stderr)
 		}
