@@ -603,6 +603,73 @@ func TestSequentialLooks(t *testing.T) {
 	}
 }
 
+// TestSequentialLeavesWhatTheMachineSetAside: a cell of which a look kept
+// no complete round — an arm of every round set aside, as beside a
+// neighbour that holds a core — is not measured again, and says so; a cell the
+// machine disturbed only in part gets its next look, at ab's defaults
+// (10 rounds a look, 3 looks).
+func TestSequentialLeavesWhatTheMachineSetAside(t *testing.T) {
+	all := cellsOf("Sim/cell=lost/threads=2", "Sim/cell=partly/threads=2", "Sim/cell=noisy/threads=1")
+	r := rand.New(rand.NewPCG(5, 6))
+	var looks [][]string
+	measure := func(only []string, first int) ([]*records.Cell, map[string]Arms, int, error) {
+		arms := make(map[string]Arms)
+		var out, names = []*records.Cell(nil), []string(nil)
+		for _, c := range all {
+			if only != nil && !slices.Contains(only, c.Name) {
+				continue
+			}
+			out, names = append(out, c), append(names, c.Name)
+			a := arms[c.Name]
+			for id := first; id < first+10; id++ {
+				v := func() float64 { return 100 * math.Exp(r.NormFloat64()*0.3) }
+				switch {
+				case strings.Contains(c.Name, "lost"):
+					// One arm of every round set aside: no round complete.
+					a.Add(ArmHead, id, v())
+					if id%2 == 0 {
+						a.Add(ArmBase, id, v())
+					} else {
+						a.Add(ArmBase2, id, v())
+					}
+					a.Aside++
+				case strings.Contains(c.Name, "partly") && id%2 == 0:
+					a.Add(ArmBase, id, v())
+					a.Add(ArmBase2, id, v())
+					a.Aside++
+				default:
+					a.Add(ArmBase, id, v())
+					a.Add(ArmHead, id, v())
+					a.Add(ArmBase2, id, v())
+				}
+			}
+			a.Why = "a worker waited for a CPU more than 25% of the window"
+			arms[c.Name] = a
+		}
+		looks = append(looks, names)
+		return out, arms, 2, nil
+	}
+	rep, err := Sequential(DefaultThresholds, Looks{Rounds: 10, Max: 3}, measure)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, names := range looks[1:] {
+		if slices.Contains(names, "Sim/cell=lost/threads=2") {
+			t.Errorf("look %d measured the cell the first look kept no round of: %v", k+2, names)
+		}
+		if !slices.Contains(names, "Sim/cell=partly/threads=2") {
+			t.Errorf("look %d left out the cell disturbed only in part: %v", k+2, names)
+		}
+	}
+	if len(looks) != 3 {
+		t.Errorf("%d looks, want 3 (the noisy and the partly disturbed cell stay undecided)", len(looks))
+	}
+	v := verdictOf(t, rep, "Sim/cell=lost/threads=2", "sec/op")
+	if v.Verdict != Inconclusive || !strings.Contains(v.Reason, "not measured again: look 1 kept no complete round") {
+		t.Errorf("the lost cell: %s (%s)", v.Verdict, v.Reason)
+	}
+}
+
 // TestPassIsIntersectionUnion: eight cells whose own PASS test holds at
 // alpha but not at alpha/8 all PASS — the overall PASS needs every cell's
 // PASS, so no correction for the number of cells is owed (Holm applies to

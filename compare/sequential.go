@@ -1,6 +1,8 @@
 package compare
 
 import (
+	"fmt"
+
 	"github.com/perfrun/perfrun/records"
 )
 
@@ -35,8 +37,9 @@ func Sequential(th Thresholds, looks Looks, measure Measure) (*Report, error) {
 		return nil, err
 	}
 	rep := GatePaired(cells, arms, cores, look)
+	lost := setAside(arms)
 	for k := 2; k <= looks.Max; k++ {
-		undecided := rep.Undecided()
+		undecided := rep.leaveLost(lost, k-1)
 		if len(undecided) == 0 || looks.Next != nil && !looks.Next(k, undecided) {
 			break
 		}
@@ -44,6 +47,7 @@ func Sequential(th Thresholds, looks Looks, measure Measure) (*Report, error) {
 		if err != nil {
 			return nil, err
 		}
+		lost = setAside(moreArms)
 		for _, c := range more {
 			a := arms[c.Name]
 			a.Merge(moreArms[c.Name])
@@ -52,4 +56,39 @@ func Sequential(th Thresholds, looks Looks, measure Measure) (*Report, error) {
 		rep.Replace(GatePaired(more, arms, cores, look), k)
 	}
 	return rep, nil
+}
+
+// setAside are the cells of a look's arms of which the machine set aside
+// so much that not one complete round was left.
+func setAside(arms map[string]Arms) map[string]bool {
+	out := make(map[string]bool)
+	for name, a := range arms {
+		if d, _ := a.paired(); len(d) == 0 && a.Aside > 0 {
+			out[name] = true
+		}
+	}
+	return out
+}
+
+// leaveLost returns the undecided cells worth another look: a cell of
+// which the machine kept no complete round in the look just done (every
+// window of it disturbed for the whole look, as beside a neighbour job
+// that holds a core) is left undecided with the reason, not measured
+// again; the next look's rounds would most likely be set aside too, and
+// would cost as much as the others'.
+func (r *Report) leaveLost(lost map[string]bool, look int) []string {
+	var out []string
+	for i := range r.Cells {
+		c := &r.Cells[i]
+		if !c.undecided {
+			continue
+		}
+		if lost[c.Name] {
+			c.undecided = false
+			c.Reason += fmt.Sprintf("; not measured again: look %d kept no complete round of it", look)
+			continue
+		}
+		out = append(out, c.Name)
+	}
+	return out
 }

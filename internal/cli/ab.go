@@ -58,7 +58,9 @@ every cell must pass, so no correction is due), REGRESSION that its
 lower bound is above it (Holm across cells), IMPROVED that the speedup's
 bound is beyond it; anything else is INCONCLUSIVE. After -rounds rounds ab
 decides what it can; the cells still undecided get -rounds fresh rounds, and
-so on, up to -looks looks or until -budget would be exceeded; every look
+so on, up to -looks looks or until -budget would be exceeded (a cell of
+which a look kept no complete round, its windows set aside by a busy
+machine, is not measured again); every look
 tests at Pocock's level for -looks looks, so each kind of claim keeps its
 error rate at -alpha. An A/A interval wholly outside ±threshold/2 makes a
 cell INCONCLUSIVE.
