@@ -453,21 +453,29 @@ func (a *abOptions) runner(o *streams, dir string, base, head []string) *ab.Runn
 }
 
 // progress prints where the arms are: the look, the round of the look, the
-// cell, and how long the look has left at its pace so far. A look starts
-// when its first round does.
+// cell, and how long the look has left at its pace so far, reckoned as each
+// round begins and counted down through it (reckoned at every cell, a
+// round half done read as none done and the estimate grew cell by cell).
+// A look starts when its first round does.
 func (a *abOptions) progress(o *streams) func(round, rounds int, what string) {
 	look, lastRound := 0, 0
-	var start time.Time
+	var start, roundStart time.Time
+	var left time.Duration
 	return func(round, rounds int, what string) {
 		if round < lastRound || look == 0 {
 			look++
 			start = time.Now()
 		}
+		if round != lastRound {
+			roundStart, left = time.Now(), 0
+			if done := round - 1; done > 0 {
+				left = time.Since(start) / time.Duration(done) * time.Duration(rounds-done)
+			}
+		}
 		lastRound = round
 		eta := ""
-		if done := round - 1; done > 0 {
-			left := time.Since(start) / time.Duration(done) * time.Duration(rounds-done)
-			eta = fmt.Sprintf(", about %s left in this look", left.Round(time.Second))
+		if left > 0 {
+			eta = fmt.Sprintf(", about %s left in this look", max(left-time.Since(roundStart), 0).Round(time.Second))
 		}
 		fmt.Fprintf(o.stderr, "perfrun: ab: look %d of up to %d, round %d/%d, %s%s\n", look, a.looks, round, rounds, what, eta)
 	}
