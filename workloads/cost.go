@@ -83,23 +83,22 @@ type costProfile struct {
 
 // realProfiles are the models' real stores' profiles, measured of the real
 // libraries (sorted's of OpenSSL 3.0, hashmap's of 4.0) in perfrun's own
-// cell, by lock profile and instruction count: where a lookup's
-// time goes inside and outside the store, and which locks
-// it takes how often. sorted holds its one sleeping store lock as often as
-// 3.0 does in the same cell — once, and again when the first candidate
-// fails, as the model's own lookup does. Its first hold is its own search,
-// which holds as many instructions as 3.0's search (an all-miss cell); its
-// second does the work of 3.0's loop over the candidates (retry), so the
-// held work follows how often a corpus's first candidate fails, as 3.0's
-// does. Its outside work is 3.0's instructions outside the store lock and
-// the read locks, and a fifth or so of it is done under the process's
-// shared lock, taken as often as 3.0 takes its read locks. hashmap is
-// 4.0.2's the same way: its read lock held for the hash lookup (inside,
-// sized from a cell whose first candidates all succeed) and again when the
-// first candidate fails (retry). The lock profiles behind these:
-// results/fidelity/README.md. How each figure was measured, and how far
-// the shape reproduces 3.0's scaling: results/notes.md, "The real stores'
-// profiles (cost=real)".
+// cell, by lock profile and instruction count: where a lookup's time goes
+// inside and outside the store, and which locks it takes how often. sorted
+// holds its one sleeping store lock as often as 3.0 does in the same cell
+// — once, and again when the first candidate fails, as the model's own
+// lookup does. Its first hold is its own search, which holds as many
+// instructions as 3.0's search (an all-miss cell); its second does the
+// work of 3.0's loop over the candidates (retry), so the held work follows
+// how often a corpus's first candidate fails, as 3.0's does. Its outside
+// work is 3.0's instructions outside the store lock and the read locks,
+// and a tenth or so of it is done under the process's shared lock, taken
+// as often as 3.0 takes its read locks. hashmap is 4.0.2's the same way:
+// its read lock held for the hash lookup (inside, sized from a cell whose
+// first candidates all succeed) and again when the first candidate fails
+// (retry). The lock profiles behind these: results/fidelity/README.md. How
+// each figure was measured, and how far the shape reproduces 3.0's
+// scaling: results/notes.md, "The real stores' profiles (cost=real)".
 var realProfiles = map[string]costProfile{
 	"sorted": {retry: 1650 * time.Nanosecond, outside: 1570 * time.Nanosecond,
 		sharedLocks: 5, sharedHeld: 150 * time.Nanosecond, sleepingStore: true,
