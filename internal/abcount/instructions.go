@@ -109,18 +109,15 @@ var instructionsHeader = []string{"cell", "arm", "instructions/op"}
 
 // WriteInstructions is every count of a comparison, one row each.
 func WriteInstructions(names []string, counts Counts) []byte {
-	var b bytes.Buffer
-	w := csv.NewWriter(&b)
-	w.Write(instructionsHeader)
-	for _, name := range names {
-		for side, arm := range []string{compare.ArmBase, compare.ArmHead} {
-			for _, v := range counts[name][side] {
-				w.Write([]string{name, arm, strconv.FormatFloat(v, 'g', -1, 64)})
+	return writeRows(instructionsHeader, func(write func(...string)) {
+		for _, name := range names {
+			for side, arm := range sides {
+				for _, v := range counts[name][side] {
+					write(name, arm, strconv.FormatFloat(v, 'g', -1, 64))
+				}
 			}
 		}
-	}
-	w.Flush()
-	return b.Bytes()
+	})
 }
 
 // ReadInstructions reads an instructions file as untrusted input.
@@ -132,7 +129,7 @@ func ReadInstructions(data []byte) (names []string, counts Counts, err error) {
 	counts = make(Counts)
 	for i, row := range rows {
 		v, err := strconv.ParseFloat(row[2], 64)
-		side := slices.Index([]string{compare.ArmBase, compare.ArmHead}, row[1])
+		side := slices.Index(sides[:], row[1])
 		if err != nil || !(v > 0) || math.IsInf(v, 0) || side < 0 || !ab.CellName(row[0]) {
 			return nil, nil, fmt.Errorf("line %d: %q is not a count", i+2, row)
 		}
@@ -144,6 +141,20 @@ func ReadInstructions(data []byte) (names []string, counts Counts, err error) {
 		counts[row[0]] = c
 	}
 	return names, counts, nil
+}
+
+// sides are the arms a count file names, in the order of a count's sides.
+var sides = [2]string{compare.ArmBase, compare.ArmHead}
+
+// writeRows writes a file of ab's counts: header, then the rows rows
+// writes.
+func writeRows(header []string, rows func(write func(record ...string))) []byte {
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	w.Write(header)
+	rows(func(record ...string) { w.Write(record) })
+	w.Flush()
+	return b.Bytes()
 }
 
 // readRows reads a file of ab's counts whose first row is header, and

@@ -1,9 +1,7 @@
 package abcount
 
 import (
-	"bytes"
 	"context"
-	"encoding/csv"
 	"fmt"
 	"math"
 	"slices"
@@ -99,22 +97,19 @@ var locksHeader = []string{"cell", "arm", "unit", "value"}
 
 // WriteLocks is every lock profile of a comparison, one row a unit.
 func WriteLocks(names []string, profiles Profiles) []byte {
-	var b bytes.Buffer
-	w := csv.NewWriter(&b)
-	w.Write(locksHeader)
-	for _, name := range names {
-		p, ok := profiles[name]
-		if !ok {
-			continue
-		}
-		for side, arm := range []string{compare.ArmBase, compare.ArmHead} {
-			for i, v := range p[side].Values() {
-				w.Write([]string{name, arm, locks.Units[i], strconv.FormatFloat(v, 'g', -1, 64)})
+	return writeRows(locksHeader, func(write func(...string)) {
+		for _, name := range names {
+			p, ok := profiles[name]
+			if !ok {
+				continue
+			}
+			for side, arm := range sides {
+				for i, v := range p[side].Values() {
+					write(name, arm, locks.Units[i], strconv.FormatFloat(v, 'g', -1, 64))
+				}
 			}
 		}
-	}
-	w.Flush()
-	return b.Bytes()
+	})
 }
 
 // ReadLocks reads a lock profiles file as untrusted input: each cell's
@@ -127,7 +122,7 @@ func ReadLocks(data []byte) (names []string, profiles Profiles, err error) {
 	values := make(map[string]*[2][]float64)
 	for i, row := range rows {
 		v, err := strconv.ParseFloat(row[3], 64)
-		side := slices.Index([]string{compare.ArmBase, compare.ArmHead}, row[1])
+		side := slices.Index(sides[:], row[1])
 		unit := slices.Index(locks.Units, row[2])
 		if err != nil || !(v >= 0) || math.IsInf(v, 0) || side < 0 || unit < 0 || !ab.CellName(row[0]) {
 			return nil, nil, fmt.Errorf("line %d: %q is not a lock count", i+2, row)
