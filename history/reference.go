@@ -20,6 +20,7 @@ import (
 // series' ID, so steps found in them are recorded with the store's.
 func OverReference(series, refs []*Series) []*Series {
 	var out []*Series
+	levels := make(map[*Series]map[string]float64) // each reference's, once
 	for _, s := range series {
 		if records.IsReferenceName(s.Cell) {
 			continue
@@ -28,11 +29,15 @@ func OverReference(series, refs []*Series) []*Series {
 		if r == nil {
 			continue
 		}
-		level := make(map[string]float64, len(r.Points))
-		for _, p := range r.Points {
-			if m := records.Median(p.Values); m > 0 {
-				level[p.Commit] = m
+		level, ok := levels[r]
+		if !ok {
+			level = make(map[string]float64, len(r.Points))
+			for _, p := range r.Points {
+				if m := records.Median(p.Values); m > 0 {
+					level[p.Commit] = m
+				}
 			}
+			levels[r] = level
 		}
 		over := &Series{ID: s.ID, Machine: s.Machine, Cell: s.Cell, Unit: s.Unit, Better: s.Better, Cores: s.Cores, Over: r.Cell, over: r}
 		for _, p := range s.Points {
