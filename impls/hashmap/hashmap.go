@@ -10,9 +10,8 @@
 // reader writes the lock's shared reader count, one cache line. At its real
 // store's cost (a store.Cost with Retry), a lookup whose first candidate is
 // not the issuer takes the read lock again, as 4.0 does to check the
-// others. Objects
-// must build the flat list from the table on every call — the
-// get0/get1_objects cost of the hash map design. The table is the model's
+// others. Objects must build the flat list from the table on every call —
+// the get0/get1_objects cost of the hash map design. The table is the model's
 // own, open-addressed, keyed by store.HashName and the interned name, both
 // made once per object when it is parsed (OpenSSL caches the canonical
 // encoding the same way): no per-process seed, so every process probes
