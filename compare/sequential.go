@@ -77,18 +77,11 @@ func setAside(arms map[string]Arms) map[string]bool {
 // again; the next look's rounds would most likely be set aside too, and
 // would cost as much as the others'.
 func (r *Report) leaveLost(lost map[string]bool, look int) []string {
-	var out []string
 	for i := range r.Cells {
-		c := &r.Cells[i]
-		if !c.undecided {
-			continue
-		}
-		if lost[c.Name] {
+		if c := &r.Cells[i]; c.undecided && lost[c.Name] {
 			c.undecided = false
 			c.Reason += fmt.Sprintf("; not measured again: look %d kept no complete round of it", look)
-			continue
 		}
-		out = append(out, c.Name)
 	}
-	return out
+	return r.Undecided()
 }
