@@ -1,6 +1,7 @@
 package predict
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -107,5 +108,60 @@ func TestOtherLocksQueueApart(t *testing.T) {
 	}
 	if !(b[0] > apart.PerCall) {
 		t.Errorf("per(2) = %g: the busiest lock still queues, want above per(1) %g", b[0], apart.PerCall)
+	}
+}
+
+// TestBandCarriesTheMachinesDelivery: a run whose control cell ran faster
+// per call at two threads than at one (the host slowed the lone vCPU) had
+// its hashmap cell do the same, 968 ns a call at two threads against 1 012
+// at one; the band's low edge, the model's least contention from the
+// 1-thread interval's low end, must reach it, and with no control cell
+// the band is the model's alone.
+func TestBandCarriesTheMachinesDelivery(t *testing.T) {
+	cell := func(threads int, ns ...float64) string {
+		out := ""
+		for _, v := range ns {
+			out += fmt.Sprintf("BenchmarkIssuer/impl=hashmap/threads=%d 1 %g ns/call 6229 instructions/op 0 exclusive-locks/op 0 locked-instructions/op 2.55 atomics/op\n", threads, v)
+		}
+		return out
+	}
+	control := func(threads int, ns ...float64) string {
+		out := ""
+		for _, v := range ns {
+			out += fmt.Sprintf("BenchmarkControl/threads=%d 1 %g ns/call %g ops/s\n", threads, v, float64(threads)*1e9/v)
+		}
+		return out
+	}
+	store := "cores: 2\n" + cell(1, 1008, 968, 1017, 1021) + cell(2, 968, 960, 976, 989, 960)
+	m := Measured{Low: Constants{Handoff: 606e-9, Transfer: 26e-9}, Mid: Constants{Handoff: 621e-9, Transfer: 31e-9}, High: Constants{Handoff: 67937e-9, Transfer: 185e-9}}
+	band := func(text string) (lo, hi float64) {
+		in, err := records.Read(strings.NewReader(text), "r.txt", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := Results(in, []int{1, 2}, m, "test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, ok := out.Cell("Issuer/impl=hashmap/threads=2")
+		if !ok {
+			t.Fatal("no 2-thread prediction")
+		}
+		return records.Median(c.Values[records.Tidy(Low)]), records.Median(c.Values[records.Tidy(High)])
+	}
+	loAlone, hiAlone := band(store)
+	if !(loAlone > 989e-9) {
+		t.Fatalf("without a control cell the band's low edge %g already reaches the measured 989 ns: the case tests nothing", loAlone)
+	}
+	lo, hi := band(store + control(1, 35.2, 36.8, 44.0, 39.9, 44.3, 40.8) + control(2, 38.7, 34.5, 38.5, 39.0, 40.2))
+	if !(lo <= 989e-9) {
+		t.Errorf("band's low edge %g ns with the run's control cell: the measured 2-thread interval [960, 989] ns is outside it", 1e9*lo)
+	}
+	if hi != hiAlone {
+		t.Errorf("high edge %g, want the model's %g: a faster second core widens only the low edge", hi, hiAlone)
+	}
+	_, hiBusy := band(store + control(1, 40, 40, 40) + control(2, 60, 60, 60))
+	if !near(hiBusy, 1.5*hiAlone) {
+		t.Errorf("a second core delivering two thirds: high edge %g, want %g", hiBusy, 1.5*hiAlone)
 	}
 }

@@ -36,8 +36,9 @@ each thread spends alone. The hand-off and the transfer are measured on
 this machine before predicting (two threads wanting one mutex, with nothing
 and with work held, and one counter), never fitted to a published table: the
 band runs from the lowest constants (a hand-off a spinning waiter catches)
-to the highest (a sleeping waiter woken). Run predict on the machine that
-made RESULTS.
+to the highest (a sleeping waiter woken), widened from two threads on by
+what the run's control cell shows the machine gave each of two threads
+against one. Run predict on the machine that made RESULTS.
 
 With -against FILE -as IMPL=PUBLISHED,... it prints each predicted design's
 per(n)/per(1) beside a published table's (such as PR 28599's,
@@ -132,6 +133,9 @@ func predictFlags(fs *flag.FlagSet) runFunc {
 func printPrediction(o *streams, set, in *records.Set, m predict.Measured) {
 	fmt.Fprintf(o.stdout, "predicted, not measured: one core a thread; hand-off %.0f / %.0f / %.0f ns, cache-line transfer %.0f / %.0f / %.0f ns (low / mid / high, measured here)\n\n",
 		1e9*m.Low.Handoff, 1e9*m.Mid.Handoff, 1e9*m.High.Handoff, 1e9*m.Low.Transfer, 1e9*m.Mid.Transfer, 1e9*m.High.Transfer)
+	if d := predict.Delivery(in); d != 1 {
+		fmt.Fprintf(o.stdout, "the run's control cell took %.3f× its 1-thread time per call at two threads (the machine, not a store): the band's edges from two threads carry it\n\n", d)
+	}
 	tw := tabwriter.NewWriter(o.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "cell\tthreads\tns/call\tlow\thigh\tper(n)/per(1)\tmeasured\t")
 	var first float64
