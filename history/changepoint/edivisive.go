@@ -61,7 +61,7 @@ func Detect(x []float64, o Options) []Change {
 	if n < 2*o.MinSize {
 		return nil
 	}
-	s := &search{o: o, x: x, rng: rand.New(rand.NewPCG(o.Seed, 0x9e3779b97f4a7c15)), buf: newScratch(n)}
+	s := newSearch(x, o)
 	pending := []*segment{s.newSegment(0, n)}
 	var found []Change
 	for len(pending) > 0 {
@@ -102,6 +102,11 @@ type search struct {
 	buf *scratch
 }
 
+// newSearch starts a search of x, its reorderings seeded by o.Seed.
+func newSearch(x []float64, o Options) *search {
+	return &search{o: o, x: x, rng: rand.New(rand.NewPCG(o.Seed, 0x9e3779b97f4a7c15)), buf: newScratch(len(x))}
+}
+
 // segment is x[lo:hi] with its best split (tau points from lo; 0 if it
 // cannot be split) and the split's statistic, and the ranks of its values
 // among themselves, which a reordering carries along.
@@ -136,7 +141,9 @@ func (s *search) pValue(g *segment) float64 {
 			v[a], v[b] = v[b], v[a]
 			k[a], k[b] = k[b], k[a]
 		})
-		if _, q := bestSplit(v, k, s.o.MinSize, s.buf); q >= g.q {
+		// A reordering that splits the same two sets has the same statistic,
+		// however its sums round: a tie counts, as the test means it to.
+		if _, q := bestSplit(v, k, s.o.MinSize, s.buf); q >= g.q*(1-1e-9) {
 			atLeast++
 			if p := float64(atLeast+1) / float64(r+1); p > s.o.Alpha {
 				return p
