@@ -1,6 +1,7 @@
 package history
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"hash/fnv"
@@ -96,10 +97,7 @@ func FindSteps(ctx context.Context, series []*Series, o changepoint.Options) ([]
 
 func stepsOf(s *Series, o changepoint.Options) []Step {
 	x := s.Medians()
-	h := fnv.New64a()
-	h.Write([]byte(s.Name()))
-	o.Seed ^= h.Sum64()
-	changes := changepoint.Detect(x, o)
+	changes := changepoint.Detect(x, seeded(s, o))
 	var out []Step
 	for k, c := range changes {
 		lo, hi := 0, len(x)
@@ -109,12 +107,49 @@ func stepsOf(s *Series, o changepoint.Options) []Step {
 		if k+1 < len(changes) {
 			hi = changes[k+1].Index
 		}
-		before, after := x[lo:c.Index], x[c.Index:hi]
-		st := Step{Series: s, Index: c.Index, Lo: lo, Hi: hi, Before: s.Points[c.Index-1].Commit, After: s.Points[c.Index].Commit,
-			P: c.P, From: records.Median(before), To: records.Median(after), Shift: changepoint.ShiftOf(before, after)}
-		st.Regression = st.Shift.Shift*float64(s.Better) < 0
-		out = append(out, st)
+		out = append(out, stepAt(s, x, c, lo, hi))
 	}
+	return out
+}
+
+// seeded mixes the series' name into o.Seed.
+func seeded(s *Series, o changepoint.Options) changepoint.Options {
+	h := fnv.New64a()
+	h.Write([]byte(s.Name()))
+	o.Seed ^= h.Sum64()
+	return o
+}
+
+// stepAt is the step c of s, whose medians are x, between the segments
+// [lo, c.Index) and [c.Index, hi).
+func stepAt(s *Series, x []float64, c changepoint.Change, lo, hi int) Step {
+	before, after := x[lo:c.Index], x[c.Index:hi]
+	st := Step{Series: s, Index: c.Index, Lo: lo, Hi: hi, Before: s.Points[c.Index-1].Commit, After: s.Points[c.Index].Commit,
+		P: c.P, From: records.Median(before), To: records.Median(after), Shift: changepoint.ShiftOf(before, after)}
+	st.Regression = st.Shift.Shift*float64(s.Better) < 0
+	return st
+}
+
+// NearestSteps are every series' best split of its whole length
+// (changepoint.Nearest), and every store series' over its reference
+// (OverReference), at least minShift of the level before them, passing
+// o.Alpha or not, the smallest p-value first: how near a history that
+// shows no step came to one.
+func NearestSteps(ctx context.Context, series, refs []*Series, o changepoint.Options, minShift float64) []Step {
+	var out []Step
+	o.Done = ctx.Done()
+	for _, s := range append(slices.Clip(series), OverReference(series, refs)...) {
+		x := s.Medians()
+		c, ok := changepoint.Nearest(x, seeded(s, o))
+		if !ok || ctx.Err() != nil {
+			continue
+		}
+		st := stepAt(s, x, c, 0, len(x))
+		if rel, _, _ := st.Relative(); !math.IsNaN(rel) && math.Abs(rel) >= minShift {
+			out = append(out, st)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b Step) int { return cmp.Compare(a.P, b.P) })
 	return out
 }
 

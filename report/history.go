@@ -24,6 +24,10 @@ type HistoryPage struct {
 	ImageDir string
 	// Left says how many series were not drawn.
 	Left int
+	// Nearest, where no step passed the test, are the splits that came
+	// nearest, and NearestWhy the line that says why none was reported.
+	Nearest    []history.Step
+	NearestWhy string
 }
 
 // StepRow is a step as the pages print it.
@@ -69,9 +73,11 @@ func NewStepRow(st history.Step) StepRow {
 	return r
 }
 
-func (d *HistoryPage) rows() []StepRow {
-	out := make([]StepRow, len(d.Steps))
-	for i, st := range d.Steps {
+func (d *HistoryPage) rows() []StepRow { return stepRows(d.Steps) }
+
+func stepRows(steps []history.Step) []StepRow {
+	out := make([]StepRow, len(steps))
+	for i, st := range steps {
 		out[i] = NewStepRow(st)
 	}
 	return out
@@ -88,20 +94,14 @@ func (d *HistoryPage) WriteMarkdown(w io.Writer) {
 	if d.Method != "" {
 		fmt.Fprintf(w, "%s\n\n", d.Method)
 	}
-	rows := d.rows()
-	if len(rows) == 0 {
+	if rows := d.rows(); len(rows) == 0 {
 		fmt.Fprintf(w, "No steps found.\n\n")
 	} else {
-		fmt.Fprintf(w, "| | step | cell | unit | machine | between | size (95%% interval) | levels | p | note |\n|---|---|---|---|---|---|---|---|---|---|\n")
-		for _, r := range rows {
-			mark := ""
-			if r.New {
-				mark = "**new**"
-			}
-			esc := mdEscape
-			fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", mark, r.Kind, esc(r.Cell), esc(r.Unit), esc(r.Machine), esc(r.Commits), r.Size, esc(r.Levels), r.P, esc(r.Note))
-		}
-		fmt.Fprintln(w)
+		writeStepTable(w, rows)
+	}
+	if len(d.Nearest) > 0 {
+		fmt.Fprintf(w, "%s\n\n", mdEscape(d.NearestWhy))
+		writeStepTable(w, stepRows(d.Nearest))
 	}
 	for _, p := range d.Plots {
 		fmt.Fprintf(w, "![%s](%s)\n\n", mdEscape(p.Caption), path.Join(d.ImageDir, p.Name+".png"))
@@ -111,13 +111,27 @@ func (d *HistoryPage) WriteMarkdown(w io.Writer) {
 	}
 }
 
+// writeStepTable writes steps as a Markdown table.
+func writeStepTable(w io.Writer, rows []StepRow) {
+	fmt.Fprintf(w, "| | step | cell | unit | machine | between | size (95%% interval) | levels | p | note |\n|---|---|---|---|---|---|---|---|---|---|\n")
+	for _, r := range rows {
+		mark := ""
+		if r.New {
+			mark = "**new**"
+		}
+		esc := mdEscape
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", mark, r.Kind, esc(r.Cell), esc(r.Unit), esc(r.Machine), esc(r.Commits), r.Size, esc(r.Levels), r.P, esc(r.Note))
+	}
+	fmt.Fprintln(w)
+}
+
 // WriteHTML writes a self-contained page: the plots inlined as SVG.
 func (d *HistoryPage) WriteHTML(w io.Writer) error {
 	plots, err := inline(d.Plots)
 	if err != nil {
 		return err
 	}
-	return historyTemplate.Execute(w, map[string]any{"Style": pageStyle, "D": d, "Summary": d.summary(), "Rows": d.rows(), "Plots": plots})
+	return historyTemplate.Execute(w, map[string]any{"Style": pageStyle, "D": d, "Summary": d.summary(), "Rows": d.rows(), "Nearest": stepRows(d.Nearest), "Plots": plots})
 }
 
 var historyTemplate = template.Must(template.New("history").Parse(`<!DOCTYPE html>
@@ -128,14 +142,17 @@ var historyTemplate = template.Must(template.New("history").Parse(`<!DOCTYPE htm
 {{.Style}}
 tr.regression { background: #ffd9d6; } tr.improvement { background: #dcecff; }
 .new { font-weight: 700; }
+.nearest tr.regression, .nearest tr.improvement { background: none; }
 .wide { overflow-x: auto; } .wide td.num { white-space: nowrap; }
 </style></head><body>
 <h1>{{.D.Title}}</h1>
 <p>{{.Summary}}</p>
 {{with .D.Method}}<p>{{.}}</p>{{end}}
-{{if .Rows}}<h2>Steps</h2><div class="wide"><table><tr><th></th><th>step</th><th>cell</th><th>unit</th><th>machine</th><th>between</th><th>size (95% interval)</th><th>levels</th><th>p</th><th>note</th></tr>
-{{range .Rows}}<tr class="{{.Kind}}"><td class="new">{{if .New}}new{{end}}</td><td>{{.Kind}}</td><td><code>{{.Cell}}</code></td><td>{{.Unit}}</td><td>{{.Machine}}</td><td><code>{{.Commits}}</code></td><td class="num">{{.Size}}</td><td class="num">{{.Levels}}</td><td class="num">{{.P}}</td><td>{{.Note}}</td></tr>
-{{end}}</table></div>{{else}}<p>No steps found.</p>{{end}}
+{{define "steps"}}<div class="wide"><table><tr><th></th><th>step</th><th>cell</th><th>unit</th><th>machine</th><th>between</th><th>size (95% interval)</th><th>levels</th><th>p</th><th>note</th></tr>
+{{range .}}<tr class="{{.Kind}}"><td class="new">{{if .New}}new{{end}}</td><td>{{.Kind}}</td><td><code>{{.Cell}}</code></td><td>{{.Unit}}</td><td>{{.Machine}}</td><td><code>{{.Commits}}</code></td><td class="num">{{.Size}}</td><td class="num">{{.Levels}}</td><td class="num">{{.P}}</td><td>{{.Note}}</td></tr>
+{{end}}</table></div>{{end}}
+{{if .Rows}}<h2>Steps</h2>{{template "steps" .Rows}}{{else}}<p>No steps found.</p>{{end}}
+{{if .Nearest}}<h2>Nearest to a step</h2><p>{{.D.NearestWhy}}</p><div class="nearest">{{template "steps" .Nearest}}</div>{{end}}
 {{range .Plots}}<figure>{{.SVG}}<figcaption>{{.Caption}}</figcaption></figure>
 {{end}}
 {{if .D.Left}}<p>{{.D.Left}} more series without steps are not drawn (history plot draws them all).</p>{{end}}

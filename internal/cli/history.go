@@ -58,7 +58,9 @@ in the ratio (the machine's where the reference stepped there too). Steps not re
 before are new; -record stores
 them; -fail exits 1 when a new one is a regression of a store at no more
 threads than cores (oversubscribed cells only time-slice). A step can be
-found once -min-size commits follow it.`},
+found once -min-size commits follow it, in a series long enough for the
+test to reach -alpha at all (11 commits at 0.01; the summary line says);
+where no step passes, the three splits nearest to one are shown, and why.`},
 	{maxArgs: 0, name: "history plot", args: "[-o DIR]", short: "draw every series over its commits",
 		long: "Plot draws every series over its commits (SVG and PNG), steps marked."},
 	{maxArgs: 0, name: "history report", args: "[-o DIR]", short: "write the steps and their plots as a report",
@@ -410,11 +412,7 @@ func loadSteps(ctx context.Context, h *history.DB, f *seriesFlags) ([]*history.S
 	if err != nil {
 		return nil, nil, err
 	}
-	// The reference cells of the same machines, chosen or not, tell a
-	// step of the store from one of the machine.
-	refFilter := filter
-	refFilter.Cell = regexp.MustCompile(`^(Control|Floor)/`)
-	refs, err := h.Series(ctx, refFilter)
+	refs, err := referenceSeries(ctx, h, filter)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -426,6 +424,74 @@ func loadSteps(ctx context.Context, h *history.DB, f *seriesFlags) ([]*history.S
 	}
 	steps = append(steps, hidden...)
 	return series, steps, h.Mark(ctx, steps)
+}
+
+// referenceSeries are the reference cells' series of the machines filter
+// chooses, chosen by -cell or not: they tell a step of a store from one of
+// the machine.
+func referenceSeries(ctx context.Context, h *history.DB, filter history.Filter) ([]*history.Series, error) {
+	filter.Cell = regexp.MustCompile(`^(Control|Floor)/`)
+	return h.Series(ctx, filter)
+}
+
+// testable says how many of series are long enough for a step in them to
+// pass the test at the flags' -alpha, and from how many commits on.
+func testable(series []*history.Series, f *seriesFlags) (long, shortest int) {
+	opts, _ := f.options()
+	shortest = max(2**f.minSz, changepoint.Shortest(opts))
+	for _, s := range series {
+		if len(s.Points) >= shortest {
+			long++
+		}
+	}
+	return long, shortest
+}
+
+// nearestSteps are, of a history where no step passed the test, the
+// splits that came nearest (three at most), with a line that says why
+// none was reported: their p-values are above -alpha, and a series of
+// fewer commits than testable's shortest cannot go below it.
+func nearestSteps(ctx context.Context, h *history.DB, f *seriesFlags, series []*history.Series) ([]history.Step, string, error) {
+	filter, err := f.filter()
+	if err != nil {
+		return nil, "", err
+	}
+	opts, err := f.options()
+	if err != nil {
+		return nil, "", err
+	}
+	refs, err := referenceSeries(ctx, h, filter)
+	if err != nil {
+		return nil, "", err
+	}
+	near := history.NearestSteps(ctx, series, refs, opts, *f.minShift)
+	if len(near) == 0 {
+		return nil, "", ctx.Err()
+	}
+	_, shortest := testable(nil, f)
+	why := fmt.Sprintf("No step passed -alpha %g; nearest to one, not reported", *f.alpha)
+	first := near[0]
+	if n := len(first.Series.Points); changepoint.Floor(n, first.Index, opts) > *f.alpha {
+		why += fmt.Sprintf(" (the first's %d commits split %d | %d: there even a step no noise hides gets p ≈ %.3f on average; %d commits or more can show one at this level)",
+			n, first.Index, n-first.Index, changepoint.Floor(n, first.Index, opts), shortest)
+	}
+	return near[:min(3, len(near))], why + ":", nil
+}
+
+// printNearest prints nearestSteps as history changes prints steps.
+func printNearest(ctx context.Context, o *streams, h *history.DB, f *seriesFlags, series []*history.Series) error {
+	near, why, err := nearestSteps(ctx, h, f, series)
+	if err != nil || len(near) == 0 {
+		return err
+	}
+	fmt.Fprintln(o.stdout, why)
+	tw := tabwriter.NewWriter(o.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "\tstep\tcell\tunit\tmachine\tbetween\tsize (95%% interval)\tlevels\tp\tnote\n")
+	for _, st := range near {
+		r := report.NewStepRow(st)
+		fmt.Fprintf(tw, "\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Kind, r.Cell, r.Unit, r.Machine, r.Commits, r.Size, r.Levels, r.P, r.Note)
+	}
+	return tw.Flush()
 }
 
 func historyChanges(fs *flag.FlagSet) runFunc {
@@ -464,14 +530,14 @@ func historyChanges(fs *flag.FlagSet) runFunc {
 			}
 			tw.Flush()
 		}
-		long := 0
-		for _, s := range series {
-			if len(s.Points) >= 2**sf.minSz {
-				long++
+		if len(steps) == 0 {
+			if err := printNearest(ctx, o, h, sf, series); err != nil {
+				return err
 			}
 		}
-		fmt.Fprintf(o.stdout, "%d steps in %d series (%d long enough to test, %d commits or more); %d new, %d of them regressions of a store\n",
-			len(steps), len(series), long, 2**sf.minSz, fresh, newRegressions)
+		long, shortest := testable(series, sf)
+		fmt.Fprintf(o.stdout, "%d steps in %d series (%d long enough to show one at -alpha %g: %d commits or more); %d new, %d of them regressions of a store\n",
+			len(steps), len(series), long, *sf.alpha, shortest, fresh, newRegressions)
 		if *fail && newRegressions > 0 {
 			fmt.Fprintf(o.stderr, "perfrun: history changes: %d new regression step(s)\n", newRegressions)
 			return &exitError{code: exitRegression}

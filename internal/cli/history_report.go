@@ -93,6 +93,11 @@ func historyReport(fs *flag.FlagSet) runFunc {
 			return err
 		}
 		doc := &report.HistoryPage{Title: *title, Stats: st, Method: sf.method(), Steps: steps, Plots: plots, ImageDir: "images", Left: left}
+		if len(steps) == 0 {
+			if doc.Nearest, doc.NearestWhy, err = nearestSteps(ctx, h, sf, series); err != nil {
+				return err
+			}
+		}
 		pub := publish.New(*dir)
 		if err := pub.AddPlots("images", plots); err != nil {
 			return err

@@ -201,3 +201,33 @@ func TestHistoryMinShift(t *testing.T) {
 		t.Errorf("-min-shift 100%%: exit %d, want usage", code)
 	}
 }
+
+// TestHistoryNearestStep: a +10% step in 8 commits cannot pass the test at
+// the default -alpha (a series needs 11 commits before even a step no
+// noise hides does); changes and report say so, and show the step as the
+// nearest to one, between the commits it is between.
+func TestHistoryNearestStep(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "h.db")
+	addDaily(t, db, historyFiles(t, dir, 8, 4, 0.10))
+	code, out, errs := perfrun("history", "changes", "-db", db)
+	for _, want := range []string{"0 steps in 2 series (0 long enough to show one at -alpha 0.01: 11 commits or more)",
+		"nearest to one, not reported (the first's 8 commits split 4 | 4: there even a step no noise hides gets p ≈ 0.033 on average; 11 commits or more", "regression", "Issuer/impl=rcu/threads=1", "004aaaaaaaaa..005aaaaaaaaa"} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("changes of a +10%% step in 8 commits: exit %d, want %q in\n%s%s", code, want, out, errs)
+		}
+	}
+	if _, out, _ := perfrun("history", "changes", "-db", db, "-alpha", "0.05"); !strings.Contains(out, "1 steps in") || strings.Contains(out, "nearest") {
+		t.Errorf("the same at -alpha 0.05: want the step found, no nearest\n%s", out)
+	}
+	rep := filepath.Join(dir, "rep")
+	if code, _, errs := perfrun("history", "report", "-db", db, "-o", rep); code != 0 {
+		t.Fatalf("report: exit %d\n%s", code, errs)
+	}
+	for _, f := range []string{"report.md", "report.html"} {
+		b, err := os.ReadFile(filepath.Join(rep, f))
+		if err != nil || !strings.Contains(string(b), "nearest to one, not reported") || !strings.Contains(string(b), "Issuer/impl=rcu/threads=1") {
+			t.Errorf("%s does not show the nearest step (%v):\n%s", f, err, b)
+		}
+	}
+}
