@@ -52,6 +52,9 @@ func NewStepRow(st history.Step) StepRow {
 	if st.Shared != "" {
 		r.Note = strings.TrimPrefix(r.Note+"; "+st.Shared, "; ")
 	}
+	if records.IsReferenceName(st.Series.Cell) && st.Machine == "" {
+		r.Note = strings.TrimPrefix(r.Note+"; a reference cell: the machine's speed, no store's", "; ")
+	}
 	if over := st.Series.Over; over != "" {
 		// A ratio to the reference cell, which has no unit of its own.
 		r.Unit = st.Series.Unit + " ÷ " + over

@@ -104,3 +104,14 @@ func TestRatioStepRowAndPlot(t *testing.T) {
 		t.Errorf("ratio plot %q titled %q, y %q; the series' own plot %q", p.Name, p.plot.Title.Text, p.plot.Y.Label.Text, q.Name)
 	}
 }
+
+// TestReferenceStepIsTheMachines: a step of a control or floor cell says
+// it is the machine's, so a list of them is not read as a store's.
+func TestReferenceStepIsTheMachines(t *testing.T) {
+	for cell, want := range map[string]bool{"Control/threads=1": true, "Floor/certs=1024/hit=1/threads=1": true, "Issuer/impl=rcu/threads=1": false} {
+		r := NewStepRow(history.Step{Series: historySeries(cell), Index: 10, From: 100e-9, To: 120e-9})
+		if got := strings.Contains(r.Note, "the machine's speed, no store's"); got != want {
+			t.Errorf("%s: note %q, want the machine's: %v", cell, r.Note, want)
+		}
+	}
+}
