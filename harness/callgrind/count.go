@@ -3,6 +3,8 @@ package callgrind
 import (
 	"bytes"
 	"context"
+	"debug/elf"
+	"errors"
 	"fmt"
 	"reflect"
 	"regexp"
@@ -46,11 +48,39 @@ func Count(ctx context.Context, argv, env []string) (float64, error) {
 			args = append(args, "--instr-atstart=no")
 		}
 		c, err := collectedBy(ctx, append(args, argv...), env)
-		if err != nil || c > 0 || !late {
-			return c, err
+		if err != nil {
+			return 0, err
+		}
+		if c > 0 {
+			return c, nil
+		}
+		if !late {
+			return 0, fmt.Errorf("valgrind collected no instructions inside %s: %s ran none of its operations through it, or callgrind could not find it", countedSymbol(), argv[0])
 		}
 		late = false
 	}
+}
+
+// Countable says whether callgrind can count the program at path: its
+// symbol table must name CountedOps, which --toggle-collect finds by name.
+// A binary linked with -s (go run's, go test's) has none.
+func Countable(path string) error {
+	f, err := elf.Open(path)
+	if err != nil {
+		return fmt.Errorf("callgrind counts an ELF program: %w", err)
+	}
+	defer f.Close()
+	syms, err := f.Symbols()
+	if err != nil && !errors.Is(err, elf.ErrNoSymbols) {
+		return err
+	}
+	want := countedSymbol()
+	for _, s := range syms {
+		if s.Name == want {
+			return nil
+		}
+	}
+	return fmt.Errorf("%s has no symbol %s for callgrind to count inside (a binary linked with -s, as go run links, has no symbol table)", path, want)
 }
 
 // collectedBy runs valgrind with args and returns the instructions it

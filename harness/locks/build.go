@@ -40,24 +40,33 @@ func Build(ctx context.Context, dir, pkg, out string, tags []string, flags ...st
 // for `go run`, or for a store's own module that calls perfrun.Main), with
 // the build tags this binary was built with.
 func BuildSelf(ctx context.Context, out string) error {
-	info, ok := debug.ReadBuildInfo()
-	if !ok || info.Path == "" {
-		return fmt.Errorf("this binary does not say which package it was built from")
-	}
-	var tags []string
-	for _, s := range info.Settings {
-		if s.Key == "-tags" && s.Value != "" {
-			tags = strings.Split(s.Value, ",")
-		}
+	pkg, tags, err := Self()
+	if err != nil {
+		return err
 	}
 	wd, err := os.Getwd()
 	if err != nil {
 		return err
 	}
-	if err := Build(ctx, wd, info.Path, out, tags); err != nil {
-		return fmt.Errorf("%w (lock profiles rebuild %s from its source: run perfrun from its module)", err, info.Path)
+	if err := Build(ctx, wd, pkg, out, tags); err != nil {
+		return fmt.Errorf("%w (lock profiles rebuild %s from its source: run perfrun from its module)", err, pkg)
 	}
 	return nil
+}
+
+// Self is the main package this program was built from and the build
+// tags it was built with: what a build of it again needs.
+func Self() (pkg string, tags []string, err error) {
+	info, ok := debug.ReadBuildInfo()
+	if !ok || info.Path == "" {
+		return "", nil, fmt.Errorf("this binary does not say which package it was built from")
+	}
+	for _, s := range info.Settings {
+		if s.Key == "-tags" && s.Value != "" {
+			tags = strings.Split(s.Value, ",")
+		}
+	}
+	return info.Path, tags, nil
 }
 
 // Binary is where a profiling build of a program named name goes in dir.

@@ -6,7 +6,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/perfrun/perfrun/harness"
 	"github.com/perfrun/perfrun/harness/callgrind"
@@ -28,7 +31,12 @@ func cellOpsArgs(corpusPath string, strict bool, seed uint64) []string {
 // single-threaded cells, each in procs processes of this very binary
 // running cell-ops.
 func countInstructions(ctx context.Context, res *harness.Outcome, procs int, corpusArgs []string, stderr io.Writer, quiet bool) error {
-	exe, err := os.Executable()
+	dir, err := os.MkdirTemp("", "perfrun-count-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	exe, err := countableSelf(ctx, dir, stderr, quiet)
 	if err != nil {
 		return err
 	}
@@ -36,6 +44,34 @@ func countInstructions(ctx context.Context, res *harness.Outcome, procs int, cor
 		return err
 	}
 	return res.CountInstructions(ctx, procs, cellOpsCommand(exe, corpusArgs), countProgress(stderr, quiet, "instructions"))
+}
+
+// countableSelf is a binary of this program callgrind can count: this one,
+// or, where it has no symbol table (go run links with -s), the same
+// package built again from the working folder's module into dir, as lock
+// profiles build it.
+func countableSelf(ctx context.Context, dir string, stderr io.Writer, quiet bool) (string, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return "", err
+	}
+	why := callgrind.Countable(exe)
+	if why == nil {
+		return exe, nil
+	}
+	pkg, tags, err := locks.Self()
+	if err != nil {
+		return "", fmt.Errorf("%v, and %w", why, err)
+	}
+	if !quiet {
+		fmt.Fprintf(stderr, "perfrun: this binary has no symbol table to count instructions in (go run links without one): building %s with one\n", pkg)
+	}
+	out := filepath.Join(dir, "perfrun")
+	cmd := exec.CommandContext(ctx, "go", "build", "-tags", strings.Join(tags, ","), "-o", out, "--", pkg)
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("%v; building it again to count: %w: %s (build perfrun with go build and run that)", why, err, strings.TrimSpace(string(msg)))
+	}
+	return out, nil
 }
 
 // countLocks has the harness count the lock profile of the run's

@@ -58,6 +58,45 @@ func TestInstructionsRepeatable(t *testing.T) {
 	t.Logf("instructions/op: %.1f and %.1f", counts[0], counts[1])
 }
 
+// TestInstructionsUnderGoRun: a perfrun linked as go run links it (-s -w,
+// no symbol table) has nothing callgrind's --toggle-collect can find; its
+// counts came out 0 instructions/op without a word. Countable says why,
+// and run counts in a build of itself that has one.
+func TestInstructionsUnderGoRun(t *testing.T) {
+	if _, err := exec.LookPath("valgrind"); err != nil {
+		t.Skip("no valgrind")
+	}
+	if testing.Short() {
+		t.Skip("slow: builds perfrun twice and runs valgrind")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "perfrun")
+	if out, err := exec.Command("go", "build", "-ldflags=-s -w", "-o", bin, "../../cmd/perfrun").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	if err := callgrind.Countable(bin); err == nil || !strings.Contains(err.Error(), "no symbol table") {
+		t.Errorf("Countable of a binary linked with -s: %v, want it to say it has no symbol table", err)
+	}
+	out := filepath.Join(dir, "r.txt")
+	cmd := exec.Command(bin, "run", "-impl", "hashmap", "-threads", "1", "-rounds", "1", "-window", "20ms",
+		"-warmup", "1ms", "-param", "certs=32", "-instructions", "-plots", "none", "-quarantine=false", "-predict", "0", "-o", out)
+	msg, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("perfrun run -instructions: %v\n%s", err, msg)
+	}
+	if !strings.Contains(string(msg), "building github.com/perfrun/perfrun/cmd/perfrun with one") {
+		t.Errorf("run did not say it builds itself to count:\n%s", msg)
+	}
+	s, err := records.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := s.Cell("Issuer/impl=hashmap/certs=32/hit=1/cost=openssl/threads=1")
+	if c == nil || len(c.Values["instructions/op"]) != 1 || c.Values["instructions/op"][0] < 50 {
+		t.Fatalf("instructions/op of a perfrun linked as go run links it: %v", c)
+	}
+}
+
 // TestPreemptionAbortsCallgrind provokes what counting is made immune to:
 // with asynchronous preemption on, a Go process under callgrind now and
 // then dies on callgrind's assertion (the runtime's SIGURG redirects a
