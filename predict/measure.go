@@ -1,6 +1,7 @@
 package predict
 
 import (
+	"fmt"
 	"runtime"
 	"slices"
 	"sync"
@@ -19,6 +20,38 @@ type Measured struct {
 	// on a machine whose two cores were free, lower where something else
 	// ran, and then every constant is inflated.
 	Parallel float64
+	// Disturbed counts the windows set aside because one of the two
+	// spinning threads waited for a CPU more than MaxWait of a window;
+	// where every window was, all are kept and the constants are inflated.
+	Disturbed int
+}
+
+// MaxWait is the share of a window a spinning thread may wait for a CPU
+// before the window's constants are set aside: the run's own limit for a
+// worker (harness.DefaultQuarantine).
+const MaxWait = 0.25
+
+// spinner times one thread's CPU across a window: a thread that spins the
+// whole window and got less than the window waited for a CPU.
+type spinner struct {
+	start time.Time
+	cpu   time.Duration
+	ok    bool
+}
+
+func startSpin() spinner {
+	c, ok := threadCPU()
+	return spinner{start: time.Now(), cpu: c, ok: ok}
+}
+
+// waited is the share of the window since startSpin the thread did not run.
+func (s spinner) waited() float64 {
+	c, ok := threadCPU()
+	wall := time.Since(s.start)
+	if !ok || !s.ok || wall <= 0 {
+		return 0
+	}
+	return max(0, 1-float64(c-s.cpu)/float64(wall))
 }
 
 // Measure times, on two threads of this machine, what contention costs:
@@ -32,24 +65,36 @@ type Measured struct {
 // transfer, Mid their medians (a waiter on a core of its own spins), High
 // a sleeping waiter woken at every hand-off and the slowest transfer.
 func Measure(window time.Duration, windows int) Measured {
-	var spin, sleep, transfer []float64
+	var spin, sleep, transfer []float64 // the windows kept
+	var all [3][]float64                // every window's, kept where none was
 	parallel := 2.0
+	disturbed := 0
 	for range windows {
 		parallel = min(parallel, timeAlone(1, window)/timeAlone(2, window))
-		spin = append(spin, handoff(window, 0))
-		sleep = append(sleep, handoff(window, 50*time.Microsecond))
-		transfer = append(transfer, pingPong(window))
+		h, w1 := handoff(window, 0)
+		hs, w2 := handoff(window, 50*time.Microsecond)
+		t, w3 := pingPong(window)
+		all[0], all[1], all[2] = append(all[0], h), append(all[1], hs), append(all[2], t)
+		if max(w1, w2, w3) > MaxWait {
+			disturbed++
+			continue
+		}
+		spin, sleep, transfer = append(spin, h), append(sleep, hs), append(transfer, t)
+	}
+	if len(spin) == 0 {
+		spin, sleep, transfer = all[0], all[1], all[2]
 	}
 	for _, v := range [][]float64{spin, sleep, transfer} {
 		slices.Sort(v)
 	}
 	mid := func(v []float64) float64 { return v[len(v)/2] }
 	return Measured{
-		Low:      Constants{Handoff: spin[0], Transfer: transfer[0]},
-		Mid:      Constants{Handoff: mid(spin), Transfer: mid(transfer)},
-		High:     Constants{Handoff: mid(sleep), Transfer: transfer[len(transfer)-1]},
-		Windows:  windows,
-		Parallel: parallel,
+		Low:       Constants{Handoff: spin[0], Transfer: transfer[0]},
+		Mid:       Constants{Handoff: mid(spin), Transfer: mid(transfer)},
+		High:      Constants{Handoff: mid(sleep), Transfer: transfer[len(transfer)-1]},
+		Windows:   windows,
+		Parallel:  parallel,
+		Disturbed: disturbed,
 	}
 }
 
@@ -97,8 +142,9 @@ func perOp(threads int, window time.Duration, work func(n int)) float64 {
 
 // handoff is the median time from a mutex's release by one thread to its
 // acquisition by another that waited for it while it was held for hold,
-// over a window.
-func handoff(window, hold time.Duration) float64 {
+// over a window, and the share of the window the holder, which spins
+// throughout, waited for a CPU.
+func handoff(window, hold time.Duration) (float64, float64) {
 	prev := runtime.GOMAXPROCS(2)
 	defer runtime.GOMAXPROCS(prev)
 	var mu sync.Mutex
@@ -124,6 +170,7 @@ func handoff(window, hold time.Duration) float64 {
 		}
 	}()
 	runtime.LockOSThread()
+	sp := startSpin()
 	for time.Now().Before(deadline) {
 		mu.Lock()
 		waiting.Store(false) // the waiter may come for the lock now
@@ -135,20 +182,22 @@ func handoff(window, hold time.Duration) float64 {
 		for !waiting.Load() && time.Now().Before(deadline) { // the waiter has had its turn
 		}
 	}
+	waited := sp.waited()
 	runtime.UnlockOSThread()
 	waiting.Store(false)
 	<-done
 	if len(times) == 0 {
-		return 0
+		return 0, waited
 	}
 	slices.Sort(times)
-	return times[len(times)/2]
+	return times[len(times)/2], waited
 }
 
 // pingPong is the time per write of a counter two threads increment in
 // turn, each waiting for the other's write: a cache-line transfer between
-// their cores, over a window.
-func pingPong(window time.Duration) float64 {
+// their cores, over a window; and the larger share of the window either
+// thread, spinning throughout, waited for a CPU.
+func pingPong(window time.Duration) (float64, float64) {
 	prev := runtime.GOMAXPROCS(2)
 	defer runtime.GOMAXPROCS(prev)
 	var line atomic.Int64
@@ -156,10 +205,13 @@ func pingPong(window time.Duration) float64 {
 	var wg sync.WaitGroup
 	var stop atomic.Bool
 	start := time.Now()
+	var waited [2]float64
 	for me := range int64(2) {
 		wg.Go(func() {
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()
+			sp := startSpin()
+			defer func() { waited[me] = sp.waited() }()
 			for i := 0; !stop.Load(); i++ {
 				v := line.Load()
 				if v%2 != me {
@@ -173,5 +225,19 @@ func pingPong(window time.Duration) float64 {
 		})
 	}
 	wg.Wait()
-	return time.Since(start).Seconds() / float64(max(line.Load(), 1))
+	return time.Since(start).Seconds() / float64(max(line.Load(), 1)), max(waited[0], waited[1])
+}
+
+// Busy says, in a sentence, how the machine disturbed the measurement of
+// the constants; empty where it did not.
+func (m Measured) Busy() string {
+	switch {
+	case m.Disturbed == m.Windows && m.Windows > 0:
+		return fmt.Sprintf("in every one of the %d windows a thread that spins throughout waited for a CPU more than %.0f%% of it: the machine was busy and every constant is inflated; predict again with nothing else running", m.Windows, 100*MaxWait)
+	case m.Disturbed > 0:
+		return fmt.Sprintf("%d of %d windows set aside: a thread that spins throughout waited for a CPU more than %.0f%% of them", m.Disturbed, m.Windows, 100*MaxWait)
+	case m.Parallel < 1.8:
+		return fmt.Sprintf("two threads of independent work ran only %.2f× as fast as one while the constants were measured: the machine was busy and every constant is inflated; predict again with nothing else running", m.Parallel)
+	}
+	return ""
 }

@@ -90,6 +90,7 @@ func Results(in *records.Set, threads []int, m Measured, command string) (*recor
 				benchfmt.Config{Key: "predicted", Value: []byte("yes"), File: true},
 				benchfmt.Config{Key: "predict-handoff-ns", Value: []byte(constantsText(m, func(k Constants) float64 { return k.Handoff })), File: true},
 				benchfmt.Config{Key: "predict-transfer-ns", Value: []byte(constantsText(m, func(k Constants) float64 { return k.Transfer })), File: true},
+				benchfmt.Config{Key: "predict-disturbed", Value: []byte(fmt.Sprintf("%d of %d windows (a thread that spins throughout waited for a CPU more than %.0f%% of one)", m.Disturbed, m.Windows, 100*MaxWait)), File: true},
 				benchfmt.Config{Key: "predict-parallel", Value: []byte(fmt.Sprintf("%.2f (two threads of independent work over one, the lowest of the windows)", m.Parallel)), File: true},
 				benchfmt.Config{Key: "predict-delivery", Value: []byte(fmt.Sprintf("%.3f (the run's control cell, time per call at two threads over one: the band's edges from two threads carry it)", d)), File: true})
 			mid := band.Mid[i]

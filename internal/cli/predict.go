@@ -101,8 +101,8 @@ func predictFlags(fs *flag.FlagSet) runFunc {
 		}
 		fmt.Fprintf(o.stderr, "perfrun: predict: measuring the machine's hand-off and cache-line transfer (%d windows of %v each, on two threads)\n", *windows, *window)
 		m := predict.Measure(*window, *windows)
-		if m.Parallel < 1.8 {
-			fmt.Fprintf(o.stderr, "perfrun: predict: two threads of independent work ran only %.2f× as fast as one while the constants were measured: the machine was busy and every constant is inflated; predict again with nothing else running\n", m.Parallel)
+		if busy := m.Busy(); busy != "" {
+			fmt.Fprintf(o.stderr, "perfrun: predict: %s\n", busy)
 		}
 		set, err := predict.Results(in, counts, m, "perfrun predict "+strings.Join(args, " "))
 		if err != nil {

@@ -76,8 +76,8 @@ func (f *runFlags) pastTheCores(o *streams, set *records.Set) {
 			perCallText(at(records.NsPerCall)), perCallText(at(predict.Low)), perCallText(at(predict.High)), at(records.NsPerCall)/per1)
 	}
 	tw.Flush()
-	if m.Parallel < 1.8 {
-		fmt.Fprintf(o.stdout, "(the machine was busy while its constants were measured: two threads of independent work ran %.2f× one; every prediction is inflated)\n", m.Parallel)
+	if busy := m.Busy(); busy != "" {
+		fmt.Fprintf(o.stdout, "(while the machine's constants were measured: %s)\n", busy)
 	}
 }
 

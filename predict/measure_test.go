@@ -1,0 +1,46 @@
+package predict
+
+import (
+	"os/exec"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestMeasureSeesABusyMachine: with a busy loop on every core, the two
+// threads that spin through each window wait for a CPU about half of it;
+// every window is set aside and Busy says the constants are inflated
+// (two threads of independent work, timed in their own short windows,
+// ran 1.8× one beside a busy loop, so that check alone said nothing).
+func TestMeasureSeesABusyMachine(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("reads the thread's CPU time as Linux gives it")
+	}
+	if testing.Short() {
+		t.Skip("slow: keeps every core busy for a second")
+	}
+	for range runtime.NumCPU() {
+		loop := exec.Command("sh", "-c", "while :; do :; done")
+		if err := loop.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { loop.Process.Kill(); loop.Wait() })
+	}
+	time.Sleep(50 * time.Millisecond)
+	m := Measure(50*time.Millisecond, 3)
+	if m.Disturbed != 3 || !strings.Contains(m.Busy(), "every constant is inflated") {
+		t.Errorf("beside a busy loop on every core: %d of 3 windows set aside, Busy %q; want all, and inflated", m.Disturbed, m.Busy())
+	}
+}
+
+// TestBusySaysWhatWasSetAside: a window or two set aside is said as such,
+// none says nothing.
+func TestBusySaysWhatWasSetAside(t *testing.T) {
+	if b := (Measured{Windows: 9, Disturbed: 2, Parallel: 1.95}).Busy(); !strings.Contains(b, "2 of 9 windows set aside") {
+		t.Errorf("two of nine: %q", b)
+	}
+	if b := (Measured{Windows: 9, Parallel: 1.95}).Busy(); b != "" {
+		t.Errorf("a quiet machine: %q, want nothing", b)
+	}
+}
