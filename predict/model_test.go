@@ -165,3 +165,20 @@ func TestBandCarriesTheMachinesDelivery(t *testing.T) {
 		t.Errorf("a second core delivering two thirds: high edge %g, want %g", hiBusy, 1.5*hiAlone)
 	}
 }
+
+// TestUnpredictedSaysWhy: a 1-thread store cell without a lock profile is
+// named with what it lacks; reference cells and counted cells are not.
+func TestUnpredictedSaysWhy(t *testing.T) {
+	text := "cores: 2\n" +
+		"BenchmarkIssuer/impl=rcu/threads=1 1 500 ns/call 6000 instructions/op 0 exclusive-locks/op 0 locked-instructions/op 0 atomics/op\n" +
+		"BenchmarkIssuer/impl=sorted/threads=1 1 900 ns/call\n" +
+		"BenchmarkControl/threads=1 1 40 ns/call 2.5e7 ops/s\n"
+	in, err := records.Read(strings.NewReader(text), "r.txt", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := Unpredicted(in)
+	if len(got) != 1 || !strings.HasPrefix(got[0], "Issuer/impl=sorted/threads=1: no instructions/op or lock profile") {
+		t.Errorf("Unpredicted = %q, want the sorted cell alone, with what it lacks", got)
+	}
+}

@@ -42,6 +42,27 @@ func CellOf(c *records.Cell) (Cell, bool) {
 	return out, c.Threads == 1 && ok == [5]bool{true, true, true, true, true}
 }
 
+// Unpredicted are the 1-thread store cells of in that CellOf cannot read,
+// each with why: what a reader of a prediction would otherwise take for
+// designs the run left out.
+func Unpredicted(in *records.Set) []string {
+	var out []string
+	for _, c := range in.Cells() {
+		if c.Threads != 1 || c.IsReference() {
+			continue
+		}
+		if _, ok := CellOf(c); ok {
+			continue
+		}
+		why := "no instructions/op or lock profile (run it with -instructions -locks)"
+		if len(c.Values[records.Tidy(records.NsPerCall)]) == 0 {
+			why = "no time per call kept (every sample set aside, or none measured)"
+		}
+		out = append(out, c.Name+": "+why)
+	}
+	return out
+}
+
 // Results predicts every 1-thread cell of in that has a lock profile at
 // each of threads and returns the prediction as a results file, its
 // configuration in's with predicted: yes, the constants and command (the

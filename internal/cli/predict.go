@@ -109,6 +109,9 @@ func predictFlags(fs *flag.FlagSet) runFunc {
 			return asUsage(err)
 		}
 		printPrediction(o, set, in, m)
+		for _, why := range predict.Unpredicted(in) {
+			fmt.Fprintf(o.stderr, "perfrun: predict: not predicted: %s\n", why)
+		}
 		if published != nil {
 			if err := holdAgainst(o, set, published, pairs, *plotDir); err != nil {
 				return err
