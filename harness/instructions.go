@@ -141,7 +141,12 @@ func (r *Outcome) countedCells() iter.Seq2[Cell, int] {
 			}
 			ns := records.Median(r.Values(c, records.NsPerOp))
 			if !(ns > 0) {
-				ns = 1000 // every sample set aside: size the count as for a lookup of a microsecond
+				// Every sample set aside: a disturbed window still sizes an
+				// operation well enough (a reload's is thousands of lookups').
+				ns = records.Median(r.setAside(c, records.NsPerOp))
+			}
+			if !(ns > 0) {
+				ns = 1000 // none measured: size the count as for a lookup of a microsecond
 			}
 			n := callgrind.Round(int(float64(InstructionBudget.Nanoseconds())/ns), r.Periods[c.Name()])
 			if !yield(c, n) {
