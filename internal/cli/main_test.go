@@ -208,3 +208,21 @@ func TestHelpFitsAScreen(t *testing.T) {
 		t.Errorf("help -all ab lacks a flag or the description:\n%s", all)
 	}
 }
+
+// TestPreviousRunOfOtherDesignsNamed: a run that replaces a results file
+// of other designs says the two share no design's cell, naming both files
+// (it named this run's as nothing).
+func TestPreviousRunOfOtherDesignsNamed(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "results.txt")
+	args := []string{"run", "-threads", "1", "-rounds", "1", "-window", "10ms", "-warmup", "1ms", "-param", "certs=32",
+		"-plots", "none", "-predict", "0", "-quarantine=false", "-o", out}
+	if code, _, errs := perfrun(append(args, "-impl", "hashmap")...); code != 0 {
+		t.Fatalf("first run: exit %d\n%s", code, errs)
+	}
+	_, _, errs := perfrun(append(args, "-impl", "rcu")...)
+	want := filepath.Join(dir, "results-previous.txt") + " and " + out + " share only the machine's reference cells"
+	if !strings.Contains(errs, want) {
+		t.Errorf("second run of another design: want %q in\n%s", want, errs)
+	}
+}

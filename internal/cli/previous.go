@@ -60,9 +60,10 @@ func previousPath(results string) string {
 // verdict, the machine's notes and one line per gated cell.
 func sincePrevious(w io.Writer, prev *previousRun, cur *records.Set, results string) {
 	old, kept := prev.set, prev.kept
-	label := cur.Label
+	label, file := cur.Label, cur.File
 	old.Label, cur.Label = "previous", "this run"
-	defer func() { cur.Label = label }()
+	old.File, cur.File = kept, results // what an error names them by
+	defer func() { cur.Label, cur.File = label, file }()
 	date := old.Config("date")
 	// A run of fewer cells than the previous one is a choice, not a loss.
 	th := compare.DefaultThresholds
