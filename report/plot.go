@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -372,7 +373,7 @@ func (d *drawing) linePlot(f *figure, scale float64, what, yLabel string) (*plot
 		return nil, err
 	}
 	lowest := p.Y.Min // the data's, error bars included, before the axis is set
-	finishThreads(p, f.xs, d.Cores)
+	finishThreads(p, f, d.Cores)
 	if d.ByLabel {
 		// Two revisions side by side differ by a few percent: an axis from
 		// zero would draw them as one line. Said on the axis.
@@ -438,7 +439,7 @@ func (d *drawing) speedupPlot(f *figure) (*plot.Plot, error) {
 	if err := d.machineLines(p, f); err != nil {
 		return nil, err
 	}
-	finishThreads(p, f.xs, d.Cores)
+	finishThreads(p, f, d.Cores)
 	return p, nil
 }
 
@@ -484,11 +485,21 @@ func (d *drawing) machineLines(p *plot.Plot, f *figure) error {
 // little room above the data (the legend is beside it), ticks on every thread count (or a
 // readable subset) and enough labelled y ticks, the oversubscribed part
 // shaded.
-func finishThreads(p *plot.Plot, xs []float64, cores int) {
+func finishThreads(p *plot.Plot, f *figure, cores int) {
 	p.Y.Min = 0
 	p.Y.Max *= 1.05
+	if n := len(f.xs); n > 0 { // a thread count set aside whole still has its place
+		p.X.Min, p.X.Max = min(p.X.Min, f.xs[0]), max(p.X.Max, f.xs[n-1])
+	}
 	p.X.Min, p.X.Max = p.X.Min-0.3, p.X.Max+0.3
-	shadeOversubscribed(p, xs, cores)
+	if len(f.aside) > 0 {
+		at := make([]string, len(f.aside))
+		for i, x := range f.aside {
+			at[i] = plain(x)
+		}
+		p.X.Label.Text += "\na gap at " + strings.Join(at, ", ") + " threads: every sample set aside"
+	}
+	shadeOversubscribed(p, f.xs, cores)
 	p.X.Tick.Marker = integerTicks{}
 	p.Y.Tick.Marker = niceTicks{}
 }

@@ -16,6 +16,7 @@ type figure struct {
 	group  string // workload and fixed parameters, e.g. Issuer/certs=1024/hit=1
 	series []series
 	xs     []float64
+	aside  []float64 // the xs of a cell measured and set aside whole: a gap in its line
 	vals   map[series]map[float64][]float64
 	// par is the machine's delivered parallelism p(threads), by machine
 	// ("" when one), from the sets' control cells.
@@ -77,6 +78,7 @@ func figures(sets []*records.Set, unit, xKey string, byLabel bool, keep func(*re
 	groupOf, xOf := records.GroupWithout("impl", xKey), records.KeyOf(xKey)
 	var out []*figure
 	byGroup := make(map[string]*figure)
+	aside := make(map[string][]float64) // measured, every sample set aside: a gap, not a bridge
 	for _, s := range sets {
 		machine := ""
 		if len(machines) > 1 {
@@ -86,10 +88,16 @@ func figures(sets []*records.Set, unit, xKey string, byLabel bool, keep func(*re
 		for _, c := range s.Cells() {
 			v := c.Values[unit]
 			x, err := strconv.ParseFloat(xOf(c), 64)
-			if len(v) == 0 || err != nil || c.Impl == "" || (keep != nil && !keep(c)) {
+			if err != nil || c.Impl == "" || (keep != nil && !keep(c)) {
 				continue
 			}
 			group := groupOf(c)
+			if len(v) == 0 {
+				if c.Aside > 0 {
+					aside[group] = append(aside[group], x)
+				}
+				continue
+			}
 			f, ok := byGroup[group]
 			if !ok {
 				f = &figure{group: group, vals: make(map[series]map[float64][]float64), par: make(map[string]map[int]float64)}
@@ -111,7 +119,16 @@ func figures(sets []*records.Set, unit, xKey string, byLabel bool, keep func(*re
 		}
 	}
 	for _, f := range out {
+		for _, x := range aside[f.group] {
+			if !slices.Contains(f.xs, x) {
+				f.xs = append(f.xs, x)
+			}
+			if !slices.Contains(f.aside, x) {
+				f.aside = append(f.aside, x)
+			}
+		}
 		slices.Sort(f.xs)
+		slices.Sort(f.aside)
 	}
 	return out
 }
