@@ -452,31 +452,45 @@ func (d *drawing) machineLines(p *plot.Plot, f *figure) error {
 	}
 	slices.Sort(machines)
 	for _, m := range machines {
+		// Runs of neighbouring thread counts the control has: like a
+		// design's line, it never bridges one set aside.
+		var runs []plotter.XYs
 		var xy plotter.XYs
-		for _, x := range f.xs {
-			if v, ok := f.par[m][int(x)]; ok {
+		for _, x := range append(slices.Clone(f.xs), math.Inf(1)) {
+			if v, ok := f.par[m][int(x)]; ok && !math.IsInf(x, 1) {
 				xy = append(xy, plotter.XY{X: x, Y: v})
+				continue
+			}
+			if len(xy) >= 2 {
+				runs = append(runs, xy)
+			}
+			xy = nil
+		}
+		var first *plotter.Line
+		for _, r := range runs {
+			l, err := plotter.NewLine(r)
+			if err != nil {
+				return err
+			}
+			l.Color = color.Black
+			l.Width = vg.Points(1.5)
+			l.Dashes = []vg.Length{vg.Points(1), vg.Points(2)}
+			if m != "" {
+				l.Dashes = dashes[d.machineIndex(m)%len(dashes)]
+			}
+			p.Add(l)
+			if first == nil {
+				first = l
 			}
 		}
-		if len(xy) < 2 {
+		if first == nil {
 			continue
 		}
-		l, err := plotter.NewLine(xy)
-		if err != nil {
-			return err
-		}
-		l.Color = color.Black
-		l.Width = vg.Points(1.5)
-		l.Dashes = []vg.Length{vg.Points(1), vg.Points(2)}
-		if m != "" {
-			l.Dashes = dashes[d.machineIndex(m)%len(dashes)]
-		}
-		p.Add(l)
 		label := "machine (control)"
 		if m != "" {
 			label += " @ " + m
 		}
-		p.Legend.Add(label, l)
+		p.Legend.Add(label, first)
 	}
 	return nil
 }
