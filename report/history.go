@@ -28,6 +28,9 @@ type HistoryPage struct {
 	// nearest, and NearestWhy the line that says why none was reported.
 	Nearest    []history.Step
 	NearestWhy string
+	// Testable says how many series are long enough for a step to pass
+	// the test at all (history changes' summary).
+	Testable string
 }
 
 // StepRow is a step as the pages print it.
@@ -98,7 +101,7 @@ func (d *HistoryPage) WriteMarkdown(w io.Writer) {
 		fmt.Fprintf(w, "%s\n\n", d.Method)
 	}
 	if rows := d.rows(); len(rows) == 0 {
-		fmt.Fprintf(w, "No steps found.\n\n")
+		fmt.Fprintf(w, "No steps found. %s\n\n", mdEscape(d.Testable))
 	} else {
 		writeStepTable(w, rows)
 	}
@@ -154,7 +157,7 @@ tr.regression { background: #ffd9d6; } tr.improvement { background: #dcecff; }
 {{define "steps"}}<div class="wide"><table><tr><th></th><th>step</th><th>cell</th><th>unit</th><th>machine</th><th>between</th><th>size (95% interval)</th><th>levels</th><th>p</th><th>note</th></tr>
 {{range .}}<tr class="{{.Kind}}"><td class="new">{{if .New}}new{{end}}</td><td>{{.Kind}}</td><td><code>{{.Cell}}</code></td><td>{{.Unit}}</td><td>{{.Machine}}</td><td><code>{{.Commits}}</code></td><td class="num">{{.Size}}</td><td class="num">{{.Levels}}</td><td class="num">{{.P}}</td><td>{{.Note}}</td></tr>
 {{end}}</table></div>{{end}}
-{{if .Rows}}<h2>Steps</h2>{{template "steps" .Rows}}{{else}}<p>No steps found.</p>{{end}}
+{{if .Rows}}<h2>Steps</h2>{{template "steps" .Rows}}{{else}}<p>No steps found. {{.D.Testable}}</p>{{end}}
 {{if .Nearest}}<h2>Nearest to a step</h2><p>{{.D.NearestWhy}}</p><div class="nearest">{{template "steps" .Nearest}}</div>{{end}}
 {{range .Plots}}<figure>{{.SVG}}<figcaption>{{.Caption}}</figcaption></figure>
 {{end}}

@@ -97,6 +97,8 @@ func historyReport(fs *flag.FlagSet) runFunc {
 			if doc.Nearest, doc.NearestWhy, err = nearestSteps(ctx, h, sf, series); err != nil {
 				return err
 			}
+			long, shortest := testable(series, sf)
+			doc.Testable = fmt.Sprintf("%d of %d series are long enough to show one at -alpha %g (%d commits or more).", long, len(series), *sf.alpha, shortest)
 		}
 		pub := publish.New(*dir)
 		if err := pub.AddPlots("images", plots); err != nil {

@@ -226,7 +226,8 @@ func TestHistoryNearestStep(t *testing.T) {
 	}
 	for _, f := range []string{"report.md", "report.html"} {
 		b, err := os.ReadFile(filepath.Join(rep, f))
-		if err != nil || !strings.Contains(string(b), "nearest to one, not reported") || !strings.Contains(string(b), "Issuer/impl=rcu/threads=1") {
+		if err != nil || !strings.Contains(string(b), "nearest to one, not reported") || !strings.Contains(string(b), "Issuer/impl=rcu/threads=1") ||
+			!strings.Contains(string(b), "0 of 2 series are long enough to show one at -alpha 0.01 (11 commits or more)") {
 			t.Errorf("%s does not show the nearest step (%v):\n%s", f, err, b)
 		}
 	}
