@@ -132,7 +132,11 @@ func Results(in *records.Set, threads []int, m Measured, command string) (*recor
 
 // constantsText is a constant's low, middle and high in nanoseconds.
 func constantsText(m Measured, of func(Constants) float64) string {
-	return fmt.Sprintf("%.0f %.0f %.0f (low, mid, high over %d windows)", 1e9*of(m.Low), 1e9*of(m.Mid), 1e9*of(m.High), m.Windows)
+	kept := m.Windows - m.Disturbed
+	if kept == 0 { // every window disturbed: all were kept (Measure)
+		kept = m.Windows
+	}
+	return fmt.Sprintf("%.0f %.0f %.0f (low, mid, high over %d windows)", 1e9*of(m.Low), 1e9*of(m.Mid), 1e9*of(m.High), kept)
 }
 
 // Delivery is the time per call the machine gave each of two threads of
