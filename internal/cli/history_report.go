@@ -99,9 +99,14 @@ func historyReport(fs *flag.FlagSet) runFunc {
 			}
 			long, shortest := testable(series, sf)
 			doc.Testable = fmt.Sprintf("%d of %d series are long enough to show one at -alpha %g (%d commits or more).", long, len(series), *sf.alpha, shortest)
+			if !*all {
+				if doc.Plots, doc.Left, err = nearestPlots(doc.Nearest, doc.Plots, doc.Left); err != nil {
+					return err
+				}
+			}
 		}
 		pub := publish.New(*dir)
-		if err := pub.AddPlots("images", plots); err != nil {
+		if err := pub.AddPlots("images", doc.Plots); err != nil {
 			return err
 		}
 		var md, page bytes.Buffer
@@ -114,7 +119,24 @@ func historyReport(fs *flag.FlagSet) runFunc {
 		if err := pub.Publish(); err != nil {
 			return err
 		}
-		fmt.Fprintf(o.stdout, "wrote %s and %s (%d steps, %d series drawn)\n", filepath.Join(*dir, "report.md"), filepath.Join(*dir, "report.html"), len(steps), len(plots))
+		fmt.Fprintf(o.stdout, "wrote %s and %s (%d steps, %d series drawn)\n", filepath.Join(*dir, "report.md"), filepath.Join(*dir, "report.html"), len(steps), len(doc.Plots))
 		return nil
 	}
+}
+
+// nearestPlots adds to plots the series of each split nearest to a step,
+// drawn without a step (none passed), so a page without steps shows where
+// one came nearest; a store's own series drawn is one fewer left undrawn.
+func nearestPlots(near []history.Step, plots []*report.Plot, left int) ([]*report.Plot, int, error) {
+	for _, st := range near {
+		p, err := report.HistoryPlot(st.Series, nil)
+		if err != nil {
+			return nil, 0, fmt.Errorf("plot of %s: %w", st.Series.Name(), err)
+		}
+		plots = append(plots, p)
+		if st.Series.Over == "" {
+			left--
+		}
+	}
+	return plots, max(left, 0), nil
 }
