@@ -76,6 +76,9 @@ func (f *runFlags) pastTheCores(o *streams, set *records.Set) {
 			perCallText(at(records.NsPerCall)), perCallText(at(predict.Low)), perCallText(at(predict.High)), at(records.NsPerCall)/per1)
 	}
 	tw.Flush()
+	for _, why := range predict.Unpredicted(set) {
+		fmt.Fprintf(o.stdout, "not predicted: %s\n", why)
+	}
 	if busy := m.Busy(); busy != "" {
 		fmt.Fprintf(o.stdout, "(while the machine's constants were measured: %s)\n", busy)
 	}
