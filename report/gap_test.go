@@ -35,3 +35,37 @@ func TestSetAsideCellIsAGap(t *testing.T) {
 		t.Errorf("x label %q does not say why 2 threads has no point", label)
 	}
 }
+
+// TestZoomSaysOnlyWhatItDid: two revisions side by side start their axis
+// near their lowest point and say so; where the points spread from near
+// zero to far above it the axis starts at zero, and says nothing (it said
+// "not from zero" over an axis from zero).
+func TestZoomSaysOnlyWhatItDid(t *testing.T) {
+	label := func(lo, hi string) string {
+		var sets []*records.Set
+		for _, rev := range []string{"base", "head"} {
+			text := "cores: 2\n"
+			for _, v := range []string{"0", "1", "2"} {
+				for _, n := range []string{"1", "2"} {
+					text += "BenchmarkIssuer/impl=rcu/threads=" + n + " 1 " + lo + v + " ns/call\nBenchmarkIssuer/impl=sorted/threads=" + n + " 1 " + hi + v + " ns/call\n"
+				}
+			}
+			s, err := records.Read(strings.NewReader(text), rev+".txt", rev)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sets = append(sets, s)
+		}
+		plots, err := Plots(sets, PlotOptions{ByLabel: true})
+		if err != nil || len(plots) == 0 {
+			t.Fatalf("plots: %v", err)
+		}
+		return plots[0].plot.Y.Label.Text
+	}
+	if l := label("40", "90"); !strings.Contains(l, "axis not from zero") {
+		t.Errorf("400 and 900 ns: label %q, want the axis zoomed and said", l)
+	}
+	if l := label("4", "90"); strings.Contains(l, "axis not from zero") {
+		t.Errorf("40 and 900 ns: label %q says not from zero over an axis from zero", l)
+	}
+}

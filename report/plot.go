@@ -389,7 +389,9 @@ func zoom(p *plot.Plot, lo float64) {
 		return
 	}
 	p.Y.Min = max(0, lo-0.1*(p.Y.Max-lo))
-	p.Y.Label.Text += " (axis not from zero)"
+	if p.Y.Min > 0 { // a spread as wide as the lowest point starts at zero after all: nothing to say
+		p.Y.Label.Text += " (axis not from zero)"
+	}
 }
 
 func (d *drawing) speedupPlot(f *figure) (*plot.Plot, error) {
