@@ -273,24 +273,8 @@ type point struct{ x, y, low, high float64 }
 // x do not hide each other and each stays on its point.
 func (d *drawing) addSeries(p *plot.Plot, f *figure, value func(s series, x float64) (point, bool), dodge func(i, k int, x float64) float64) error {
 	for i, s := range f.series {
-		// A line is drawn only between neighbouring thread counts that
-		// both have a point: it never bridges one the series lacks (set
-		// aside, or not measured).
-		var runs [][]point
-		var pts []point
-		run := -1
-		for _, x := range f.xs {
-			pt, ok := value(s, x)
-			if !ok {
-				run = -1
-				continue
-			}
-			if run < 0 {
-				runs, run = append(runs, nil), len(runs)
-			}
-			runs[run] = append(runs[run], pt)
-			pts = append(pts, pt)
-		}
+		runs := runsOf(f.xs, func(x float64) (point, bool) { return value(s, x) })
+		pts := slices.Concat(runs...)
 		if len(pts) == 0 {
 			continue
 		}
@@ -331,6 +315,26 @@ func (d *drawing) addSeries(p *plot.Plot, f *figure, value func(s series, x floa
 		p.Legend.Add(s.String(), line, points)
 	}
 	return nil
+}
+
+// runsOf are the values at gives at xs, in runs of neighbouring xs that
+// all have one: a line drawn through each run never bridges an x that
+// lacks a value (set aside, or not measured).
+func runsOf[T any](xs []float64, at func(x float64) (T, bool)) [][]T {
+	var runs [][]T
+	open := false
+	for _, x := range xs {
+		v, ok := at(x)
+		if !ok {
+			open = false
+			continue
+		}
+		if !open {
+			runs, open = append(runs, nil), true
+		}
+		runs[len(runs)-1] = append(runs[len(runs)-1], v)
+	}
+	return runs
 }
 
 // errPoints are points with vertical error bars only.
@@ -454,23 +458,16 @@ func (d *drawing) machineLines(p *plot.Plot, f *figure) error {
 	}
 	slices.Sort(machines)
 	for _, m := range machines {
-		// Runs of neighbouring thread counts the control has: like a
-		// design's line, it never bridges one set aside.
-		var runs []plotter.XYs
-		var xy plotter.XYs
-		for _, x := range append(slices.Clone(f.xs), math.Inf(1)) {
-			if v, ok := f.par[m][int(x)]; ok && !math.IsInf(x, 1) {
-				xy = append(xy, plotter.XY{X: x, Y: v})
-				continue
-			}
-			if len(xy) >= 2 {
-				runs = append(runs, xy)
-			}
-			xy = nil
-		}
+		runs := runsOf(f.xs, func(x float64) (plotter.XY, bool) {
+			v, ok := f.par[m][int(x)]
+			return plotter.XY{X: x, Y: v}, ok
+		})
 		var first *plotter.Line
 		for _, r := range runs {
-			l, err := plotter.NewLine(r)
+			if len(r) < 2 {
+				continue
+			}
+			l, err := plotter.NewLine(plotter.XYs(r))
 			if err != nil {
 				return err
 			}
