@@ -21,11 +21,12 @@ import (
 // its cell as the cells to look at.
 func (b *bisectOptions) fromHistory(ctx context.Context) (good, bad string, err error) {
 	sf := addSeriesFlags(flag.NewFlagSet("history changes", flag.ContinueOnError), defaultUnits)
-	h, _, steps, err := openSteps(ctx, *b.db, sf, false)
+	h, found, err := openSteps(ctx, *b.db, sf, false)
 	if err != nil {
 		return "", "", err
 	}
 	defer h.Close()
+	steps := found.steps
 	if b.step > len(steps) {
 		return "", "", usageError("-step %d: history changes finds %d steps in %s", b.step, len(steps), h.Path)
 	}

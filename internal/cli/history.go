@@ -368,41 +368,48 @@ func (f *seriesFlags) method() string {
 		*f.permutations, *f.alpha, *f.minSz)
 }
 
+// searched is what a search of a history's chosen series holds: the
+// series, their machines' reference cells' series, and the steps found.
+type searched struct {
+	series, refs []*history.Series
+	steps        []history.Step
+}
+
 // openSteps opens an existing history and finds the steps of the chosen
 // series; the caller closes the history.
-func openSteps(ctx context.Context, path string, f *seriesFlags, write bool) (*history.DB, []*history.Series, []history.Step, error) {
+func openSteps(ctx context.Context, path string, f *seriesFlags, write bool) (*history.DB, searched, error) {
 	h, err := openExisting(ctx, path, write)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, searched{}, err
 	}
-	series, steps, err := loadSteps(ctx, h, f)
+	s, err := loadSteps(ctx, h, f)
 	if err != nil {
 		h.Close()
-		return nil, nil, nil, err
+		return nil, searched{}, err
 	}
-	return h, series, steps, nil
+	return h, s, nil
 }
 
 // loadSteps reads the chosen series and finds their steps.
-func loadSteps(ctx context.Context, h *history.DB, f *seriesFlags) ([]*history.Series, []history.Step, error) {
+func loadSteps(ctx context.Context, h *history.DB, f *seriesFlags) (searched, error) {
 	filter, err := f.filter()
 	if err != nil {
-		return nil, nil, err
+		return searched{}, err
 	}
 	opts, err := f.options()
 	if err != nil {
-		return nil, nil, err
+		return searched{}, err
 	}
 	series, err := h.Series(ctx, filter)
 	if err != nil {
-		return nil, nil, err
+		return searched{}, err
 	}
 	if len(series) == 0 {
 		st, _ := h.Stats(ctx)
 		if st.Series == 0 {
-			return nil, nil, usageError("history %s is empty: add results with perfrun history add", h.Path)
+			return searched{}, usageError("history %s is empty: add results with perfrun history add", h.Path)
 		}
-		return nil, nil, usageError("no series of the %d in %s match -machine, -cell and -unit", st.Series, h.Path)
+		return searched{}, usageError("no series of the %d in %s match -machine, -cell and -unit", st.Series, h.Path)
 	}
 	steps, err := history.FindSteps(ctx, series, opts)
 	steps = slices.DeleteFunc(steps, func(st history.Step) bool {
@@ -410,20 +417,20 @@ func loadSteps(ctx context.Context, h *history.DB, f *seriesFlags) ([]*history.S
 		return !math.IsNaN(rel) && math.Abs(rel) < *f.minShift
 	})
 	if err != nil {
-		return nil, nil, err
+		return searched{}, err
 	}
 	refs, err := referenceSeries(ctx, h, filter)
 	if err != nil {
-		return nil, nil, err
+		return searched{}, err
 	}
 	history.CommonMode(steps, refs)
 	history.Fleet(steps, series)
 	hidden, err := history.HiddenSteps(ctx, steps, series, refs, opts, *f.minShift)
 	if err != nil {
-		return nil, nil, err
+		return searched{}, err
 	}
 	steps = append(steps, hidden...)
-	return series, steps, h.Mark(ctx, steps)
+	return searched{series: series, refs: refs, steps: steps}, h.Mark(ctx, steps)
 }
 
 // referenceSeries are the reference cells' series of the machines filter
@@ -447,49 +454,50 @@ func testable(series []*history.Series, f *seriesFlags) (long, shortest int) {
 	return long, shortest
 }
 
-// nearestSteps are, of a history where no step passed the test, the
+// nearestSteps are, of a search where no step passed the test, the
 // splits that came nearest (three at most), with a line that says why
 // none was reported: their p-values are above -alpha, and a series of
 // fewer commits than testable's shortest cannot go below it.
-func nearestSteps(ctx context.Context, h *history.DB, f *seriesFlags, series []*history.Series) ([]history.Step, string, error) {
-	filter, err := f.filter()
-	if err != nil {
-		return nil, "", err
-	}
+func nearestSteps(ctx context.Context, f *seriesFlags, s searched) ([]history.Step, string, error) {
 	opts, err := f.options()
 	if err != nil {
 		return nil, "", err
 	}
-	refs, err := referenceSeries(ctx, h, filter)
-	if err != nil {
-		return nil, "", err
-	}
-	near := history.NearestSteps(ctx, series, refs, opts, *f.minShift)
+	near := history.NearestSteps(ctx, s.series, s.refs, opts, *f.minShift)
 	if len(near) == 0 {
 		return nil, "", ctx.Err()
 	}
-	_, shortest := testable(nil, f)
+	_, shortest := testable(s.series, f)
 	why := fmt.Sprintf("No step passed -alpha %g; nearest to one, not reported", *f.alpha)
 	first := near[0]
-	if n := len(first.Series.Points); changepoint.Floor(n, first.Index, opts) > *f.alpha {
+	n := len(first.Series.Points)
+	if floor := changepoint.Floor(n, first.Index, opts); floor > *f.alpha {
 		why += fmt.Sprintf(" (the first's %d commits split %d | %d: there even a step no noise hides gets p ≈ %.3f on average; %d commits or more can show one at this level)",
-			n, first.Index, n-first.Index, changepoint.Floor(n, first.Index, opts), shortest)
+			n, first.Index, n-first.Index, floor, shortest)
 	}
 	return near[:min(3, len(near))], why + ":", nil
 }
 
+// stepHeader and stepColumns are a step's columns as history changes
+// prints them, after its number and mark.
+const stepHeader = "step\tcell\tunit\tmachine\tbetween\tsize (95%% interval)\tlevels\tp\tnote\n"
+
+func stepColumns(st history.Step) string {
+	r := report.NewStepRow(st)
+	return strings.Join([]string{r.Kind, r.Cell, r.Unit, r.Machine, r.Commits, r.Size, r.Levels, r.P, r.Note}, "\t") + "\n"
+}
+
 // printNearest prints nearestSteps as history changes prints steps.
-func printNearest(ctx context.Context, o *streams, h *history.DB, f *seriesFlags, series []*history.Series) error {
-	near, why, err := nearestSteps(ctx, h, f, series)
+func printNearest(ctx context.Context, o *streams, f *seriesFlags, s searched) error {
+	near, why, err := nearestSteps(ctx, f, s)
 	if err != nil || len(near) == 0 {
 		return err
 	}
 	fmt.Fprintln(o.stdout, why)
 	tw := tabwriter.NewWriter(o.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintf(tw, "\tstep\tcell\tunit\tmachine\tbetween\tsize (95%% interval)\tlevels\tp\tnote\n")
+	fmt.Fprintf(tw, "\t"+stepHeader)
 	for _, st := range near {
-		r := report.NewStepRow(st)
-		fmt.Fprintf(tw, "\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Kind, r.Cell, r.Unit, r.Machine, r.Commits, r.Size, r.Levels, r.P, r.Note)
+		fmt.Fprint(tw, "\t"+stepColumns(st))
 	}
 	return tw.Flush()
 }
@@ -502,11 +510,12 @@ func historyChanges(fs *flag.FlagSet) runFunc {
 	return func(ctx context.Context, o *streams, args []string) error {
 		ctx, stop := interruptible(ctx)
 		defer stop()
-		h, series, steps, err := openSteps(ctx, *db, sf, *record)
+		h, found, err := openSteps(ctx, *db, sf, *record)
 		if err != nil {
 			return err
 		}
 		defer h.Close()
+		series, steps := found.series, found.steps
 		if *record {
 			if err := h.Record(ctx, steps, time.Now()); err != nil {
 				return err
@@ -515,9 +524,8 @@ func historyChanges(fs *flag.FlagSet) runFunc {
 		newRegressions, fresh := 0, 0
 		if len(steps) > 0 {
 			tw := tabwriter.NewWriter(o.stdout, 0, 4, 2, ' ', 0)
-			fmt.Fprintf(tw, "#\t\tstep\tcell\tunit\tmachine\tbetween\tsize (95%% interval)\tlevels\tp\tnote\n")
+			fmt.Fprintf(tw, "#\t\t"+stepHeader)
 			for i, st := range steps {
-				r := report.NewStepRow(st)
 				mark := ""
 				if st.New {
 					mark = "NEW"
@@ -526,12 +534,12 @@ func historyChanges(fs *flag.FlagSet) runFunc {
 						newRegressions++
 					}
 				}
-				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", i+1, mark, r.Kind, r.Cell, r.Unit, r.Machine, r.Commits, r.Size, r.Levels, r.P, r.Note)
+				fmt.Fprintf(tw, "%d\t%s\t%s", i+1, mark, stepColumns(st))
 			}
 			tw.Flush()
 		}
 		if len(steps) == 0 {
-			if err := printNearest(ctx, o, h, sf, series); err != nil {
+			if err := printNearest(ctx, o, sf, found); err != nil {
 				return err
 			}
 		}

@@ -44,11 +44,12 @@ func historyPlot(fs *flag.FlagSet) runFunc {
 	sf := addSeriesFlags(fs, "ns/op")
 	dir := fs.String("o", filepath.Join(filepath.Dir(defaultOutput), "history"), "output directory for the SVG and PNG files")
 	return func(ctx context.Context, o *streams, args []string) error {
-		h, series, steps, err := openSteps(ctx, *db, sf, false)
+		h, found, err := openSteps(ctx, *db, sf, false)
 		if err != nil {
 			return err
 		}
 		defer h.Close()
+		series, steps := found.series, found.steps
 		plots, left, err := seriesPlots(series, steps, false)
 		if err != nil {
 			return err
@@ -79,11 +80,12 @@ func historyReport(fs *flag.FlagSet) runFunc {
 		if err := checkOutputs("", *dir); err != nil {
 			return err
 		}
-		h, series, steps, err := openSteps(ctx, *db, sf, false)
+		h, found, err := openSteps(ctx, *db, sf, false)
 		if err != nil {
 			return err
 		}
 		defer h.Close()
+		series, steps := found.series, found.steps
 		st, err := h.Stats(ctx)
 		if err != nil {
 			return err
@@ -94,7 +96,7 @@ func historyReport(fs *flag.FlagSet) runFunc {
 		}
 		doc := &report.HistoryPage{Title: *title, Stats: st, Method: sf.method(), Steps: steps, Plots: plots, ImageDir: "images", Left: left}
 		if len(steps) == 0 {
-			if doc.Nearest, doc.NearestWhy, err = nearestSteps(ctx, h, sf, series); err != nil {
+			if doc.Nearest, doc.NearestWhy, err = nearestSteps(ctx, sf, found); err != nil {
 				return err
 			}
 			long, shortest := testable(series, sf)
