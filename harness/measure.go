@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/perfrun/perfrun/internal/threadcpu"
 	"github.com/perfrun/perfrun/records"
 	"github.com/perfrun/perfrun/workloads"
 )
@@ -158,7 +159,7 @@ func (b *barrier) work(op workloads.Op, warmup, window, target time.Duration, yi
 		b.stop.Store(true)
 		return
 	}
-	cpu0, ok1 := threadCPU()
+	cpu0, ok1 := threadcpu.Used()
 	delay0, ok2 := runDelay()
 	t0 := time.Now()
 	var yielded time.Duration
@@ -184,7 +185,7 @@ func (b *barrier) work(op workloads.Op, warmup, window, target time.Duration, yi
 			yielded += time.Since(now)
 		}
 	}
-	cpu1, ok3 := threadCPU()
+	cpu1, ok3 := threadcpu.Used()
 	delay1, ok4 := runDelay()
 	r.cpu, r.delay, r.probed = cpu1-cpu0, delay1-delay0, ok1 && ok2 && ok3 && ok4
 }

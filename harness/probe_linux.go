@@ -10,17 +10,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// threadCPU is the CPU time the calling OS thread has used. Workers are
-// locked to their threads, so the difference across a window is what the
-// kernel gave that worker.
-func threadCPU() (time.Duration, bool) {
-	var ts unix.Timespec
-	if err := unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts); err != nil {
-		return 0, false
-	}
-	return time.Duration(ts.Nano()), true
-}
-
 // runDelay is how long the calling thread has been runnable but waiting
 // for a CPU (the second field of its schedstat). A worker blocked on a
 // lock sleeps and does not count; a worker whose core the host or another

@@ -10,7 +10,6 @@ import (
 // Elsewhere than Linux the kernel's per-thread accounting is not read:
 // the metrics that need it are left out of the results.
 
-func threadCPU() (time.Duration, bool)                { return 0, false }
 func runDelay() (time.Duration, bool)                 { return 0, false }
 func stealTime() (time.Duration, bool)                { return 0, false }
 func pinThread(cpu int) (undo func(), ok bool)        { return func() {}, false }

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/perfrun/perfrun/internal/threadcpu"
 )
 
 // Measured are the machine's constants as Measure found them over its
@@ -40,13 +42,13 @@ type spinner struct {
 }
 
 func startSpin() spinner {
-	c, ok := threadCPU()
+	c, ok := threadcpu.Used()
 	return spinner{start: time.Now(), cpu: c, ok: ok}
 }
 
 // waited is the share of the window since startSpin the thread did not run.
 func (s spinner) waited() float64 {
-	c, ok := threadCPU()
+	c, ok := threadcpu.Used()
 	wall := time.Since(s.start)
 	if !ok || !s.ok || wall <= 0 {
 		return 0
