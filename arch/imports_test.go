@@ -51,6 +51,7 @@ var layers = []struct {
 	{"predict", 1},
 	{"store/corpus", 2},
 	{"harness/locks", 2},
+	{"scaling", 2},
 	{"history", 2},
 	{"internal/ab", 3},
 	{"store/storetest", 3},

@@ -54,6 +54,10 @@ const MinRounds = 3
 // instructionSample of them.
 var exactMetrics = append([]string{records.AllocsPerOp, records.Instructions}, records.LockUnits...)
 
+// Predicted reports whether unit is a prediction's from counts (package
+// scaling's predicted-… units): exact like a count, never a time.
+func Predicted(unit string) bool { return strings.HasPrefix(unit, "predicted-") }
+
 // instructionSample is how many per-process counts a side needs for
 // instructions/op to be gated as a sample.
 const instructionSample = 5

@@ -30,6 +30,37 @@ type Document struct {
 	ImageDir string
 	// Notes are extra lines shown under the verdict (e.g. the ab setup).
 	Notes []string
+	// PredictedAt is the thread count a comparison's prediction speaks
+	// of, 0 where none was made; Leads are the cells a change moved, each
+	// with its answer there, which the page opens with.
+	PredictedAt int
+	Leads       []Lead
+	// Unmoved are the 1-thread cells whose counts and prediction base and
+	// head share: their undecided time verdicts are the host's, not the
+	// change's, and are left to the full table.
+	Unmoved map[string]bool
+}
+
+// unmoved says whether a verdict's cell is one the change did not move.
+func (d *Document) unmoved(c compare.CellVerdict) bool {
+	return d.Unmoved[records.AtThreads(c.Name, 1)]
+}
+
+// writeLeads writes the answer past the cores: a line and a picture for
+// each cell the change moved, or that none moved.
+func (d *Document) writeLeads(w io.Writer) {
+	if d.PredictedAt == 0 {
+		return
+	}
+	fmt.Fprintf(w, "### At %d threads\n\n", d.PredictedAt)
+	if len(d.Leads) == 0 {
+		fmt.Fprintf(w, "No cell's prediction moved: base and head have the same lock profiles and instructions (head ÷ base 1.000 at %d threads).\n\n", d.PredictedAt)
+		return
+	}
+	for _, l := range d.Leads {
+		fmt.Fprintf(w, "%s **%s** %s: %s\n\n", verdictMark[l.Verdict], l.Verdict, mdEscape(cellLabel(l.Cell)), mdEscape(l.Line))
+		fmt.Fprintf(w, "![%s](%s)\n\n", mdEscape(l.Plot.Caption), path.Join(d.ImageDir, l.Plot.Name+".png"))
+	}
 }
 
 // summary is one cell of a single run's table.
@@ -94,13 +125,16 @@ func fmtMedian(values map[string][]float64, unit string) (string, string) {
 }
 
 // changed returns the verdict cells that are not PASS or NOT-GATED, worst
-// first.
+// first, leaving out the undecided time of cells the change did not move.
 func (d *Document) changed() []compare.CellVerdict {
 	if d.Verdict == nil {
 		return nil
 	}
 	var out []compare.CellVerdict
 	for _, c := range d.Verdict.Cells {
+		if c.Verdict == compare.Inconclusive && d.unmoved(c) {
+			continue
+		}
 		if c.Verdict != compare.Pass && c.Verdict != compare.NotGated {
 			out = append(out, c)
 		}
@@ -108,6 +142,20 @@ func (d *Document) changed() []compare.CellVerdict {
 	rank := map[compare.Verdict]int{compare.Regression: 0, compare.Missing: 0, compare.Inconclusive: 1, compare.Improved: 2}
 	sort.SliceStable(out, func(i, j int) bool { return rank[out[i].Verdict] < rank[out[j].Verdict] })
 	return out
+}
+
+// undecidedUnmoved counts the undecided time verdicts of cells the change
+// did not move, which changed leaves out.
+func (d *Document) undecidedUnmoved() int {
+	n := 0
+	if d.Verdict != nil {
+		for _, c := range d.Verdict.Cells {
+			if c.Verdict == compare.Inconclusive && d.unmoved(c) {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 var verdictMark = map[compare.Verdict]string{
@@ -123,6 +171,7 @@ func (d *Document) WriteMarkdown(w io.Writer) {
 		fmt.Fprintf(w, "**%s %s** — %s vs %s\n\n", verdictMark[d.Verdict.Verdict], d.Verdict.Verdict, mdEscape(d.Verdict.Old), mdEscape(d.Verdict.New))
 		// What the verdict could not judge (a count that failed, with its
 		// reason) is said where the verdict is, as the terminal says it.
+		d.writeLeads(w)
 		for _, n := range d.Verdict.Warnings {
 			fmt.Fprintf(w, "> note: %s\n\n", mdEscape(n))
 		}
@@ -147,8 +196,11 @@ func (d *Document) WriteMarkdown(w io.Writer) {
 			fmt.Fprintf(w, "| %s %s | %s | %s | %s | %s |\n", verdictMark[c.Verdict], c.Verdict, mdEscape(c.Name), mdEscape(c.Unit), c.RatioText(), mdEscape(c.Reason))
 		}
 		fmt.Fprintln(w)
-	} else if d.Verdict != nil {
+	} else if d.Verdict != nil && d.Verdict.Verdict == compare.Pass {
 		fmt.Fprintf(w, "Every gated cell passed: no slowdown as large as the threshold can have been missed.\n\n")
+	}
+	if n := d.undecidedUnmoved(); n > 0 {
+		fmt.Fprintf(w, "%d time verdicts INCONCLUSIVE on cells whose counts did not move (the host's noise, not the change): in the full table.\n\n", n)
 	}
 	if d.Verdict != nil {
 		what := "the benchstat-style comparison"
@@ -278,9 +330,21 @@ func (d *Document) WriteHTML(w io.Writer) error {
 		sums = summaries(d.New)
 		_, head = timeOf(d.New)
 	}
+	type lead struct {
+		Lead
+		SVG inlined
+	}
+	var leads []lead
+	for _, l := range d.Leads {
+		svg, err := inline([]*Plot{l.Plot})
+		if err != nil {
+			return err
+		}
+		leads = append(leads, lead{l, svg[0]})
+	}
 	return pageTemplate.Execute(w, map[string]any{
 		"Style": pageStyle, "D": d, "Changed": changed, "All": all, "Summaries": sums, "Plots": plots,
-		"TimeHead": head, "Oversubscribed": oversubscribedNote,
+		"TimeHead": head, "Oversubscribed": oversubscribedNote, "Leads": leads, "Unmoved": d.undecidedUnmoved(),
 	})
 }
 
@@ -293,6 +357,7 @@ var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
 		return fmt.Sprintf("%+.2f%%", 100*r.Delta)
 	},
 	"val":   records.FormatValue,
+	"label": cellLabel,
 	"lower": func(v compare.Verdict) string { return strings.ToLower(string(v)) },
 }).Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
@@ -306,11 +371,16 @@ details { margin: 1em 0; } summary { cursor: pointer; font-weight: 600; }
 </style></head><body>
 <h1>{{.D.Title}}</h1>
 {{with .D.Verdict}}<p><span class="verdict {{lower .Verdict}}">{{.Verdict}}</span> {{.Old}} vs {{.New}}</p>
+{{if $.D.PredictedAt}}<h2>At {{$.D.PredictedAt}} threads</h2>
+{{range $.Leads}}<p><span class="verdict {{lower .Verdict}}">{{.Verdict}}</span> <code>{{label .Cell}}</code>: {{.Line}}</p>
+<figure>{{.SVG.SVG}}<figcaption>{{.SVG.Caption}}</figcaption></figure>
+{{else}}<p>No cell's prediction moved: base and head have the same lock profiles and instructions (head ÷ base 1.000 at {{$.D.PredictedAt}} threads).</p>{{end}}{{end}}
 {{range .Warnings}}<p class="note">note: {{.}}</p>{{end}}{{end}}
 {{range .D.Notes}}<p>{{.}}</p>{{end}}
 {{if .Changed}}<h2>Changed cells</h2><table><tr><th>verdict</th><th>cell</th><th>unit</th><th>new/old</th><th>why</th></tr>
 {{range .Changed}}<tr class="{{lower .Verdict}}"><td>{{.Verdict}}</td><td><code>{{.Name}}</code></td><td>{{.Unit}}</td><td class="num">{{ratio .}}</td><td>{{.Reason}}</td></tr>
-{{end}}</table>{{else if .D.Verdict}}<p>Every gated cell passed: no slowdown as large as the threshold can have been missed.</p>{{end}}
+{{end}}</table>{{else if .D.Verdict}}{{if eq .D.Verdict.Verdict "PASS"}}<p>Every gated cell passed: no slowdown as large as the threshold can have been missed.</p>{{end}}{{end}}
+{{if .Unmoved}}<p>{{.Unmoved}} time verdicts INCONCLUSIVE on cells whose counts did not move (the host's noise, not the change): in the full table.</p>{{end}}
 {{if .All}}<details><summary>All {{len .All}} gated results</summary><table><tr><th>verdict</th><th>cell</th><th>unit</th><th>new/old</th><th>why</th></tr>
 {{range .All}}<tr class="{{lower .Verdict}}"><td>{{.Verdict}}</td><td><code>{{.Name}}</code></td><td>{{.Unit}}</td><td class="num">{{ratio .}}</td><td>{{.Reason}}</td></tr>
 {{end}}</table></details>{{end}}

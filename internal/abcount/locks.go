@@ -95,25 +95,36 @@ func lockKinds(p [2]locks.Profile, unit string) string {
 // writes beside windows.csv, and -replay judges again.
 var locksHeader = []string{"cell", "arm", "unit", "value"}
 
-// WriteLocks is every lock profile of a comparison, one row a unit.
+// profileUnits are the units a lock profiles file holds for each cell and
+// arm: the profile's, then its busiest lock's, which the prediction past
+// the cores reads.
+var profileUnits = append(slices.Clone(locks.Units), records.BusiestLockUnits...)
+
+// WriteLocks is every lock profile of a comparison, one row a unit, each
+// cell once.
 func WriteLocks(names []string, profiles Profiles) []byte {
 	return writeRows(locksHeader, func(write func(...string)) {
+		var done []string
 		for _, name := range names {
 			p, ok := profiles[name]
-			if !ok {
+			if !ok || slices.Contains(done, name) {
 				continue
 			}
+			done = append(done, name)
 			for side, arm := range sides {
-				for i, v := range p[side].Values() {
-					write(name, arm, locks.Units[i], strconv.FormatFloat(v, 'g', -1, 64))
+				acq, held := p[side].Busiest()
+				for i, v := range append(p[side].Values(), acq, held) {
+					write(name, arm, profileUnits[i], strconv.FormatFloat(v, 'g', -1, 64))
 				}
 			}
 		}
 	})
 }
 
-// ReadLocks reads a lock profiles file as untrusted input: each cell's
-// base and head profile, whole.
+// ReadLocks reads a lock profiles file as untrusted input, failing closed:
+// every cell must have both arms, each with every unit of a profile
+// exactly once; a row that is not a count, a unit twice, or a profile cut
+// short refuses the file rather than judge a cell on counts it lacks.
 func ReadLocks(data []byte) (names []string, profiles Profiles, err error) {
 	rows, err := readRows(data, locksHeader, "a lock profiles file")
 	if err != nil {
@@ -123,25 +134,46 @@ func ReadLocks(data []byte) (names []string, profiles Profiles, err error) {
 	for i, row := range rows {
 		v, err := strconv.ParseFloat(row[3], 64)
 		side := slices.Index(sides[:], row[1])
-		unit := slices.Index(locks.Units, row[2])
+		unit := slices.Index(profileUnits, row[2])
 		if err != nil || !(v >= 0) || math.IsInf(v, 0) || side < 0 || unit < 0 || !ab.CellName(row[0]) {
 			return nil, nil, fmt.Errorf("line %d: %q is not a lock count", i+2, row)
 		}
 		c, ok := values[row[0]]
 		if !ok {
-			c = &[2][]float64{make([]float64, len(locks.Units)), make([]float64, len(locks.Units))}
+			c = &[2][]float64{nanFilled(len(profileUnits)), nanFilled(len(profileUnits))}
 			values[row[0]] = c
 			names = append(names, row[0])
+		}
+		if !math.IsNaN(c[side][unit]) {
+			return nil, nil, fmt.Errorf("line %d: %s's %s of %s given twice", i+2, row[1], row[2], row[0])
 		}
 		c[side][unit] = v
 	}
 	profiles = make(Profiles)
-	for name, c := range values {
+	for _, name := range names {
+		c := values[name]
 		var p [2]locks.Profile
 		for side := range 2 {
-			p[side] = locks.FromValues(c[side])
+			for unit, v := range c[side] {
+				if math.IsNaN(v) {
+					return nil, nil, fmt.Errorf("%s has no %s of %s: a profile cut short is not judged", name, profileUnits[unit], sides[side])
+				}
+			}
+			p[side] = locks.FromValues(c[side][:len(locks.Units)])
+			if acq, held := c[side][len(locks.Units)], c[side][len(locks.Units)+1]; acq > 0 {
+				p[side].Locks = []locks.LockProfile{{Kind: "busiest", Exclusive: acq, HeldExclusive: held}}
+			}
 		}
 		profiles[name] = p
 	}
 	return names, profiles, nil
+}
+
+// nanFilled is n values not yet read.
+func nanFilled(n int) []float64 {
+	v := make([]float64, n)
+	for i := range v {
+		v[i] = math.NaN()
+	}
+	return v
 }

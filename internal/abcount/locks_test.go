@@ -1,6 +1,7 @@
 package abcount
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/perfrun/perfrun/compare"
@@ -37,6 +38,20 @@ func TestLocksFileRoundTrip(t *testing.T) {
 	} {
 		if _, _, err := ReadLocks([]byte(forged)); err == nil {
 			t.Errorf("%q read without error", forged)
+		}
+	}
+	// A file that lacks what a verdict needs fails closed: an arm missing,
+	// a unit given twice, a profile cut short.
+	whole := string(WriteLocks([]string{name}, profiles))
+	lines := strings.SplitAfter(whole, "\n")
+	for what, forged := range map[string]string{
+		"no head":      strings.Join(lines[:1+len(profileUnits)], ""),
+		"a row twice":  whole + lines[1],
+		"cut short":    strings.Join(lines[:len(lines)-2], ""),
+		"no base unit": lines[0] + strings.Join(lines[2:], ""),
+	} {
+		if _, _, err := ReadLocks([]byte(forged)); err == nil {
+			t.Errorf("%s: read without error:\n%s", what, forged)
 		}
 	}
 }

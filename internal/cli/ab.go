@@ -22,6 +22,7 @@ import (
 	"github.com/perfrun/perfrun/internal/regularfile"
 	"github.com/perfrun/perfrun/records"
 	"github.com/perfrun/perfrun/report"
+	"github.com/perfrun/perfrun/scaling"
 )
 
 var cmdAB = &command{
@@ -114,6 +115,9 @@ func init() { cmdAB.define = abFlags }
 // needs, so a typo is refused rather than run for days.
 const maxABRounds = 10000
 
+// maxPredictThreads bounds -predict-threads: past a large server's cores.
+const maxPredictThreads = 1024
+
 // defaultPkg is perfrun's own main.
 const defaultPkg = "./cmd/perfrun"
 
@@ -142,6 +146,8 @@ type abOptions struct {
 	counts             abcount.Counts
 	lockBins           [2]string // base's and head's builds for lock profiles, where built
 	profiles           abcount.Profiles
+	predictThreads     int
+	predicted          abcount.Predicted
 	noLocks            string // why there is no lock verdict, where there is none
 	cmd                commandFlags
 }
@@ -158,6 +164,7 @@ func abFlags(fs *flag.FlagSet) runFunc {
 	fs.StringVar(&a.layouts, "layouts", "fresh", "code layouts (-ldflags=-randlayout): fresh, a new one for every arm of every round; or N, N per revision rotated over the rounds; 0 the default layout alone")
 	fs.BoolVar(&a.instructions, "instructions", true, "also count instructions/op of every 1-thread cell in both revisions under callgrind and gate them at -threshold")
 	fs.BoolVar(&a.locks, "locks", true, "also count the lock profile of every 1-thread cell in both revisions (a build of each with an overlay of package sync, under callgrind) and gate it at -threshold")
+	fs.IntVar(&a.predictThreads, "predict-threads", scaling.DefaultThreads, "predict both revisions from their 1-thread lock profiles at 1 to `N` threads, one core a thread, and gate head ÷ base at N (0: no prediction); 16 is where OpenSSL PR 28599 compared its two designs")
 	fs.BoolVar(&a.pin, "pin", true, "window pairing: pin worker i of every arm to the same i-th CPU, so the arms of a triple run on the same CPUs")
 	a.revisionCells.define(fs)
 	a.cmd.define(fs)
@@ -243,7 +250,7 @@ func (a *abOptions) run(ctx context.Context, o *streams, fs *flag.FlagSet) error
 	// never the verdict and its JSON.
 	verdict := finishGate(rep, a.jsonOut, o)
 	if a.reportDir != "" {
-		if err := abReport(rep, dir, a.reportDir, r, windows, a.counts, a.profiles); err != nil {
+		if err := a.abReport(rep, dir, a.reportDir, r, windows); err != nil {
 			verdict = lostOutput(verdict, fmt.Errorf("report: %w", err), o)
 		}
 	}
@@ -317,6 +324,8 @@ func (a *abOptions) checkRounds() error {
 		return usageError("-pairing must be window or process, not %q", a.pairing)
 	case a.budget < 0:
 		return usageError("-budget must not be negative")
+	case a.predictThreads != 0 && (a.predictThreads < 2 || a.predictThreads > maxPredictThreads):
+		return usageError("-predict-threads %d: want 0 (no prediction) or 2 to %d", a.predictThreads, maxPredictThreads)
 	}
 	if _, err := a.fixedLayouts(); err != nil {
 		return err
@@ -536,6 +545,9 @@ func (a *abOptions) replayWindows(o *streams) error {
 	if a.rounds < compare.MinPairedRounds || a.looks < 1 {
 		return usageError("-rounds must be at least %d, -looks at least 1", compare.MinPairedRounds)
 	}
+	if a.predictThreads != 0 && (a.predictThreads < 2 || a.predictThreads > maxPredictThreads) {
+		return usageError("-predict-threads %d: want 0 (no prediction) or 2 to %d", a.predictThreads, maxPredictThreads)
+	}
 	data, name, err := readInput(a.replay)
 	if err != nil {
 		return asUsage(err)
@@ -569,7 +581,7 @@ func (a *abOptions) replayWindows(o *streams) error {
 			if cells, profiles, err = abcount.ReadLocks(data); err != nil {
 				return asUsage(fmt.Errorf("%s: %w", path, err))
 			}
-			rep.Add(abcount.LockVerdicts(*a.th, cells, profiles)...)
+			a.predicted = a.judgeLocks(rep, cells, counts, profiles, rec.Windows)
 		}
 	}
 	rep.Old, rep.New = "base", "head"
@@ -578,7 +590,7 @@ func (a *abOptions) replayWindows(o *streams) error {
 	if a.reportDir != "" {
 		doc := &report.Document{Title: "perfrun: head against base, judged again", Verdict: rep, Notes: []string{fmt.Sprintf(
 			"Judged again from %s. A windows file keeps no arm's own results: this page has the verdict and the windows alone.", name)}}
-		if err := writeABDocument(doc, a.reportDir, rec.Cores, rec.Windows, counts, profiles); err != nil {
+		if err := a.writeABDocument(doc, a.reportDir, rec.Cores, rec.Windows, counts, profiles); err != nil {
 			verdict = lostOutput(verdict, fmt.Errorf("report: %w", err), o)
 		}
 	}
@@ -642,7 +654,7 @@ func (a *abOptions) decide(ctx context.Context, o *streams, r *ab.Runner, start 
 	instr := abcount.InstructionVerdicts(*a.th, names, a.counts)
 	abcount.Explain(rep, instr)
 	rep.Add(instr...)
-	rep.Add(abcount.LockVerdicts(*a.th, names, a.profiles)...)
+	a.predicted = a.judgeLocks(rep, names, a.counts, a.profiles, windows)
 	if instrWarning != "" {
 		rep.Warnings = append(rep.Warnings, instrWarning)
 	}
@@ -657,6 +669,24 @@ func (a *abOptions) decide(ctx context.Context, o *streams, r *ab.Runner, start 
 		}
 	}
 	return rep, windows, nil
+}
+
+// judgeLocks adds the lock verdicts and the prediction's to rep: each
+// predicted cell decided by its predicted time at -predict-threads, its
+// lock units explaining it; a cell without a prediction by its units.
+func (a *abOptions) judgeLocks(rep *compare.Report, names []string, counts abcount.Counts, profiles abcount.Profiles, windows map[string][]compare.Window) abcount.Predicted {
+	locked := abcount.LockVerdicts(*a.th, names, profiles)
+	if a.predictThreads == 0 {
+		rep.Add(locked...)
+		return abcount.Predicted{}
+	}
+	pred := abcount.Predictions(names, counts, profiles, windows, a.predictThreads)
+	rep.Add(pred.Decide(locked)...)
+	rep.Add(pred.Verdicts(*a.th, names)...)
+	for _, why := range pred.Why {
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("no prediction at %d threads: %s", a.predictThreads, why))
+	}
+	return pred
 }
 
 // count takes the counts that sit beside time: instructions/op and the
@@ -748,7 +778,8 @@ func orDefault(impl string) string {
 
 // abReport writes the report of an A/B run: the paired verdict, and plots
 // of the base and head arms' results side by side.
-func abReport(rep *compare.Report, scratch, dir string, r *ab.Runner, windows map[string][]compare.Window, counts abcount.Counts, profiles abcount.Profiles) error {
+func (a *abOptions) abReport(rep *compare.Report, scratch, dir string, r *ab.Runner, windows map[string][]compare.Window) error {
+	counts, profiles := a.counts, a.profiles
 	arm := func(name, label string) (*records.Set, error) {
 		files, _ := filepath.Glob(filepath.Join(scratch, "round*-"+name+".txt"))
 		return records.ReadFiles(label, files...)
@@ -770,13 +801,16 @@ func abReport(rep *compare.Report, scratch, dir string, r *ab.Runner, windows ma
 			"%d rounds a look, cells a look left undecided measured again. PASS: the upper bound of the slowdown is below %.0f%%; "+
 			"REGRESSION: its lower bound is above it (Holm across cells, Pocock across the looks).%s", pairingNote(r), layoutNote(r), r.Rounds, 100*rep.Threshold, countsNote(counts)+locksNote(len(profiles) > 0))},
 	}
-	return writeABDocument(doc, dir, harness.Cores(), windows, counts, profiles)
+	return a.writeABDocument(doc, dir, harness.Cores(), windows, counts, profiles)
 }
 
 // writeABDocument writes doc, a comparison's page, with the strips of its
 // cells' windows, and the files -replay reads: windows.csv (measured on a
 // machine of cores cores) and the counts.
-func writeABDocument(doc *report.Document, dir string, cores int, windows map[string][]compare.Window, counts abcount.Counts, profiles abcount.Profiles) error {
+func (a *abOptions) writeABDocument(doc *report.Document, dir string, cores int, windows map[string][]compare.Window, counts abcount.Counts, profiles abcount.Profiles) error {
+	if err := a.lead(doc, windows, counts); err != nil {
+		return err
+	}
 	var cells []string // each cell once, though it has a verdict on several units
 	for _, c := range doc.Verdict.Cells {
 		if !slices.Contains(cells, c.Name) {

@@ -102,6 +102,13 @@ func renderDocument(doc *report.Document) (*publish.Folder, error) {
 	if err := pub.AddPlots("images", plots); err != nil {
 		return nil, err
 	}
+	var leads []*report.Plot
+	for _, l := range doc.Leads {
+		leads = append(leads, l.Plot)
+	}
+	if err := pub.AddPlots("images", leads); err != nil {
+		return nil, err
+	}
 	doc.Plots, doc.ImageDir = plots, "images"
 	var md, full, page bytes.Buffer
 	doc.WriteMarkdown(&md)

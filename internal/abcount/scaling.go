@@ -1,0 +1,112 @@
+package abcount
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/perfrun/perfrun/compare"
+	"github.com/perfrun/perfrun/harness/locks"
+	"github.com/perfrun/perfrun/predict"
+	"github.com/perfrun/perfrun/records"
+	"github.com/perfrun/perfrun/scaling"
+)
+
+// Predicted are a comparison's predictions past the cores, by cell, and
+// why a profiled cell has none.
+type Predicted struct {
+	Cells map[string]scaling.Prediction
+	Why   []string
+}
+
+// Predictions predicts base and head of every cell of names that has both
+// arms' lock profiles and instruction counts at threads 1 to n, with
+// scaling's reference constants and one time per instruction: base's time
+// per op at one thread, the median of its kept windows (both base arms').
+// A profiled cell it cannot predict is named in Why with what it lacks.
+func Predictions(names []string, counts Counts, profiles Profiles, windows map[string][]compare.Window, n int) Predicted {
+	out := Predicted{Cells: make(map[string]scaling.Prediction)}
+	for _, name := range names {
+		p, ok := profiles[name]
+		if !ok {
+			continue
+		}
+		c, ok := counts[name]
+		if !ok || len(c[0]) == 0 || len(c[1]) == 0 {
+			out.Why = append(out.Why, name+": no instructions/op of both revisions (-instructions counts them)")
+			continue
+		}
+		t := BaseTime(windows[name])
+		base, head := cellOf(name, p[0], records.Median(c[0])), cellOf(name, p[1], records.Median(c[1]))
+		pr, err := scaling.Predict(name, base, head, t, scaling.Threads(n), scaling.Reference)
+		if err != nil {
+			out.Why = append(out.Why, err.Error())
+			continue
+		}
+		out.Cells[name] = pr
+	}
+	return out
+}
+
+// cellOf is what the model needs of one arm's cell.
+func cellOf(name string, p locks.Profile, instructions float64) predict.Cell {
+	acq, held := p.Busiest()
+	return predict.Cell{Name: name, Instructions: instructions, ExclusiveLocks: p.ExclusiveLocks,
+		LockedInstructions: p.LockedInstructions, Atomics: p.Atomics, BusiestLocks: acq, BusiestLocked: held}
+}
+
+// BaseTime is the median of the kept windows of both base arms, 0 where
+// none was kept.
+func BaseTime(windows []compare.Window) float64 {
+	return armTime(windows, compare.ArmBase, compare.ArmBase2)
+}
+
+// HeadTime is the median of head's kept windows, 0 where none was kept.
+func HeadTime(windows []compare.Window) float64 {
+	return armTime(windows, compare.ArmHead)
+}
+
+func armTime(windows []compare.Window, arms ...string) float64 {
+	var v []float64
+	for _, w := range windows {
+		if w.Aside == "" && slices.Contains(arms, w.Arm) && w.Value > 0 {
+			v = append(v, w.Value)
+		}
+	}
+	if len(v) == 0 {
+		return 0
+	}
+	return records.Median(v)
+}
+
+// Verdicts are the prediction's verdicts at threshold th, in the order of
+// names.
+func (p Predicted) Verdicts(th compare.Thresholds, names []string) []compare.CellVerdict {
+	var out []compare.CellVerdict
+	for _, name := range names {
+		if pr, ok := p.Cells[name]; ok {
+			out = append(out, pr.Verdict(th))
+		}
+	}
+	return out
+}
+
+// Decide hands the lock units of every predicted cell to the prediction:
+// a unit that moved explains the predicted time, which decides, so a
+// change that trades one cause of contention for another (fewer
+// acquisitions, each held longer) is judged once, by what the trade costs.
+// Cells without a prediction keep their lock verdicts.
+func (p Predicted) Decide(locked []compare.CellVerdict) []compare.CellVerdict {
+	out := slices.Clone(locked)
+	for i, v := range out {
+		pr, ok := p.Cells[v.Name]
+		if !ok || v.Verdict == compare.NotGated || !slices.Contains(records.LockUnits, v.Unit) {
+			continue
+		}
+		if v.Verdict != compare.Pass {
+			v.Reason += fmt.Sprintf("; weighed in the prediction at %d threads, which decides", pr.At())
+		}
+		v.Verdict = compare.NotGated
+		out[i] = v
+	}
+	return out
+}

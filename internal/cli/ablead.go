@@ -1,0 +1,102 @@
+package cli
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/perfrun/perfrun/compare"
+	"github.com/perfrun/perfrun/internal/abcount"
+	"github.com/perfrun/perfrun/records"
+	"github.com/perfrun/perfrun/report"
+	"github.com/perfrun/perfrun/scaling"
+)
+
+// lead gives a comparison's page its opening: for each cell the change
+// moved, its predicted change at -predict-threads, which witnesses
+// decided the cell, and a picture of both arms with the points measured;
+// and the cells it did not move, whose undecided time is the host's.
+func (a *abOptions) lead(doc *report.Document, windows map[string][]compare.Window, counts abcount.Counts) error {
+	if a.predictThreads == 0 || len(a.predicted.Cells) == 0 {
+		return nil
+	}
+	doc.PredictedAt, doc.Unmoved = a.predictThreads, make(map[string]bool)
+	var names []string
+	for _, c := range doc.Verdict.Cells {
+		if _, ok := a.predicted.Cells[c.Name]; ok && !slices.Contains(names, c.Name) {
+			names = append(names, c.Name)
+		}
+	}
+	for i, name := range names {
+		p := a.predicted.Cells[name]
+		verdict, decided := decidedBy(doc.Verdict, name, a.th.Metric)
+		if len(p.Causes) == 0 && verdict != compare.Regression && verdict != compare.Improved {
+			doc.Unmoved[name] = true
+			continue
+		}
+		base, head := measuredPoints(windows, name)
+		l, err := report.ScalingLead(p, verdict, decided, base, head, fmt.Sprintf("at-%d-threads-%d", a.predictThreads, i+1))
+		if err != nil {
+			return err
+		}
+		doc.Leads = append(doc.Leads, l)
+	}
+	return nil
+}
+
+// rank orders verdicts for the cell: the worst decides it.
+var rank = map[compare.Verdict]int{compare.Regression: 5, compare.Missing: 4, compare.Inconclusive: 3, compare.Improved: 2, compare.Pass: 1}
+
+// decidedBy is a cell's verdict over every thread count and witness (its
+// worst) and the witnesses that gave it, in words.
+func decidedBy(rep *compare.Report, cell, metric string) (compare.Verdict, []string) {
+	var worst compare.Verdict
+	var who []string
+	for _, c := range rep.Cells {
+		if records.AtThreads(c.Name, 1) != cell || rank[c.Verdict] == 0 {
+			continue
+		}
+		w := witness(c, metric)
+		switch {
+		case rank[c.Verdict] > rank[worst]:
+			worst, who = c.Verdict, []string{w}
+		case c.Verdict == worst && !slices.Contains(who, w):
+			who = append(who, w)
+		}
+	}
+	return worst, who
+}
+
+// witness names what gave a verdict.
+func witness(c compare.CellVerdict, metric string) string {
+	threads := records.NameKey(c.Name, "threads")
+	switch {
+	case c.Unit == metric:
+		return "time at " + threads + " threads"
+	case compare.Predicted(c.Unit):
+		return "the prediction"
+	case c.Unit == records.Instructions:
+		return "instructions/op"
+	}
+	return c.Unit
+}
+
+// measuredPoints are base's and head's measured time per call at each
+// thread count the comparison measured the cell at: a window's value is
+// wall time over all threads' operations, so one worker's time per call
+// is it times the threads.
+func measuredPoints(windows map[string][]compare.Window, cell string) (base, head report.Measured) {
+	base, head = make(report.Measured), make(report.Measured)
+	for n := 1; n <= scaling.DefaultThreads*4; n++ {
+		w, ok := windows[records.AtThreads(cell, n)]
+		if !ok {
+			continue
+		}
+		if t := abcount.BaseTime(w); t > 0 {
+			base[n] = t * float64(n)
+		}
+		if t := abcount.HeadTime(w); t > 0 {
+			head[n] = t * float64(n)
+		}
+	}
+	return base, head
+}

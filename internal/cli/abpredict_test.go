@@ -1,0 +1,137 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/perfrun/perfrun/compare"
+	"github.com/perfrun/perfrun/harness/locks"
+	"github.com/perfrun/perfrun/internal/ab"
+	"github.com/perfrun/perfrun/internal/abcount"
+	"github.com/perfrun/perfrun/records"
+	"github.com/perfrun/perfrun/scaling"
+)
+
+// recordComparison writes what ab -report records of a comparison of one
+// hashmap cell at 1 and 2 threads whose time did not move: the windows,
+// both arms' instruction counts and the lock profiles base and head give.
+func recordComparison(t *testing.T, base, head locks.Profile) string {
+	t.Helper()
+	dir := t.TempDir()
+	const one = "Issuer/impl=hashmap/certs=1024/hit=1/threads=1"
+	two := records.AtThreads(one, 2)
+	windows := make(map[string][]compare.Window)
+	for round := range 30 {
+		jitter := 1 + 0.01*float64(round%7-3)
+		for _, arm := range []string{compare.ArmBase, compare.ArmHead, compare.ArmBase2} {
+			windows[one] = append(windows[one], compare.Window{Round: round, Arm: arm, Value: 470e-9 * jitter, Probe: 20e-9})
+			windows[two] = append(windows[two], compare.Window{Round: round, Arm: arm, Value: 260e-9 * jitter, Probe: 20e-9})
+		}
+	}
+	cells := []string{one, two}
+	files := map[string][]byte{
+		"windows.csv":      ab.WriteWindows(cells, windows, 2),
+		"instructions.csv": abcount.WriteInstructions([]string{one}, abcount.Counts{one: {{3418}, {3418}}}),
+		"locks.csv":        abcount.WriteLocks([]string{one}, abcount.Profiles{one: {base, head}}),
+	}
+	for name, data := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return filepath.Join(dir, "windows.csv")
+}
+
+// hashmapProfile is the hashmap's lookup: its read lock, whose reader
+// count two atomics write; writeLocked the same lookup under the write lock.
+var (
+	hashmapProfile = locks.Profile{SharedLocks: 1, SharedLockedInstructions: 50, Atomics: 2,
+		Locks: []locks.LockProfile{{Kind: "sync.RWMutex", Shared: 1, HeldShared: 50}}}
+	writeLocked = locks.Profile{ExclusiveLocks: 1, LockedInstructions: 50, Atomics: 4,
+		Locks: []locks.LockProfile{{Kind: "sync.RWMutex", Exclusive: 1, HeldExclusive: 50}}}
+)
+
+// replayVerdict judges a recording again at ab's defaults (and flags).
+func replayVerdict(t *testing.T, file string, flags ...string) (int, compare.Report, string) {
+	t.Helper()
+	out := filepath.Join(filepath.Dir(file), "v.json")
+	report := filepath.Join(filepath.Dir(file), "report")
+	code, stdout, stderr := perfrun(append([]string{"ab", "-replay", file, "-json", out, "-report", report}, flags...)...)
+	var rep compare.Report
+	data, err := os.ReadFile(out)
+	if err != nil || json.Unmarshal(data, &rep) != nil {
+		t.Fatalf("exit %d, no verdict file: %v\n%s\n%s", code, err, stdout, stderr)
+	}
+	md, _ := os.ReadFile(filepath.Join(report, "report.md"))
+	return code, rep, string(md)
+}
+
+// TestABPredictsTheWriteLock is the case the prediction exists for: a
+// lookup that takes the write lock where it took the read lock, its time
+// at 1 and 2 threads unmoved. At ab's defaults the prediction at 16
+// threads fails the cell, its reason names the lock, the lock units
+// explain it, and the page opens with it and its picture.
+func TestABPredictsTheWriteLock(t *testing.T) {
+	code, rep, md := replayVerdict(t, recordComparison(t, hashmapProfile, writeLocked))
+	if code != exitRegression {
+		t.Fatalf("exit %d, want %d (REGRESSION)", code, exitRegression)
+	}
+	var predicted *compare.CellVerdict
+	for i, c := range rep.Cells {
+		switch {
+		case c.Unit == scaling.Unit(scaling.DefaultThreads):
+			predicted = &rep.Cells[i]
+		case c.Unit == records.ExclusiveLocks && c.Verdict != compare.NotGated:
+			t.Errorf("exclusive-locks/op is %s: the prediction decides, the unit explains it", c.Verdict)
+		}
+	}
+	if predicted == nil || predicted.Verdict != compare.Regression {
+		t.Fatalf("no REGRESSION at 16 threads: %+v", rep.Cells)
+	}
+	if !strings.HasPrefix(predicted.Reason, "at 16 threads +") || !strings.Contains(predicted.Reason, "calls take an exclusive lock, 0 -> 1 per op") {
+		t.Errorf("the reason does not give the cost at 16 threads and the lock: %s", predicted.Reason)
+	}
+	lead, table := strings.Index(md, "### At 16 threads"), strings.Index(md, "| | cell |")
+	if lead < 0 || table < 0 || lead > table || !strings.Contains(md, "images/at-16-threads-1.png") || !strings.Contains(md, "decided by the prediction") {
+		t.Errorf("report.md does not open with the answer at 16 threads and its picture:\n%s", md)
+	}
+}
+
+// TestABPredictsIdenticalCodeAsOne: the same profiles and instructions
+// predict exactly 1 at every thread count: a PASS on the prediction, and
+// the page says no cell moved.
+func TestABPredictsIdenticalCodeAsOne(t *testing.T) {
+	_, rep, md := replayVerdict(t, recordComparison(t, hashmapProfile, hashmapProfile))
+	found := false
+	for _, c := range rep.Cells {
+		if compare.Predicted(c.Unit) {
+			found = true
+			if c.Verdict != compare.Pass || c.Ratio != 1 {
+				t.Errorf("identical code at 16 threads: %s %v (%s), want PASS at exactly 1", c.Verdict, c.Ratio, c.Reason)
+			}
+		}
+	}
+	if !found || !strings.Contains(md, "No cell's prediction moved") {
+		t.Errorf("no prediction, or the page does not say none moved:\n%s", md)
+	}
+}
+
+// TestABWithoutPredictionGatesTheUnits: -predict-threads 0 keeps the rule
+// of the units: the exclusive lock alone fails the cell.
+func TestABWithoutPredictionGatesTheUnits(t *testing.T) {
+	code, rep, _ := replayVerdict(t, recordComparison(t, hashmapProfile, writeLocked), "-predict-threads", "0")
+	if code != exitRegression {
+		t.Fatalf("exit %d, want REGRESSION by the lock units", code)
+	}
+	for _, c := range rep.Cells {
+		if compare.Predicted(c.Unit) {
+			t.Errorf("-predict-threads 0 predicted: %+v", c)
+		}
+		if c.Unit == records.ExclusiveLocks && c.Verdict != compare.Regression {
+			t.Errorf("exclusive-locks/op %s, want REGRESSION", c.Verdict)
+		}
+	}
+}

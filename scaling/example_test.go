@@ -1,0 +1,27 @@
+package scaling_test
+
+import (
+	"fmt"
+
+	"github.com/perfrun/perfrun/compare"
+	"github.com/perfrun/perfrun/predict"
+	"github.com/perfrun/perfrun/scaling"
+)
+
+// A change that makes a hash map's lookups take its write lock, judged at
+// 16 threads from the two 1-thread profiles: base's time per call is the
+// only time it needs.
+func ExamplePredict() {
+	base := predict.Cell{Name: "hashmap", Instructions: 3418, Atomics: 2}
+	head := predict.Cell{Name: "hashmap", Instructions: 3420, ExclusiveLocks: 1, LockedInstructions: 50, Atomics: 4,
+		BusiestLocks: 1, BusiestLocked: 50}
+	p, err := scaling.Predict("hashmap", base, head, 470e-9, scaling.Threads(16), scaling.Reference)
+	if err != nil {
+		panic(err)
+	}
+	v := p.Verdict(compare.DefaultThresholds)
+	fmt.Printf("%s %.2f\n%s\n", v.Verdict, v.Ratio, v.Reason)
+	// Output:
+	// REGRESSION 9.28
+	// at 16 threads +828.1% a call [+102.9%, +965.4%]: calls take an exclusive lock, 0 -> 1 per op, holding it for 50 instructions (alone +828.1%); instructions 3418 -> 3420 per op (+0.1%) (alone +0.0%)
+}

@@ -1,0 +1,301 @@
+package scaling
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/perfrun/perfrun/compare"
+	"github.com/perfrun/perfrun/predict"
+)
+
+// DefaultThreads is the thread count a change is judged at: the count at
+// which OpenSSL PR 28599 gave the 3.0 store's and the hash table's time
+// per call (37.8 and 6.45 µs), a server's core count, and far enough past
+// a 2-core runner that a lock which time cannot see there decides.
+const DefaultThreads = 16
+
+// Reference are the constants every comparison predicts with: a spinning
+// waiter's mutex hand-off and a cache-line transfer between two cores, as
+// predict.Measure found them on this project's 2-core runners when they
+// were quiet (the median and the range, over 21 runs, of each run's
+// middle: results/scaling/README.md gives the runs and the command). A
+// sleeping waiter's wake-up is left out: on a virtual machine it is a
+// hypervisor's wake-up, tens of microseconds no server pays.
+var Reference = predict.Measured{
+	Low:  predict.Constants{Handoff: 595e-9, Transfer: 28e-9},
+	Mid:  predict.Constants{Handoff: 625e-9, Transfer: 34e-9},
+	High: predict.Constants{Handoff: 701e-9, Transfer: 173e-9},
+}
+
+// A Prediction is a cell of base and of head predicted at each of Threads,
+// and what it says at the last of them.
+type Prediction struct {
+	Name    string
+	Threads []int
+	// Base and Head are the two arms' bands, in seconds per call.
+	Base, Head predict.Band
+	// Ratio is head's time per call over base's at the last thread count,
+	// the middles'; Lo and Hi the lower and higher of the edges' ratios
+	// (both arms at the low constants, both at the high).
+	Ratio, Lo, Hi float64
+	// Causes are what moved, each with what it alone would do to the
+	// ratio, largest first.
+	Causes []Cause
+}
+
+// At is the last thread count, the one the verdict speaks of.
+func (p Prediction) At() int { return p.Threads[len(p.Threads)-1] }
+
+// A Cause is one input of the model that differs between base and head.
+type Cause struct {
+	// What says the change in words: "calls take an exclusive lock, 0 ->
+	// 1 per op".
+	What string
+	// Alone is the ratio at the last thread count were this the only
+	// change.
+	Alone float64
+}
+
+// Unit names the verdict's unit: predicted time per call at n threads.
+func Unit(n int) string { return fmt.Sprintf("predicted-sec/call@%dthreads", n) }
+
+// Predict predicts base and head at threads (ascending, the last the one
+// judged) with one time per instruction, perCall over base's
+// instructions, and the constants k: head's profile and instructions
+// against base's are all that differ. It refuses a profile no operation
+// can have (Check).
+func Predict(name string, base, head predict.Cell, perCall float64, threads []int, k predict.Measured) (Prediction, error) {
+	if len(threads) == 0 || !slices.IsSorted(threads) || threads[0] < 1 {
+		return Prediction{}, fmt.Errorf("%s: want ascending thread counts from 1", name)
+	}
+	if !(perCall > 0) || math.IsInf(perCall, 0) {
+		return Prediction{}, fmt.Errorf("%s: no time per call of base at one thread", name)
+	}
+	for side, c := range []predict.Cell{base, head} {
+		if err := Check(c); err != nil {
+			return Prediction{}, fmt.Errorf("%s's %w", []string{"base", "head"}[side], err)
+		}
+	}
+	base, head = shareTime(base, head, perCall)
+	p := Prediction{Name: name, Threads: threads}
+	var err error
+	if p.Base, err = predict.Predict(base, k.Low, k.Mid, k.High, threads); err != nil {
+		return Prediction{}, err
+	}
+	if p.Head, err = predict.Predict(head, k.Low, k.Mid, k.High, threads); err != nil {
+		return Prediction{}, err
+	}
+	last := len(threads) - 1
+	p.Ratio = p.Head.Mid[last] / p.Base.Mid[last]
+	lo, hi := p.Head.Low[last]/p.Base.Low[last], p.Head.High[last]/p.Base.High[last]
+	p.Lo, p.Hi = min(lo, hi, p.Ratio), max(lo, hi, p.Ratio)
+	if p.Causes, err = causes(base, head, k.Mid, threads[last], p.Base.Mid[last]); err != nil {
+		return Prediction{}, err
+	}
+	return p, nil
+}
+
+// shareTime gives both cells one time per instruction, base's: head's
+// time per call at one thread is base's scaled by its instructions.
+func shareTime(base, head predict.Cell, perCall float64) (predict.Cell, predict.Cell) {
+	perInstr := perCall / base.Instructions
+	base.PerCall, head.PerCall = perCall, perInstr*head.Instructions
+	base.PerCallLo, base.PerCallHi = base.PerCall, base.PerCall
+	head.PerCallLo, head.PerCallHi = head.PerCall, head.PerCall
+	return base, head
+}
+
+// Check refuses a cell's counts that no operation can have: negative or
+// not finite, more instructions held under a lock than executed, more
+// held or taken by the busiest lock than by all, or no instructions.
+func Check(c predict.Cell) error {
+	vals := []float64{c.Instructions, c.ExclusiveLocks, c.LockedInstructions, c.Atomics, c.BusiestLocks, c.BusiestLocked}
+	for _, v := range vals {
+		if !(v >= 0) || math.IsInf(v, 0) {
+			return fmt.Errorf("profile of %s has a count that is negative or not a number", c.Name)
+		}
+	}
+	switch {
+	case !(c.Instructions > 0):
+		return fmt.Errorf("profile of %s has no instructions/op", c.Name)
+	case c.LockedInstructions > c.Instructions:
+		return fmt.Errorf("profile of %s holds a lock for %.4g instructions of the %.4g it executes", c.Name, c.LockedInstructions, c.Instructions)
+	case c.BusiestLocks > c.ExclusiveLocks || c.BusiestLocked > c.LockedInstructions:
+		return fmt.Errorf("profile of %s gives its busiest lock more than all its locks", c.Name)
+	}
+	return nil
+}
+
+// factor is one input of the model that a change can move.
+type factor struct {
+	set  func(to *predict.Cell, from predict.Cell)
+	what func(b, h predict.Cell) string
+	same func(b, h predict.Cell) bool
+}
+
+// others are a cell's atomics besides its exclusive locks' own two an
+// acquisition: the writes to a line the model shares between threads.
+func others(c predict.Cell) float64 { return max(0, c.Atomics-2*c.ExclusiveLocks) }
+
+// setLocks gives to from's exclusive acquisitions, keeping to's other
+// atomics: a lock brings its own two.
+func setLocks(to *predict.Cell, from predict.Cell) {
+	o := others(*to)
+	to.ExclusiveLocks, to.BusiestLocks = from.ExclusiveLocks, from.BusiestLocks
+	to.Atomics = o + 2*to.ExclusiveLocks
+}
+
+func setHeld(to *predict.Cell, from predict.Cell) {
+	to.LockedInstructions, to.BusiestLocked = from.LockedInstructions, from.BusiestLocked
+}
+
+// factors are the model's inputs, weighed one at a time. A lock that one
+// side does not take at all is one cause, its acquisitions and what it
+// holds together: held instructions without an acquisition mean nothing.
+var factors = []factor{
+	{
+		set: func(to *predict.Cell, from predict.Cell) { setLocks(to, from); setHeld(to, from) },
+		same: func(b, h predict.Cell) bool {
+			return b.ExclusiveLocks != 0 && h.ExclusiveLocks != 0 || b.ExclusiveLocks == h.ExclusiveLocks
+		},
+		what: func(b, h predict.Cell) string {
+			if b.ExclusiveLocks == 0 {
+				return fmt.Sprintf("calls take an exclusive lock, 0 -> %.4g per op, holding it for %.4g instructions", h.ExclusiveLocks, h.LockedInstructions)
+			}
+			return fmt.Sprintf("calls take no exclusive lock, %.4g -> 0 per op", b.ExclusiveLocks)
+		},
+	},
+	{
+		set: setLocks,
+		same: func(b, h predict.Cell) bool {
+			return b.ExclusiveLocks == 0 || h.ExclusiveLocks == 0 || b.ExclusiveLocks == h.ExclusiveLocks && b.BusiestLocks == h.BusiestLocks
+		},
+		what: func(b, h predict.Cell) string { return "exclusive locks " + change(b.ExclusiveLocks, h.ExclusiveLocks) },
+	},
+	{
+		set: setHeld,
+		same: func(b, h predict.Cell) bool {
+			return b.ExclusiveLocks == 0 || h.ExclusiveLocks == 0 ||
+				b.LockedInstructions == h.LockedInstructions && b.BusiestLocked == h.BusiestLocked
+		},
+		what: func(b, h predict.Cell) string {
+			return "instructions under an exclusive lock " + change(b.LockedInstructions, h.LockedInstructions)
+		},
+	},
+	{
+		set:  func(to *predict.Cell, from predict.Cell) { to.Atomics = 2*to.ExclusiveLocks + others(from) },
+		same: func(b, h predict.Cell) bool { return others(b) == others(h) },
+		what: func(b, h predict.Cell) string {
+			if others(b) == 0 {
+				return fmt.Sprintf("calls write a shared cache line, atomics besides a lock's own 0 -> %.4g per op", others(h))
+			}
+			return "atomic read-modify-writes besides a lock's own " + change(others(b), others(h))
+		},
+	},
+	{
+		set:  func(to *predict.Cell, from predict.Cell) { to.Instructions, to.PerCall = from.Instructions, from.PerCall },
+		same: func(b, h predict.Cell) bool { return b.Instructions == h.Instructions },
+		what: func(b, h predict.Cell) string { return "instructions " + change(b.Instructions, h.Instructions) },
+	},
+}
+
+// change is "a -> b per op (+x%)".
+func change(a, b float64) string {
+	s := fmt.Sprintf("%.4g -> %.4g per op", a, b)
+	if a > 0 {
+		s += fmt.Sprintf(" (%+.1f%%)", 100*(b/a-1))
+	}
+	return s
+}
+
+// causes weighs each input head changed by the ratio it alone would give
+// at n threads, base's time there being at.
+func causes(base, head predict.Cell, k predict.Constants, n int, at float64) ([]Cause, error) {
+	var out []Cause
+	for _, f := range factors {
+		if f.same(base, head) {
+			continue
+		}
+		alone := base
+		f.set(&alone, head)
+		t, err := predict.Predict(alone, k, k, k, []int{n})
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, Cause{What: f.what(base, head), Alone: t.Mid[0] / at})
+	}
+	slices.SortStableFunc(out, func(a, b Cause) int {
+		return -compareAbs(math.Log(a.Alone), math.Log(b.Alone))
+	})
+	return out, nil
+}
+
+func compareAbs(a, b float64) int {
+	switch a, b := math.Abs(a), math.Abs(b); {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// Verdict gates the ratio at th.MinEffect: more than that slower at the
+// last thread count is a REGRESSION, that much faster an IMPROVED, else
+// PASS. The reason gives the change at that count with its band, then
+// the causes that made it, each with what it alone would do.
+func (p Prediction) Verdict(th compare.Thresholds) compare.CellVerdict {
+	v := compare.CellVerdict{Name: p.Name, Unit: Unit(p.At()), Verdict: compare.Pass, Ratio: p.Ratio, Lo: p.Lo, Hi: p.Hi}
+	switch {
+	case p.Ratio > 1+th.MinEffect:
+		v.Verdict = compare.Regression
+	case p.Ratio < 1-th.MinEffect:
+		v.Verdict = compare.Improved
+	}
+	v.Reason = p.Reason()
+	if v.Verdict == compare.Pass && p.Ratio != 1 {
+		v.Reason += fmt.Sprintf("; within ±%.0f%%", 100*th.MinEffect)
+	}
+	return v
+}
+
+// Reason is the prediction in words: "at 16 threads +380% a call [+300%,
+// +420%]: calls take an exclusive lock, 0 -> 1 per op (alone +350%)".
+func (p Prediction) Reason() string {
+	head := fmt.Sprintf("at %d threads %s a call [%s, %s]", p.At(), pct(p.Ratio), pct(p.Lo), pct(p.Hi))
+	if len(p.Causes) == 0 {
+		return fmt.Sprintf("at %d threads unchanged: the same lock profile and instructions", p.At())
+	}
+	parts := make([]string, len(p.Causes))
+	for i, c := range p.Causes {
+		parts[i] = fmt.Sprintf("%s (alone %s)", c.What, pct(c.Alone))
+	}
+	reason := head + ": " + strings.Join(parts, "; ")
+	if opposed(p.Causes) {
+		reason += "; decided by the predicted time, not by any one of them"
+	}
+	return reason
+}
+
+// opposed says whether some causes slow the cell and others speed it.
+func opposed(cs []Cause) bool {
+	up, down := false, false
+	for _, c := range cs {
+		up, down = up || c.Alone > 1, down || c.Alone < 1
+	}
+	return up && down
+}
+
+// pct is a ratio as a signed percentage.
+func pct(r float64) string { return fmt.Sprintf("%+.1f%%", 100*(r-1)) }
+
+// Threads is 1 to n, the counts a prediction draws.
+func Threads(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i + 1
+	}
+	return out
+}

@@ -1,0 +1,132 @@
+package scaling_test
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/perfrun/perfrun/compare"
+	"github.com/perfrun/perfrun/predict"
+	"github.com/perfrun/perfrun/scaling"
+)
+
+// The designs' 1-thread profiles at cost=openssl on 1024 CAs, as perfrun
+// run -threads 1 -instructions -locks counted them
+// (results/published/predicted/models.txt).
+var (
+	sorted = predict.Cell{Name: "sorted", Instructions: 5226.8, ExclusiveLocks: 1.2754, LockedInstructions: 1795.9,
+		Atomics: 2.5508, BusiestLocks: 1.2754, BusiestLocked: 1795.9}
+	hashmap = predict.Cell{Name: "hashmap", Instructions: 3418.0, Atomics: 2}
+	rcu     = predict.Cell{Name: "rcu", Instructions: 3300}
+)
+
+const perCall = 750e-9
+
+func predictAt(t *testing.T, base, head predict.Cell) (scaling.Prediction, compare.CellVerdict) {
+	t.Helper()
+	p, err := scaling.Predict(base.Name, base, head, perCall, scaling.Threads(scaling.DefaultThreads), scaling.Reference)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, p.Verdict(compare.DefaultThresholds)
+}
+
+func TestIdenticalProfilesPredictExactlyOne(t *testing.T) {
+	for _, c := range []predict.Cell{sorted, hashmap, rcu} {
+		p, v := predictAt(t, c, c)
+		if p.Ratio != 1 || p.Lo != 1 || p.Hi != 1 || v.Verdict != compare.Pass {
+			t.Errorf("%s against itself: ratio %v [%v, %v], %s; want exactly 1, PASS", c.Name, p.Ratio, p.Lo, p.Hi, v.Verdict)
+		}
+		if !strings.Contains(v.Reason, "unchanged") {
+			t.Errorf("%s: reason %q does not say unchanged", c.Name, v.Reason)
+		}
+	}
+}
+
+// A change that makes every hashmap lookup take the write lock: 0 -> 1
+// exclusive lock, its reader count's atomics besides, 50 instructions
+// held. Time at 2 threads sees +25%; at 16 threads it is a queue.
+func TestAnExclusiveLockIsARegressionAtSixteenThreads(t *testing.T) {
+	head := hashmap
+	head.ExclusiveLocks, head.LockedInstructions, head.Atomics = 1, 50, 4
+	head.BusiestLocks, head.BusiestLocked = 1, 50
+	p, v := predictAt(t, hashmap, head)
+	if v.Verdict != compare.Regression || v.Unit != scaling.Unit(16) {
+		t.Fatalf("write lock: %s on %s, want REGRESSION on %s: %s", v.Verdict, v.Unit, scaling.Unit(16), v.Reason)
+	}
+	if !strings.HasPrefix(v.Reason, "at 16 threads +") || !strings.Contains(v.Reason, "calls take an exclusive lock, 0 -> 1 per op") {
+		t.Errorf("reason %q does not give the cost at 16 threads and the lock", v.Reason)
+	}
+	if !strings.HasPrefix(p.Causes[0].What, "calls take an exclusive lock, 0 -> 1 per op") {
+		t.Errorf("the lock is not the first cause: %+v", p.Causes)
+	}
+	t.Logf("%s", v.Reason)
+}
+
+func TestASharedCounterIsARegression(t *testing.T) {
+	head := rcu
+	head.Atomics = 1
+	_, v := predictAt(t, rcu, head)
+	if v.Verdict != compare.Regression || !strings.Contains(v.Reason, "calls write a shared cache line") {
+		t.Fatalf("a shared counter: %s: %s", v.Verdict, v.Reason)
+	}
+	t.Logf("%s", v.Reason)
+}
+
+// sorted checking its first candidate before it lets go of its lock: one
+// acquisition a call instead of 1.275, each held longer. Neither unit
+// alone decides; the predicted time does, and the reason names both.
+func TestATradeOffIsDecidedByThePredictedTime(t *testing.T) {
+	head := sorted
+	head.ExclusiveLocks, head.BusiestLocks, head.Atomics = 1, 1, 2
+	head.LockedInstructions, head.BusiestLocked = 2064, 2064
+	p, v := predictAt(t, sorted, head)
+	if len(p.Causes) != 2 || !strings.Contains(v.Reason, "decided by the predicted time") {
+		t.Fatalf("trade-off: %s %s", v.Verdict, v.Reason)
+	}
+	var alone float64 = 1
+	for _, c := range p.Causes {
+		alone *= c.Alone
+	}
+	if math.Abs(math.Log(alone/p.Ratio)) > 0.05 {
+		t.Errorf("the causes alone multiply to %.3f, the prediction says %.3f", alone, p.Ratio)
+	}
+	t.Logf("%s: %s", v.Verdict, v.Reason)
+}
+
+// A tenth of lookups doing their work twice, outside any lock: where
+// nothing is shared the change costs at 16 threads what it costs at one;
+// where a lock or a line is the bottleneck at 16 (sorted's lock, hashmap's
+// reader count), a call waits there anyway and hides part or all of it,
+// never more than the whole.
+func TestWorkOutsideALockAtSixteen(t *testing.T) {
+	for _, c := range []struct {
+		base   predict.Cell
+		lo, hi float64
+	}{{rcu, 1.0999, 1.1001}, {hashmap, 1.0, 1.10}, {sorted, 0.995, 1.10}} {
+		head := c.base
+		head.Instructions *= 1.10
+		p, v := predictAt(t, c.base, head)
+		if p.Ratio < c.lo || p.Ratio > c.hi || !strings.Contains(v.Reason, "instructions 3") && !strings.Contains(v.Reason, "instructions 5") {
+			t.Errorf("%s: +10%% instructions outside any lock predicts %.4f at 16 threads, want [%.4f, %.4f]: %s", c.base.Name, p.Ratio, c.lo, c.hi, v.Reason)
+		}
+		t.Logf("%s: %s %s", c.base.Name, v.Verdict, v.Reason)
+	}
+}
+
+func TestImpossibleProfilesAreRefused(t *testing.T) {
+	for _, bad := range []predict.Cell{
+		{Name: "held", Instructions: 688, ExclusiveLocks: 1, LockedInstructions: 20005, Atomics: 2},
+		{Name: "negative", Instructions: 688, ExclusiveLocks: -1, Atomics: 2},
+		{Name: "nan", Instructions: math.NaN()},
+		{Name: "none"},
+		{Name: "busiest", Instructions: 688, ExclusiveLocks: 1, LockedInstructions: 10, BusiestLocks: 2, BusiestLocked: 10, Atomics: 2},
+	} {
+		if _, err := scaling.Predict("c", hashmap, bad, perCall, scaling.Threads(16), scaling.Reference); err == nil {
+			t.Errorf("%s: predicted from an impossible profile", bad.Name)
+		}
+	}
+	if _, err := scaling.Predict("c", hashmap, hashmap, 0, scaling.Threads(16), scaling.Reference); err == nil {
+		t.Error("predicted without base's time per call")
+	}
+}
