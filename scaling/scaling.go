@@ -195,7 +195,9 @@ var factors = []factor{
 		},
 	},
 	{
-		set:  func(to *predict.Cell, from predict.Cell) { to.Instructions, to.PerCall = from.Instructions, from.PerCall },
+		set: func(to *predict.Cell, from predict.Cell) {
+			to.Instructions, to.PerCall = from.Instructions, from.PerCall
+		},
 		same: func(b, h predict.Cell) bool { return b.Instructions == h.Instructions },
 		what: func(b, h predict.Cell) string { return "instructions " + change(b.Instructions, h.Instructions) },
 	},
