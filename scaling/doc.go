@@ -24,6 +24,6 @@
 //
 // Its promise: Predict (both arms, one time per instruction, the
 // constants given), Prediction.Verdict (the gate at a threshold, with the
-// reason in words), Check (a profile no operation can have is refused
-// before anything predicts from it), Reference and DefaultThreads.
+// reason in words; a profile no operation can have is refused before
+// anything predicts from it), Reference and DefaultThreads.
 package scaling

@@ -27,6 +27,9 @@ var Reference = predict.Measured{
 	Low:  predict.Constants{Handoff: 595e-9, Transfer: 28e-9},
 	Mid:  predict.Constants{Handoff: 625e-9, Transfer: 34e-9},
 	High: predict.Constants{Handoff: 701e-9, Transfer: 173e-9},
+	// Parallel: the runs were measured where two threads ran as two.
+	Parallel: 2,
+	Source:   "the reference set of results/scaling",
 }
 
 // A Prediction is a cell of base and of head predicted at each of Threads,
@@ -65,7 +68,7 @@ func Unit(n int) string { return fmt.Sprintf("predicted-sec/call@%dthreads", n) 
 // judged) with one time per instruction, perCall over base's
 // instructions, and the constants k: head's profile and instructions
 // against base's are all that differ. It refuses a profile no operation
-// can have (Check).
+// can have (predict.Check).
 func Predict(name string, base, head predict.Cell, perCall float64, threads []int, k predict.Measured) (Prediction, error) {
 	if len(threads) == 0 || !slices.IsSorted(threads) || threads[0] < 1 {
 		return Prediction{}, fmt.Errorf("%s: want ascending thread counts from 1", name)
@@ -74,7 +77,7 @@ func Predict(name string, base, head predict.Cell, perCall float64, threads []in
 		return Prediction{}, fmt.Errorf("%s: no time per call of base at one thread", name)
 	}
 	for side, c := range []predict.Cell{base, head} {
-		if err := Check(c); err != nil {
+		if err := predict.Check(c); err != nil {
 			return Prediction{}, fmt.Errorf("%s's %w", []string{"base", "head"}[side], err)
 		}
 	}
@@ -105,27 +108,6 @@ func shareTime(base, head predict.Cell, perCall float64) (predict.Cell, predict.
 	base.PerCallLo, base.PerCallHi = base.PerCall, base.PerCall
 	head.PerCallLo, head.PerCallHi = head.PerCall, head.PerCall
 	return base, head
-}
-
-// Check refuses a cell's counts that no operation can have: negative or
-// not finite, more instructions held under a lock than executed, more
-// held or taken by the busiest lock than by all, or no instructions.
-func Check(c predict.Cell) error {
-	vals := []float64{c.Instructions, c.ExclusiveLocks, c.LockedInstructions, c.Atomics, c.BusiestLocks, c.BusiestLocked}
-	for _, v := range vals {
-		if !(v >= 0) || math.IsInf(v, 0) {
-			return fmt.Errorf("profile of %s has a count that is negative or not a number", c.Name)
-		}
-	}
-	switch {
-	case !(c.Instructions > 0):
-		return fmt.Errorf("profile of %s has no instructions/op", c.Name)
-	case c.LockedInstructions > c.Instructions:
-		return fmt.Errorf("profile of %s holds a lock for %.4g instructions of the %.4g it executes", c.Name, c.LockedInstructions, c.Instructions)
-	case c.BusiestLocks > c.ExclusiveLocks || c.BusiestLocked > c.LockedInstructions:
-		return fmt.Errorf("profile of %s gives its busiest lock more than all its locks", c.Name)
-	}
-	return nil
 }
 
 // factor is one input of the model that a change can move.
@@ -281,11 +263,12 @@ func (p Prediction) Reason() string {
 	return reason
 }
 
-// opposed says whether some causes slow the cell and others speed it.
+// opposed says whether some causes slow the cell and others speed it,
+// each by more than a thousandth: less is rounding, not a trade.
 func opposed(cs []Cause) bool {
 	up, down := false, false
 	for _, c := range cs {
-		up, down = up || c.Alone > 1, down || c.Alone < 1
+		up, down = up || c.Alone > 1.001, down || c.Alone < 0.999
 	}
 	return up && down
 }

@@ -90,23 +90,41 @@ func (p Predicted) Verdicts(th compare.Thresholds, names []string) []compare.Cel
 	return out
 }
 
-// Decide hands the lock units of every predicted cell to the prediction:
-// a unit that moved explains the predicted time, which decides, so a
-// change that trades one cause of contention for another (fewer
-// acquisitions, each held longer) is judged once, by what the trade costs.
-// Cells without a prediction keep their lock verdicts.
+// Decide hands the lock units of every predicted cell that trades one
+// cause of contention for another — a gated unit worse beyond the
+// threshold, another better beyond it (fewer acquisitions, each held
+// longer) — to the prediction, which weighs them: the units explain the
+// predicted time, which decides. Where the units all move one way, each
+// still gates as an exact count, its reason giving what the prediction
+// makes of it: how much a longer hold costs at 16 threads depends on the
+// machine's hand-off, and more held is never less.
 func (p Predicted) Decide(locked []compare.CellVerdict) []compare.CellVerdict {
 	out := slices.Clone(locked)
+	worse, better := make(map[string]bool), make(map[string]bool)
+	for _, v := range out {
+		worse[v.Name] = worse[v.Name] || v.Verdict == compare.Regression
+		better[v.Name] = better[v.Name] || v.Verdict == compare.Improved
+	}
 	for i, v := range out {
 		pr, ok := p.Cells[v.Name]
 		if !ok || v.Verdict == compare.NotGated || !slices.Contains(records.LockUnits, v.Unit) {
 			continue
 		}
+		if !(worse[v.Name] && better[v.Name]) {
+			if v.Verdict == compare.Regression {
+				v.Reason += fmt.Sprintf("; predicted at %d threads: %s a call", pr.At(), pct(pr.Ratio))
+				out[i] = v
+			}
+			continue
+		}
 		if v.Verdict != compare.Pass {
-			v.Reason += fmt.Sprintf("; weighed in the prediction at %d threads, which decides", pr.At())
+			v.Reason += fmt.Sprintf("; a trade: weighed in the prediction at %d threads, which decides", pr.At())
 		}
 		v.Verdict = compare.NotGated
 		out[i] = v
 	}
 	return out
 }
+
+// pct is a ratio as a signed percentage.
+func pct(r float64) string { return fmt.Sprintf("%+.1f%%", 100*(r-1)) }

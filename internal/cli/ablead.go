@@ -76,6 +76,8 @@ func witness(c compare.CellVerdict, metric string) string {
 		return "the prediction"
 	case c.Unit == records.Instructions:
 		return "instructions/op"
+	case slices.Contains(records.LockUnits, c.Unit):
+		return "the lock profile"
 	}
 	return c.Unit
 }
