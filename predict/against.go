@@ -44,6 +44,9 @@ func Against(pred, published *records.Set, as map[string]string) ([]Held, error)
 					if n == 1 || !(b.mid[n] > 0) {
 						continue
 					}
+					if !(b.mid[1] >= minPublished) || !(b.mid[n] >= minPublished) {
+						return nil, fmt.Errorf("%s: %s at %d threads: a time per call under %g ns is no measurement", published.File, p, n, 1e9*minPublished)
+					}
 					lo, hi := a.low[n]/a.low[1], a.high[n]/a.high[1]
 					mid := a.mid[n] / a.mid[1]
 					out = append(out, Held{Cell: m, Published: p, Threads: n, Predicted: mid,
@@ -52,8 +55,15 @@ func Against(pred, published *records.Set, as map[string]string) ([]Held, error)
 			}
 		}
 	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s and %s share no thread count above one: nothing to hold the prediction against (predict at the published table's thread counts with -threads)", pred.File, published.File)
+	}
 	return out, nil
 }
+
+// minPublished is the least time per call a published table may give: a
+// hundredth of a nanosecond is no store's, and less divides to nonsense.
+const minPublished = 1e-11
 
 // curve is one cell's medians by thread count: the time per call and,
 // for a prediction, its band's edges (else the time again).

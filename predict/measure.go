@@ -26,6 +26,9 @@ type Measured struct {
 	// spinning threads waited for a CPU more than MaxWait of a window;
 	// where every window was, all are kept and the constants are inflated.
 	Disturbed int
+	// Source names where constants not measured here come from (a
+	// reference set); "" for Measure's.
+	Source string
 }
 
 // MaxWait is the share of a window a spinning thread may wait for a CPU
@@ -230,10 +233,20 @@ func pingPong(window time.Duration) (float64, float64) {
 	return time.Since(start).Seconds() / float64(max(line.Load(), 1)), max(waited[0], waited[1])
 }
 
+// Inflated says whether the machine was busy throughout the measurement:
+// every window disturbed, or two threads of independent work far from
+// twice one; then every constant is inflated and a prediction from them
+// is no answer.
+func (m Measured) Inflated() bool {
+	return m.Source == "" && (m.Disturbed == m.Windows && m.Windows > 0 || m.Parallel < 1.8)
+}
+
 // Busy says, in a sentence, how the machine disturbed the measurement of
 // the constants; empty where it did not.
 func (m Measured) Busy() string {
 	switch {
+	case m.Source != "":
+		return ""
 	case m.Disturbed == m.Windows && m.Windows > 0:
 		return fmt.Sprintf("in every one of the %d windows a thread that spins throughout waited for a CPU more than %.0f%% of it: the machine was busy and every constant is inflated; predict again with nothing else running", m.Windows, 100*MaxWait)
 	case m.Disturbed > 0:

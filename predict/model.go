@@ -126,3 +126,43 @@ func Predict(c Cell, low, mid, high Constants, threads []int) (Band, error) {
 	}
 	return b, nil
 }
+
+// WhyWide names the input that makes a cell's band at n threads widest
+// and how many times wider its high edge is than its low there, were it
+// the only input to vary: the hand-off, the cache-line transfer or the
+// 1-thread time's interval. "" where the band is not twice as wide as
+// low, or the cell cannot be predicted.
+func WhyWide(c Cell, m Measured, n int) (string, float64) {
+	at := func(c Cell, k Constants) float64 {
+		t, err := perCall(c, k, []int{n})
+		if err != nil {
+			return math.NaN()
+		}
+		return t[0]
+	}
+	lo, hi := c, c
+	lo.PerCall, hi.PerCall = c.PerCallLo, c.PerCallHi
+	whole := at(hi, m.High) / at(lo, m.Low)
+	if !(whole >= 2) {
+		return "", whole
+	}
+	mid := m.Mid
+	inputs := []struct {
+		what   string
+		lo, hi float64
+	}{
+		{fmt.Sprintf("the hand-off (%.0f ns a spinning waiter, %.0f ns a sleeping one)", 1e9*m.Low.Handoff, 1e9*m.High.Handoff),
+			at(c, Constants{m.Low.Handoff, mid.Transfer}), at(c, Constants{m.High.Handoff, mid.Transfer})},
+		{fmt.Sprintf("the cache-line transfer (%.0f to %.0f ns)", 1e9*m.Low.Transfer, 1e9*m.High.Transfer),
+			at(c, Constants{mid.Handoff, m.Low.Transfer}), at(c, Constants{mid.Handoff, m.High.Transfer})},
+		{fmt.Sprintf("the 1-thread time's interval (%.0f to %.0f ns)", 1e9*c.PerCallLo, 1e9*c.PerCallHi),
+			at(lo, mid), at(hi, mid)},
+	}
+	best, ratio := "", 0.0
+	for _, in := range inputs {
+		if r := in.hi / in.lo; r > ratio {
+			best, ratio = in.what, r
+		}
+	}
+	return best, whole
+}

@@ -81,6 +81,12 @@ func Results(in *records.Set, threads []int, m Measured, command string) (*recor
 		if !ok {
 			continue
 		}
+		if c.First != nil && records.ConfigOf(c.First, "predicted") != "" {
+			return nil, fmt.Errorf("%s: %s is a prediction, not a measurement: predict from the results a run measured", in.File, c.Name)
+		}
+		if err := Check(cell); err != nil {
+			return nil, fmt.Errorf("%s: %w", in.File, err)
+		}
 		n++
 		band, err := Predict(cell, m.Low, m.Mid, m.High, threads)
 		if err != nil {
@@ -132,6 +138,9 @@ func Results(in *records.Set, threads []int, m Measured, command string) (*recor
 
 // constantsText is a constant's low, middle and high in nanoseconds.
 func constantsText(m Measured, of func(Constants) float64) string {
+	if m.Source != "" {
+		return fmt.Sprintf("%.0f %.0f %.0f (low, mid, high: %s)", 1e9*of(m.Low), 1e9*of(m.Mid), 1e9*of(m.High), m.Source)
+	}
 	kept := m.Windows - m.Disturbed
 	if kept == 0 { // every window disturbed: all were kept (Measure)
 		kept = m.Windows

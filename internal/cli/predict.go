@@ -5,6 +5,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"math"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/perfrun/perfrun/predict"
 	"github.com/perfrun/perfrun/records"
 	"github.com/perfrun/perfrun/report"
+	"github.com/perfrun/perfrun/scaling"
 )
 
 var cmdPredict = &command{
@@ -61,6 +63,7 @@ func predictFlags(fs *flag.FlagSet) runFunc {
 	window := fs.Duration("window", 100*time.Millisecond, "time of each window that measures the machine's constants")
 	windows := fs.Int("windows", 9, "windows of each constant, interleaved")
 	against := fs.String("against", "", "a results file of published numbers (such as results/published/pr28599.txt) to hold the prediction's scaling against, per(n)/per(1)")
+	constants := fs.String("constants", "measure", "measure: the hand-off and transfer measured on this machine now; reference: the fixed set ab predicts with (results/scaling), which a busy machine cannot move")
 	plotDir := fs.String("plot", "", "with -against: draw the prediction beside the published curves in this folder (held-against.svg and .png)")
 	as := fs.String("as", "", "with -against: which published implementation each predicted one stands for, IMPL=PUBLISHED,... (e.g. sorted=pr28599-before)")
 	return func(_ context.Context, o *streams, args []string) error {
@@ -74,11 +77,16 @@ func predictFlags(fs *flag.FlagSet) runFunc {
 		if *windows < 1 || *window < time.Millisecond {
 			return usageError("-windows must be at least 1 and -window at least 1ms")
 		}
+		if *constants != "measure" && *constants != "reference" {
+			return usageError("-constants must be measure or reference, not %q", *constants)
+		}
 		if *out != "" {
 			if err := checkOutput(*out); err != nil {
 				return err
 			}
-			if err := notAnInput(*out, fs.Arg(0)); err != nil {
+			// Neither the results nor the published table may be
+			// overwritten by the prediction.
+			if err := notAnInput(*out, fs.Arg(0), *against); err != nil {
 				return err
 			}
 		}
@@ -99,8 +107,11 @@ func predictFlags(fs *flag.FlagSet) runFunc {
 				return asUsage(err)
 			}
 		}
-		fmt.Fprintf(o.stderr, "perfrun: predict: measuring the machine's hand-off and cache-line transfer (%d windows of %v each, on two threads)\n", *windows, *window)
-		m := predict.Measure(*window, *windows)
+		m := scaling.Reference
+		if *constants == "measure" {
+			fmt.Fprintf(o.stderr, "perfrun: predict: measuring the machine's hand-off and cache-line transfer (%d windows of %v each, on two threads)\n", *windows, *window)
+			m = predict.Measure(*window, *windows)
+		}
 		if busy := m.Busy(); busy != "" {
 			fmt.Fprintf(o.stderr, "perfrun: predict: %s\n", busy)
 		}
@@ -117,14 +128,23 @@ func predictFlags(fs *flag.FlagSet) runFunc {
 				return err
 			}
 		}
+		// Constants a busy machine inflated answer nothing: the table is
+		// printed and written, and the exit says it is no answer.
+		var inflated error
+		if m.Inflated() {
+			inflated = &exitError{exitInconclusive, fmt.Errorf("every constant was measured on a busy machine: the prediction is no answer (predict again with nothing else running, or with -constants reference)")}
+		}
 		if *out == "" {
-			return nil
+			return inflated
 		}
 		var b bytes.Buffer
 		if err := set.Write(&b); err != nil {
 			return err
 		}
-		return writeFile(*out, b.Bytes())
+		if err := writeFile(*out, b.Bytes()); err != nil {
+			return err
+		}
+		return inflated
 	}
 }
 
@@ -134,20 +154,26 @@ func predictFlags(fs *flag.FlagSet) runFunc {
 // the machine has the cores): whether the measured median's 95% interval
 // (records.Interval) reaches it.
 func printPrediction(o *streams, set, in *records.Set, m predict.Measured) {
-	fmt.Fprintf(o.stdout, "predicted, not measured: one core a thread; hand-off %.0f / %.0f / %.0f ns, cache-line transfer %.0f / %.0f / %.0f ns (low / mid / high, measured here)\n\n",
-		1e9*m.Low.Handoff, 1e9*m.Mid.Handoff, 1e9*m.High.Handoff, 1e9*m.Low.Transfer, 1e9*m.Mid.Transfer, 1e9*m.High.Transfer)
+	source := "measured here"
+	if m.Source != "" {
+		source = m.Source
+	}
+	fmt.Fprintf(o.stdout, "predicted, not measured: one core a thread; hand-off %.0f / %.0f / %.0f ns, cache-line transfer %.0f / %.0f / %.0f ns (low / mid / high, %s)\n\n",
+		1e9*m.Low.Handoff, 1e9*m.Mid.Handoff, 1e9*m.High.Handoff, 1e9*m.Low.Transfer, 1e9*m.Mid.Transfer, 1e9*m.High.Transfer, source)
 	if d := predict.Delivery(in); d != 1 {
 		fmt.Fprintf(o.stdout, "the run's control cell took %.3f× its 1-thread time per call at two threads (the machine, not a store): the band's edges from two threads carry it\n\n", d)
 	}
 	tw := tabwriter.NewWriter(o.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "cell\tthreads\tns/call\tlow\thigh\tper(n)/per(1)\tmeasured\t")
-	var first float64
 	inside, measured := 0, 0
 	for _, c := range set.Cells() {
 		v := func(unit string) float64 { return 1e9 * records.Median(c.Values[records.Tidy(unit)]) }
 		mid, low, high := v(records.NsPerCall), v(predict.Low), v(predict.High)
-		if c.Threads == 1 || first == 0 {
-			first = mid
+		// per(1) is the cell's own, its measured 1-thread time, whatever
+		// thread counts were asked for: never another design's.
+		first := math.NaN()
+		if one, ok := in.Cell(records.AtThreads(c.Name, 1)); ok {
+			first = 1e9 * records.Median(one.Values[records.Tidy(records.NsPerCall)])
 		}
 		seen := ""
 		if mc, ok := in.Cell(c.Name); ok && len(mc.Values[records.Tidy(records.NsPerCall)]) > 0 {
@@ -171,6 +197,34 @@ func printPrediction(o *streams, set, in *records.Set, m predict.Measured) {
 	tw.Flush()
 	if measured > 0 {
 		fmt.Fprintf(o.stdout, "\nmeasured points inside the predicted band: %d of %d\n", inside, measured)
+	}
+	printWide(o, set, in, m)
+}
+
+// printWide says, for each cell whose band at the most threads predicted
+// is more than twice as high as low, which input makes it so: a wide band
+// rests on what the machine's constants do not pin down, and says which.
+func printWide(o *streams, set, in *records.Set, m predict.Measured) {
+	most := 0
+	for _, c := range set.Cells() {
+		most = max(most, c.Threads)
+	}
+	first := true
+	for _, c := range in.Cells() {
+		cell, ok := predict.CellOf(c)
+		if !ok {
+			continue
+		}
+		why, wide := predict.WhyWide(cell, m, most)
+		if why == "" {
+			continue
+		}
+		if first {
+			fmt.Fprintln(o.stdout)
+			first = false
+		}
+		fmt.Fprintf(o.stdout, "%s: the band at %d threads is %.1f× as high as low, widest for %s\n",
+			strings.TrimSuffix(c.Name, "/threads=1"), most, wide, why)
 	}
 }
 
