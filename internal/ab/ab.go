@@ -332,7 +332,7 @@ func PruneStale(repo string) []string {
 			removed = append(removed, d)
 		}
 	}
-	exec.Command("git", "-C", repo, "worktree", "prune").Run()
+	forgetWorktrees(repo, removed...)
 	return removed
 }
 

@@ -268,3 +268,41 @@ func TestFreshLayouts(t *testing.T) {
 		t.Fatalf("%d distinct binaries, linking %v", len(digests), r.Linking)
 	}
 }
+
+// TestPruneLeavesTheUsersWorktrees: cleaning up after a killed comparison
+// unregisters the worktree inside its scratch folder and no other: a
+// worktree of the user's whose folder was moved (which "git worktree
+// prune" drops) keeps its registration.
+func TestPruneLeavesTheUsersWorktrees(t *testing.T) {
+	repo := t.TempDir()
+	git := func(args ...string) string {
+		t.Helper()
+		out, err := exec.Command("git", append([]string{"-C", repo, "-c", "user.name=t", "-c", "user.email=t@t"}, args...)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	git("init", "-q")
+	git("commit", "-q", "--allow-empty", "-m", "one")
+	mine := filepath.Join(t.TempDir(), "mine")
+	git("worktree", "add", "-q", "--detach", mine)
+	if err := os.Rename(mine, mine+"-moved"); err != nil {
+		t.Fatal(err)
+	}
+	dead, err := TempDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dead)
+	git("worktree", "add", "-q", "--detach", filepath.Join(dead, "base"))
+	os.WriteFile(filepath.Join(dead, "pid"), []byte("2147483646"), 0o644)
+	PruneStale(repo)
+	list := git("worktree", "list", "--porcelain")
+	if !strings.Contains(list, mine) {
+		t.Errorf("the user's moved worktree lost its registration:\n%s", list)
+	}
+	if strings.Contains(list, dead) {
+		t.Errorf("the killed comparison's worktree is still registered:\n%s", list)
+	}
+}

@@ -8,8 +8,10 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/perfrun/perfrun/harness/locks"
+	"github.com/perfrun/perfrun/internal/procgroup"
 )
 
 // A Revision is one revision of a repository checked out in a worktree
@@ -76,6 +78,7 @@ func (v *Revision) link(ctx context.Context, out string, layout uint64, strip bo
 	}
 	build := exec.CommandContext(ctx, "go", "build", "-o", out, "-ldflags="+ldflags, ".")
 	build.Dir = v.dir
+	procgroup.Gentle(build, buildGrace)
 	if msg, err := build.CombinedOutput(); err != nil {
 		return fmt.Errorf("building %s (%s): %w: %s", v.Name, v.Commit[:12], err, strings.TrimSpace(string(msg)))
 	}
@@ -88,8 +91,12 @@ func (v *Revision) link(ctx context.Context, out string, layout uint64, strip bo
 func (v *Revision) Close() {
 	exec.Command("git", "-C", v.repo, "worktree", "remove", "--force", "--", v.wt).Run()
 	os.RemoveAll(v.wt)
-	exec.Command("git", "-C", v.repo, "worktree", "prune").Run()
+	forgetWorktrees(v.repo, v.wt) // an add cut short registers a worktree remove cannot find
 }
+
+// buildGrace is how long an interrupted go build may take to end its
+// compilers and remove its work folder before it is killed.
+const buildGrace = 10 * time.Second
 
 // BuildLocks builds the revision's main package at out for lock profiles
 // (harness/locks): with the overlay of package sync and its build tag.

@@ -110,7 +110,12 @@ var instructionsHeader = []string{"cell", "arm", "instructions/op"}
 // WriteInstructions is every count of a comparison, one row each.
 func WriteInstructions(names []string, counts Counts) []byte {
 	return writeRows(instructionsHeader, func(write func(...string)) {
+		var done []string
 		for _, name := range names {
+			if slices.Contains(done, name) {
+				continue
+			}
+			done = append(done, name)
 			for side, arm := range sides {
 				for _, v := range counts[name][side] {
 					write(name, arm, strconv.FormatFloat(v, 'g', -1, 64))
@@ -139,6 +144,13 @@ func ReadInstructions(data []byte) (names []string, counts Counts, err error) {
 		}
 		c[side] = append(c[side], v)
 		counts[row[0]] = c
+	}
+	for _, name := range names {
+		for side, c := range counts[name] {
+			if len(c) == 0 {
+				return nil, nil, fmt.Errorf("%s has no count of %s: a cell is judged on both arms' counts or not at all", name, sides[side])
+			}
+		}
 	}
 	return names, counts, nil
 }

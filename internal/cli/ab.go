@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -34,7 +36,12 @@ interleaved window by window, a fresh code layout for every arm of every
 round, then decides each cell: PASS (no slowdown as large as -threshold can
 have been missed), REGRESSION, IMPROVED or INCONCLUSIVE. Beside time it
 counts instructions/op and the lock profile (locks, instructions held,
-atomics per op) of every 1-thread cell: any verdict's REGRESSION fails the
+atomics per op) of every 1-thread cell, and predicts from them both
+revisions' time per call at -predict-threads (16), one core a thread, with
+one set of reference constants: head ÷ base there is gated at -threshold
+("at 16 threads +380% a call: calls take an exclusive lock, 0 -> 1 per
+op"); a change that trades one lock unit for another is decided by it.
+Any verdict's REGRESSION fails the
 cell, a PASS needs time's PASS, and the counts explain the time verdict;
 a count cannot see memory stalls, cache misses or waiting. Exit codes as
 gate; a revision that does not build exits 4.
@@ -562,27 +569,27 @@ func (a *abOptions) replayWindows(o *streams) error {
 		return err
 	}
 	// The counts recorded beside the windows, judged again too.
-	var counts abcount.Counts
-	var profiles abcount.Profiles
-	if a.replay != "-" {
-		path := filepath.Join(filepath.Dir(a.replay), "instructions.csv")
-		if data, err := regularfile.ReadFile(path, records.MaxFileBytes); err == nil {
-			var cells []string
-			if cells, counts, err = abcount.ReadInstructions(data); err != nil {
-				return asUsage(fmt.Errorf("%s: %w", path, err))
-			}
-			instr := abcount.InstructionVerdicts(*a.th, cells, counts)
-			abcount.Explain(rep, instr)
-			rep.Add(instr...)
+	counts, profiles, err := replayCounts(a.replay, rec)
+	if err != nil {
+		return asUsage(err)
+	}
+	if counts != nil {
+		var cells []string
+		for name := range counts {
+			cells = append(cells, name)
 		}
-		path = filepath.Join(filepath.Dir(a.replay), "locks.csv")
-		if data, err := regularfile.ReadFile(path, records.MaxFileBytes); err == nil {
-			var cells []string
-			if cells, profiles, err = abcount.ReadLocks(data); err != nil {
-				return asUsage(fmt.Errorf("%s: %w", path, err))
-			}
-			a.predicted = a.judgeLocks(rep, cells, counts, profiles, rec.Windows)
+		slices.Sort(cells)
+		instr := abcount.InstructionVerdicts(*a.th, cells, counts)
+		abcount.Explain(rep, instr)
+		rep.Add(instr...)
+	}
+	if profiles != nil {
+		var cells []string
+		for name := range profiles {
+			cells = append(cells, name)
 		}
+		slices.Sort(cells)
+		a.predicted = a.judgeLocks(rep, cells, counts, profiles, rec.Windows)
 	}
 	rep.Old, rep.New = "base", "head"
 	rep.Warnings = append(rep.Warnings, fmt.Sprintf("judged again from %s: %d cells, %d-core machine; the numbers are the recording's", name, len(rec.Cells), rec.Cores))
@@ -595,6 +602,65 @@ func (a *abOptions) replayWindows(o *streams) error {
 		}
 	}
 	return verdict
+}
+
+// replayCounts reads the counts an ab -report recorded beside windows.csv
+// (none for a recording read from standard input): a file that is absent
+// was not recorded; one that is there and cannot be read (a FIFO, a
+// folder), is malformed, or names a cell the windows do not have refuses
+// the replay, since a verdict from counts it lacks must fail closed.
+func replayCounts(windows string, rec *ab.Recording) (abcount.Counts, abcount.Profiles, error) {
+	if windows == "-" {
+		return nil, nil, nil
+	}
+	read := func(file string) ([]byte, string, error) {
+		path := filepath.Join(filepath.Dir(windows), file)
+		if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
+			return nil, path, nil
+		}
+		data, err := regularfile.ReadFile(path, records.MaxFileBytes)
+		return data, path, err
+	}
+	known := make(map[string]bool)
+	for _, c := range rec.Cells {
+		known[c.Name] = true
+	}
+	foreign := func(path string, names []string) error {
+		for _, n := range names {
+			if !known[n] {
+				return fmt.Errorf("%s: %s is not a cell of %s", path, n, windows)
+			}
+		}
+		return nil
+	}
+	var counts abcount.Counts
+	var profiles abcount.Profiles
+	data, path, err := read("instructions.csv")
+	if err != nil {
+		return nil, nil, err
+	}
+	if data != nil {
+		var names []string
+		if names, counts, err = abcount.ReadInstructions(data); err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", path, err)
+		}
+		if err := foreign(path, names); err != nil {
+			return nil, nil, err
+		}
+	}
+	if data, path, err = read("locks.csv"); err != nil {
+		return nil, nil, err
+	}
+	if data != nil {
+		var names []string
+		if names, profiles, err = abcount.ReadLocks(data); err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", path, err)
+		}
+		if err := foreign(path, names); err != nil {
+			return nil, nil, err
+		}
+	}
+	return counts, profiles, nil
 }
 
 // decide runs the looks within the budget and returns the report and
@@ -671,9 +737,11 @@ func (a *abOptions) decide(ctx context.Context, o *streams, r *ab.Runner, start 
 	return rep, windows, nil
 }
 
-// judgeLocks adds the lock verdicts and the prediction's to rep: each
-// predicted cell decided by its predicted time at -predict-threads, its
-// lock units explaining it; a cell without a prediction by its units.
+// judgeLocks adds the lock verdicts and the prediction's to rep: the
+// prediction at -predict-threads gates every predicted cell, and decides
+// alone a cell whose lock units trade one cause for another
+// (abcount.Predicted.Decide); a cell without a prediction is judged by
+// its units.
 func (a *abOptions) judgeLocks(rep *compare.Report, names []string, counts abcount.Counts, profiles abcount.Profiles, windows map[string][]compare.Window) abcount.Predicted {
 	locked := abcount.LockVerdicts(*a.th, names, profiles)
 	if a.predictThreads == 0 {

@@ -1,0 +1,36 @@
+package ab
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// forgetWorktrees unregisters from repo the git worktrees whose folder
+// lies inside one of dirs — scratch folders of perfrun's own — and no
+// other: a user's worktree whose folder was moved keeps its registration,
+// which "git worktree prune" would drop.
+func forgetWorktrees(repo string, dirs ...string) {
+	out, err := exec.Command("git", "-C", repo, "rev-parse", "--path-format=absolute", "--git-common-dir").Output()
+	if err != nil {
+		return
+	}
+	admin := filepath.Join(strings.TrimSpace(string(out)), "worktrees")
+	entries, err := os.ReadDir(admin)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		data, err := os.ReadFile(filepath.Join(admin, e.Name(), "gitdir"))
+		if err != nil {
+			continue
+		}
+		at := strings.TrimSpace(string(data))
+		for _, d := range dirs {
+			if d != "" && strings.HasPrefix(at, filepath.Clean(d)+string(filepath.Separator)) {
+				os.RemoveAll(filepath.Join(admin, e.Name()))
+			}
+		}
+	}
+}
