@@ -23,13 +23,15 @@ var ErrConnect = errors.New("cannot connect")
 
 // A location is a SQLite file's path, a postgres:// or postgresql:// URL
 // (the scheme in any case), or a PostgreSQL keyword/value connection
-// string ("host=… dbname=…"). Every other URL is refused: a file named
-// like a URL is never what its user meant.
+// string ("host=… dbname=…", any keyword first: libpq has dozens and adds
+// more). Every other URL is refused: a file named like a URL, or like
+// "key=value", is never what its user meant.
 var (
 	schemeRE  = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9+.-]*):(//)?`)
-	keywordRE = regexp.MustCompile(`^\s*(host|hostaddr|port|dbname|user|password|passfile|sslmode|sslrootcert|sslcert|sslkey|connect_timeout|application_name|search_path|service|target_session_attrs|options)\s*=`)
-	// passwordRE finds a password in a connection string, quoted or not.
-	passwordRE = regexp.MustCompile(`(?i)(\bpassword\s*=\s*)('(?:[^'\\]|\\.)*'|[^\s]*)`)
+	keywordRE = regexp.MustCompile(`^\s*[A-Za-z_][A-Za-z0-9_]*\s*=`)
+	// passwordRE finds every secret of a connection string, quoted or
+	// not: password=, sslpassword= and any other key naming a password.
+	passwordRE = regexp.MustCompile(`(?i)(\b[a-z_]*password\s*=\s*)('(?:[^'\\]|\\.)*'|[^\s]*)`)
 )
 
 // IsServer says whether a history's location names a PostgreSQL server
@@ -56,6 +58,14 @@ func connString(loc string) string {
 // information, a password= parameter of the URL or of a connection
 // string).
 func Printable(loc string) string {
+	if m := schemeRE.FindStringSubmatch(loc); !IsServer(loc) && m != nil && m[2] != "" {
+		// A URL of another scheme, refused: its user information is a
+		// secret all the same.
+		if u, err := url.Parse(loc); err == nil {
+			return u.Redacted()
+		}
+		return m[1] + "://…"
+	}
 	if !IsServer(loc) {
 		return loc
 	}
@@ -69,7 +79,7 @@ func Printable(loc string) string {
 	q := u.Query()
 	hidden := false
 	for k := range q {
-		if strings.EqualFold(k, "password") {
+		if strings.Contains(strings.ToLower(k), "password") {
 			q[k] = []string{"xxxxx"}
 			hidden = true
 		}

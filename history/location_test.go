@@ -13,6 +13,10 @@ func TestPrintableHidesEveryPassword(t *testing.T) {
 		"host=h user=u password=secret1 dbname=db",
 		"host=h dbname=db password = 'secret1 x'",
 		"host=h Password=secret1",
+		// Keywords perfrun has no list of are a server's all the same.
+		"sslpassword=secret1 host=h dbname=db",
+		"channel_binding=require password=secret1 host=h",
+		"postgres://u@h/db?sslpassword=secret1",
 	} {
 		if !IsServer(loc) {
 			t.Errorf("IsServer(%q) = false", loc)
@@ -24,6 +28,17 @@ func TestPrintableHidesEveryPassword(t *testing.T) {
 	for _, loc := range []string{"h.db", "dir/h.db", "C:\\h.db", "a:b.db"} {
 		if IsServer(loc) || Printable(loc) != loc {
 			t.Errorf("%q: IsServer %v, Printable %q", loc, IsServer(loc), Printable(loc))
+		}
+	}
+}
+
+// TestRefusedURLsKeepTheirSecrets: a URL of a scheme perfrun refuses is
+// printed in the refusal without its user information.
+func TestRefusedURLsKeepTheirSecrets(t *testing.T) {
+	for _, loc := range []string{"mysql://root:secret1@h/db", "http://u:secret1@h/x"} {
+		err := checkLocation(loc)
+		if err == nil || strings.Contains(err.Error(), "secret1") {
+			t.Errorf("checkLocation(%q) = %v", loc, err)
 		}
 	}
 }
