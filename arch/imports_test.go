@@ -37,6 +37,7 @@ var layers = []struct {
 	{"internal/regularfile", -1},
 	{"internal/recorded", -1},
 	{"internal/threadcpu", -1},
+	{"internal/selfsource", -1},
 	{"store/certgen", 0},
 	{"records", 0},
 	{"history/changepoint", 0},

@@ -301,6 +301,38 @@ func TestGateConfigMismatch(t *testing.T) {
 	if err != nil || len(rep.Warnings) == 0 {
 		t.Fatalf("pooled runs: %v, warnings %v", err, rep.Warnings)
 	}
+	// A machine label is compared whether one file or both carry it: no
+	// label beside a label is two machines, in one file or across two.
+	labelled, unlabelled := file(2, "machine: other-box\n"), file(2, "")
+	if _, err := Gate(unlabelled, labelled, DefaultThresholds); err == nil || !strings.Contains(err.Error(), "differ in machine") {
+		t.Errorf("an unlabelled run against machine: other-box: %v", err)
+	}
+	cat, _ := records.Read(strings.NewReader("BenchmarkA/threads=1 1 100 ns/op\nmachine: other-box\nBenchmarkA/threads=1 1 101 ns/op\n"), "cat.txt", "cat")
+	if _, err := Gate(cat, unlabelled, DefaultThresholds); err == nil || !strings.Contains(err.Error(), "mixes results with different machine") {
+		t.Errorf("an unlabelled run concatenated with machine: other-box: %v", err)
+	}
+	if _, err := Gate(labelled, file(2, "machine: other-box\n"), DefaultThresholds); err != nil {
+		t.Errorf("two runs of one labelled machine: %v", err)
+	}
+}
+
+// TestOneMeasurement: a file and a copy of it are one measurement, which
+// the gate command refuses; two runs with one value apart are two.
+func TestOneMeasurement(t *testing.T) {
+	read := func(text string) *records.Set {
+		s, err := records.Read(strings.NewReader(text), "f.txt", "f")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	a := "BenchmarkA/threads=1 1 100 ns/op\nBenchmarkA/threads=1 1 101 ns/op\n"
+	if !OneMeasurement(read(a), read(a)) {
+		t.Error("a file and its copy are not one measurement")
+	}
+	if OneMeasurement(read(a), read("BenchmarkA/threads=1 1 100 ns/op\nBenchmarkA/threads=1 1 102 ns/op\n")) {
+		t.Error("two runs are one measurement")
+	}
 }
 
 // TestGateMissingUnitFailsClosed: a NEW file in another unit (benchstat

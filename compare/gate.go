@@ -84,13 +84,29 @@ func CheckConfig(old, new *records.Set, ignore []string) (warnings []string, err
 		if slices.Contains(ignore, key) {
 			continue
 		}
+		of := values
+		if key == "machine" {
+			// No label is a label too: a labelled run beside an unlabelled
+			// one, in a file or across two, is two machines until the user
+			// says otherwise. Where no record has one, cpu and cores speak.
+			of = func(s *records.Set, _ string) []string {
+				if l := s.MachineLabels(); len(l) == 1 && l[0] == "" {
+					return nil
+				}
+				return s.MachineLabels()
+			}
+		}
 		for _, s := range []*records.Set{old, new} {
-			if v := values(s, key); len(v) > 1 {
+			if v := of(s, key); len(v) > 1 {
 				return nil, fmt.Errorf("%s mixes results with different %s (%s): runs of different setups do not pool; -ignore-config %s to use them anyway",
 					s.File, key, strings.Join(v, " | "), key)
 			}
 		}
-		a, b := values(old, key), values(new, key)
+		a, b := of(old, key), of(new, key)
+		if key == "machine" && len(a)+len(b) > 0 && (len(a) == 0 || len(b) == 0) {
+			a, b = append(a, ""), append(b, "") // one file labelled, the other not
+			a, b = a[:1], b[:1]
+		}
 		if len(a) == 1 && len(b) == 1 && a[0] != b[0] {
 			return nil, fmt.Errorf("%s and %s differ in %s (%q vs %q): results of different setups do not compare; -ignore-config %s to compare anyway",
 				old.File, new.File, key, a[0], b[0], key)
@@ -441,4 +457,26 @@ func machineWarnings(old, new *records.Set) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// OneMeasurement reports whether two results files hold the same
+// measurement: every cell of each with the very values of the other's. A
+// gate of a run against itself has seen no second run, and its PASS would
+// promise nothing.
+func OneMeasurement(a, b *records.Set) bool {
+	if len(a.Cells()) != len(b.Cells()) || len(a.Cells()) == 0 {
+		return false
+	}
+	for _, ca := range a.Cells() {
+		cb, ok := b.Cell(ca.Name)
+		if !ok || len(ca.Values) != len(cb.Values) || ca.Aside != cb.Aside {
+			return false
+		}
+		for unit, v := range ca.Values {
+			if !slices.Equal(v, cb.Values[unit]) {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/perfrun/perfrun/internal/selfsource"
 	"github.com/perfrun/perfrun/records"
 	"github.com/perfrun/perfrun/workloads"
 )
@@ -132,9 +133,10 @@ func cpuName() string {
 var Stamp string
 
 // Revision identifies the perfrun source that ran: Stamp, else the VCS
-// revision Go stamped into the binary, else "unknown" — never what git
-// says about the directory the binary happens to run in, which may be any
-// repository at any commit.
+// revision Go stamped into the binary, else the revision of the folder the
+// binary recorded as its main package's (go run of a clone, which Go does
+// not stamp), else "unknown" — never what git says about the directory
+// the binary happens to run in, which may be any repository at any commit.
 func Revision() string {
 	if Stamp != "" {
 		return Stamp
@@ -153,6 +155,11 @@ func Revision() string {
 			if dirty {
 				rev += "-dirty"
 			}
+			return rev
+		}
+	}
+	if dir := selfsource.MainDir(); dir != "" {
+		if rev := selfsource.GitRevision(dir); rev != "" {
 			return rev
 		}
 	}

@@ -38,7 +38,10 @@ type Set struct {
 	// each file configuration key across all records.
 	first   *benchfmt.Result
 	configs map[string][]string
-	keep    bool // a read set that keeps its records (Read)
+	// labels are the distinct machine labels of its records, "" for a
+	// record that has none.
+	labels []string
+	keep     bool // a read set that keeps its records (Read)
 }
 
 // Cell is every record of one benchmark name: one value per unit and
@@ -199,6 +202,9 @@ func (s *Set) index(r *benchfmt.Result, owned bool) {
 	if s.first == nil {
 		s.first = c.First
 	}
+	if m := ConfigOf(r, "machine"); !slices.Contains(s.labels, m) {
+		s.labels = append(s.labels, m)
+	}
 	for _, kv := range r.Config {
 		// A value means what it says without the spaces around it (Go's cpu:
 		// line ends in some): a copy with them stripped is the same machine.
@@ -274,6 +280,10 @@ func (s *Set) Repeats() int {
 // ConfigValues returns the distinct values a file configuration key took
 // across the set's records, in the order they appeared.
 func (s *Set) ConfigValues(key string) []string { return s.configs[key] }
+
+// MachineLabels are the distinct machine labels of the set's records, ""
+// for records without one, in the order they first appear.
+func (s *Set) MachineLabels() []string { return s.labels }
 
 // ConfigKeys returns the file configuration keys of the set's records,
 // sorted.

@@ -63,6 +63,19 @@ func (d *Document) writeLeads(w io.Writer) {
 	}
 }
 
+// resultsHeading names a results table for what its values are: medians
+// over rounds, or a prediction's middles.
+func resultsHeading(s *records.Set) string {
+	if s != nil {
+		for _, c := range s.Cells() {
+			if predicted(c) {
+				return "Predicted, not measured (perfrun predict: the model's middle; its band in low-ns/call and high-ns/call)"
+			}
+		}
+	}
+	return "Results (median ± 95% CI over rounds)"
+}
+
 // summary is one cell of a single run's table.
 type summary struct {
 	Name                  string
@@ -256,7 +269,7 @@ func (d *Document) WriteMarkdownFull(w io.Writer) {
 			open = " open"
 		}
 		_, head := timeOf(d.New)
-		fmt.Fprintf(w, "<details%s><summary>Results (median ± 95%% CI over rounds)</summary>\n\n| cell | %s | ops/s | lock wait/op | allocs/op |\n|---|---|---|---|---|\n", open, head)
+		fmt.Fprintf(w, "<details%s><summary>%s</summary>\n\n| cell | %s | ops/s | lock wait/op | allocs/op |\n|---|---|---|---|---|\n", open, resultsHeading(d.New), head)
 		for _, s := range summaries(d.New) {
 			fmt.Fprintf(w, "| %s | %s %s | %s %s | %s | %s |\n", mdEscape(s.Name), s.NsMedian, s.NsRange, s.OpsMedian, s.OpsRange, s.LockWait, s.AllocsPerOp)
 		}
@@ -277,6 +290,11 @@ var mdEscaper = strings.NewReplacer(
 // cell, a link or a span. Names are shown as escaped text rather than in a
 // code span, which a backtick in the name would end.
 func mdEscape(s string) string { return mdEscaper.Replace(records.OneLine(s)) }
+
+// MarkdownText is s made safe as text in Markdown, as every report page
+// writes a name: no HTML, link, image, span or table cell it can open or
+// end, on one line.
+func MarkdownText(s string) string { return mdEscape(s) }
 
 // pageStyle is the style every report page shares: type, tables, figures.
 const pageStyle template.CSS = `body { font: 15px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 1100px; padding: 0 1em; color: #1d1d1f; }
@@ -345,6 +363,7 @@ func (d *Document) WriteHTML(w io.Writer) error {
 	return pageTemplate.Execute(w, map[string]any{
 		"Style": pageStyle, "D": d, "Changed": changed, "All": all, "Summaries": sums, "Plots": plots,
 		"TimeHead": head, "Oversubscribed": oversubscribedNote, "Leads": leads, "Unmoved": d.undecidedUnmoved(),
+		"Heading": resultsHeading(d.New),
 	})
 }
 
@@ -389,7 +408,7 @@ details { margin: 1em 0; } summary { cursor: pointer; font-weight: 600; }
 {{end}}</table></details>{{end}}
 {{range .Plots}}<figure>{{.SVG}}<figcaption>{{.Caption}}</figcaption></figure>
 {{end}}
-{{if .Summaries}}<details{{if not .D.Verdict}} open{{end}}><summary>Results (median ± 95% CI over rounds)</summary>
+{{if .Summaries}}<details{{if not .D.Verdict}} open{{end}}><summary>{{.Heading}}</summary>
 <table><tr><th>cell</th><th>{{.TimeHead}}</th><th>ops/s</th><th>lock wait/op</th><th>allocs/op</th></tr>
 {{range .Summaries}}<tr><td><code>{{.Name}}</code></td><td class="num">{{.NsMedian}} {{.NsRange}}</td><td class="num">{{.OpsMedian}} {{.OpsRange}}</td><td class="num">{{.LockWait}}</td><td class="num">{{.AllocsPerOp}}</td></tr>
 {{end}}</table>

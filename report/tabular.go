@@ -47,6 +47,12 @@ func finite(x float64) *float64 {
 	return &x
 }
 
+// predicted says whether a cell is a prediction's (perfrun predict's
+// records say predicted: yes), not a measurement.
+func predicted(c *records.Cell) bool {
+	return c.First != nil && records.ConfigOf(c.First, "predicted") != ""
+}
+
 // Rows summarizes every cell and unit of the set.
 func Rows(s *records.Set, cores int) []Row {
 	var rows []Row
@@ -60,12 +66,18 @@ func Rows(s *records.Set, cores int) []Row {
 				Mean: finite(sum.Mean), Median: finite(sum.Median),
 				MedianLo: finite(sum.Lo), MedianHi: finite(sum.Hi), Values: v,
 			}
-			if sum.N > 1 {
+			switch {
+			case predicted(c):
+				// A prediction has no rounds: its one value is the model's,
+				// its band in units of its own.
+				r.Note = "predicted, not measured (perfrun predict)"
+				r.MedianLo, r.MedianHi = nil, nil
+			case sum.N > 1:
 				r.Variance, r.Std, r.CV = finite(sum.Variance), finite(sum.Std), finite(sum.CV)
-			} else {
+			default:
 				r.Note = "one round: no variance"
 			}
-			if r.MedianLo == nil || r.MedianHi == nil {
+			if (r.MedianLo == nil || r.MedianHi == nil) && !predicted(c) {
 				r.MedianLo, r.MedianHi = nil, nil
 				r.Note = join(r.Note, "too few rounds for a 95% confidence interval of the median")
 			}
@@ -104,9 +116,11 @@ func WriteCSV(w io.Writer, s *records.Set, cores int) error {
 
 // cell is a name as a CSV cell a spreadsheet reads as text: one that
 // begins as a formula (=, +, -, @, or a tab or carriage return before
-// one) gets a leading apostrophe, as spreadsheets themselves write it.
+// one) gets a leading apostrophe, as spreadsheets themselves write it;
+// so does one that begins, after blanks, with a colon, which a CI runner
+// printing the file reads as a workflow command (::error::).
 func cell(s string) string {
-	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) || strings.HasPrefix(strings.TrimLeft(s, " \t"), ":") {
 		return "'" + s
 	}
 	return s

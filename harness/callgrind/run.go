@@ -48,7 +48,9 @@ func Run(ctx context.Context, args, env []string, stdout io.Writer, done func(st
 	var why []string
 	for range tries {
 		var out, stderr bytes.Buffer
-		cmd := exec.CommandContext(ctx, "valgrind", args...)
+		// --vgdb=no: no gdbserver FIFOs and shared memory in /tmp, which
+		// an interrupted count would leave behind; perfrun uses none.
+		cmd := exec.CommandContext(ctx, "valgrind", append([]string{"--vgdb=no"}, args...)...)
 		cmd.Env = append(append(os.Environ(), env...), Env...)
 		cmd.Stdout, cmd.Stderr = &out, &stderr
 		procgroup.Own(cmd)

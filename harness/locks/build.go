@@ -8,6 +8,9 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
+	"time"
+
+	"github.com/perfrun/perfrun/internal/procgroup"
 )
 
 // Build compiles the main package pkg (an import path, or a folder such
@@ -29,27 +32,25 @@ func Build(ctx context.Context, dir, pkg, out string, tags []string, flags ...st
 	args := append([]string{"build", "-overlay", overlay, "-tags", strings.Join(append(tags, Tag), ","), "-o", out}, flags...)
 	cmd := exec.CommandContext(ctx, "go", append(args, "--", pkg)...)
 	cmd.Dir = dir
+	// Interrupted, go is asked to stop as Ctrl-C asks it: it ends its
+	// compilers and removes its work folder; killed, it leaves both.
+	procgroup.Gentle(cmd, 10*time.Second)
 	if msg, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("building %s for lock profiles: %w: %s", pkg, err, strings.TrimSpace(string(msg)))
 	}
 	return nil
 }
 
-// BuildSelf builds this very program for lock profiles into out, from the
-// working folder's module (the program's source must be there, as it is
-// for `go run`, or for a store's own module that calls perfrun.Main), with
-// the build tags this binary was built with.
+// BuildSelf builds this very program for lock profiles into out, from
+// its own source (SelfSource), with the build tags this binary was built
+// with.
 func BuildSelf(ctx context.Context, out string) error {
-	pkg, tags, err := Self()
+	src, err := SelfSource()
 	if err != nil {
 		return err
 	}
-	wd, err := os.Getwd()
-	if err != nil {
-		return err
-	}
-	if err := Build(ctx, wd, pkg, out, tags); err != nil {
-		return fmt.Errorf("%w (lock profiles rebuild %s from its source: run perfrun from its module)", err, pkg)
+	if err := Build(ctx, src.Dir, src.Pkg, out, src.Tags); err != nil {
+		return fmt.Errorf("%w (lock profiles rebuild %s from its source in %s)", err, src.Name, src.Dir)
 	}
 	return nil
 }

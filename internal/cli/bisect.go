@@ -21,6 +21,7 @@ import (
 	"github.com/perfrun/perfrun/internal/ab"
 	"github.com/perfrun/perfrun/internal/bisect"
 	"github.com/perfrun/perfrun/internal/procgroup"
+	"github.com/perfrun/perfrun/records"
 )
 
 var cmdBisect = &command{
@@ -394,7 +395,8 @@ func subject(ctx context.Context, repo, commit string) string {
 	if err != nil {
 		return ""
 	}
-	return strings.TrimSpace(string(out))
+	// A subject is the committer's text: one line, no control character.
+	return records.OneLine(strings.TrimSpace(string(out)))
 }
 
 func lastLines(s string, n int) string {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/perfrun/perfrun/history"
 	"github.com/perfrun/perfrun/internal/bisect"
+	"github.com/perfrun/perfrun/report"
 )
 
 // fromHistory is the N-th step history changes prints: its commits, and
@@ -182,7 +183,7 @@ func culpritShift(c bisect.Culprit) string {
 	return s
 }
 
-func mdEscape(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
+func mdEscape(s string) string { return report.MarkdownText(s) }
 
 func sortedKeys(m map[string]string) []string {
 	keys := make([]string, 0, len(m))

@@ -83,6 +83,12 @@ func gateFlags(fs *flag.FlagSet) runFunc {
 		if err != nil {
 			return err
 		}
+		// A CI job that gates a run against itself (a baseline never
+		// replaced, one path given twice) would PASS every pull request:
+		// refused, so the job fails where it is misconfigured.
+		if compare.OneMeasurement(old, new) {
+			return usageError("%s and %s hold one measurement, the same values in every cell: a gate needs two runs", old.File, new.File)
+		}
 		rep, err := compare.Gate(old, new, *th)
 		if err != nil {
 			return asUsage(err)

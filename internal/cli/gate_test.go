@@ -36,7 +36,8 @@ func TestGateExitCodes(t *testing.T) {
 	dir := t.TempDir()
 	base := map[string]float64{"Issuer/impl=a/threads=1": 100, "Issuer/impl=b/threads=1": 200}
 	old := resultsFile(t, dir, "old.txt", 8, base)
-	same := resultsFile(t, dir, "same.txt", 8, base)
+	same := resultsFile(t, dir, "same.txt", 9, base) // a second run: one more round
+	few2 := resultsFile(t, dir, "few2.txt", 2, map[string]float64{"Issuer/impl=a/threads=1": 100.1, "Issuer/impl=b/threads=1": 200.2})
 	slow := resultsFile(t, dir, "slow.txt", 8, map[string]float64{"Issuer/impl=a/threads=1": 130, "Issuer/impl=b/threads=1": 200})
 	fast := resultsFile(t, dir, "fast.txt", 8, map[string]float64{"Issuer/impl=a/threads=1": 70, "Issuer/impl=b/threads=1": 200})
 	few := resultsFile(t, dir, "few.txt", 2, base)
@@ -53,7 +54,8 @@ func TestGateExitCodes(t *testing.T) {
 		{[]string{"gate", old, same}, 0, "verdict: PASS"},
 		{[]string{"gate", old, fast}, 0, "verdict: IMPROVED"},
 		{[]string{"gate", old, slow, "-json", verdict}, 1, "verdict: REGRESSION"},
-		{[]string{"gate", few, few}, 3, "verdict: INCONCLUSIVE"},
+		{[]string{"gate", few, few2}, 3, "verdict: INCONCLUSIVE"},
+		{[]string{"gate", old, old}, 2, "hold one measurement"},
 		{[]string{"gate", old, other}, 2, "share no benchmark"},
 		{[]string{"gate", old, foreign}, 2, "no benchmark results"},
 		{[]string{"gate", old, filepath.Join(dir, "missing.txt")}, 2, "no such file"},

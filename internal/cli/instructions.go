@@ -10,10 +10,12 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/perfrun/perfrun/harness"
 	"github.com/perfrun/perfrun/harness/callgrind"
 	"github.com/perfrun/perfrun/harness/locks"
+	"github.com/perfrun/perfrun/internal/procgroup"
 	"github.com/perfrun/perfrun/workloads"
 )
 
@@ -48,8 +50,8 @@ func countInstructions(ctx context.Context, res *harness.Outcome, procs int, cor
 
 // countableSelf is a binary of this program callgrind can count: this one,
 // or, where it has no symbol table (go run links with -s), the same
-// package built again from the working folder's module into dir, as lock
-// profiles build it.
+// package built again from its own source into dir (locks.SelfSource), as
+// lock profiles build it.
 func countableSelf(ctx context.Context, dir string, stderr io.Writer, quiet bool) (string, error) {
 	exe, err := os.Executable()
 	if err != nil {
@@ -59,15 +61,17 @@ func countableSelf(ctx context.Context, dir string, stderr io.Writer, quiet bool
 	if why == nil {
 		return exe, nil
 	}
-	pkg, tags, err := locks.Self()
+	src, err := locks.SelfSource()
 	if err != nil {
 		return "", fmt.Errorf("%v, and %w", why, err)
 	}
 	if !quiet {
-		fmt.Fprintf(stderr, "perfrun: this binary has no symbol table to count instructions in (go run links without one): building %s with one\n", pkg)
+		fmt.Fprintf(stderr, "perfrun: this binary has no symbol table to count instructions in (go run links without one): building %s from %s with one\n", src.Name, src.Dir)
 	}
 	out := filepath.Join(dir, "perfrun")
-	cmd := exec.CommandContext(ctx, "go", "build", "-tags", strings.Join(tags, ","), "-o", out, "--", pkg)
+	cmd := exec.CommandContext(ctx, "go", "build", "-tags", strings.Join(src.Tags, ","), "-o", out, "--", src.Pkg)
+	cmd.Dir = src.Dir
+	procgroup.Gentle(cmd, 10*time.Second) // go ends its compilers and removes its work folder
 	if msg, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("%v; building it again to count: %w: %s (build perfrun with go build and run that)", why, err, strings.TrimSpace(string(msg)))
 	}

@@ -84,7 +84,9 @@ func TestInstructionsUnderGoRun(t *testing.T) {
 	if err != nil {
 		t.Fatalf("perfrun run -instructions: %v\n%s", err, msg)
 	}
-	if !strings.Contains(string(msg), "building github.com/perfrun/perfrun/cmd/perfrun with one") {
+	// From the folder its binary was built from, wherever it runs.
+	src, _ := filepath.Abs("../../cmd/perfrun")
+	if !strings.Contains(string(msg), "building github.com/perfrun/perfrun/cmd/perfrun from "+src+" with one") {
 		t.Errorf("run did not say it builds itself to count:\n%s", msg)
 	}
 	s, err := records.ReadFile(out)

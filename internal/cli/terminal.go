@@ -24,20 +24,38 @@ func clearLineOn(w io.Writer) {
 }
 
 // printable wraps a command's output so that no name, label or value
-// read from a file or a flag can drive the terminal: every control
-// character but newline and tab, and every C1 control, is written as a Go
-// escape (\x1b, \r). What perfrun writes is otherwise unchanged, so
-// benchfmt, CSV and JSON output keep their bytes.
-type printable struct{ w io.Writer }
+// read from a file or a flag can drive the terminal or a CI runner: every
+// control character but newline and tab, and every C1 control, is written
+// as a Go escape (\x1b, \r); and a colon that begins a line (after blanks)
+// is written \x3a, since a runner reads a line that begins "::" as a
+// workflow command (::error::, ::add-mask::). What perfrun writes is
+// otherwise unchanged, so benchfmt, CSV and JSON output keep their bytes.
+type printable struct {
+	w io.Writer
+	// line is where the output stands: at a line's start or only blanks
+	// into it (false), or past them (true); nil writes as though every
+	// write began a line.
+	line *bool
+}
+
+// newPrintable wraps w, at the start of a line.
+func newPrintable(w io.Writer) printable { return printable{w: w, line: new(bool)} }
 
 func (p printable) Write(b []byte) (int, error) {
-	if !needsEscape(b) {
-		return p.w.Write(b)
+	past := p.line != nil && *p.line
+	if end, ok := plain(b, past); ok {
+		n, err := p.w.Write(b)
+		if p.line != nil {
+			*p.line = end
+		}
+		return n, err
 	}
 	var out bytes.Buffer
 	for i := 0; i < len(b); {
 		r, size := utf8.DecodeRune(b[i:])
 		switch {
+		case r == ':' && !past:
+			out.WriteString(`\x3a`)
 		case !escaped(r, size):
 			out.Write(b[i : i+size])
 		case size == 1:
@@ -45,12 +63,42 @@ func (p printable) Write(b []byte) (int, error) {
 		default:
 			fmt.Fprintf(&out, `\u%04x`, r) // a C1 or bidirectional control
 		}
+		past = pastBlanks(r, past)
 		i += size
+	}
+	if p.line != nil {
+		*p.line = past
 	}
 	if _, err := p.w.Write(out.Bytes()); err != nil {
 		return 0, err
 	}
 	return len(b), nil
+}
+
+// plain says b needs no escape written where the output stands (past
+// its line's blanks or not), and where the output then stands.
+func plain(b []byte, past bool) (bool, bool) {
+	for len(b) > 0 {
+		r, size := utf8.DecodeRune(b)
+		if escaped(r, size) || r == ':' && !past {
+			return past, false
+		}
+		past = pastBlanks(r, past)
+		b = b[size:]
+	}
+	return past, true
+}
+
+// pastBlanks is where the output stands after r: a newline starts a line,
+// blanks keep its start, anything else is past it.
+func pastBlanks(r rune, past bool) bool {
+	switch r {
+	case '\n':
+		return false
+	case ' ', '\t':
+		return past
+	}
+	return true
 }
 
 // escaped says printable writes the rune (of size bytes) as an escape: a

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 )
 
@@ -22,7 +23,7 @@ func TestPrintableEscapesControls(t *testing.T) {
 		"cr\rover":                   `cr\x0dover`,
 	} {
 		var b bytes.Buffer
-		n, err := printable{&b}.Write([]byte(in))
+		n, err := printable{w: &b}.Write([]byte(in))
 		if err != nil || n != len(in) {
 			t.Errorf("Write(%q) = %d, %v", in, n, err)
 		}
@@ -34,8 +35,39 @@ func TestPrintableEscapesControls(t *testing.T) {
 
 func TestClearLineOnTheTerminal(t *testing.T) {
 	var b bytes.Buffer
-	clearLineOn(printable{&b})
+	clearLineOn(printable{w: &b})
 	if b.String() != clearLine {
 		t.Errorf("wrote %q, want %q", b.String(), clearLine)
+	}
+}
+
+// TestNoLineIsAWorkflowCommand: a name or label that would begin a line
+// of output with "::" — which a CI runner reads as a command, ::error::
+// to fake a failure, ::add-mask:: to hide output — begins it escaped,
+// however the line's writes are split; a colon inside a line is written
+// as it is.
+func TestNoLineIsAWorkflowCommand(t *testing.T) {
+	for _, writes := range [][]string{
+		{"::error::forged\n"},
+		{"   ::error::forged\n"},
+		{"ok line\n\t::add-mask::x\n"},
+		{"cell ", "a:b\n", "  ", "::warning::x\n"},
+		{"first\n", ":", ":error::split\n"},
+	} {
+		var b bytes.Buffer
+		p := newPrintable(&b)
+		for _, w := range writes {
+			if _, err := p.Write([]byte(w)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, line := range strings.Split(b.String(), "\n") {
+			if strings.HasPrefix(strings.TrimLeft(line, " \t"), ":") {
+				t.Errorf("%q wrote a line that begins with a colon: %q", writes, line)
+			}
+		}
+		if strings.Contains(strings.Join(writes, ""), "a:b") && !strings.Contains(b.String(), "a:b") {
+			t.Errorf("a colon inside a line was escaped: %q", b.String())
+		}
 	}
 }

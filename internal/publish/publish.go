@@ -18,6 +18,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/perfrun/perfrun/internal/regularfile"
 	"github.com/perfrun/perfrun/report"
 )
 
@@ -198,7 +199,9 @@ func writeStaged(name string, data []byte) error {
 // only, so a forged manifest cannot point perfrun outside the folder.
 func readManifest(dir string) map[string]bool {
 	owned := make(map[string]bool)
-	data, err := os.ReadFile(filepath.Join(dir, manifestName))
+	// A regular file only: a FIFO in its place would block the read, and
+	// a device feed it without end.
+	data, err := regularfile.ReadFile(filepath.Join(dir, manifestName), 1<<20)
 	if err != nil {
 		return owned
 	}

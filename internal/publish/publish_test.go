@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -116,5 +117,26 @@ func TestStaleStagingRemoved(t *testing.T) {
 	}
 	if _, err := os.Stat(stale); err == nil {
 		t.Error("the killed report's staging folder is still there")
+	}
+}
+
+// TestAFifoManifestDoesNotHang: a FIFO where the manifest goes is read as
+// no manifest, at once; a plain read of it waited for a writer forever.
+func TestAFifoManifestDoesNotHang(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "rep")
+	os.MkdirAll(dir, 0o755)
+	if err := syscall.Mkfifo(filepath.Join(dir, manifestName), 0o644); err != nil {
+		t.Skipf("no FIFO here: %v", err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		p := New(dir)
+		p.Add("report.md", []byte("x"))
+		done <- p.Publish()
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("publishing into a folder whose manifest is a FIFO hung")
 	}
 }

@@ -1,0 +1,77 @@
+package locks
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime/debug"
+	"strings"
+
+	"github.com/perfrun/perfrun/internal/selfsource"
+)
+
+// A SelfBuild is where a build of this very program comes from: the folder
+// and package to build, and the build tags this binary was built with.
+type SelfBuild struct {
+	// Dir is the folder go build runs in and Pkg the package it builds
+	// there; Name is the program's import path, for messages.
+	Dir, Pkg, Name string
+	Tags           []string
+}
+
+// SelfSource is the source a build of this program must come from so
+// that what it counts is the code this binary runs: the folder of its
+// main package as the binary recorded it (a build without -trimpath
+// records its files' paths; go run's does), else the working folder's
+// module. It refuses a source that is not the binary's: a recorded
+// folder whose git revision differs from the one the binary was stamped
+// with, or a working folder that is another checkout than the binary's.
+func SelfSource() (SelfBuild, error) {
+	pkg, tags, err := Self()
+	if err != nil {
+		return SelfBuild{}, err
+	}
+	if dir := selfsource.MainDir(); dir != "" {
+		return SelfBuild{Dir: dir, Pkg: ".", Name: pkg, Tags: tags}, stamped(dir)
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return SelfBuild{}, err
+	}
+	return SelfBuild{Dir: wd, Pkg: pkg, Name: pkg, Tags: tags}, stamped(wd)
+}
+
+// stamped refuses dir as this binary's source where the binary carries a
+// git revision (go build's stamp) and dir's checkout is at another, or is
+// modified where the binary was not.
+func stamped(dir string) error {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return nil
+	}
+	var rev, modified string
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			modified = s.Value
+		}
+	}
+	if rev == "" {
+		return nil
+	}
+	out, err := exec.Command("git", "-C", dir, "rev-parse", "HEAD").Output()
+	if err != nil {
+		return nil // not a checkout: nothing to hold the stamp against
+	}
+	if head := strings.TrimSpace(string(out)); head != rev {
+		return fmt.Errorf("this perfrun was built at %.12s, the source in %s is at %.12s: a build of it would count other code than the code timed (run the perfrun built from %s, or build one at %.12s)", rev, dir, head, dir, rev)
+	}
+	if modified == "false" {
+		if st, err := exec.Command("git", "-C", dir, "status", "--porcelain", "--untracked-files=no").Output(); err == nil && len(strings.TrimSpace(string(st))) > 0 {
+			return fmt.Errorf("the source in %s has changed since this perfrun was built from it: a build of it would count other code than the code timed (build perfrun again)", dir)
+		}
+	}
+	return nil
+}

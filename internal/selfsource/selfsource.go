@@ -1,0 +1,53 @@
+// Package selfsource finds the source this very program was built from:
+// the folder of its main package as the binary recorded it. A build
+// without -trimpath records its files' paths (go run's does), so a
+// program run from a clone knows its clone even when it runs elsewhere,
+// and never mistakes the working folder for its source.
+package selfsource
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+)
+
+// MainDir is the folder of this program's main package, where the binary
+// recorded it and it is still there; "" otherwise (a -trimpath build, a
+// test binary, a folder since removed, a call off the main goroutine's
+// stack).
+func MainDir() string {
+	pcs := make([]uintptr, 512)
+	frames := runtime.CallersFrames(pcs[:runtime.Callers(1, pcs)])
+	for {
+		f, more := frames.Next()
+		if f.Function == "main.main" {
+			if !filepath.IsAbs(f.File) {
+				return ""
+			}
+			dir := filepath.Dir(f.File)
+			if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+				return ""
+			}
+			return dir
+		}
+		if !more {
+			return ""
+		}
+	}
+}
+
+// GitRevision is the commit dir's checkout is at, with "-dirty" where its
+// tracked files have changes; "" where dir is no git checkout.
+func GitRevision(dir string) string {
+	out, err := exec.Command("git", "-C", dir, "rev-parse", "HEAD").Output()
+	if err != nil {
+		return ""
+	}
+	rev := strings.TrimSpace(string(out))
+	if st, err := exec.Command("git", "-C", dir, "status", "--porcelain", "--untracked-files=no").Output(); err == nil && len(strings.TrimSpace(string(st))) > 0 {
+		rev += "-dirty"
+	}
+	return rev
+}
