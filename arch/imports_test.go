@@ -41,6 +41,7 @@ var layers = []struct {
 	{"store/certgen", 0},
 	{"records", 0},
 	{"history/changepoint", 0},
+	{"internal/needs", -1},
 	{"internal/browser", 0},
 	{"internal/bisect", 0},
 	{"internal/procgroup", 0},

@@ -3,11 +3,12 @@ package locks
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/perfrun/perfrun/internal/needs"
 )
 
 // TestRewriteThisGo: the sync package of the Go that runs the tests is
@@ -43,9 +44,7 @@ func TestRewriteRefusesAnotherShape(t *testing.T) {
 // handcount builds testdata/handcount for lock profiles once per test run.
 func handcount(t *testing.T) string {
 	t.Helper()
-	if _, err := exec.LookPath("valgrind"); err != nil {
-		t.Skip("no valgrind")
-	}
+	needs.Valgrind(t)
 	if runtime.GOARCH != "amd64" {
 		t.Skip("client requests and the hand-counted work are amd64's")
 	}

@@ -12,22 +12,15 @@ import (
 	"regexp"
 	"strconv"
 	"testing"
+
+	"github.com/perfrun/perfrun/internal/needs"
 )
 
-// Chromium returns the browser's path; without one a test is skipped,
-// except on CI, which must install it (.ci/run does).
+// Chromium returns the browser's path; without one that works a test is
+// skipped, saying why, except on CI, which must install it (.ci/run does).
 func Chromium(t testing.TB) string {
 	t.Helper()
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("CI") != "" {
-		t.Fatal("CI must install Chromium (.ci/run does) to test the HTML pages")
-	}
-	t.Skip("no Chromium; apt-get install chromium")
-	return ""
+	return needs.Tool(t, "apt-get install chromium", "chromium", "chromium-browser", "google-chrome")
 }
 
 // fetches finds anything in a page that would reach the network.

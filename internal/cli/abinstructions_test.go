@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/perfrun/perfrun/compare"
+	"github.com/perfrun/perfrun/internal/needs"
 	"github.com/perfrun/perfrun/records"
 )
 
@@ -18,9 +19,7 @@ import (
 // overlay) is an instruction REGRESSION at 1 thread; the same binary
 // against itself is a PASS.
 func TestABInstructions(t *testing.T) {
-	if _, err := exec.LookPath("valgrind"); err != nil {
-		t.Skip("no valgrind")
-	}
+	needs.Valgrind(t)
 	if testing.Short() {
 		t.Skip("slow: builds twice and runs callgrind")
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/perfrun/perfrun/harness/callgrind"
+	"github.com/perfrun/perfrun/internal/needs"
 	"github.com/perfrun/perfrun/records"
 )
 
@@ -19,9 +20,7 @@ import (
 // hashed models hash with a fixed function, so every process runs the same
 // code (with Go's per-process map seed they differed by up to 0.6%).
 func TestInstructionsRepeatable(t *testing.T) {
-	if _, err := exec.LookPath("valgrind"); err != nil {
-		t.Skip("no valgrind")
-	}
+	needs.Valgrind(t)
 	if testing.Short() {
 		t.Skip("slow: runs valgrind four times")
 	}
@@ -63,9 +62,7 @@ func TestInstructionsRepeatable(t *testing.T) {
 // counts came out 0 instructions/op without a word. Countable says why,
 // and run counts in a build of itself that has one.
 func TestInstructionsUnderGoRun(t *testing.T) {
-	if _, err := exec.LookPath("valgrind"); err != nil {
-		t.Skip("no valgrind")
-	}
+	needs.Valgrind(t)
 	if testing.Short() {
 		t.Skip("slow: builds perfrun twice and runs valgrind")
 	}
@@ -107,9 +104,7 @@ func TestInstructionsUnderGoRun(t *testing.T) {
 // (callgrind.Run, preemption off) counts. Where three runs with preemption
 // on do not abort, the host does not provoke it and the test says so.
 func TestPreemptionAbortsCallgrind(t *testing.T) {
-	if _, err := exec.LookPath("valgrind"); err != nil {
-		t.Skip("no valgrind")
-	}
+	needs.Valgrind(t)
 	if testing.Short() {
 		t.Skip("slow: runs valgrind up to four times on a workload that parses a bundle")
 	}

@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strconv"
 	"testing"
+
+	"github.com/perfrun/perfrun/internal/needs"
 )
 
 // TestMainJobPredicts: the main job (no cell chosen) predicts at 16
@@ -41,9 +43,7 @@ func TestMainJobPredicts(t *testing.T) {
 // with one exclusive lock held for most of a lookup (sorted) is predicted
 // to slow down where one that shares nothing (rcu) is not.
 func TestRunPredictsPastTheCores(t *testing.T) {
-	if _, err := exec.LookPath("valgrind"); err != nil {
-		t.Skip("no valgrind")
-	}
+	needs.Valgrind(t)
 	if testing.Short() {
 		t.Skip("slow: counts two cells under callgrind and builds perfrun for lock profiles")
 	}
