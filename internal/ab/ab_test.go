@@ -306,3 +306,41 @@ func TestPruneLeavesTheUsersWorktrees(t *testing.T) {
 		t.Errorf("the killed comparison's worktree is still registered:\n%s", list)
 	}
 }
+
+// TestCheckoutKeepsARelativeReplace: a store's module that depends on a
+// checkout beside it through a relative replace (the docs' "-replace=
+// …=../perfrun") builds at a revision: ab's worktree lies elsewhere, and
+// the relative path once named nothing there ("replacement directory
+// ../lib does not exist").
+func TestCheckoutKeepsARelativeReplace(t *testing.T) {
+	root := t.TempDir()
+	lib, repo := filepath.Join(root, "lib"), filepath.Join(root, "app")
+	write := func(path, text string) {
+		t.Helper()
+		os.MkdirAll(filepath.Dir(path), 0o755)
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(filepath.Join(lib, "go.mod"), "module example.com/lib\n\ngo 1.22\n")
+	write(filepath.Join(lib, "lib.go"), "package lib\n\nfunc Answer() int { return 42 }\n")
+	write(filepath.Join(repo, "go.mod"), "module example.com/app\n\ngo 1.22\n\nrequire example.com/lib v0.0.0\n\nreplace example.com/lib => ../lib\n")
+	write(filepath.Join(repo, "main.go"), "package main\n\nimport \"example.com/lib\"\n\nfunc main() { println(lib.Answer()) }\n")
+	for _, args := range [][]string{{"init", "-q"}, {"add", "."}, {"-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "app"}} {
+		if out, err := exec.Command("git", append([]string{"-C", repo}, args...)...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	dir := t.TempDir()
+	v, err := Checkout(context.Background(), repo, "HEAD", ".", dir, "base")
+	if err != nil {
+		t.Fatalf("a module with a relative replace does not build at a revision: %v", err)
+	}
+	defer v.Close()
+	if out, err := exec.Command(v.Plain).CombinedOutput(); err != nil || !strings.Contains(string(out), "42") {
+		t.Errorf("the built revision: %v %s", err, out)
+	}
+	if data, _ := os.ReadFile(filepath.Join(repo, "go.mod")); !strings.Contains(string(data), "=> ../lib") {
+		t.Errorf("the user's go.mod changed:\n%s", data)
+	}
+}

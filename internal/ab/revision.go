@@ -34,7 +34,9 @@ type Revision struct {
 // under dir and builds the main package at pkg there (a path relative to
 // the repository's root, such as ./cmd/perfrun, or a store author's own
 // main, which may sit in a module of its own below the root) in the
-// default layout, as Plain. Close removes the worktree.
+// default layout, as Plain, its module's relative replace directives
+// anchored where the user's checkout has them (anchorReplaces). Close
+// removes the worktree.
 func Checkout(ctx context.Context, repo, rev, pkg, dir, label string) (*Revision, error) {
 	out, err := exec.CommandContext(ctx, "git", "-C", repo, "rev-parse", "--verify", "--end-of-options", rev+"^{commit}").Output()
 	if err != nil {
@@ -46,6 +48,10 @@ func Checkout(ctx context.Context, repo, rev, pkg, dir, label string) (*Revision
 		return nil, fmt.Errorf("git worktree add %s: %w: %s", rev, err, strings.TrimSpace(string(msg)))
 	}
 	v.dir = filepath.Join(v.wt, filepath.FromSlash(pkg))
+	if err := anchorReplaces(ctx, v.dir, v.wt, repo); err != nil {
+		v.Close()
+		return nil, err
+	}
 	if err := checkMain(ctx, v.dir, pkg, rev); err != nil {
 		v.Close()
 		return nil, err
