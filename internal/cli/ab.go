@@ -30,21 +30,21 @@ import (
 var cmdAB = &command{
 	maxArgs: -1, name: "ab", args: "[flags] BASE HEAD | -base-bin B -head-bin H | -replay windows.csv", short: "build two git revisions and gate them, interleaved, with an A/A noise arm",
 	common: []string{"impl", "threads", "param", "threshold", "budget", "report", "json", "baseline", "base-bin", "head-bin", "instructions", "locks", "q"},
-	long: `AB builds two git revisions of perfrun (or of a main that calls
-perfrun.Main) and measures base, head and base again (the A/A arm),
-interleaved window by window, a fresh code layout for every arm of every
-round, then decides each cell: PASS (no slowdown as large as -threshold can
-have been missed), REGRESSION, IMPROVED or INCONCLUSIVE. Beside time it
-counts instructions/op and the lock profile (locks, instructions held,
-atomics per op) of every 1-thread cell, and predicts from them both
-revisions' time per call at -predict-threads (16), one core a thread, with
-one set of reference constants: head ÷ base there is gated at -threshold
-("at 16 threads +380% a call: calls take an exclusive lock, 0 -> 1 per
-op"); a change that trades one lock unit for another is decided by it.
-Any verdict's REGRESSION fails the
-cell, a PASS needs time's PASS, and the counts explain the time verdict;
-a count cannot see memory stalls, cache misses or waiting. Exit codes as
-gate; a revision that does not build exits 4.
+	long: `AB builds two git revisions and measures base, head and base again (the
+same code measured twice), interleaved window by window. It decides each
+cell at -threshold on time at 1 and 2 threads, on instructions and the
+lock profile at 1 thread, and on what the two lock profiles predict at
+-predict-threads (16). Any REGRESSION fails the cell; a PASS needs time's.
+Example: perfrun ab main HEAD
+
+Beside time it counts instructions/op and the lock profile (locks,
+instructions held, atomics per op) of every 1-thread cell, and predicts
+from them both revisions' time per call at -predict-threads, one core a
+thread, with one set of reference constants: head ÷ base there is gated
+at -threshold ("at 16 threads +380% a call: calls take an exclusive lock,
+0 -> 1 per op"); a change that trades one lock unit for another is decided
+by it. A count cannot see memory stalls, cache misses or waiting. Exit
+codes as gate; a revision that does not build exits 4.
 
 AB builds perfrun (or, with -pkg, any main that calls perfrun.Main) at two
 git revisions and measures them side by side on the same corpus and cells:

@@ -27,7 +27,11 @@ import (
 var cmdBisect = &command{
 	maxArgs: 2, name: "bisect", args: "[flags] GOOD BAD | -step N", short: "find the commit that made a step, with paired A/B measurements",
 	common: []string{"impl", "threads", "threshold", "budget", "step", "o", "json", "q"},
-	long: `Bisect finds the commit between GOOD and BAD that moved a cell, measuring
+	long: `Bisect finds the commit between GOOD and BAD that moved a cell, with ab's
+paired arms and verdicts; where a probe stays undecided it reports the
+range it narrowed to, never a guess. Example: perfrun bisect v1.2 main
+
+Bisect finds the commit between GOOD and BAD that moved a cell, measuring
 each probe commit against a reference with ab's paired arms and verdicts,
 never one commit after another. It first measures BAD against GOOD on the
 cells -impl, -threads and -workload choose and follows the cell that moved

@@ -236,7 +236,7 @@ func (c *command) flags(o *streams) *flag.FlagSet {
 }
 
 // help prints the command's usage, long help and flags (when it has any).
-func (c *command) help(w io.Writer, fs *flag.FlagSet) { c.helpOf(w, fs, len(c.common) == 0) }
+func (c *command) help(w io.Writer, fs *flag.FlagSet) { c.helpOf(w, fs, false) }
 
 // helpOf prints the usage, then the whole description and every flag, or,
 // short of all, the description's first paragraph, the common flags and
@@ -250,7 +250,7 @@ func (c *command) helpOf(w io.Writer, fs *flag.FlagSet, all bool) {
 	shown := flag.NewFlagSet(c.name, flag.ContinueOnError)
 	var others []string
 	fs.VisitAll(func(f *flag.Flag) {
-		if all || slices.Contains(c.common, f.Name) {
+		if all || len(c.common) == 0 || slices.Contains(c.common, f.Name) {
 			shown.Var(f.Value, f.Name, f.Usage)
 		} else {
 			others = append(others, "-"+f.Name)
@@ -258,14 +258,40 @@ func (c *command) helpOf(w io.Writer, fs *flag.FlagSet, all bool) {
 	})
 	any := false
 	shown.VisitAll(func(*flag.Flag) { any = true })
-	if any {
+	switch {
+	case any && all:
 		fmt.Fprintf(w, "\nFlags:\n")
 		shown.SetOutput(w)
 		shown.PrintDefaults()
+	case any:
+		// A screen's help: each common flag on a line of its own.
+		fmt.Fprintf(w, "\nFlags:\n")
+		shown.VisitAll(func(f *flag.Flag) { fmt.Fprintln(w, flagLine(f)) })
 	}
 	if len(others) > 0 {
 		fmt.Fprintf(w, "\nMore flags: %s\n(perfrun help -all %s: the whole description and every flag)\n", strings.Join(others, " "), c.name)
 	}
+}
+
+// flagLine is a flag in one line: its name, its usage's first clause and
+// its default; help -all prints the whole usage.
+func flagLine(f *flag.Flag) string {
+	name, usage := flag.UnquoteUsage(f)
+	if i := strings.Index(usage, " ("); i > 0 {
+		usage = usage[:i]
+	}
+	if i := strings.Index(usage, "; "); i > 0 {
+		usage = usage[:i]
+	}
+	line := "  -" + f.Name
+	if name != "" {
+		line += " " + name
+	}
+	line = fmt.Sprintf("%-22s %s", line, usage)
+	if d := f.DefValue; d != "" && d != "false" && d != "0" && d != "[]" {
+		line += " (default " + d + ")"
+	}
+	return line
 }
 
 // parse parses a command's arguments; flags may follow positional

@@ -13,6 +13,7 @@ import (
 )
 
 var cmdExport = &command{
+	common:  []string{"format", "vs"},
 	maxArgs: -1, name: "export", args: "[flags] FILE | -format processes FILE...", short: "print saved results as tables, CSV, JSON or JMH without re-running",
 	long: `Export reads a results file (perfrun's, or any go test -bench output) and
 prints it as "run -format" would have: the per-thread tables (table), one row per

@@ -14,9 +14,14 @@ import (
 )
 
 var cmdGate = &command{
+	common:  []string{"threshold", "json", "baseline", "allow-missing"},
 	maxArgs: -1, name: "gate", args: "[flags] OLD NEW", short: "decide PASS / IMPROVED / REGRESSION / INCONCLUSIVE between two results files",
-	long: `Gate decides whether NEW regressed against OLD (or against a named
-baseline: -baseline NAME NEW), per cell and overall. Per cell it estimates
+	long: `Gate decides whether NEW regressed against OLD, per cell and overall:
+PASS, REGRESSION, IMPROVED or INCONCLUSIVE at -threshold. Exit 0 PASS or
+IMPROVED, 1 REGRESSION or MISSING, 3 INCONCLUSIVE, 2 usage, 4 the tool
+failed. Example: perfrun gate old.txt new.txt
+
+NEW may be a named baseline's instead: -baseline NAME NEW. Per cell it estimates
 the change of time/op as the difference of 20% trimmed means of log values
 (Yuen's t; with fewer than 10 rounds a side, plain means: Welch's t), and
 promises: PASS — the upper bound of the

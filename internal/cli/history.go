@@ -48,8 +48,9 @@ machine: line (run -label machine=X), else its cpu and cores, unless
 		long: `Changes finds the steps in every series with E-divisive means and a
 permutation test, and prints each with its number (perfrun bisect -step N
 narrows step N to its commit), the commits it lies between, its size with
-a 95% interval, and its p-value. A step that a control or floor
-cell of the same runs shares (the same way, at least half as large) is
+a 95% interval, and its p-value.
+
+A step that a control or floor cell of the same runs shares (the same way, at least half as large) is
 noted as the machine's, and one that other machines' series of the cell
 took over the same commits is said to be theirs too. A store cell is also
 divided, commit by commit, by the control (else a floor) cell of the same
@@ -98,7 +99,7 @@ func init() {
 	var b strings.Builder
 	b.WriteString(cmdHistory.long + "\n\nCommands:\n")
 	for _, c := range historyCommands {
-		fmt.Fprintf(&b, "\n  perfrun %s %s\n      %s\n", c.name, c.args, c.short)
+		fmt.Fprintf(&b, "\n  %-20s %s", strings.TrimPrefix(c.name, "history "), c.short)
 	}
 	cmdHistory.long = strings.TrimSuffix(b.String(), "\n")
 }

@@ -23,7 +23,12 @@ import (
 var cmdRun = &command{
 	name: "run", args: "[flags]", short: "measure implementations under workloads (the main job)",
 	common: []string{"impl", "workload", "threads", "param", "rounds", "corpus", "o", "format", "q", "exec", "instructions", "locks", "save-baseline"},
-	long: `Run measures every implementation under every workload on every thread
+	long: `Run measures every design at 1 to cores threads, in shuffled rounds,
+checks every answer, prints PR 28599's per-thread tables and what each
+design's lock profile predicts at 16 threads, and writes the results in the
+Go benchmark format. Example: perfrun run -impl hashmap,rcu -threads 1,2
+
+Run measures every implementation under every workload on every thread
 count, R rounds in shuffled order, checks every answer, prints a summary and
 writes the results in the Go benchmark format (benchstat reads them:
 benchstat -filter '.unit:sec/call quarantined:no' -col /impl -row '.name /threads'
@@ -87,8 +92,8 @@ type runFlags struct {
 func newRunFlags(fs *flag.FlagSet) *runFlags {
 	def := harness.DefaultOptions
 	f := &runFlags{}
-	f.cellChoice.define(fs, cellDefaults{impl: allImpls(), threadsTop: 2 * harness.Cores(),
-		threadNote: " (default to twice the cores: those past the cores only time-slice, labelled *, never gated)",
+	f.cellChoice.define(fs, cellDefaults{impl: allImpls(), threadsTop: harness.Cores(),
+		threadNote: " (default to the cores: the prediction says what more threads do; counts past the cores only time-slice, labelled *, never gated)",
 		paramNote:  " (the models run at cost=openssl unless -param cost says otherwise)"})
 	fs.IntVar(&f.rounds, "rounds", def.Rounds, "rounds; each measures every cell once")
 	fs.DurationVar(&f.window, "window", def.Window, "measured time per cell and round")
@@ -424,7 +429,11 @@ func (f *runFlags) write(o *streams, res *harness.Outcome) error {
 	if unsaved != nil {
 		return unsaved
 	}
-	return busy(set)
+	note, err := busy(set)
+	if note != "" {
+		fmt.Fprintf(o.stderr, "perfrun: run: %s\n", note)
+	}
+	return err
 }
 
 // saveBaseline keeps the run as baseline f.saveAs, with the build that
@@ -456,13 +465,15 @@ func (f *runFlags) saveBaseline(o *streams, set *records.Set, data []byte) (unsa
 }
 
 // busy is the run's end when the machine decided cells: every sample of a
-// design's cell that fits the cores set aside. Nothing is measured for
-// them, which is no success (exit 3), and the last lines say why and what
-// to do.
-func busy(set *records.Set) error {
+// design's cell that fits the cores set aside. Where some design cells
+// were measured the run is a result (exit 0: go run turns any other code
+// into 1, a failure's), and its last line says which cells have nothing
+// and what to do; where none was, nothing was measured, which is no
+// success (exit 3).
+func busy(set *records.Set) (note string, err error) {
 	lost := unjudgeable(set)
 	if len(lost) == 0 {
-		return nil
+		return "", nil
 	}
 	why := ""
 	for _, c := range set.Cells() {
@@ -475,10 +486,30 @@ func busy(set *records.Set) error {
 	if len(shown) > 3 {
 		shown = append(shown[:3:3], fmt.Sprintf("and %d more", len(lost)-3))
 	}
-	return &exitError{exitInconclusive, fmt.Errorf("the machine was busy: every sample of %d cells (%s) was set aside (%s), so nothing was measured for them. "+
-		"Close what else runs and run again; to compare two builds on a busy machine use perfrun ab, which pairs them window by window; "+
-		"or -quarantine=false keeps every sample, the results then saying quarantine: off",
-		len(lost), strings.Join(shown, ", "), why)}
+	what := "Close what else runs and run again; to compare two builds on a busy machine use perfrun ab, which pairs them window by window; " +
+		"or -quarantine=false keeps every sample, the results then saying quarantine: off"
+	if len(lost) == judgeable(set) {
+		return "", &exitError{exitInconclusive, fmt.Errorf("the machine was busy: every sample of every cell (%s) was set aside (%s), so nothing was measured. %s",
+			strings.Join(shown, ", "), why, what)}
+	}
+	cells := "cells"
+	if len(lost) == 1 {
+		cells = "cell"
+	}
+	return fmt.Sprintf("measured, %d %s set aside: the machine was busy and every sample of %s was set aside (%s); the counts and the prediction do not depend on it. %s",
+		len(lost), cells, strings.Join(shown, ", "), why, what), nil
+}
+
+// judgeable counts the cells a gate would judge: designs' cells that fit
+// the cores.
+func judgeable(set *records.Set) int {
+	n, cores := 0, set.Cores()
+	for _, c := range set.Cells() {
+		if !c.IsReference() && (cores == 0 || c.Threads <= cores) {
+			n++
+		}
+	}
+	return n
 }
 
 // summarize says what the run set aside, added and could not reach.
