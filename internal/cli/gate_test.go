@@ -147,26 +147,31 @@ BenchmarkControl/threads=1 1 20 ns/op
 	}
 }
 
-// TestBusyMachineIsNoSuccess: a run whose every sample of a design's cell
-// was set aside measured nothing for it; it exited 0 with tables of
-// "— (set aside)". It is INCONCLUSIVE (exit 3), saying why and what to do.
+// TestBusyMachineIsNoSuccess: a run whose every sample of every design
+// cell was set aside measured nothing: INCONCLUSIVE (exit 3), saying why
+// and what to do. One that measured some cells is a result (exit 0, which
+// go run keeps), its last line naming the cells set aside.
 func TestBusyMachineIsNoSuccess(t *testing.T) {
-	text := "cores: 2\nquarantined: a worker waited for a CPU more than 25% of the window\n" +
-		"BenchmarkIssuer/impl=rcu/certs=64/hit=1/threads=2 1 100 ns/op\n" +
-		"quarantined: no\nBenchmarkIssuer/impl=rcu/certs=64/hit=1/threads=1 1 90 ns/op\n"
-	set, err := records.Read(strings.NewReader(text), "busy.txt", "")
+	aside := "quarantined: a worker waited for a CPU more than 25% of the window\n"
+	text := "cores: 2\n" + aside + "BenchmarkIssuer/impl=rcu/certs=64/hit=1/threads=2 1 100 ns/op\n"
+	set, err := records.Read(strings.NewReader(text+aside+"BenchmarkIssuer/impl=rcu/certs=64/hit=1/threads=1 1 90 ns/op\n"), "busy.txt", "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = busy(set)
+	_, err = busy(set)
 	var e *exitError
 	if !errors.As(err, &e) || e.code != exitInconclusive || !strings.Contains(err.Error(), "Issuer/impl=rcu/certs=64/hit=1/threads=2") ||
 		!strings.Contains(err.Error(), "perfrun ab") || !strings.Contains(err.Error(), "-quarantine=false") {
 		t.Fatalf("busy: %v, want exit 3 naming the cell and what to do", err)
 	}
+	some, _ := records.Read(strings.NewReader(text+"quarantined: no\nBenchmarkIssuer/impl=rcu/certs=64/hit=1/threads=1 1 90 ns/op\n"), "some.txt", "")
+	note, err := busy(some)
+	if err != nil || !strings.HasPrefix(note, "measured, 1 cell set aside") || !strings.Contains(note, "threads=2") {
+		t.Errorf("a run that measured some cells: %q, %v; want exit 0 and a note naming the cell", note, err)
+	}
 	quiet, _ := records.Read(strings.NewReader("cores: 2\nBenchmarkIssuer/impl=rcu/threads=1 1 90 ns/op\n"), "quiet.txt", "")
-	if err := busy(quiet); err != nil {
-		t.Errorf("a quiet run: %v", err)
+	if note, err := busy(quiet); err != nil || note != "" {
+		t.Errorf("a quiet run: %q, %v", note, err)
 	}
 }
 

@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/perfrun/perfrun/harness"
 	"github.com/perfrun/perfrun/predict"
 	"github.com/perfrun/perfrun/records"
+	"github.com/perfrun/perfrun/scaling"
 )
 
 // countForPrediction counts, for -predict, what -instructions and -locks
@@ -41,16 +41,15 @@ func (f *runFlags) pastTheCores(o *streams, set *records.Set) {
 		fmt.Fprintf(o.stderr, "perfrun: run: no prediction at %d threads: a count failed: %s\n", n, f.noPrediction)
 		return
 	}
-	if !f.quiet {
-		fmt.Fprintf(o.stderr, "perfrun: run: measuring the machine's hand-off and cache-line transfer to predict %d threads\n", n)
-	}
-	m := predict.Measure(100*time.Millisecond, 9)
+	// The reference constants, not this machine's of the moment: what the
+	// counts predict is then the same whatever else the machine runs.
+	m := scaling.Reference
 	pred, err := predict.Results(set, []int{1, n}, m, fmt.Sprintf("perfrun run -predict %d", n))
 	if err != nil {
 		fmt.Fprintf(o.stderr, "perfrun: run: no prediction at %d threads: %v\n", n, err)
 		return
 	}
-	fmt.Fprintf(o.stdout, "\npast the cores: what each design's lock profile predicts at %d threads, one core a thread (docs/predict.md)\n\n", n)
+	fmt.Fprintf(o.stdout, "\npast the cores: what each design's lock profile predicts at %d threads, one core a thread, with the reference constants (docs/predict.md)\n\n", n)
 	tw := tabwriter.NewWriter(o.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "cell\t1 thread, measured\t2 threads, measured\t%d threads, predicted\tband\tper(%d)/per(1)\t\n", n, n)
 	measured := func(name string, threads int) string {
