@@ -9,6 +9,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -45,6 +46,8 @@ type Added struct {
 	Aside     int  // results the run set aside (quarantined), not stored
 	Commits   []string
 	Warnings  []error
+
+	notTimes int // time values that were no measurement, not stored
 }
 
 // ErrNoCommit is returned for results that name no commit when none was
@@ -108,6 +111,9 @@ func (h *DB) Add(ctx context.Context, name string, data []byte, o AddOptions) (A
 	}
 	out.Runs = len(w.runs)
 	out.Commits = w.commits
+	if out.notTimes > 0 {
+		out.Warnings = append(out.Warnings, fmt.Errorf("%s: %d time values of 0 or less (no measurement) not stored", name, out.notTimes))
+	}
 	if out.Samples == 0 {
 		return out, fmt.Errorf("%s: every result was set aside; nothing to add", name)
 	}
@@ -148,6 +154,10 @@ func (w *writer) addRecords(out *Added, o AddOptions) error {
 			return err
 		}
 		for _, v := range rec.Values {
+			if notATime(v.Unit, v.Value) {
+				out.notTimes++
+				continue
+			}
 			series, err := w.seriesID(seriesKey{run.machine, cellOf(rec), v.Unit}, better(w.set, v.Unit))
 			if err != nil {
 				return err
@@ -159,6 +169,13 @@ func (w *writer) addRecords(out *Added, o AddOptions) error {
 		}
 	}
 	return nil
+}
+
+// notATime says a value of a time unit is no measurement: zero,
+// negative or not finite. Stored, a control cell's 0 ns/op divided every
+// store cell's ratio series by nothing and hid its steps.
+func notATime(unit string, v float64) bool {
+	return strings.HasPrefix(records.Tidy(unit), "sec/") && !(v > 0 && v < math.Inf(1))
 }
 
 type seriesKey struct{ machine, cell, unit string }
@@ -301,7 +318,9 @@ func (w *writer) allSeries(o AddOptions) error {
 			continue
 		}
 		for _, v := range rec.Values {
-			keys = append(keys, seriesKey{machineOf(rec, o), cellOf(rec), v.Unit})
+			if !notATime(v.Unit, v.Value) {
+				keys = append(keys, seriesKey{machineOf(rec, o), cellOf(rec), v.Unit})
+			}
 		}
 	}
 	for _, k := range inOrder(keys) {

@@ -22,6 +22,10 @@ type Series struct {
 	Better              int // +1 higher is better, -1 lower
 	Cores               int // the most cores of any of its runs, 0 if unknown
 	Points              []Point
+	// Ties counts its points that share a commit time with the one before
+	// and that Filter.Order could not order: they stand in hash order,
+	// which may not be the history's.
+	Ties int
 	// Over, when set, names the reference cell whose median at each commit
 	// divides the values (OverReference): a ratio, the machine's speed
 	// taken out.
@@ -65,6 +69,11 @@ type Filter struct {
 	Machine *regexp.Regexp
 	Cell    *regexp.Regexp
 	Units   []string // as written (ns/op) or tidied (sec/op)
+	// Order orders two commits that share a commit time (a rebase gives
+	// many one), as the repository does: negative where a came first. nil,
+	// or 0 for commits it does not know: by hash, and the series counts
+	// them in Ties.
+	Order func(a, b string) int
 }
 
 func (f Filter) keeps(machine, cell, unit string) bool {
@@ -138,8 +147,12 @@ func (h *DB) Series(ctx context.Context, f Filter) ([]*Series, error) {
 	}
 	for _, s := range out {
 		samples := of[s]
+		order := func(a, b string) int { return 0 }
+		if f.Order != nil {
+			order = f.Order
+		}
 		slices.SortStableFunc(samples, func(a, b sample) int {
-			return cmp.Or(a.run.when.Compare(b.run.when), strings.Compare(a.run.commit, b.run.commit), cmp.Compare(a.run.id, b.run.id))
+			return cmp.Or(a.run.when.Compare(b.run.when), order(a.run.commit, b.run.commit), strings.Compare(a.run.commit, b.run.commit), cmp.Compare(a.run.id, b.run.id))
 		})
 		at := make(map[string]int)
 		for _, x := range samples {
@@ -151,6 +164,12 @@ func (h *DB) Series(ctx context.Context, f Filter) ([]*Series, error) {
 				s.Points = append(s.Points, Point{Commit: x.run.commit, Time: x.run.when})
 			}
 			s.Points[i].Values = append(s.Points[i].Values, x.value)
+		}
+		for i := 1; i < len(s.Points); i++ {
+			a, b := s.Points[i-1], s.Points[i]
+			if a.Time.Equal(b.Time) && order(a.Commit, b.Commit) == 0 {
+				s.Ties++
+			}
 		}
 	}
 	return out, nil

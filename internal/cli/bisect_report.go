@@ -22,7 +22,8 @@ import (
 // its cell as the cells to look at.
 func (b *bisectOptions) fromHistory(ctx context.Context) (good, bad string, err error) {
 	sf := addSeriesFlags(flag.NewFlagSet("history changes", flag.ContinueOnError), defaultUnits)
-	h, found, err := openSteps(ctx, *b.db, sf, false)
+	*sf.repo = b.repo // its commits ordered as the repository bisect walks
+	h, found, err := openSteps(ctx, io.Discard, *b.db, sf, false)
 	if err != nil {
 		return "", "", err
 	}

@@ -1,10 +1,12 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"os/exec"
@@ -303,6 +305,7 @@ type seriesFlags struct {
 	machine, cell, units *string
 	alpha, minShift      *float64
 	permutations, minSz  *int
+	repo                 *string
 }
 
 const defaultUnits = "ns/op,B/op,allocs/op,instructions/op"
@@ -312,6 +315,7 @@ func addSeriesFlags(fs *flag.FlagSet, units string) *seriesFlags {
 		machine:      fs.String("machine", "", "only machines whose label matches this regular expression"),
 		cell:         fs.String("cell", "", "only cells whose name matches this regular expression"),
 		units:        fs.String("unit", units, `units, comma-separated, or "all"`),
+		repo:         fs.String("repo", ".", "the git repository whose history orders commits that share a commit time (a rebase makes them)"),
 		alpha:        new(float64),
 		permutations: fs.Int("permutations", 199, "reorderings per permutation test"),
 		minSz:        fs.Int("min-size", 3, "fewest commits between steps (a step shows once this many follow it)"),
@@ -345,7 +349,43 @@ func (f *seriesFlags) filter() (history.Filter, error) {
 			}
 		}
 	}
+	out.Order = commitOrder(*f.repo)
 	return out, nil
+}
+
+// commitOrder orders commits as the repository's history does (git
+// rev-list --topo-order, every ref): the order of commits that share a
+// commit time. nil where repo is no git repository.
+func commitOrder(repo string) func(a, b string) int {
+	out, err := exec.Command("git", "-C", repo, "rev-list", "--topo-order", "--reverse", "--all").Output()
+	if err != nil {
+		return nil
+	}
+	at := make(map[string]int)
+	for i, c := range strings.Fields(string(out)) {
+		at[c] = i + 1
+	}
+	return func(a, b string) int {
+		i, j := at[a], at[b]
+		if i == 0 || j == 0 {
+			return 0
+		}
+		return cmp.Compare(i, j)
+	}
+}
+
+// tiesWarning says how many commits stand in hash order because they
+// share a commit time and the repository did not order them; "" where
+// none do.
+func tiesWarning(series []*history.Series, repo string) string {
+	n := 0
+	for _, s := range series {
+		n = max(n, s.Ties)
+	}
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d commits share a commit time with the one before (a rebase makes them) and %s does not order them: they stand in hash order, which may not be the history's, and a step across them may be misplaced (-repo names the repository that orders them)", n, repo)
 }
 
 func (f *seriesFlags) options() (changepoint.Options, error) {
@@ -374,11 +414,12 @@ func (f *seriesFlags) method() string {
 type searched struct {
 	series, refs []*history.Series
 	steps        []history.Step
+	ties         string // tiesWarning's, "" where commits are in order
 }
 
 // openSteps opens an existing history and finds the steps of the chosen
 // series; the caller closes the history.
-func openSteps(ctx context.Context, path string, f *seriesFlags, write bool) (*history.DB, searched, error) {
+func openSteps(ctx context.Context, stderr io.Writer, path string, f *seriesFlags, write bool) (*history.DB, searched, error) {
 	h, err := openExisting(ctx, path, write)
 	if err != nil {
 		return nil, searched{}, err
@@ -387,6 +428,9 @@ func openSteps(ctx context.Context, path string, f *seriesFlags, write bool) (*h
 	if err != nil {
 		h.Close()
 		return nil, searched{}, err
+	}
+	if s.ties != "" {
+		fmt.Fprintf(stderr, "perfrun: history: %s\n", s.ties)
 	}
 	return h, s, nil
 }
@@ -431,7 +475,7 @@ func loadSteps(ctx context.Context, h *history.DB, f *seriesFlags) (searched, er
 		return searched{}, err
 	}
 	steps = append(steps, hidden...)
-	return searched{series: series, refs: refs, steps: steps}, h.Mark(ctx, steps)
+	return searched{series: series, refs: refs, steps: steps, ties: tiesWarning(series, *f.repo)}, h.Mark(ctx, steps)
 }
 
 // referenceSeries are the reference cells' series of the machines filter
@@ -511,7 +555,7 @@ func historyChanges(fs *flag.FlagSet) runFunc {
 	return func(ctx context.Context, o *streams, args []string) error {
 		ctx, stop := interruptible(ctx)
 		defer stop()
-		h, found, err := openSteps(ctx, *db, sf, *record)
+		h, found, err := openSteps(ctx, o.stderr, *db, sf, *record)
 		if err != nil {
 			return err
 		}

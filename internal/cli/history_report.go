@@ -44,7 +44,7 @@ func historyPlot(fs *flag.FlagSet) runFunc {
 	sf := addSeriesFlags(fs, "ns/op")
 	dir := fs.String("o", filepath.Join(filepath.Dir(defaultOutput), "history"), "output directory for the SVG and PNG files")
 	return func(ctx context.Context, o *streams, args []string) error {
-		h, found, err := openSteps(ctx, *db, sf, false)
+		h, found, err := openSteps(ctx, o.stderr, *db, sf, false)
 		if err != nil {
 			return err
 		}
@@ -80,7 +80,7 @@ func historyReport(fs *flag.FlagSet) runFunc {
 		if err := checkOutputs("", *dir); err != nil {
 			return err
 		}
-		h, found, err := openSteps(ctx, *db, sf, false)
+		h, found, err := openSteps(ctx, o.stderr, *db, sf, false)
 		if err != nil {
 			return err
 		}

@@ -179,7 +179,7 @@ func TestHistoryCommandHelp(t *testing.T) {
 	}
 	code, out, _ := perfrun("help", "history")
 	for _, c := range historyCommands {
-		if code != exitOK || !strings.Contains(out, "perfrun "+c.name+" ") {
+		if sub := strings.TrimPrefix(c.name, "history "); code != exitOK || !strings.Contains(out, "\n  "+sub+" ") {
 			t.Errorf("help history does not list %s:\n%s", c.name, out)
 		}
 	}
