@@ -91,11 +91,17 @@ func predictFlags(fs *flag.FlagSet) runFunc {
 			}
 		}
 		pairs, err := parsePairs(*as)
-		if err != nil || (*against == "") != (len(pairs) == 0) {
-			return usageError("-against FILE and -as IMPL=PUBLISHED,... go together (-as %q): %v", *as, err)
+		if err != nil {
+			return usageError("bad -as %q: %v", *as, err)
+		}
+		if (*against == "") != (len(pairs) == 0) {
+			return usageError("-against FILE and -as IMPL=PUBLISHED,... go together")
 		}
 		if *plotDir != "" && *against == "" {
 			return usageError("-plot draws the prediction beside a published table: give -against FILE -as IMPL=PUBLISHED too")
+		}
+		if err := checkOutputs("", *plotDir); err != nil {
+			return err
 		}
 		in, err := records.ReadFile(fs.Arg(0))
 		if err != nil {
@@ -106,6 +112,11 @@ func predictFlags(fs *flag.FlagSet) runFunc {
 			if published, err = records.ReadFile(*against); err != nil {
 				return asUsage(err)
 			}
+		}
+		// The inputs are checked before the machine is measured: a file
+		// no prediction can come from is refused at once.
+		if _, err := predict.Results(in, counts, scaling.Reference, ""); err != nil {
+			return asUsage(err)
 		}
 		m := scaling.Reference
 		if *constants == "measure" {

@@ -2,6 +2,9 @@ package cli
 
 import (
 	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -68,6 +71,32 @@ func TestPredictionJudgesTheInterval(t *testing.T) {
 		printPrediction(&streams{&out, &out}, band, in, predict.Measured{})
 		if !strings.Contains(out.String(), "inside the predicted band: "+tc.want) {
 			t.Errorf("rounds %v: want %s inside:\n%s", tc.rounds, tc.want, &out)
+		}
+	}
+}
+
+// TestPredictRefusesWhatCannotBe: a results file no prediction can come
+// from is refused (exit 2) before the machine is measured: a profile
+// holding a lock for more instructions than it executes, a prediction
+// given as a measurement; and -as without -against says so, not ": <nil>".
+func TestPredictRefusesWhatCannotBe(t *testing.T) {
+	dir := t.TempDir()
+	const profile = "Unit instructions/op assume=exact\ncores: 2\nBenchmarkIssuer/impl=sorted/threads=1 1 700 ns/op 700 ns/call 688 instructions/op 1 exclusive-locks/op 0 shared-locks/op %s locked-instructions/op 0 shared-locked-instructions/op 2 atomics/op\n"
+	held := filepath.Join(dir, "held.txt")
+	os.WriteFile(held, []byte(fmt.Sprintf(profile, "20005")), 0o644)
+	forged := filepath.Join(dir, "forged.txt")
+	os.WriteFile(forged, []byte("predicted: yes\n"+fmt.Sprintf(profile, "300")), 0o644)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"predict", "-windows", "1", held}, "holds a lock for 2e+04 instructions of the 688"},
+		{[]string{"predict", "-windows", "1", forged}, "is a prediction, not a measurement"},
+		{[]string{"predict", "-as", "sorted=x", forged}, "go together"},
+	} {
+		code, stdout, stderr := perfrun(tc.args...)
+		if code != exitUsage || !strings.Contains(stderr, tc.want) || strings.Contains(stderr, "<nil>") || strings.Contains(stderr, "measuring the machine") {
+			t.Errorf("perfrun %v: exit %d, want %d saying %q before measuring\n%s%s", tc.args, code, exitUsage, tc.want, stdout, stderr)
 		}
 	}
 }

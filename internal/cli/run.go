@@ -136,6 +136,9 @@ func (f *runFlags) options() (harness.Options, error) {
 	if f.predict < 0 || f.predict > 1024 {
 		return opts, usageError("-predict %d: want a thread count from 1 to 1024, or 0 for no prediction", f.predict)
 	}
+	if f.predict > 0 && f.format != "table" {
+		return opts, usageError("-predict prints beside the tables: it needs -format table (the default), not %s", f.format)
+	}
 	if f.window < harness.MinWindow {
 		return opts, usageError("-window %v is shorter than %v: a worker reads the clock once per batch (about 100µs; 5ms for a store behind cgo), so a shorter window measures a batch, not a rate", f.window, harness.MinWindow)
 	}

@@ -107,7 +107,9 @@ func (f *runFlags) defaultPredict(fs *flag.FlagSet) {
 			shaped = true
 		}
 	})
-	if !shaped {
+	// The prediction prints beside the tables: a run that prints another
+	// format counts nothing for it.
+	if !shaped && f.format == "table" {
 		f.predict = mainJobPredicts
 	}
 }

@@ -25,6 +25,8 @@ func TestMainJobPredicts(t *testing.T) {
 		{[]string{"-threads", "1,2"}, 0},
 		{[]string{"-predict", "0"}, 0},
 		{[]string{"-impl", "rcu", "-predict", "8"}, 8},
+		// CSV prints no prediction: the main job counts nothing for one.
+		{[]string{"-format", "csv"}, 0},
 	} {
 		fs := flag.NewFlagSet("run", flag.ContinueOnError)
 		f := newRunFlags(fs)
