@@ -105,6 +105,10 @@ func suffix(i int) string {
 	return "-" + strconv.Itoa(i+1)
 }
 
+// CPUName is this machine's processor as a results file's cpu: line
+// names it.
+func CPUName() string { return cpuName() }
+
 // cpuName is the processor's name as go test writes it on its cpu: line:
 // the CPUID brand string where there is one, else /proc/cpuinfo's model
 // name, else the architecture.

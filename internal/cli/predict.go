@@ -120,6 +120,9 @@ func predictFlags(fs *flag.FlagSet) runFunc {
 		}
 		m := scaling.Reference
 		if *constants == "measure" {
+			if err := measuredHere(in); err != nil {
+				return asUsage(err)
+			}
 			fmt.Fprintf(o.stderr, "perfrun: predict: measuring the machine's hand-off and cache-line transfer (%d windows of %v each, on two threads)\n", *windows, *window)
 			m = predict.Measure(*window, *windows)
 		}
@@ -157,6 +160,21 @@ func predictFlags(fs *flag.FlagSet) runFunc {
 		}
 		return inflated
 	}
+}
+
+// measuredHere refuses results the constants measured now would not
+// describe: runs of several machines pooled in one file, or of another
+// machine than this one (its cpu and cores, as the file's lines say).
+func measuredHere(in *records.Set) error {
+	cpus, cores, labels := in.ConfigValues("cpu"), in.ConfigValues("cores"), in.MachineLabels()
+	if len(cpus) > 1 || len(cores) > 1 || len(labels) > 1 {
+		return fmt.Errorf("%s pools runs of several machines (cpu %q, cores %q, machine %q): predict each machine's runs on that machine", in.File, cpus, cores, labels)
+	}
+	here := fmt.Sprintf("%s ×%d", strings.TrimSpace(harness.CPUName()), harness.Cores())
+	if len(cpus) == 1 && len(cores) == 1 && cpus[0]+" ×"+cores[0] != here {
+		return fmt.Errorf("%s was measured on %s ×%s and this machine is %s: constants measured here are not that machine's; predict there, or with -constants reference", in.File, cpus[0], cores[0], here)
+	}
+	return nil
 }
 
 // printPrediction prints the band of every predicted cell, one row a
