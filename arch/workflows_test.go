@@ -133,3 +133,103 @@ func TestWorkflowCheckFailsClosed(t *testing.T) {
 		}
 	}
 }
+
+// TestReusableWorkflowsOnAStoreKeptElsewhere runs the reusable workflows'
+// shell steps in order, as a caller's job runs them (docs/testdata's
+// caller files, which docs/ci.md shows), on a scratch repository whose
+// store is kept in its own module with a relative replace of perfrun:
+// perf.yml's A/B step and its verdict, then perf-verdict.yml's replay of
+// the recorded windows. The runner's variables are stubbed, the
+// checkouts laid out as the workflow lays them (app/, perfrun/ beside
+// it), and the comparison made quick with flags after the caller's.
+func TestReusableWorkflowsOnAStoreKeptElsewhere(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a store's main three times and measures it")
+	}
+	for _, tool := range []string{"bash", "git", "go"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("no %s", tool)
+		}
+	}
+	with := callerInputs(t)
+	root, _ := filepath.Abs("..")
+	ws := t.TempDir()
+	app := filepath.Join(ws, "app")
+	if err := os.Symlink(root, filepath.Join(ws, "perfrun")); err != nil {
+		t.Fatal(err)
+	}
+	sh := func(dir, script string, env ...string) string {
+		t.Helper()
+		cmd := exec.Command("bash", "-e", "-c", script)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), env...)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%s\n%v\n%s", script, err, out)
+		}
+		return string(out)
+	}
+	// The store's repository: the example, its replace pointing at the
+	// checkout beside it, a base commit on origin/main and a head.
+	sh(ws, `cp -r perfrun/examples/shardedmap app && cd app &&
+go mod edit -replace=github.com/perfrun/perfrun=../perfrun &&
+git init -q && git add . && git -c user.name=t -c user.email=t@t commit -qm base &&
+git update-ref refs/remotes/origin/main HEAD &&
+echo '// a comment' >> main.go && git -c user.name=t -c user.email=t@t commit -qam head`)
+	tmp := filepath.Join(ws, "runner-temp")
+	os.MkdirAll(tmp, 0o755)
+	outputs := filepath.Join(ws, "outputs")
+	quick := " -threads 1 -rounds 5 -looks 1 -inner 1 -window 20ms -warmup 5ms -instructions=false -locks=false -q"
+	sh(app, step(t, "perf.yml", "A/B against the merge base, measured by the base's perfrun"),
+		"BASE_REF=main", "PKG="+with["pkg"], "ARGS="+with["args"]+quick, "BUDGET=10m",
+		"RUNNER_TEMP="+tmp, "GITHUB_OUTPUT="+outputs, "GITHUB_WORKSPACE="+ws)
+	data, _ := os.ReadFile(outputs)
+	code := strings.TrimSpace(strings.TrimPrefix(string(data), "code="))
+	if code != "0" && code != "3" {
+		t.Fatalf("perfrun ab on a comment-only change exited %q\n%s", code, data)
+	}
+	for _, f := range []string{"out/windows.csv", "out/report.md", "out/verdict.json"} {
+		if _, err := os.Stat(filepath.Join(app, f)); err != nil {
+			t.Errorf("the A/B step wrote no %s: %v", f, err)
+		}
+	}
+	// The gate: the recorded windows judged again by the perfrun built
+	// from the base.
+	bin := filepath.Join(ws, "bin")
+	os.MkdirAll(bin, 0o755)
+	os.WriteFile(filepath.Join(bin, "gh"), []byte(fakeGH), 0o755)
+	os.WriteFile(filepath.Join(app, "files"), []byte("main.go\n"), 0o644)
+	os.WriteFile(filepath.Join(app, "total"), []byte("1\n"), 0o644)
+	judged := filepath.Join(ws, "judged")
+	sh(app, step(t, "perf-verdict.yml", "Judge the recorded windows again"),
+		"PATH="+bin+":"+os.Getenv("PATH"), "FAKE="+app, "RUNNER_TEMP="+tmp, "GITHUB_OUTPUT="+judged, "REPO=o/r", "PR=7")
+	state, _ := os.ReadFile(judged)
+	if !strings.Contains(string(state), "state=success") && !strings.Contains(string(state), "INCONCLUSIVE") {
+		t.Errorf("the verdict job's judgement of a comment-only change: %s", state)
+	}
+}
+
+// callerInputs are the with: inputs of docs/testdata/caller-perf.yml, the
+// caller's workflow docs/ci.md shows.
+func callerInputs(t *testing.T) map[string]string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "docs", "testdata", "caller-perf.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make(map[string]string)
+	in := false
+	for _, l := range strings.Split(string(data), "\n") {
+		switch t := strings.TrimSpace(l); {
+		case t == "with:":
+			in = true
+		case in && strings.Contains(t, ": "):
+			k, v, _ := strings.Cut(t, ": ")
+			out[k] = v
+		}
+	}
+	if out["pkg"] == "" {
+		t.Fatalf("caller-perf.yml gives no pkg: %v", out)
+	}
+	return out
+}

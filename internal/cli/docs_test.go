@@ -262,3 +262,28 @@ func shownOutput(kind, args string) (string, error) {
 	}
 	return out.String(), nil
 }
+
+// TestCIShowsTheCallersFiles: docs/ci.md opens with the caller's
+// workflow files that arch's step-runner test runs, as they are.
+func TestCIShowsTheCallersFiles(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/ci.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"caller-perf.yml", "caller-perf-verdict.yml"} {
+		data, err := os.ReadFile(filepath.Join("../../docs/testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var shown strings.Builder
+		for _, l := range strings.SplitAfter(string(data), "\n") {
+			if strings.TrimSpace(l) != "" {
+				shown.WriteString("    ")
+			}
+			shown.WriteString(l)
+		}
+		if !strings.Contains(string(doc), shown.String()) {
+			t.Errorf("docs/ci.md does not show docs/testdata/%s as it is", name)
+		}
+	}
+}
