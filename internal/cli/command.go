@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -113,6 +114,10 @@ func run(stdout, stderr io.Writer, args []string) int {
 	}
 	for _, c := range append(commands, hidden...) {
 		if c.name == args[0] {
+			if err := tempDirThere(); err != nil && c.name != "version" && c.name != "help" {
+				fmt.Fprintf(stderr, "perfrun: %s: %v\n", c.name, err)
+				return exitUsage
+			}
 			interruptedBy.Store(0)
 			code := exitCode(c, c.safeExecute(context.Background(), o, args[1:]), stderr)
 			if out.err != nil && code == exitOK {
@@ -126,6 +131,20 @@ func run(stdout, stderr io.Writer, args []string) int {
 	fmt.Fprintf(stderr, "perfrun: unknown command %q\n\n", args[0])
 	usage(stderr)
 	return exitUsage
+}
+
+// tempDirThere refuses, before any work, a TMPDIR that names no folder:
+// builds, counts and reports all write there, and each failed on it in
+// words that did not name it.
+func tempDirThere() error {
+	dir := os.Getenv("TMPDIR")
+	if dir == "" {
+		return nil
+	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return fmt.Errorf("TMPDIR=%s is not a folder: make it, or unset TMPDIR", dir)
+	}
+	return nil
 }
 
 // checkedWriter keeps the first error a write returned, so that output

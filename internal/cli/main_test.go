@@ -235,3 +235,14 @@ func TestPreviousRunOfOtherDesignsNamed(t *testing.T) {
 		t.Errorf("second run of another design: want %q in\n%s", want, errs)
 	}
 }
+
+// TestMissingTempDirNamed: a TMPDIR that names no folder is said at once,
+// naming it, before any work (each command failed later in words of its
+// own that did not name it).
+func TestMissingTempDirNamed(t *testing.T) {
+	t.Setenv("TMPDIR", filepath.Join(t.TempDir(), "gone"))
+	code, _, stderr := perfrun("run", "-impl", "rcu", "-threads", "1", "-rounds", "1")
+	if code != exitUsage || !strings.Contains(stderr, "TMPDIR=") || !strings.Contains(stderr, "gone is not a folder") {
+		t.Errorf("exit %d, want %d naming TMPDIR:\n%s", code, exitUsage, stderr)
+	}
+}
