@@ -71,6 +71,14 @@ var printers = map[string]func(io.Writer, *records.Set, int) error{
 	"json":     report.WriteJSON,
 }
 
+// runWindow and runWarmup are run's windows: short enough that the main
+// job answers in about a minute on 2 cores, long enough that a window
+// holds thousands of lookups (ab's are shorter still).
+const (
+	runWindow = 300 * time.Millisecond
+	runWarmup = 50 * time.Millisecond
+)
+
 // runFlags are run's flags, as parsed.
 type runFlags struct {
 	cellChoice
@@ -96,8 +104,8 @@ func newRunFlags(fs *flag.FlagSet) *runFlags {
 		threadNote: " (default to the cores: the prediction says what more threads do; counts past the cores only time-slice, labelled *, never gated)",
 		paramNote:  " (the models run at cost=openssl unless -param cost says otherwise)"})
 	fs.IntVar(&f.rounds, "rounds", def.Rounds, "rounds; each measures every cell once")
-	fs.DurationVar(&f.window, "window", def.Window, "measured time per cell and round")
-	fs.DurationVar(&f.warmup, "warmup", def.Warmup, "unmeasured warm-up before each window")
+	fs.DurationVar(&f.window, "window", runWindow, "measured time per cell and round")
+	fs.DurationVar(&f.warmup, "warmup", runWarmup, "unmeasured warm-up before each window")
 	fs.StringVar(&f.corpus, "corpus", "", "PEM bundle or directory of PEM/DER files (default: generated)")
 	fs.BoolVar(&f.strict, "strict", false, "refuse a corpus with bad blocks instead of skipping them")
 	fs.Uint64Var(&f.seed, "seed", def.Seed, "seed of the generated corpus and of the round order")
