@@ -75,7 +75,7 @@ var printers = map[string]func(io.Writer, *records.Set, int) error{
 // job answers in about a minute on 2 cores, long enough that a window
 // holds thousands of lookups (ab's are shorter still).
 const (
-	runWindow = 300 * time.Millisecond
+	runWindow = 200 * time.Millisecond
 	runWarmup = 50 * time.Millisecond
 )
 
