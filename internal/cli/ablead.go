@@ -70,6 +70,8 @@ func decidedBy(rep *compare.Report, cell, metric string) (compare.Verdict, []str
 func witness(c compare.CellVerdict, metric string) string {
 	threads := records.NameKey(c.Name, "threads")
 	switch {
+	case c.Unit == metric && threads == "1":
+		return "time at 1 thread"
 	case c.Unit == metric:
 		return "time at " + threads + " threads"
 	case compare.Predicted(c.Unit):
