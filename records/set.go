@@ -41,7 +41,7 @@ type Set struct {
 	// labels are the distinct machine labels of its records, "" for a
 	// record that has none.
 	labels []string
-	keep     bool // a read set that keeps its records (Read)
+	keep   bool // a read set that keeps its records (Read)
 }
 
 // Cell is every record of one benchmark name: one value per unit and

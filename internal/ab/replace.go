@@ -41,7 +41,9 @@ func anchorReplaces(ctx context.Context, dir, wt, repo string) error {
 		return fmt.Errorf("reading %s: %w", gomod, err)
 	}
 	var mod struct {
-		Replace []struct{ Old, New struct{ Path, Version string } }
+		Replace []struct {
+			Old, New struct{ Path, Version string }
+		}
 	}
 	if err := json.Unmarshal(data, &mod); err != nil {
 		return fmt.Errorf("reading %s: %w", gomod, err)
