@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"runtime"
-	"runtime/debug"
 	"sort"
 	"strconv"
 	"strings"
@@ -145,22 +144,11 @@ func Revision() string {
 	if Stamp != "" {
 		return Stamp
 	}
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		rev, dirty := "", false
-		for _, s := range bi.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				rev = s.Value
-			case "vcs.modified":
-				dirty = s.Value == "true"
-			}
+	if rev, dirty := selfsource.Stamp(); rev != "" {
+		if dirty {
+			rev += "-dirty"
 		}
-		if rev != "" {
-			if dirty {
-				rev += "-dirty"
-			}
-			return rev
-		}
+		return rev
 	}
 	if dir := selfsource.MainDir(); dir != "" {
 		if rev := selfsource.GitRevision(dir); rev != "" {

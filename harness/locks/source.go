@@ -3,9 +3,6 @@ package locks
 import (
 	"fmt"
 	"os"
-	"os/exec"
-	"runtime/debug"
-	"strings"
 
 	"github.com/perfrun/perfrun/internal/selfsource"
 )
@@ -45,33 +42,19 @@ func SelfSource() (SelfBuild, error) {
 // git revision (go build's stamp) and dir's checkout is at another, or is
 // modified where the binary was not.
 func stamped(dir string) error {
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return nil
-	}
-	var rev, modified string
-	for _, s := range info.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			modified = s.Value
-		}
-	}
+	rev, modified := selfsource.Stamp()
 	if rev == "" {
 		return nil
 	}
-	out, err := exec.Command("git", "-C", dir, "rev-parse", "HEAD").Output()
-	if err != nil {
+	head, dirty, ok := selfsource.Checkout(dir)
+	if !ok {
 		return nil // not a checkout: nothing to hold the stamp against
 	}
-	if head := strings.TrimSpace(string(out)); head != rev {
+	if head != rev {
 		return fmt.Errorf("this perfrun was built at %.12s, the source in %s is at %.12s: a build of it would count other code than the code timed (run the perfrun built from %s, or build one at %.12s)", rev, dir, head, dir, rev)
 	}
-	if modified == "false" {
-		if st, err := exec.Command("git", "-C", dir, "status", "--porcelain", "--untracked-files=no").Output(); err == nil && len(strings.TrimSpace(string(st))) > 0 {
-			return fmt.Errorf("the source in %s has changed since this perfrun was built from it: a build of it would count other code than the code timed (build perfrun again)", dir)
-		}
+	if dirty && !modified {
+		return fmt.Errorf("the source in %s has changed since this perfrun was built from it: a build of it would count other code than the code timed (build perfrun again)", dir)
 	}
 	return nil
 }

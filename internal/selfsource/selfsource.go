@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strings"
 )
 
@@ -38,16 +39,45 @@ func MainDir() string {
 	}
 }
 
-// GitRevision is the commit dir's checkout is at, with "-dirty" where its
-// tracked files have changes; "" where dir is no git checkout.
-func GitRevision(dir string) string {
+// Stamp is the git revision Go stamped into this binary (go build in a
+// checkout) and whether its tree had changes; "" where it has none (go
+// run, -buildvcs=false).
+func Stamp() (rev string, modified bool) {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "", false
+	}
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			modified = s.Value == "true"
+		}
+	}
+	return rev, modified
+}
+
+// Checkout is the commit dir's checkout is at and whether its tracked
+// files have changes; ok is false where dir is no git checkout.
+func Checkout(dir string) (head string, dirty, ok bool) {
 	out, err := exec.Command("git", "-C", dir, "rev-parse", "HEAD").Output()
 	if err != nil {
+		return "", false, false
+	}
+	st, err := exec.Command("git", "-C", dir, "status", "--porcelain", "--untracked-files=no").Output()
+	return strings.TrimSpace(string(out)), err == nil && len(strings.TrimSpace(string(st))) > 0, true
+}
+
+// GitRevision is Checkout's commit, with "-dirty" where the tracked files
+// have changes; "" where dir is no git checkout.
+func GitRevision(dir string) string {
+	head, dirty, ok := Checkout(dir)
+	if !ok {
 		return ""
 	}
-	rev := strings.TrimSpace(string(out))
-	if st, err := exec.Command("git", "-C", dir, "status", "--porcelain", "--untracked-files=no").Output(); err == nil && len(strings.TrimSpace(string(st))) > 0 {
-		rev += "-dirty"
+	if dirty {
+		head += "-dirty"
 	}
-	return rev
+	return head
 }
