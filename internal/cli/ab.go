@@ -569,27 +569,17 @@ func (a *abOptions) replayWindows(o *streams) error {
 		return err
 	}
 	// The counts recorded beside the windows, judged again too.
-	counts, profiles, err := replayCounts(a.replay, rec)
+	counted, counts, profiled, profiles, err := replayCounts(a.replay, rec)
 	if err != nil {
 		return asUsage(err)
 	}
 	if counts != nil {
-		var cells []string
-		for name := range counts {
-			cells = append(cells, name)
-		}
-		slices.Sort(cells)
-		instr := abcount.InstructionVerdicts(*a.th, cells, counts)
+		instr := abcount.InstructionVerdicts(*a.th, counted, counts)
 		abcount.Explain(rep, instr)
 		rep.Add(instr...)
 	}
 	if profiles != nil {
-		var cells []string
-		for name := range profiles {
-			cells = append(cells, name)
-		}
-		slices.Sort(cells)
-		a.predicted = a.judgeLocks(rep, cells, counts, profiles, rec.Windows)
+		a.predicted = a.judgeLocks(rep, profiled, counts, profiles, rec.Windows)
 	}
 	rep.Old, rep.New = "base", "head"
 	rep.Warnings = append(rep.Warnings, fmt.Sprintf("judged again from %s: %d cells, %d-core machine; the numbers are the recording's", name, len(rec.Cells), rec.Cores))
@@ -605,62 +595,44 @@ func (a *abOptions) replayWindows(o *streams) error {
 }
 
 // replayCounts reads the counts an ab -report recorded beside windows.csv
-// (none for a recording read from standard input): a file that is absent
-// was not recorded; one that is there and cannot be read (a FIFO, a
-// folder), is malformed, or names a cell the windows do not have refuses
-// the replay, since a verdict from counts it lacks must fail closed.
-func replayCounts(windows string, rec *ab.Recording) (abcount.Counts, abcount.Profiles, error) {
+// (none for a recording read from standard input), each file's cells in
+// its order: a file that is absent was not recorded; one that is there and
+// cannot be read (a FIFO, a folder), is malformed, or names a cell the
+// windows do not have refuses the replay, since a verdict from counts it
+// lacks must fail closed.
+func replayCounts(windows string, rec *ab.Recording) (counted []string, counts abcount.Counts, profiled []string, profiles abcount.Profiles, err error) {
 	if windows == "-" {
-		return nil, nil, nil
+		return nil, nil, nil, nil, nil
 	}
-	read := func(file string) ([]byte, string, error) {
-		path := filepath.Join(filepath.Dir(windows), file)
-		if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
-			return nil, path, nil
-		}
-		data, err := regularfile.ReadFile(path, records.MaxFileBytes)
-		return data, path, err
+	if counted, counts, err = recordedCounts(windows, rec, "instructions.csv", abcount.ReadInstructions); err != nil {
+		return nil, nil, nil, nil, err
 	}
-	known := make(map[string]bool)
-	for _, c := range rec.Cells {
-		known[c.Name] = true
+	profiled, profiles, err = recordedCounts(windows, rec, "locks.csv", abcount.ReadLocks)
+	return counted, counts, profiled, profiles, err
+}
+
+// recordedCounts reads one counts file beside windows with read, as
+// replayCounts says; the zero value and no cells where it is absent.
+func recordedCounts[T any](windows string, rec *ab.Recording, file string, read func([]byte) ([]string, T, error)) ([]string, T, error) {
+	var none T
+	path := filepath.Join(filepath.Dir(windows), file)
+	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
+		return nil, none, nil
 	}
-	foreign := func(path string, names []string) error {
-		for _, n := range names {
-			if !known[n] {
-				return fmt.Errorf("%s: %s is not a cell of %s", path, n, windows)
-			}
-		}
-		return nil
-	}
-	var counts abcount.Counts
-	var profiles abcount.Profiles
-	data, path, err := read("instructions.csv")
+	data, err := regularfile.ReadFile(path, records.MaxFileBytes)
 	if err != nil {
-		return nil, nil, err
+		return nil, none, err
 	}
-	if data != nil {
-		var names []string
-		if names, counts, err = abcount.ReadInstructions(data); err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", path, err)
-		}
-		if err := foreign(path, names); err != nil {
-			return nil, nil, err
-		}
+	names, v, err := read(data)
+	if err != nil {
+		return nil, none, fmt.Errorf("%s: %w", path, err)
 	}
-	if data, path, err = read("locks.csv"); err != nil {
-		return nil, nil, err
-	}
-	if data != nil {
-		var names []string
-		if names, profiles, err = abcount.ReadLocks(data); err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", path, err)
-		}
-		if err := foreign(path, names); err != nil {
-			return nil, nil, err
+	for _, n := range names {
+		if !slices.ContainsFunc(rec.Cells, func(c *records.Cell) bool { return c.Name == n }) {
+			return nil, none, fmt.Errorf("%s: %s is not a cell of %s", path, n, windows)
 		}
 	}
-	return counts, profiles, nil
+	return names, v, nil
 }
 
 // decide runs the looks within the budget and returns the report and
