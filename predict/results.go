@@ -63,6 +63,33 @@ func Unpredicted(in *records.Set) []string {
 	return out
 }
 
+// Inputs are the 1-thread cells of in a prediction starts from, with what
+// the model reads of each: refused where one is a prediction itself or a
+// profile no operation can have (Check), or where none has a lock
+// profile. What Results predicts from, checked before anything is
+// measured.
+func Inputs(in *records.Set) ([]*records.Cell, []Cell, error) {
+	var cs []*records.Cell
+	var cells []Cell
+	for _, c := range in.Cells() {
+		cell, ok := CellOf(c)
+		if !ok {
+			continue
+		}
+		if c.First != nil && records.ConfigOf(c.First, "predicted") != "" {
+			return nil, nil, fmt.Errorf("%s: %s is a prediction, not a measurement: predict from the results a run measured", in.File, c.Name)
+		}
+		if err := Check(cell); err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", in.File, err)
+		}
+		cs, cells = append(cs, c), append(cells, cell)
+	}
+	if len(cs) == 0 {
+		return nil, nil, fmt.Errorf("%s: no 1-thread cell has instructions/op and a lock profile: run it with -threads 1 -instructions -locks", in.File)
+	}
+	return cs, cells, nil
+}
+
 // Results predicts every 1-thread cell of in that has a lock profile at
 // each of threads and returns the prediction as a results file, its
 // configuration in's with predicted: yes, the constants and command (the
@@ -75,19 +102,13 @@ func Results(in *records.Set, threads []int, m Measured, command string) (*recor
 			out.AddUnit(md)
 		}
 	}
-	n, d := 0, Delivery(in)
-	for _, c := range in.Cells() {
-		cell, ok := CellOf(c)
-		if !ok {
-			continue
-		}
-		if c.First != nil && records.ConfigOf(c.First, "predicted") != "" {
-			return nil, fmt.Errorf("%s: %s is a prediction, not a measurement: predict from the results a run measured", in.File, c.Name)
-		}
-		if err := Check(cell); err != nil {
-			return nil, fmt.Errorf("%s: %w", in.File, err)
-		}
-		n++
+	cs, cells, err := Inputs(in)
+	if err != nil {
+		return nil, err
+	}
+	d := Delivery(in)
+	for i, c := range cs {
+		cell := cells[i]
 		band, err := Predict(cell, m.Low, m.Mid, m.High, threads)
 		if err != nil {
 			return nil, err
@@ -129,9 +150,6 @@ func Results(in *records.Set, threads []int, m Measured, command string) (*recor
 			}
 			out.Add(r)
 		}
-	}
-	if n == 0 {
-		return nil, fmt.Errorf("%s: no 1-thread cell has instructions/op and a lock profile: run it with -threads 1 -instructions -locks", in.File)
 	}
 	return out, nil
 }

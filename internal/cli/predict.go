@@ -115,7 +115,7 @@ func predictFlags(fs *flag.FlagSet) runFunc {
 		}
 		// The inputs are checked before the machine is measured: a file
 		// no prediction can come from is refused at once.
-		if _, err := predict.Results(in, counts, scaling.Reference, ""); err != nil {
+		if _, _, err := predict.Inputs(in); err != nil {
 			return asUsage(err)
 		}
 		m := scaling.Reference
