@@ -248,13 +248,13 @@ func (p Prediction) Verdict(th compare.Thresholds) compare.CellVerdict {
 // Reason is the prediction in words: "at 16 threads +380% a call [+300%,
 // +420%]: calls take an exclusive lock, 0 -> 1 per op (alone +350%)".
 func (p Prediction) Reason() string {
-	head := fmt.Sprintf("at %d threads %s a call [%s, %s]", p.At(), pct(p.Ratio), pct(p.Lo), pct(p.Hi))
+	head := fmt.Sprintf("at %d threads %s a call [%s, %s]", p.At(), Percent(p.Ratio), Percent(p.Lo), Percent(p.Hi))
 	if len(p.Causes) == 0 {
 		return fmt.Sprintf("at %d threads unchanged: the same lock profile and instructions", p.At())
 	}
 	parts := make([]string, len(p.Causes))
 	for i, c := range p.Causes {
-		parts[i] = fmt.Sprintf("%s (alone %s)", c.What, pct(c.Alone))
+		parts[i] = fmt.Sprintf("%s (alone %s)", c.What, Percent(c.Alone))
 	}
 	reason := head + ": " + strings.Join(parts, "; ")
 	if opposed(p.Causes) {
@@ -273,8 +273,8 @@ func opposed(cs []Cause) bool {
 	return up && down
 }
 
-// pct is a ratio as a signed percentage.
-func pct(r float64) string { return fmt.Sprintf("%+.1f%%", 100*(r-1)) }
+// Percent is a ratio as a signed percentage, as a reason writes it.
+func Percent(r float64) string { return fmt.Sprintf("%+.1f%%", 100*(r-1)) }
 
 // Threads is 1 to n, the counts a prediction draws.
 func Threads(n int) []int {

@@ -112,7 +112,7 @@ func (p Predicted) Decide(locked []compare.CellVerdict) []compare.CellVerdict {
 		}
 		if !(worse[v.Name] && better[v.Name]) {
 			if v.Verdict == compare.Regression {
-				v.Reason += fmt.Sprintf("; predicted at %d threads: %s a call", pr.At(), pct(pr.Ratio))
+				v.Reason += fmt.Sprintf("; predicted at %d threads: %s a call", pr.At(), scaling.Percent(pr.Ratio))
 				out[i] = v
 			}
 			continue
@@ -125,6 +125,3 @@ func (p Predicted) Decide(locked []compare.CellVerdict) []compare.CellVerdict {
 	}
 	return out
 }
-
-// pct is a ratio as a signed percentage.
-func pct(r float64) string { return fmt.Sprintf("%+.1f%%", 100*(r-1)) }
