@@ -24,8 +24,8 @@ const (
 	Missing Verdict = "MISSING"
 )
 
-// severity orders verdicts for the overall result.
-func (v Verdict) severity() int {
+// Severity orders verdicts: the worst of a report or a cell decides it.
+func (v Verdict) Severity() int {
 	switch v {
 	case Regression:
 		return 4
@@ -98,7 +98,7 @@ func (r *Report) finish() {
 		if c.Verdict != NotGated && (r.countsOnly || !slices.Contains(exactMetrics, c.Unit) && !Predicted(c.Unit)) {
 			gated++
 		}
-		if c.Verdict.severity() > r.Verdict.severity() {
+		if c.Verdict.Severity() > r.Verdict.Severity() {
 			r.Verdict = c.Verdict
 		}
 	}

@@ -43,21 +43,18 @@ func (a *abOptions) lead(doc *report.Document, windows map[string][]compare.Wind
 	return nil
 }
 
-// rank orders verdicts for the cell: the worst decides it.
-var rank = map[compare.Verdict]int{compare.Regression: 5, compare.Missing: 4, compare.Inconclusive: 3, compare.Improved: 2, compare.Pass: 1}
-
 // decidedBy is a cell's verdict over every thread count and witness (its
-// worst) and the witnesses that gave it, in words.
+// worst, compare's order) and the witnesses that gave it, in words.
 func decidedBy(rep *compare.Report, cell, metric string) (compare.Verdict, []string) {
 	var worst compare.Verdict
 	var who []string
 	for _, c := range rep.Cells {
-		if records.AtThreads(c.Name, 1) != cell || rank[c.Verdict] == 0 {
+		if records.AtThreads(c.Name, 1) != cell || c.Verdict == compare.NotGated {
 			continue
 		}
 		w := witness(c, metric)
 		switch {
-		case rank[c.Verdict] > rank[worst]:
+		case worst == "" || c.Verdict.Severity() > worst.Severity():
 			worst, who = c.Verdict, []string{w}
 		case c.Verdict == worst && !slices.Contains(who, w):
 			who = append(who, w)
