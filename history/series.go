@@ -152,7 +152,11 @@ func (h *DB) Series(ctx context.Context, f Filter) ([]*Series, error) {
 			order = f.Order
 		}
 		slices.SortStableFunc(samples, func(a, b sample) int {
-			return cmp.Or(a.run.when.Compare(b.run.when), order(a.run.commit, b.run.commit), strings.Compare(a.run.commit, b.run.commit), cmp.Compare(a.run.id, b.run.id))
+			if c := a.run.when.Compare(b.run.when); c != 0 || a.run.commit == b.run.commit {
+				return cmp.Or(c, cmp.Compare(a.run.id, b.run.id))
+			}
+			// Only commits of one time are asked of the order.
+			return cmp.Or(order(a.run.commit, b.run.commit), strings.Compare(a.run.commit, b.run.commit))
 		})
 		at := make(map[string]int)
 		for _, x := range samples {

@@ -14,6 +14,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"text/tabwriter"
 	"time"
 
@@ -355,18 +356,21 @@ func (f *seriesFlags) filter() (history.Filter, error) {
 
 // commitOrder orders commits as the repository's history does (git
 // rev-list --topo-order, every ref): the order of commits that share a
-// commit time. nil where repo is no git repository.
+// commit time. git runs the first time two such commits are compared,
+// never where none are; where repo is no git repository it orders none.
 func commitOrder(repo string) func(a, b string) int {
-	out, err := exec.Command("git", "-C", repo, "rev-list", "--topo-order", "--reverse", "--all").Output()
-	if err != nil {
-		return nil
-	}
-	at := make(map[string]int)
-	for i, c := range strings.Fields(string(out)) {
-		at[c] = i + 1
-	}
+	at := sync.OnceValue(func() map[string]int {
+		out, err := exec.Command("git", "-C", repo, "rev-list", "--topo-order", "--reverse", "--all").Output()
+		m := make(map[string]int)
+		if err == nil {
+			for i, c := range strings.Fields(string(out)) {
+				m[c] = i + 1
+			}
+		}
+		return m
+	})
 	return func(a, b string) int {
-		i, j := at[a], at[b]
+		i, j := at()[a], at()[b]
 		if i == 0 || j == 0 {
 			return 0
 		}
