@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/perfrun/perfrun/records"
@@ -32,21 +33,33 @@ func clearLineOn(w io.Writer) {
 // otherwise unchanged, so benchfmt, CSV and JSON output keep their bytes.
 type printable struct {
 	w io.Writer
-	// line is where the output stands: at a line's start or only blanks
-	// into it (false), or past them (true); nil writes as though every
-	// write began a line.
-	line *bool
+	// line is where the output stands, shared by every copy and guarded:
+	// progress and results reach one stream from several goroutines. nil
+	// writes as though every write began a line.
+	line *lineState
+}
+
+// lineState is where an output stands: at a line's start or only blanks
+// into it (past false), or past them.
+type lineState struct {
+	mu   sync.Mutex
+	past bool
 }
 
 // newPrintable wraps w, at the start of a line.
-func newPrintable(w io.Writer) printable { return printable{w: w, line: new(bool)} }
+func newPrintable(w io.Writer) printable { return printable{w: w, line: &lineState{}} }
 
 func (p printable) Write(b []byte) (int, error) {
-	past := p.line != nil && *p.line
+	past := false
+	if p.line != nil {
+		p.line.mu.Lock()
+		defer p.line.mu.Unlock()
+		past = p.line.past
+	}
 	if end, ok := plain(b, past); ok {
 		n, err := p.w.Write(b)
 		if p.line != nil {
-			*p.line = end
+			p.line.past = end
 		}
 		return n, err
 	}
@@ -67,7 +80,7 @@ func (p printable) Write(b []byte) (int, error) {
 		i += size
 	}
 	if p.line != nil {
-		*p.line = past
+		p.line.past = past
 	}
 	if _, err := p.w.Write(out.Bytes()); err != nil {
 		return 0, err
