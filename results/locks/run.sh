@@ -4,7 +4,8 @@
 # of this repository, and compared with main.
 #   bash results/locks/run.sh PERFRUN OUT IMPL:BRANCH:SEED...
 # e.g. bash results/locks/run.sh /tmp/perfrun /tmp/out sorted:c-sorted:11 hashmap:c-same:52
-# Branches: c-sorted, c-hashmap, c-rcu, c-double, c-soi, c-rwtwice, c-sortedtwice, c-sortedonce (a patch each),
+# Branches: c-sorted, c-hashmap, c-rcu, c-double, c-doublercu, c-soi, c-rwtwice, c-sortedtwice,
+# c-sortedonce, c-sortedwhole (a patch each),
 # c-same (an empty commit).
 set -euo pipefail
 perfrun=$(realpath "$1"); out=$(realpath -m "$2"); shift 2
