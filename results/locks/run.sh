@@ -6,7 +6,8 @@
 # e.g. bash results/locks/run.sh /tmp/perfrun /tmp/out sorted:c-sorted:11 hashmap:c-same:52
 # Branches: c-sorted, c-hashmap, c-rcu, c-double, c-doublercu, c-soi, c-rwtwice, c-sortedtwice,
 # c-sortedonce, c-sortedwhole (a patch each),
-# c-same (an empty commit).
+# c-same (an empty commit). REPORT=1 keeps each campaign's report folder too
+# (OUT/BRANCH-SEED.report: its windows and count files, which ab -replay reads).
 set -euo pipefail
 perfrun=$(realpath "$1"); out=$(realpath -m "$2"); shift 2
 here=$(cd "$(dirname "$0")" && pwd)
@@ -30,6 +31,8 @@ for spec in "$@"; do
 	IFS=: read -r impl branch seed <<<"$spec"
 	start=$(date +%s)
 	rc=0
-	"$perfrun" ab -impl "$impl" -seed "$seed" -json "$out/$branch-$seed.json" main "$branch" >"$out/$branch-$seed.txt" 2>"$out/$branch-$seed.log" || rc=$?
+	report=()
+	[ -z "${REPORT:-}" ] || report=(-report "$out/$branch-$seed.report")
+	"$perfrun" ab -impl "$impl" -seed "$seed" -json "$out/$branch-$seed.json" "${report[@]}" main "$branch" >"$out/$branch-$seed.txt" 2>"$out/$branch-$seed.log" || rc=$?
 	echo "$branch $impl seed=$seed exit=$rc wall=$(($(date +%s) - start))s" | tee -a "$out/summary.txt"
 done
