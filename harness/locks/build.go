@@ -4,13 +4,11 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
-	"time"
 
-	"github.com/perfrun/perfrun/internal/procgroup"
+	"github.com/perfrun/perfrun/internal/gobuild"
 )
 
 // Build compiles the main package pkg (an import path, or a folder such
@@ -30,13 +28,8 @@ func Build(ctx context.Context, dir, pkg, out string, tags []string, flags ...st
 		return err
 	}
 	args := append([]string{"build", "-overlay", overlay, "-tags", strings.Join(append(tags, Tag), ","), "-o", out}, flags...)
-	cmd := exec.CommandContext(ctx, "go", append(args, "--", pkg)...)
-	cmd.Dir = dir
-	// Interrupted, go is asked to stop as Ctrl-C asks it: it ends its
-	// compilers and removes its work folder; killed, it leaves both.
-	procgroup.Gentle(cmd, 10*time.Second)
-	if msg, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("building %s for lock profiles: %w: %s", pkg, err, strings.TrimSpace(string(msg)))
+	if err := gobuild.Run(ctx, dir, append(args, "--", pkg)...); err != nil {
+		return fmt.Errorf("building %s for lock profiles: %w", pkg, err)
 	}
 	return nil
 }

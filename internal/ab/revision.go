@@ -8,10 +8,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/perfrun/perfrun/harness/locks"
-	"github.com/perfrun/perfrun/internal/procgroup"
+	"github.com/perfrun/perfrun/internal/gobuild"
 )
 
 // A Revision is one revision of a repository checked out in a worktree
@@ -82,11 +81,8 @@ func (v *Revision) link(ctx context.Context, out string, layout uint64, strip bo
 	if layout != 0 {
 		ldflags += " -randlayout=" + strconv.FormatUint(layout, 10)
 	}
-	build := exec.CommandContext(ctx, "go", "build", "-o", out, "-ldflags="+ldflags, ".")
-	build.Dir = v.dir
-	procgroup.Gentle(build, buildGrace)
-	if msg, err := build.CombinedOutput(); err != nil {
-		return fmt.Errorf("building %s (%s): %w: %s", v.Name, v.Commit[:12], err, strings.TrimSpace(string(msg)))
+	if err := gobuild.Run(ctx, v.dir, "build", "-o", out, "-ldflags="+ldflags, "."); err != nil {
+		return fmt.Errorf("building %s (%s): %w", v.Name, v.Commit[:12], err)
 	}
 	return nil
 }
@@ -99,10 +95,6 @@ func (v *Revision) Close() {
 	os.RemoveAll(v.wt)
 	forgetWorktrees(v.repo, v.wt) // an add cut short registers a worktree remove cannot find
 }
-
-// buildGrace is how long an interrupted go build may take to end its
-// compilers and remove its work folder before it is killed.
-const buildGrace = 10 * time.Second
 
 // BuildLocks builds the revision's main package at out for lock profiles
 // (harness/locks): with the overlay of package sync and its build tag.

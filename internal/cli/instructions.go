@@ -6,16 +6,14 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/perfrun/perfrun/harness"
 	"github.com/perfrun/perfrun/harness/callgrind"
 	"github.com/perfrun/perfrun/harness/locks"
-	"github.com/perfrun/perfrun/internal/procgroup"
+	"github.com/perfrun/perfrun/internal/gobuild"
 	"github.com/perfrun/perfrun/workloads"
 )
 
@@ -69,11 +67,8 @@ func countableSelf(ctx context.Context, dir string, stderr io.Writer, quiet bool
 		fmt.Fprintf(stderr, "perfrun: this binary has no symbol table to count instructions in (go run links without one): building %s from %s with one\n", src.Name, src.Dir)
 	}
 	out := filepath.Join(dir, "perfrun")
-	cmd := exec.CommandContext(ctx, "go", "build", "-tags", strings.Join(src.Tags, ","), "-o", out, "--", src.Pkg)
-	cmd.Dir = src.Dir
-	procgroup.Gentle(cmd, 10*time.Second) // go ends its compilers and removes its work folder
-	if msg, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("%v; building it again to count: %w: %s (build perfrun with go build and run that)", why, err, strings.TrimSpace(string(msg)))
+	if err := gobuild.Run(ctx, src.Dir, "build", "-tags", strings.Join(src.Tags, ","), "-o", out, "--", src.Pkg); err != nil {
+		return "", fmt.Errorf("%v; building it again to count: %w (build perfrun with go build and run that)", why, err)
 	}
 	return out, nil
 }

@@ -1,0 +1,94 @@
+// Package gobuild runs the go command for every build perfrun makes — a
+// revision for ab, bisect and backfill, perfrun again for lock profiles or
+// instruction counts — so that they all fail alike: go's environment is
+// checked first and what it lacks is named, go's output is cut to its
+// end, and an interrupt asks go to stop so that it ends its compilers and
+// removes its work folder.
+package gobuild
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+
+	"github.com/perfrun/perfrun/internal/procgroup"
+)
+
+// Grace is how long an interrupted go may take to end its compilers and
+// remove its work folder before it is killed.
+const Grace = 10 * time.Second
+
+// MostLines and MostBytes bound what a failed build quotes of go's
+// output: its end, where go says why. A full disk or cache makes go print
+// one line for every package it could not write.
+const (
+	MostLines = 20
+	MostBytes = 4 << 10
+)
+
+// Run runs go with args in dir and returns nil when it succeeds; else an
+// error with go's exit and the end of its output.
+func Run(ctx context.Context, dir string, args ...string) error {
+	if err := Ready(); err != nil {
+		return err
+	}
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Dir = dir
+	procgroup.Gentle(cmd, Grace)
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		return nil
+	}
+	if ctx.Err() != nil {
+		return fmt.Errorf("go %s: %w", args[0], ctx.Err())
+	}
+	if msg := Tail(string(out)); msg != "" {
+		return fmt.Errorf("go %s: %w: %s", args[0], err, msg)
+	}
+	return fmt.Errorf("go %s: %w", args[0], err)
+}
+
+// Ready says what go lacks to build here, before it is asked to: a home
+// for its build cache and for its module cache. Without one go fails
+// with a message about variables a user of perfrun never set.
+func Ready() error {
+	if os.Getenv("HOME") != "" {
+		return nil
+	}
+	var missing []string
+	if os.Getenv("GOCACHE") == "" && os.Getenv("XDG_CACHE_HOME") == "" {
+		missing = append(missing, "GOCACHE (its build cache)")
+	}
+	if os.Getenv("GOMODCACHE") == "" && os.Getenv("GOPATH") == "" {
+		missing = append(missing, "GOMODCACHE (its module cache)")
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	return errors.New("go cannot build here: HOME is not set, and neither is " + strings.Join(missing, " nor ") + "; set HOME, or those")
+}
+
+// Tail is the end of a command's output: its last MostLines lines and at
+// most MostBytes, saying how much it left out.
+func Tail(out string) string {
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	cut := 0
+	if len(lines) > MostLines {
+		cut, lines = len(lines)-MostLines, lines[len(lines)-MostLines:]
+	}
+	for len(lines) > 1 && len(strings.Join(lines, "\n")) > MostBytes {
+		cut, lines = cut+1, lines[1:]
+	}
+	msg := strings.Join(lines, "\n")
+	if len(msg) > MostBytes {
+		msg = "…" + msg[len(msg)-MostBytes:]
+	}
+	if cut > 0 {
+		msg = fmt.Sprintf("(%d lines of go's output left out; the last %d:)\n%s", cut, len(lines), msg)
+	}
+	return msg
+}

@@ -1,0 +1,76 @@
+package gobuild
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// fakeGo puts a go on PATH that runs script, and returns a file it
+// touches when it runs.
+func fakeGo(t *testing.T, script string) (ran string) {
+	t.Helper()
+	dir := t.TempDir()
+	ran = filepath.Join(dir, "ran")
+	body := "#!/bin/sh\ntouch " + ran + "\n" + script + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "go"), []byte(body), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	return ran
+}
+
+// TestAFloodOfOutputIsCutToItsEnd: a build that fails with a line for
+// every package (a full cache) is quoted by its end, in a few KB.
+func TestAFloodOfOutputIsCutToItsEnd(t *testing.T) {
+	fakeGo(t, `i=0; while [ $i -lt 3000 ]; do echo "go: writing cache entry $i: no space left on device"; i=$((i+1)); done; echo "the last line says why"; exit 1`)
+	err := Run(context.Background(), t.TempDir(), "build", ".")
+	if err == nil {
+		t.Fatal("a failing go build gave no error")
+	}
+	msg := err.Error()
+	if len(msg) > MostBytes+200 || !strings.Contains(msg, "the last line says why") || !strings.Contains(msg, "lines of go's output left out") {
+		t.Errorf("%d bytes: %.300s …", len(msg), msg)
+	}
+}
+
+// TestNoHomeIsNamedBeforeGoRuns: without HOME and the variables that
+// stand for it, perfrun says so and never runs go to hear go's riddle.
+func TestNoHomeIsNamedBeforeGoRuns(t *testing.T) {
+	ran := fakeGo(t, "exit 0")
+	for _, k := range []string{"HOME", "GOCACHE", "XDG_CACHE_HOME", "GOMODCACHE", "GOPATH"} {
+		t.Setenv(k, "")
+	}
+	err := Run(context.Background(), t.TempDir(), "build", ".")
+	if err == nil || !strings.Contains(err.Error(), "HOME is not set") || !strings.Contains(err.Error(), "GOMODCACHE") {
+		t.Fatalf("got %v", err)
+	}
+	if _, statErr := os.Stat(ran); statErr == nil {
+		t.Error("go ran without a home for its caches")
+	}
+	t.Setenv("GOCACHE", "/tmp/c")
+	t.Setenv("GOMODCACHE", "/tmp/m")
+	if err := Run(context.Background(), t.TempDir(), "build", "."); err != nil {
+		t.Errorf("with GOCACHE and GOMODCACHE set: %v", err)
+	}
+}
+
+// TestAnInterruptIsSaidAsOne: a build the context ended says so, without
+// go's complaint about its signal.
+func TestAnInterruptIsSaidAsOne(t *testing.T) {
+	fakeGo(t, "echo 'signal: interrupt'; exit 2")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	err := Run(ctx, t.TempDir(), "build", ".")
+	if err == nil || !strings.Contains(err.Error(), "context canceled") || strings.Contains(err.Error(), "signal: interrupt") {
+		t.Errorf("got %v", err)
+	}
+}
+
+func TestShortOutputIsKeptWhole(t *testing.T) {
+	if got := Tail("a\nb\n"); got != "a\nb" {
+		t.Errorf("got %q", got)
+	}
+}
