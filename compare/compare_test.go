@@ -697,7 +697,7 @@ func TestSequentialLeavesWhatTheMachineSetAside(t *testing.T) {
 		t.Errorf("%d looks, want 3 (the noisy and the partly disturbed cell stay undecided)", len(looks))
 	}
 	v := verdictOf(t, rep, "Sim/cell=lost/threads=2", "sec/op")
-	if v.Verdict != Inconclusive || !strings.Contains(v.Reason, "not measured again: look 1 kept no complete round") {
+	if v.Verdict != Inconclusive || !strings.Contains(v.Reason, "not measured again: batch 1 of rounds kept no complete round") {
 		t.Errorf("the lost cell: %s (%s)", v.Verdict, v.Reason)
 	}
 }

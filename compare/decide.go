@@ -109,7 +109,7 @@ func decide(cells []*CellVerdict, ests []estimate, threshold, alpha float64) []V
 		switch {
 		case reg[i] < alpha:
 			out[i] = Regression
-			c.Reason = fmt.Sprintf("%s: at least %.1f%% slower, above the %.0f%% threshold (p=%.2g after Holm over %d cells)",
+			c.Reason = fmt.Sprintf("%s: at least %.1f%% slower, above the %.0f%% threshold (p=%.2g, corrected for %d cells)",
 				interval, pct(c.Lo), 100*threshold, reg[i], len(ests))
 		case imp[i] < alpha:
 			out[i] = Improved
@@ -126,7 +126,7 @@ func decide(cells []*CellVerdict, ests []estimate, threshold, alpha float64) []V
 				c.Reason += fmt.Sprintf("; about %d rounds would decide", n)
 			}
 			if len(ests) > 1 {
-				c.Reason += fmt.Sprintf(" (Holm, %d cells)", len(ests))
+				c.Reason += fmt.Sprintf(" (corrected for %d cells)", len(ests))
 			}
 		}
 	}

@@ -186,7 +186,7 @@ func (r *Report) Replace(later *Report, look int) {
 	}
 	for i, c := range r.Cells {
 		if s, ok := byName[c.Name]; ok {
-			s.Reason += fmt.Sprintf(" (look %d)", look)
+			s.Reason += fmt.Sprintf(" (batch %d of rounds)", look)
 			r.Cells[i] = s
 		}
 	}

@@ -80,7 +80,7 @@ func (r *Report) leaveLost(lost map[string]bool, look int) []string {
 	for i := range r.Cells {
 		if c := &r.Cells[i]; c.undecided && lost[c.Name] {
 			c.undecided = false
-			c.Reason += fmt.Sprintf("; not measured again: look %d kept no complete round of it", look)
+			c.Reason += fmt.Sprintf("; not measured again: batch %d of rounds kept no complete round of it", look)
 		}
 	}
 	return r.Undecided()

@@ -837,9 +837,9 @@ func (a *abOptions) abReport(rep *compare.Report, scratch, dir string, r *ab.Run
 		Verdict: rep,
 		Old:     base,
 		New:     head,
-		Notes: []string{fmt.Sprintf("Interleaved A/B on one machine: rounds of base, head and base again (the A/A arm), %s%s; "+
-			"%d rounds a look, cells a look left undecided measured again. PASS: the upper bound of the slowdown is below %.0f%%; "+
-			"REGRESSION: its lower bound is above it (Holm across cells, Pocock across the looks).%s", pairingNote(r), layoutNote(r), r.Rounds, 100*rep.Threshold, countsNote(counts)+locksNote(len(profiles) > 0))},
+		Notes: []string{fmt.Sprintf("Interleaved A/B on one machine: rounds of base, head and base again (the same code measured twice, which shows what the machine alone moves), %s%s; "+
+			"%d rounds a batch, cells a batch left undecided measured again in the next. PASS: the upper bound of the slowdown is below %.0f%%; "+
+			"REGRESSION: its lower bound is above it (corrected for the number of cells and of batches).%s", pairingNote(r), layoutNote(r), r.Rounds, 100*rep.Threshold, countsNote(counts)+locksNote(len(profiles) > 0))},
 	}
 	return a.writeABDocument(doc, dir, harness.Cores(), windows, counts, profiles)
 }
