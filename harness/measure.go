@@ -178,7 +178,7 @@ func (b *barrier) work(op workloads.Op, warmup, window, target time.Duration, yi
 		if yield {
 			// The yield is the harness's, not the store's: a locked
 			// thread's yield hands its goroutine to another thread and
-			// back (its cost: results/fidelity/x509storeissuer/same-leaf).
+			// back (its cost: results/fidelity/x509storeissuer-same-leaf).
 			// The worker's time leaves it out (the window's wall time
 			// keeps it).
 			yieldBatch() // see procsFor
