@@ -45,6 +45,7 @@ var layers = []struct {
 	{"internal/browser", 0},
 	{"internal/bisect", 0},
 	{"internal/procgroup", 0},
+	{"internal/gobuild", 1},
 	{"harness/callgrind", 1},
 	{"internal/baselines", 1},
 	{"store", 1},
@@ -69,6 +70,7 @@ var layers = []struct {
 	{".", 9}, // package perfrun, the public entry point
 	{"cmd/perfrun", 10},
 	{"arch", 10},
+	{"docs/check", 10}, // the docs' own checks, a command of their own
 }
 
 // registry is the package test files may import from any layer.

@@ -241,7 +241,8 @@ func shownOutput(kind, args string) (string, error) {
 		var stdout, stderr bytes.Buffer
 		words := shellWords(args)
 		for i, w := range words {
-			if _, err := os.Stat(filepath.Join("../..", w)); err == nil && !strings.HasPrefix(w, "-") {
+			// The command's name is never a path, though a folder may share it.
+			if _, err := os.Stat(filepath.Join("../..", w)); err == nil && i > 0 && !strings.HasPrefix(w, "-") {
 				words[i] = filepath.Join("../..", w)
 			}
 		}

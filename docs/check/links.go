@@ -1,0 +1,221 @@
+package main
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// MostDepth is how many folders deep results/ may go (results/a/b/c),
+// but for its archive.
+const MostDepth = 3
+
+var (
+	mdLink      = regexp.MustCompile(`!?\[[^\]]*\]\(([^)\s]+)\)`)
+	resultsPath = regexp.MustCompile("(?:^|[^A-Za-z0-9_./-])(results/(?:[A-Za-z0-9_.-]*[A-Za-z0-9_-]/?)*)")
+)
+
+// Links gives a Markdown page's relative link targets, anchors dropped.
+func Links(page string) []string {
+	var out []string
+	for _, m := range mdLink.FindAllStringSubmatch(page, -1) {
+		t := m[1]
+		if i := strings.IndexByte(t, '#'); i >= 0 {
+			t = t[:i]
+		}
+		if t == "" || strings.Contains(t, "://") || strings.HasPrefix(t, "mailto:") {
+			continue
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// ResultsPaths gives the results/ paths a page names, from the
+// repository's root; a path with a wildcard or an ellipsis is a pattern,
+// not a path, and is left out.
+func ResultsPaths(page string) []string {
+	var out []string
+	for _, m := range resultsPath.FindAllStringSubmatchIndex(page, -1) {
+		p := page[m[2]:m[3]]
+		if next := page[m[3]:min(m[3]+3, len(page))]; strings.HasPrefix(next, "*") || strings.HasPrefix(next, "…") {
+			continue
+		}
+		out = append(out, strings.TrimSuffix(p, "/"))
+	}
+	return out
+}
+
+// Problems lists what breaks the promises of the docs at root: links that
+// do not resolve, results/ paths the README and docs/ name that are not
+// there or have no README.md in their folder, and folders of results/
+// that no page above them names or that lie too deep.
+func Problems(root string) ([]string, error) {
+	var problems []string
+	say := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
+	pages, err := markdownPages(root)
+	if err != nil {
+		return nil, err
+	}
+	docs, err := DocPages(root)
+	if err != nil {
+		return nil, err
+	}
+	isDoc := map[string]bool{}
+	for _, d := range docs {
+		isDoc[d] = true
+	}
+	text := map[string]string{}
+	for _, p := range pages {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return nil, err
+		}
+		text[p] = string(b)
+		for _, l := range Links(string(b)) {
+			if _, err := os.Stat(filepath.Join(filepath.Dir(p), l)); err != nil {
+				say("%s: the link %s resolves to nothing", rel(root, p), l)
+			}
+		}
+		if !isDoc[p] {
+			continue
+		}
+		for _, r := range ResultsPaths(string(b)) {
+			full := filepath.Join(root, r)
+			info, err := os.Stat(full)
+			if err != nil {
+				say("%s: %s is not there", rel(root, p), r)
+				continue
+			}
+			folder := full
+			if !info.IsDir() {
+				folder = filepath.Dir(full)
+			}
+			if !hasReadme(root, folder) {
+				say("%s: %s has no README.md in its folder or above it to say how it was made", rel(root, p), r)
+			}
+		}
+	}
+	folders, err := resultsFolders(root)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range folders {
+		parts := strings.Split(f, "/")
+		archived := len(parts) > 2 && parts[1] == "archive"
+		if depth := len(parts) - 1; depth > MostDepth && parts[1] != "archive" {
+			say("%s is %d folders deep in results/ (at most %d outside results/archive/)", f, depth, MostDepth)
+		}
+		if archived {
+			continue
+		}
+		if !named(root, f, text, isDoc) {
+			say("%s is named by no page above it (nor by the README or docs/)", f)
+		}
+	}
+	sort.Strings(problems)
+	return slices.Compact(problems), nil
+}
+
+// named says whether a page of an enclosing folder names folder f, by its
+// path from that page or by its name with a slash, or a doc page names it
+// from the root; a top-level folder must be named by the README, docs/ or
+// results/README.md.
+func named(root, f string, text map[string]string, isDoc map[string]bool) bool {
+	for page, t := range text {
+		from := filepath.ToSlash(rel(root, filepath.Dir(page)))
+		var want string
+		switch {
+		case isDoc[page]:
+			want = f
+		case strings.HasPrefix(f, from+"/"):
+			want = strings.TrimPrefix(f, from+"/")
+		default:
+			continue
+		}
+		if strings.Count(f, "/") == 1 && !isDoc[page] && from != "results" {
+			continue
+		}
+		// A page may name a folder below it by its path from the page, or
+		// by its own name as a folder ("set-d/").
+		if mentions(t, want) || (!isDoc[page] && mentions(t, filepath.Base(f)+"/")) {
+			return true
+		}
+	}
+	return false
+}
+
+// mentions says whether text names path as a whole path: not as the
+// start of a longer name.
+func mentions(text, path string) bool {
+	end := `(?:[^A-Za-z0-9_.-]|\.[^A-Za-z0-9_-]|\.?$)`
+	if strings.HasSuffix(path, "/") {
+		end = ""
+	}
+	return regexp.MustCompile(`(?:^|[^A-Za-z0-9_.-])` + regexp.QuoteMeta(path) + end).MatchString(text)
+}
+
+func markdownPages(root string) ([]string, error) {
+	var pages []string
+	for _, dir := range []string{"docs", "results"} {
+		err := filepath.WalkDir(filepath.Join(root, dir), func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if !d.IsDir() && strings.HasSuffix(p, ".md") {
+				pages = append(pages, p)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return append(pages, filepath.Join(root, "README.md")), nil
+}
+
+// resultsFolders are the folders under results/, as results/a/b.
+func resultsFolders(root string) ([]string, error) {
+	var out []string
+	err := filepath.WalkDir(filepath.Join(root, "results"), func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && p != filepath.Join(root, "results") {
+			out = append(out, filepath.ToSlash(rel(root, p)))
+		}
+		return nil
+	})
+	return out, err
+}
+
+func rel(root, p string) string {
+	r, err := filepath.Rel(root, p)
+	if err != nil {
+		return p
+	}
+	return r
+}
+
+// hasReadme says whether folder, or a folder of results/ above it, has a
+// README.md: the page that says how what the folder holds was made.
+// results/README.md says it only of the files at the top of results/;
+// for the folders it is the index.
+func hasReadme(root, folder string) bool {
+	top := filepath.Join(root, "results")
+	if folder == top {
+		_, err := os.Stat(filepath.Join(top, "README.md"))
+		return err == nil
+	}
+	for f := folder; strings.HasPrefix(f, top+string(filepath.Separator)); f = filepath.Dir(f) {
+		if _, err := os.Stat(filepath.Join(f, "README.md")); err == nil {
+			return true
+		}
+	}
+	return false
+}

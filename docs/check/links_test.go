@@ -1,0 +1,85 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestLinksAndResultsPaths(t *testing.T) {
+	page := "See [run](run.md#flags), ![plot](../results/a/p.png), [site](https://x.org/a) and [top](#top).\n" +
+		"The figure is in `results/fidelity/README.md`, from results/main-job/. Not perfrun-out/results.txt, not results/x-*.txt.\n"
+	if got := strings.Join(Links(page), " "); got != "run.md ../results/a/p.png" {
+		t.Errorf("links %q", got)
+	}
+	if got := strings.Join(ResultsPaths(page), " "); got != "results/fidelity/README.md results/main-job" {
+		t.Errorf("results paths %q", got)
+	}
+}
+
+// write makes files under root, each path with its content.
+func write(t *testing.T, root string, files map[string]string) {
+	t.Helper()
+	for p, content := range files {
+		full := filepath.Join(root, p)
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestProblemsAreFound: each promise broken once in a scratch repository
+// is named, and the same repository mended has none.
+func TestProblemsAreFound(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, map[string]string{
+		"README.md":                         "Figures: `results/good/`, `results/gone/`, `results/bare/x.txt`. [docs](docs/run.md) [lost](docs/lost.md)\n",
+		"docs/run.md":                       "See [the figure](../results/good/README.md).\n",
+		"results/README.md":                 "Index: `good/`, `bare/`, `archive/`.\n",
+		"results/good/README.md":            "The command, the figure and its date. `kept/a/b/`.\n",
+		"results/good/kept/a/b/deep.txt":    "",
+		"results/good/unnamed/x.txt":        "",
+		"results/bare/x.txt":                "",
+		"results/orphan/README.md":          "",
+		"results/archive/README.md":         "old/",
+		"results/archive/old/x/y/z/deep.md": "",
+	})
+	problems, err := Problems(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := strings.Join(problems, "\n")
+	for _, want := range []string{
+		"README.md: the link docs/lost.md resolves to nothing",
+		"README.md: results/gone is not there",
+		"README.md: results/bare/x.txt has no README.md in its folder or above it",
+		"results/orphan is named by no page above it",
+		"results/good/unnamed is named by no page above it",
+		"results/good/kept/a/b is 4 folders deep",
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("want %q among:\n%s", want, all)
+		}
+	}
+	if strings.Contains(all, "archive/old") {
+		t.Errorf("the archive's own folders were held to the rules:\n%s", all)
+	}
+	if len(problems) != 6 {
+		t.Errorf("%d problems, want 6:\n%s", len(problems), all)
+	}
+}
+
+// TestDocsLinksAndResultsHold runs the check on this repository.
+func TestDocsLinksAndResultsHold(t *testing.T) {
+	problems, err := Problems("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range problems {
+		t.Error(p)
+	}
+}
