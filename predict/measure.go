@@ -89,17 +89,27 @@ func Measure(window time.Duration, windows int) Measured {
 	if len(spin) == 0 {
 		spin, sleep, transfer = all[0], all[1], all[2]
 	}
+	m := summarize(spin, sleep, transfer)
+	m.Windows, m.Parallel, m.Disturbed = windows, parallel, disturbed
+	return m
+}
+
+// summarize gives the constants of the windows kept: Low the fastest
+// spinning hand-off and transfer, Mid their medians, High the median
+// sleeping hand-off and the slowest transfer. A band's low edge is never
+// above its high: where a host made the sleeping hand-off the faster (it
+// woke the waiter at once), the three are put in order.
+func summarize(spin, sleep, transfer []float64) Measured {
 	for _, v := range [][]float64{spin, sleep, transfer} {
 		slices.Sort(v)
 	}
 	mid := func(v []float64) float64 { return v[len(v)/2] }
+	h := []float64{spin[0], mid(spin), mid(sleep)}
+	slices.Sort(h)
 	return Measured{
-		Low:       Constants{Handoff: spin[0], Transfer: transfer[0]},
-		Mid:       Constants{Handoff: mid(spin), Transfer: mid(transfer)},
-		High:      Constants{Handoff: mid(sleep), Transfer: transfer[len(transfer)-1]},
-		Windows:   windows,
-		Parallel:  parallel,
-		Disturbed: disturbed,
+		Low:  Constants{Handoff: h[0], Transfer: transfer[0]},
+		Mid:  Constants{Handoff: h[1], Transfer: mid(transfer)},
+		High: Constants{Handoff: h[2], Transfer: transfer[len(transfer)-1]},
 	}
 }
 

@@ -44,3 +44,23 @@ func TestBusySaysWhatWasSetAside(t *testing.T) {
 		t.Errorf("a quiet machine: %q, want nothing", b)
 	}
 }
+
+// TestConstantsInOrder: a host that woke a sleeping waiter faster than a
+// spinning one hands over still gives constants low <= mid <= high.
+func TestConstantsInOrder(t *testing.T) {
+	m := summarize([]float64{600e-9, 650e-9, 700e-9}, []float64{300e-9, 310e-9, 320e-9}, []float64{30e-9, 40e-9, 170e-9})
+	for _, k := range []struct {
+		name           string
+		low, mid, high float64
+	}{
+		{"hand-off", m.Low.Handoff, m.Mid.Handoff, m.High.Handoff},
+		{"transfer", m.Low.Transfer, m.Mid.Transfer, m.High.Transfer},
+	} {
+		if !(k.low <= k.mid && k.mid <= k.high) {
+			t.Errorf("%s: low %g, mid %g, high %g: out of order", k.name, k.low, k.mid, k.high)
+		}
+	}
+	if m.Low.Handoff != 310e-9 || m.High.Handoff != 650e-9 {
+		t.Errorf("hand-off low %g, high %g: want the sleeping median 310ns and the spinning median 650ns", m.Low.Handoff, m.High.Handoff)
+	}
+}
