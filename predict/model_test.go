@@ -182,3 +182,19 @@ func TestUnpredictedSaysWhy(t *testing.T) {
 		t.Errorf("Unpredicted = %q, want the sorted cell alone, with what it lacks", got)
 	}
 }
+
+// TestANonFiniteCountIsRefused: a count the reader skipped as +Inf makes
+// the file refused by name, not read as a cell without a lock profile.
+func TestANonFiniteCountIsRefused(t *testing.T) {
+	text := "cores: 2\n" +
+		"BenchmarkIssuer/impl=rcu/threads=1 1 500 ns/call 6000 instructions/op 0 exclusive-locks/op 0 locked-instructions/op 0 atomics/op\n" +
+		"BenchmarkIssuer/impl=sorted/threads=1 1 900 ns/call 7000 instructions/op 1 exclusive-locks/op +Inf locked-instructions/op 2 atomics/op\n"
+	in, err := records.Read(strings.NewReader(text), "r.txt", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = Inputs(in)
+	if err == nil || !strings.Contains(err.Error(), "r.txt:3: non-finite +Inf locked-instructions/op") {
+		t.Errorf("Inputs = %v, want the +Inf count named", err)
+	}
+}

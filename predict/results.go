@@ -1,6 +1,7 @@
 package predict
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 
@@ -65,10 +66,16 @@ func Unpredicted(in *records.Set) []string {
 
 // Inputs are the 1-thread cells of in a prediction starts from, with what
 // the model reads of each: refused where one is a prediction itself or a
-// profile no operation can have (Check), or where none has a lock
-// profile. What Results predicts from, checked before anything is
+// profile no operation can have (Check) or a value the reader skipped as
+// not finite, or where none has a lock profile. What Results predicts from, checked before anything is
 // measured.
 func Inputs(in *records.Set) ([]*records.Cell, []Cell, error) {
+	for _, w := range in.Warnings {
+		var nf *records.NonFinite
+		if errors.As(w, &nf) {
+			return nil, nil, fmt.Errorf("%v: a value no run measures or counts; predict from the file a run wrote", nf)
+		}
+	}
 	var cs []*records.Cell
 	var cells []Cell
 	for _, c := range in.Cells() {

@@ -132,6 +132,21 @@ func Read(r io.Reader, file, label string) (*Set, error) {
 	return s, s.check()
 }
 
+// A NonFinite is a value a reader skipped, with a warning: NaN or
+// infinite, which no measurement or count is. What decides on a file's
+// counts refuses the file when it finds one (a missing count must not
+// read as no count).
+type NonFinite struct {
+	File  string
+	Line  int
+	Value float64
+	Unit  string
+}
+
+func (e *NonFinite) Error() string {
+	return fmt.Sprintf("%s:%d: non-finite %v %s skipped", e.File, e.Line, e.Value, e.Unit)
+}
+
 // add takes one record of a reader: a result, unit metadata, or a syntax
 // error the reader carries on past.
 func (s *Set) add(rec benchfmt.Record) {
@@ -145,7 +160,7 @@ func (s *Set) add(rec benchfmt.Record) {
 		for _, v := range rec.Values {
 			if math.IsNaN(v.Value) || math.IsInf(v.Value, 0) {
 				file, line := rec.Pos()
-				s.Warnings = append(s.Warnings, fmt.Errorf("%s:%d: non-finite %v %s skipped", file, line, v.Value, v.Unit))
+				s.Warnings = append(s.Warnings, &NonFinite{File: file, Line: line, Value: v.Value, Unit: v.Unit})
 				continue
 			}
 			// benchfmt's reader leaves the unit untidied when tidying does
