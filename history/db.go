@@ -36,6 +36,11 @@ var ErrDamaged = errors.New("damaged")
 // reading, which cannot migrate it.
 var ErrOlder = errors.New("written by an older perfrun")
 
+// ErrEmpty is returned when a database that holds nothing yet (a server's
+// new database, an empty file) is opened for reading: it is no history of
+// an older perfrun, only one not yet begun.
+var ErrEmpty = errors.New("holds no perfrun history yet: perfrun history add begins one")
+
 // Open opens the history at path for writing, creating it (and its
 // folder) if there is none, and migrates an older schema to this
 // perfrun's. It refuses, without writing anything, a database from a
@@ -158,6 +163,9 @@ func (h *DB) check(ctx context.Context, reading bool) error {
 	}
 	if version > len(migrations) {
 		return fmt.Errorf("%w (schema version %d; this perfrun knows up to %d): left as it is; use a newer perfrun", ErrNewer, version, len(migrations))
+	}
+	if reading && version == 0 && app == 0 && tables == 0 {
+		return ErrEmpty
 	}
 	if reading && version < len(migrations) {
 		return fmt.Errorf("%w (schema version %d): perfrun history add migrates it", ErrOlder, version)

@@ -133,3 +133,24 @@ func listing(t *testing.T, dir string) string {
 	}
 	return s
 }
+
+// TestEmptyIsNotOlder: reading a database that holds nothing yet (a
+// server's new schema, an empty file) says it holds no history, not that
+// an older perfrun wrote it.
+func TestEmptyIsNotOlder(t *testing.T) {
+	eachBackend(t, func(t *testing.T, b backend) {
+		path := b.path(t)
+		if b.name == "sqlite" {
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		_, err := OpenRead(ctx, path)
+		if !errors.Is(err, ErrEmpty) || errors.Is(err, ErrOlder) {
+			t.Errorf("OpenRead of an empty database: %v, want %v", err, ErrEmpty)
+		}
+	})
+}
