@@ -316,6 +316,11 @@ func (b *bisectOptions) judge(m *bisect.Measurement, rep compare.Report, thr flo
 		m.Shift, m.Low, m.High = timeV.Ratio-1, timeV.Lo-1, timeV.Hi-1
 		m.Verdict = fmt.Sprintf("%s %s", timeV.Verdict, timeV.Reason)
 	}
+	if instrV != nil {
+		// Every outcome shows the count it had, whichever decided it.
+		m.Instructions = instrV.Ratio - 1
+		defer func() { m.Verdict += fmt.Sprintf("; the count: %s", instrV.Verdict) }()
+	}
 	if b.tracked == "" {
 		// No cell moved in the whole range: no step, unless some cell
 		// stayed undecided.
@@ -349,10 +354,6 @@ func (b *bisectOptions) judge(m *bisect.Measurement, rep compare.Report, thr flo
 		m.Outcome = bisect.Same
 	default:
 		m.Outcome = bisect.Undecided
-	}
-	if instrV != nil {
-		m.Instructions = instrV.Ratio - 1
-		m.Verdict += fmt.Sprintf("; the count: %s", instrV.Verdict)
 	}
 }
 

@@ -125,3 +125,22 @@ func TestBisectOutputs(t *testing.T) {
 		t.Errorf("no step: %v, want exit %d", err, exitInconclusive)
 	}
 }
+
+// TestEveryProbeShowsItsCount: a probe of a range where nothing moved
+// (no cell followed) still shows its instruction count, as its verdict
+// does; the table left the column empty.
+func TestEveryProbeShowsItsCount(t *testing.T) {
+	rep := compare.Report{Verdict: compare.Pass, Cells: []compare.CellVerdict{
+		{Name: "Issuer/impl=rcu/threads=1", Unit: "sec/op", Verdict: compare.Pass, Ratio: 1.01, Lo: 0.99, Hi: 1.03, Reason: "+1.0%: any slowdown is below the 5% threshold; instructions +0.30%"},
+		{Name: "Issuer/impl=rcu/threads=1", Unit: "instructions/op", Verdict: compare.Pass, Ratio: 1.003},
+	}}
+	var b bisectOptions
+	m := bisect.Measurement{Instructions: math.NaN()}
+	b.judge(&m, rep, 0.05)
+	if math.IsNaN(m.Instructions) || math.Abs(m.Instructions-0.003) > 1e-9 {
+		t.Errorf("instructions %v, want +0.3%%", m.Instructions)
+	}
+	if m.Outcome != bisect.Same || !strings.Contains(m.Verdict, "the count: PASS") {
+		t.Errorf("outcome %v, verdict %q", m.Outcome, m.Verdict)
+	}
+}
