@@ -52,19 +52,18 @@ func HistoryPlot(s *history.Series, steps []history.Step) (*Plot, error) {
 	}
 	addStepMarks(p, steps)
 	p.X.Min, p.X.Max = -1, float64(len(s.Points))
-	// Room above the data for the legend.
 	if p.Y.Max < top {
 		p.Y.Max = top
 	}
-	p.Y.Max += 0.35 * (p.Y.Max - p.Y.Min)
 	p.X.Tick.Marker = commitTicks(s.Points)
 	caption := fmt.Sprintf("%s in %s on %s over %d commits", s.Cell, yLabel, s.Machine, len(s.Points))
 	if len(steps) > 0 {
 		caption += fmt.Sprintf("; %d step(s) marked", len(steps))
 	}
-	// The legend sits in the room above the data: beside it, its long
-	// lines left the commits a strip at the left.
-	return &Plot{Name: records.FileStem(stem), Caption: caption, plot: p, legendInside: true}, nil
+	// The legend goes in a row under the data: beside it, its long lines
+	// left the commits a strip at the left; inside, it covered the first
+	// commits' points.
+	return &Plot{Name: records.FileStem(stem), Caption: caption, plot: p, legendUnder: true}, nil
 }
 
 // addCommitMedians draws each commit's median with its bar: the 95%

@@ -26,8 +26,10 @@ type Plot struct {
 	Caption string // what it shows, for reports
 	plot    *plot.Plot
 	// legendInside keeps the legend in the data area (the forest plot
-	// gives it a row of its own); every other plot draws it beside the data.
-	legendInside bool
+	// gives it a row of its own); legendUnder draws it in a row under the
+	// data (a history's long lines); every other plot draws it beside the
+	// data.
+	legendInside, legendUnder bool
 }
 
 // face is the sans-serif face every plot is set in, as the pages around
@@ -82,7 +84,7 @@ func (p *Plot) draw(dc draw.Canvas) {
 		return
 	}
 	pad := vg.Points(10)
-	if width > 0.4*dc.Size().X {
+	if p.legendUnder || width > 0.4*dc.Size().X {
 		// Too wide to stand beside the data (long names, several
 		// machines): a row under it, so the data keeps the width.
 		p.drawLegendUnder(dc, width, pad)
