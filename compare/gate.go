@@ -52,7 +52,7 @@ const MinRounds = 3
 // counts that vary between processes (designs hashing with a per-process
 // seed) are a sample, gated by the shared rule when each side has
 // instructionSample of them.
-var exactMetrics = append([]string{records.AllocsPerOp, records.Instructions}, records.LockUnits...)
+var exactMetrics = append(append([]string{records.AllocsPerOp, records.Instructions}, records.LockUnits...), records.TrafficUnits...)
 
 // Predicted reports whether unit is a prediction's from counts (package
 // scaling's predicted-… units): exact like a count, never a time.
@@ -305,6 +305,8 @@ func exactVerdicts(oc, nc *records.Cell, newLabel string, th Thresholds) []CellV
 			out = append(out, InstructionVerdict(name, a, b, th))
 		case slices.Contains(records.LockUnits, unit):
 			out = append(out, LockVerdict(name, unit, records.Median(a), records.Median(b), th))
+		case slices.Contains(records.TrafficUnits, unit):
+			out = append(out, TrafficVerdict(name, unit, a, b, th))
 		default:
 			out = append(out, exactVerdict(name, unit, records.Median(a), records.Median(b), th))
 		}

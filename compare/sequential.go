@@ -2,6 +2,7 @@ package compare
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/perfrun/perfrun/records"
 )
@@ -20,6 +21,9 @@ type Looks struct {
 	Rounds int
 	Max    int
 	Next   func(look int, undecided []string) bool
+	// Settled, if set, names the undecided cells other witnesses decide
+	// (SettledByCounts): no further look measures them.
+	Settled func(undecided []string) []string
 }
 
 // Sequential is ab's design: decide after Rounds rounds where the data
@@ -40,6 +44,10 @@ func Sequential(th Thresholds, looks Looks, measure Measure) (*Report, error) {
 	lost := setAside(arms)
 	for k := 2; k <= looks.Max; k++ {
 		undecided := rep.leaveLost(lost, k-1)
+		if looks.Settled != nil {
+			settled := looks.Settled(undecided)
+			undecided = slices.DeleteFunc(undecided, func(n string) bool { return slices.Contains(settled, n) })
+		}
 		if len(undecided) == 0 || looks.Next != nil && !looks.Next(k, undecided) {
 			break
 		}

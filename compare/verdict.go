@@ -65,6 +65,9 @@ type CellVerdict struct {
 	// undecided cell, about how many would decide it at the spread seen.
 	Rounds     int `json:"rounds,omitempty"`
 	NeedRounds int `json:"need_rounds,omitempty"`
+	// ByCounts marks a PASS the counts gave where time could not decide
+	// (Report.PassByCounts).
+	ByCounts bool `json:"by_counts,omitempty"`
 
 	undecided bool // more rounds may decide it (ab's second look)
 }

@@ -47,6 +47,12 @@ const (
 	// (package predict) queues on it apart from the others.
 	BusiestLocks              = "busiest-lock-acquisitions/op"
 	BusiestLockedInstructions = "busiest-locked-instructions/op"
+	// What an operation does beside its instructions, counted under
+	// callgrind with a simulated cache of a fixed geometry: the misses of
+	// its first-level caches and of its last level, and its system calls.
+	L1Misses = "l1-misses/op"
+	LLMisses = "ll-misses/op"
+	Syscalls = "syscalls/op"
 	// NsPerAdd is the load workload's time one worker spends per Add.
 	NsPerAdd = "ns/add"
 	// BPerObject is the live heap of a loaded store over its objects.
@@ -82,6 +88,10 @@ const (
 // LockUnits are the units of a lock profile, in the order perfrun writes
 // them.
 var LockUnits = []string{ExclusiveLocks, SharedLocks, LockedInstructions, SharedLockedInstructions, Atomics}
+
+// TrafficUnits are what a count sees of an operation's memory and system
+// calls, in the order perfrun writes them.
+var TrafficUnits = []string{L1Misses, LLMisses, Syscalls}
 
 // BusiestLockUnits describe a profile's busiest exclusive lock; perfrun
 // writes them after LockUnits and gates on LockUnits alone.

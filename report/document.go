@@ -210,7 +210,7 @@ func (d *Document) WriteMarkdown(w io.Writer) {
 		}
 		fmt.Fprintln(w)
 	} else if d.Verdict != nil && d.Verdict.Verdict == compare.Pass {
-		fmt.Fprintf(w, "Every gated cell passed: no slowdown as large as the threshold can have been missed.\n\n")
+		fmt.Fprintf(w, "%s\n\n", d.passLine())
 	}
 	if n := d.undecidedUnmoved(); n > 0 {
 		fmt.Fprintf(w, "%d time verdicts INCONCLUSIVE on cells whose counts did not move (the host's noise, not the change): in the full table.\n\n", n)
@@ -363,8 +363,32 @@ func (d *Document) WriteHTML(w io.Writer) error {
 	return pageTemplate.Execute(w, map[string]any{
 		"Style": pageStyle, "D": d, "Changed": changed, "All": all, "Summaries": sums, "Plots": plots,
 		"TimeHead": head, "Oversubscribed": oversubscribedNote, "Leads": leads, "Unmoved": d.undecidedUnmoved(),
-		"Heading": resultsHeading(d.New),
+		"Heading": resultsHeading(d.New), "PassLine": d.passLine(),
 	})
+}
+
+// passLine says what a PASS of every gated cell promises: by time, that
+// no slowdown as large as the threshold can have been missed; by counts,
+// that head does the same work as base in every way a count sees.
+func (d *Document) passLine() string {
+	if d.Verdict == nil {
+		return ""
+	}
+	timed, counted := 0, 0
+	for _, c := range d.Verdict.Cells {
+		switch {
+		case c.ByCounts:
+			counted++
+		case c.Verdict == compare.Pass && !compare.Counted(c.Unit):
+			timed++
+		}
+	}
+	if counted == 0 {
+		return "Every gated cell passed: no slowdown as large as the threshold can have been missed."
+	}
+	return fmt.Sprintf("Every gated cell passed: %d by time, where no slowdown as large as the threshold can have been missed, "+
+		"and %d by counts, where time could not decide and instructions, cache misses, system calls and locks did not move. "+
+		"What only time sees (memory bandwidth, a cache line two threads share by accident, the scheduler) is not promised for those.", timed, counted)
 }
 
 var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
@@ -398,7 +422,7 @@ details { margin: 1em 0; } summary { cursor: pointer; font-weight: 600; }
 {{range .D.Notes}}<p>{{.}}</p>{{end}}
 {{if .Changed}}<h2>Changed cells</h2><table><tr><th>verdict</th><th>cell</th><th>unit</th><th>new/old</th><th>why</th></tr>
 {{range .Changed}}<tr class="{{lower .Verdict}}"><td>{{.Verdict}}</td><td><code>{{.Name}}</code></td><td>{{.Unit}}</td><td class="num">{{ratio .}}</td><td>{{.Reason}}</td></tr>
-{{end}}</table>{{else if .D.Verdict}}{{if eq .D.Verdict.Verdict "PASS"}}<p>Every gated cell passed: no slowdown as large as the threshold can have been missed.</p>{{end}}{{end}}
+{{end}}</table>{{else if .D.Verdict}}{{if eq .D.Verdict.Verdict "PASS"}}<p>{{.PassLine}}</p>{{end}}{{end}}
 {{if .Unmoved}}<p>{{.Unmoved}} time verdicts INCONCLUSIVE on cells whose counts did not move (the host's noise, not the change): in the full table.</p>{{end}}
 {{if .All}}<details><summary>All {{len .All}} gated results</summary><table><tr><th>verdict</th><th>cell</th><th>unit</th><th>new/old</th><th>why</th></tr>
 {{range .All}}<tr class="{{lower .Verdict}}"><td>{{.Verdict}}</td><td><code>{{.Name}}</code></td><td>{{.Unit}}</td><td class="num">{{ratio .}}</td><td>{{.Reason}}</td></tr>

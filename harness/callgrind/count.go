@@ -10,9 +10,13 @@ import (
 	"regexp"
 	"runtime"
 	"strconv"
+	"strings"
 )
 
-var collected = regexp.MustCompile(`Collected : (\d+)`)
+var (
+	collected  = regexp.MustCompile(`Collected : ([\d ]+)`)
+	eventNames = regexp.MustCompile(`Events    : ([A-Za-z0-9 ]+)`)
+)
 
 // Instructions counts the instructions one operation of a cell executes,
 // once in each of procs processes: it runs command (a perfrun that
@@ -33,6 +37,38 @@ func Instructions(ctx context.Context, procs int, command func(ops int) []string
 	return per, nil
 }
 
+// Traffic is what a count sees of an operation beside its instructions:
+// the misses of a simulated cache — of a fixed geometry (CacheGeometry),
+// so that a count is the same on every machine — and the system calls,
+// per operation. A change that adds memory traffic or a system call but
+// no instruction shows here.
+type Traffic struct {
+	L1Misses, LLMisses, Syscalls float64
+}
+
+// CacheGeometry is the cache callgrind simulates: 32 KiB 8-way first-level
+// instruction and data caches and an 8 MiB 16-way last level, 64-byte
+// lines — a server core's share, whatever the counting machine reports
+// (this project's VM reports a 512 MiB last level, which no lookup
+// misses).
+var CacheGeometry = []string{"--cache-sim=yes", "--I1=32768,8,64", "--D1=32768,8,64", "--LL=8388608,16,64"}
+
+// CountTraffic is Count with the cache simulated and the system calls
+// collected: the instructions collected inside CountedOps, and what they
+// missed in the cache and called of the kernel, totals over the run.
+func CountTraffic(ctx context.Context, argv, env []string) (float64, Traffic, error) {
+	ev, err := countEvents(ctx, argv, env, append(CacheGeometry, "--collect-systime=yes"))
+	if err != nil {
+		return 0, Traffic{}, err
+	}
+	t := Traffic{
+		L1Misses: ev["I1mr"] + ev["D1mr"] + ev["D1mw"],
+		LLMisses: ev["ILmr"] + ev["DLmr"] + ev["DLmw"],
+		Syscalls: ev["sysCount"],
+	}
+	return ev["Ir"], t, nil
+}
+
 // Count runs argv — a perfrun whose operations run through CountOps —
 // under valgrind's callgrind with env and Env added to its
 // environment, and returns the instructions collected inside CountedOps,
@@ -41,21 +77,29 @@ func Instructions(ctx context.Context, procs int, command func(ops int) []string
 // faster); a binary from before that request counts nothing that way and
 // is counted again instrumented throughout.
 func Count(ctx context.Context, argv, env []string) (float64, error) {
+	ev, err := countEvents(ctx, argv, env, nil)
+	return ev["Ir"], err
+}
+
+// countEvents runs argv under callgrind with the extra options and
+// returns every event it collected inside CountedOps, by callgrind's name
+// (Ir, the instructions; D1mr, ...).
+func countEvents(ctx context.Context, argv, env, extra []string) (map[string]float64, error) {
 	late := Requests
 	for {
-		args := []string{"--tool=callgrind", "--callgrind-out-file=/dev/null", "--toggle-collect=" + countedSymbol()}
+		args := append([]string{"--tool=callgrind", "--callgrind-out-file=/dev/null", "--toggle-collect=" + countedSymbol()}, extra...)
 		if late {
 			args = append(args, "--instr-atstart=no")
 		}
-		c, err := collectedBy(ctx, append(args, argv...), env)
+		ev, err := collectedBy(ctx, append(args, argv...), env)
 		if err != nil {
-			return 0, err
+			return nil, err
 		}
-		if c > 0 {
-			return c, nil
+		if ev["Ir"] > 0 {
+			return ev, nil
 		}
 		if !late {
-			return 0, fmt.Errorf("valgrind collected no instructions inside %s: %s ran none of its operations through it, or callgrind could not find it", countedSymbol(), argv[0])
+			return nil, fmt.Errorf("valgrind collected no instructions inside %s: %s ran none of its operations through it, or callgrind could not find it", countedSymbol(), argv[0])
 		}
 		late = false
 	}
@@ -83,21 +127,51 @@ func Countable(path string) error {
 	return fmt.Errorf("%s has no symbol %s for callgrind to count inside (a binary linked with -s, as go run links, has no symbol table)", path, want)
 }
 
-// collectedBy runs valgrind with args and returns the instructions it
-// says it collected.
-func collectedBy(ctx context.Context, args, env []string) (float64, error) {
+// collectedBy runs valgrind with args and returns the events it says it
+// collected, by name: its "Events :" line names them, its "Collected :"
+// line gives their totals in the same order.
+func collectedBy(ctx context.Context, args, env []string) (map[string]float64, error) {
 	var stdout bytes.Buffer
-	var total float64
+	var ev map[string]float64
 	err := Run(ctx, args, env, &stdout, func(stderr []byte) error {
-		m := collected.FindSubmatch(stderr)
-		if m == nil {
-			return fmt.Errorf("valgrind printed no instruction count")
-		}
 		var err error
-		total, err = strconv.ParseFloat(string(m[1]), 64)
+		ev, err = Events(stderr)
 		return err
 	})
-	return total, err
+	return ev, err
+}
+
+// Events reads callgrind's summary from its stderr: each event it
+// collected, by name.
+func Events(stderr []byte) (map[string]float64, error) {
+	names := eventNames.FindSubmatch(stderr)
+	m := collected.FindSubmatch(stderr)
+	if m == nil {
+		return nil, fmt.Errorf("valgrind printed no instruction count")
+	}
+	values := strings.Fields(string(m[1]))
+	keys := []string{"Ir"}
+	if names != nil {
+		keys = strings.Fields(string(names[1]))
+	}
+	// Callgrind leaves out the zero totals at the end of the line (a run
+	// that made no system call prints no sysCount).
+	if len(values) > len(keys) {
+		return nil, fmt.Errorf("valgrind named %d events and collected %d", len(keys), len(values))
+	}
+	ev := make(map[string]float64, len(keys))
+	for i, k := range keys {
+		if i >= len(values) {
+			ev[k] = 0
+			continue
+		}
+		v, err := strconv.ParseFloat(values[i], 64)
+		if err != nil {
+			return nil, fmt.Errorf("valgrind's count of %s, %q: %w", k, values[i], err)
+		}
+		ev[k] = v
+	}
+	return ev, nil
 }
 
 // CountOps runs n operations of op for Count: it starts callgrind's

@@ -31,6 +31,11 @@ type Arm struct {
 // head's.
 type Counts map[string][2][]float64
 
+// Traffic are each cell's cache misses and system calls per operation
+// (callgrind.Traffic), by name: base's processes' and head's, counted in
+// the processes that counted its instructions.
+type Traffic map[string][2][]callgrind.Traffic
+
 // Instructions counts instructions/op of every cell in base's and head's
 // binary, on the same corpus (seed) and the same number of operations,
 // telling progress of each cell as it starts: exactly where each side's
@@ -40,23 +45,24 @@ type Counts map[string][2][]float64
 // that vary get InstructionSample a side. Two processes run at once:
 // nothing is timed while they run, and a count does not depend on the
 // machine's load.
-func Instructions(ctx context.Context, progress func(Cell), base, head Arm, cells []Cell, seed uint64) (Counts, error) {
-	out := make(Counts)
+func Instructions(ctx context.Context, progress func(Cell), base, head Arm, cells []Cell, seed uint64) (Counts, Traffic, error) {
+	out, traffic := make(Counts), make(Traffic)
 	for _, c := range cells {
 		argv := append(slices.Clone(c.Args), "-ops", strconv.Itoa(c.Ops), "-seed", strconv.FormatUint(seed, 10))
 		progress(c)
 		var counts [2][]float64
+		var t [2][]callgrind.Traffic
 		for _, want := range []int{1, 2, compare.InstructionSample} {
-			if err := countBoth(ctx, base, head, argv, c.Ops, want, &counts); err != nil {
-				return nil, fmt.Errorf("counting instructions of %s: %w", c.Name, err)
+			if err := countBoth(ctx, base, head, argv, c.Ops, want, &counts, &t); err != nil {
+				return nil, nil, fmt.Errorf("counting instructions of %s: %w", c.Name, err)
 			}
 			if settled(counts, want) {
 				break
 			}
 		}
-		out[c.Name] = counts
+		out[c.Name], traffic[c.Name] = counts, t
 	}
-	return out, nil
+	return out, traffic, nil
 }
 
 // Cell is a cell ab counts: its cell-ops flags and how many operations a
@@ -194,7 +200,7 @@ func settled(counts [2][]float64, want int) bool {
 }
 
 // countBoth counts each side up to want processes, two at a time.
-func countBoth(ctx context.Context, base, head Arm, argv []string, n, want int, counts *[2][]float64) error {
+func countBoth(ctx context.Context, base, head Arm, argv []string, n, want int, counts *[2][]float64, traffic *[2][]callgrind.Traffic) error {
 	type job struct{ side int }
 	var jobs []job
 	for side := range 2 {
@@ -213,7 +219,7 @@ func countBoth(ctx context.Context, base, head Arm, argv []string, n, want int, 
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			c, err := callgrind.Count(ctx, append([]string{arm.Bin, "cell-ops"}, argv...), arm.Env)
+			c, t, err := callgrind.CountTraffic(ctx, append([]string{arm.Bin, "cell-ops"}, argv...), arm.Env)
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil {
@@ -221,6 +227,8 @@ func countBoth(ctx context.Context, base, head Arm, argv []string, n, want int, 
 				return
 			}
 			counts[j.side] = append(counts[j.side], c/float64(n))
+			per := float64(n)
+			traffic[j.side] = append(traffic[j.side], callgrind.Traffic{L1Misses: t.L1Misses / per, LLMisses: t.LLMisses / per, Syscalls: t.Syscalls / per})
 		}()
 	}
 	wg.Wait()

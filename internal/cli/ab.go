@@ -29,13 +29,21 @@ import (
 
 var cmdAB = &command{
 	maxArgs: -1, name: "ab", args: "[flags] BASE HEAD | -base-bin B -head-bin H | -replay windows.csv", short: "build two git revisions and gate them, interleaved, with an A/A noise arm",
-	common: []string{"impl", "threads", "param", "threshold", "budget", "report", "json", "baseline", "base-bin", "head-bin", "instructions", "locks", "q"},
+	common: []string{"impl", "threads", "param", "threshold", "budget", "report", "json", "baseline", "base-bin", "head-bin", "strict", "q"},
 	long: `AB builds two git revisions and measures base, head and base again (the
 same code measured twice), interleaved window by window. It decides each
 cell at -threshold on time at 1 and 2 threads, on instructions and the
 lock profile at 1 thread, and on what the two lock profiles predict at
--predict-threads (16). Any REGRESSION fails the cell; a PASS needs time's.
+-predict-threads (16). Any REGRESSION fails the cell.
 Example: perfrun ab main HEAD
+
+Two kinds of PASS. A PASS by time: the slowdown's upper bound is below
+-threshold. A PASS by counts, where time could not decide: instructions,
+simulated cache misses, system calls, the lock profile and the 16-thread
+prediction all unchanged, so head does the same work as base in every way
+a count sees; the verdict says "by counts". What only time sees — memory
+bandwidth, a cache line two threads share by accident, the scheduler — it
+does not promise. -strict: a PASS needs time's PASS.
 
 Beside time it counts instructions/op and the lock profile (locks,
 instructions held, atomics per op) of every 1-thread cell, and predicts
@@ -151,6 +159,8 @@ type abOptions struct {
 	counted            time.Duration // spent counting instructions
 	only               string        // the first look's cells (-baseline: the baseline's)
 	counts             abcount.Counts
+	traffic            abcount.Traffic
+	strict             bool
 	lockBins           [2]string // base's and head's builds for lock profiles, where built
 	profiles           abcount.Profiles
 	predictThreads     int
@@ -172,6 +182,7 @@ func abFlags(fs *flag.FlagSet) runFunc {
 	fs.BoolVar(&a.instructions, "instructions", true, "also count instructions/op of every 1-thread cell in both revisions under callgrind and gate them at -threshold")
 	fs.BoolVar(&a.locks, "locks", true, "also count the lock profile of every 1-thread cell in both revisions (a build of each with an overlay of package sync, under callgrind) and gate it at -threshold")
 	fs.IntVar(&a.predictThreads, "predict-threads", scaling.DefaultThreads, "predict both revisions from their 1-thread lock profiles at 1 to `N` threads, one core a thread, and gate head ÷ base at N (0: no prediction); 16 is where OpenSSL PR 28599 compared its two designs")
+	fs.BoolVar(&a.strict, "strict", false, "a PASS needs time's PASS: no PASS by counts where time could not decide")
 	fs.BoolVar(&a.pin, "pin", true, "window pairing: pin worker i of every arm to the same i-th CPU, so the arms of a triple run on the same CPUs")
 	a.revisionCells.define(fs)
 	a.cmd.define(fs)
@@ -573,21 +584,26 @@ func (a *abOptions) replayWindows(o *streams) error {
 	if err != nil {
 		return asUsage(err)
 	}
-	if counts != nil {
-		instr := abcount.InstructionVerdicts(*a.th, counted, counts)
-		abcount.Explain(rep, instr)
-		rep.Add(instr...)
+	var trafficked []string
+	var traffic abcount.Traffic
+	if a.replay != "-" {
+		if trafficked, traffic, err = recordedCounts(a.replay, rec, "traffic.csv", abcount.ReadTraffic); err != nil {
+			return asUsage(err)
+		}
 	}
-	if profiles != nil {
-		a.predicted = a.judgeLocks(rep, profiled, counts, profiles, rec.Windows)
+	if !slices.Equal(trafficked, counted) {
+		// Traffic judged on other cells than the instructions speaks for
+		// no cell whole: none, so no PASS rests on it.
+		traffic = nil
 	}
+	a.addCounts(rep, a.judgeCounts(counted, profiled, profiled, counts, traffic, profiles, rec.Windows))
 	rep.Old, rep.New = "base", "head"
 	rep.Warnings = append(rep.Warnings, fmt.Sprintf("judged again from %s: %d cells, %d-core machine; the numbers are the recording's", name, len(rec.Cells), rec.Cores))
 	verdict := finishGate(rep, a.jsonOut, o)
 	if a.reportDir != "" {
 		doc := &report.Document{Title: "perfrun: head against base, judged again", Verdict: rep, Notes: []string{fmt.Sprintf(
 			"Judged again from %s. A windows file keeps no arm's own results: this page has the verdict and the windows alone.", name)}}
-		if err := a.writeABDocument(doc, a.reportDir, rec.Cores, rec.Windows, counts, profiles); err != nil {
+		if err := a.writeABDocument(doc, a.reportDir, rec.Cores, rec.Windows, counts, traffic, profiles); err != nil {
 			verdict = lostOutput(verdict, fmt.Errorf("report: %w", err), o)
 		}
 	}
@@ -660,6 +676,12 @@ func (a *abOptions) decide(ctx context.Context, o *streams, r *ab.Runner, start 
 		}
 		return true
 	}}
+	var counted countVerdicts // the counts' verdicts, once counted after the first look
+	if !a.strict {
+		looks.Settled = func(undecided []string) []string {
+			return compare.SettledByCounts(undecided, counted.all, abcount.CountUnits(a.predictThreads))
+		}
+	}
 	rep, err := compare.Sequential(*a.th, looks, func(names []string, first int) ([]*records.Cell, map[string]compare.Arms, int, error) {
 		match := a.only
 		if names != nil {
@@ -679,6 +701,11 @@ func (a *abOptions) decide(ctx context.Context, o *streams, r *ab.Runner, start 
 				return nil, nil, 0, err
 			}
 			a.counted = time.Since(t1)
+			var names []string
+			for _, c := range cells {
+				names = append(names, c.Name)
+			}
+			counted = a.judgeCounts(names, names, names, a.counts, a.traffic, a.profiles, windows)
 		}
 		return cells, arms, cores, err
 	})
@@ -689,10 +716,7 @@ func (a *abOptions) decide(ctx context.Context, o *streams, r *ab.Runner, start 
 	for _, c := range rep.Cells {
 		names = append(names, c.Name)
 	}
-	instr := abcount.InstructionVerdicts(*a.th, names, a.counts)
-	abcount.Explain(rep, instr)
-	rep.Add(instr...)
-	a.predicted = a.judgeLocks(rep, names, a.counts, a.profiles, windows)
+	a.addCounts(rep, a.judgeCounts(names, names, names, a.counts, a.traffic, a.profiles, windows))
 	if instrWarning != "" {
 		rep.Warnings = append(rep.Warnings, instrWarning)
 	}
@@ -709,24 +733,54 @@ func (a *abOptions) decide(ctx context.Context, o *streams, r *ab.Runner, start 
 	return rep, windows, nil
 }
 
-// judgeLocks adds the lock verdicts and the prediction's to rep: the
-// prediction at -predict-threads gates every predicted cell, and decides
-// alone a cell whose lock units trade one cause for another
-// (abcount.Predicted.Decide); a cell without a prediction is judged by
-// its units.
-func (a *abOptions) judgeLocks(rep *compare.Report, names []string, counts abcount.Counts, profiles abcount.Profiles, windows map[string][]compare.Window) abcount.Predicted {
-	locked := abcount.LockVerdicts(*a.th, names, profiles)
+// countVerdicts are the verdicts of the counts beside time: instructions
+// (which also explain the time verdicts), traffic, the lock units and the
+// prediction, with why a cell has no prediction.
+type countVerdicts struct {
+	instr, all []compare.CellVerdict
+	predicted  abcount.Predicted
+	why        []string
+}
+
+// judgeCounts judges the counts of the cells each names (counted:
+// instructions and traffic; profiled: lock profiles; names: every cell a
+// prediction could be of). The prediction at -predict-threads gates every
+// predicted cell, and decides alone a cell whose lock units trade one
+// cause for another (abcount.Predicted.Decide); a cell without a
+// prediction is judged by its units.
+func (a *abOptions) judgeCounts(counted, profiled, names []string, counts abcount.Counts, traffic abcount.Traffic, profiles abcount.Profiles, windows map[string][]compare.Window) countVerdicts {
+	var v countVerdicts
+	if counts != nil {
+		v.instr = abcount.InstructionVerdicts(*a.th, counted, counts)
+	}
+	v.all = append(append(v.all, v.instr...), abcount.TrafficVerdicts(*a.th, counted, traffic)...)
+	if profiles == nil {
+		return v
+	}
+	locked := abcount.LockVerdicts(*a.th, profiled, profiles)
 	if a.predictThreads == 0 {
-		rep.Add(locked...)
-		return abcount.Predicted{}
+		v.all = append(v.all, locked...)
+		return v
 	}
-	pred := abcount.Predictions(names, counts, profiles, windows, a.predictThreads)
-	rep.Add(pred.Decide(locked)...)
-	rep.Add(pred.Verdicts(*a.th, names)...)
-	for _, why := range pred.Why {
-		rep.Warnings = append(rep.Warnings, fmt.Sprintf("no prediction at %d threads: %s", a.predictThreads, why))
+	v.predicted = abcount.Predictions(profiled, counts, profiles, windows, a.predictThreads)
+	v.all = append(v.all, v.predicted.Decide(locked)...)
+	v.all = append(v.all, v.predicted.Verdicts(*a.th, profiled)...)
+	for _, why := range v.predicted.Why {
+		v.why = append(v.why, fmt.Sprintf("no prediction at %d threads: %s", a.predictThreads, why))
 	}
-	return pred
+	return v
+}
+
+// addCounts adds the counts' verdicts to rep and, unless -strict, turns
+// the time verdicts the counts decide into a PASS by counts.
+func (a *abOptions) addCounts(rep *compare.Report, v countVerdicts) {
+	abcount.Explain(rep, v.instr)
+	rep.Add(v.all...)
+	rep.Warnings = append(rep.Warnings, v.why...)
+	a.predicted = v.predicted
+	if !a.strict {
+		rep.PassByCounts(abcount.CountUnits(a.predictThreads))
+	}
 }
 
 // count takes the counts that sit beside time: instructions/op and the
@@ -749,7 +803,7 @@ func (a *abOptions) count(ctx context.Context, o *streams, counting [2]abcount.A
 	}
 	if a.instructions {
 		var err error
-		if a.counts, err = abcount.Instructions(ctx, progress("instructions"), counting[0], counting[1], counted, a.seed); err != nil {
+		if a.counts, a.traffic, err = abcount.Instructions(ctx, progress("instructions"), counting[0], counting[1], counted, a.seed); err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
@@ -841,13 +895,13 @@ func (a *abOptions) abReport(rep *compare.Report, scratch, dir string, r *ab.Run
 			"%d rounds a batch, cells a batch left undecided measured again in the next. PASS: the upper bound of the slowdown is below %.0f%%; "+
 			"REGRESSION: its lower bound is above it (corrected for the number of cells and of batches).%s", pairingNote(r), layoutNote(r), r.Rounds, 100*rep.Threshold, countsNote(counts)+locksNote(len(profiles) > 0))},
 	}
-	return a.writeABDocument(doc, dir, harness.Cores(), windows, counts, profiles)
+	return a.writeABDocument(doc, dir, harness.Cores(), windows, counts, a.traffic, profiles)
 }
 
 // writeABDocument writes doc, a comparison's page, with the strips of its
 // cells' windows, and the files -replay reads: windows.csv (measured on a
 // machine of cores cores) and the counts.
-func (a *abOptions) writeABDocument(doc *report.Document, dir string, cores int, windows map[string][]compare.Window, counts abcount.Counts, profiles abcount.Profiles) error {
+func (a *abOptions) writeABDocument(doc *report.Document, dir string, cores int, windows map[string][]compare.Window, counts abcount.Counts, traffic abcount.Traffic, profiles abcount.Profiles) error {
 	if err := a.lead(doc, windows, counts); err != nil {
 		return err
 	}
@@ -868,6 +922,9 @@ func (a *abOptions) writeABDocument(doc *report.Document, dir string, cores int,
 	more := map[string][]byte{"windows.csv": ab.WriteWindows(cells, windows, cores)}
 	if len(counts) > 0 {
 		more["instructions.csv"] = abcount.WriteInstructions(cells, counts)
+	}
+	if len(traffic) > 0 {
+		more["traffic.csv"] = abcount.WriteTraffic(cells, traffic)
 	}
 	if len(profiles) > 0 {
 		more["locks.csv"] = abcount.WriteLocks(cells, profiles)

@@ -1,0 +1,154 @@
+package compare
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/perfrun/perfrun/records"
+)
+
+// TrafficFloor is the smallest change per operation in a cache-miss or
+// system-call count that a verdict takes for a change: one in a hundred
+// operations. Below it a count at zero stays at zero and a count that a
+// process's addresses move by a few misses stays unchanged.
+const TrafficFloor = 0.01
+
+// TrafficVerdict compares a cell's cache misses or system calls per
+// operation (records.TrafficUnits), one count per process of each side,
+// at th.InstructionsRatio. The simulated cache sees each process's
+// addresses, so its counts differ between processes by a few tenths of a
+// percent: a REGRESSION needs every head count past every base count by
+// the threshold and TrafficFloor, a PASS every head count within them;
+// counts whose processes overlap the limit are INCONCLUSIVE.
+func TrafficVerdict(name, unit string, old, new []float64, th Thresholds) CellVerdict {
+	c := CellVerdict{Name: name, Unit: unit, Verdict: Inconclusive}
+	if len(old) == 0 || len(new) == 0 {
+		c.Reason = "no count on one side"
+		return c
+	}
+	lo, hi := slices.Min(old), slices.Max(old)
+	nlo, nhi := slices.Min(new), slices.Max(new)
+	c.Ratio = ratio(records.Median(new), records.Median(old))
+	if !(c.Ratio < 1e300) {
+		c.Ratio = 1e300 // JSON holds no infinity
+	}
+	what := strings.TrimSuffix(strings.ReplaceAll(unit, "-", " "), "/op")
+	span := func(a, b float64) string {
+		if a == b {
+			return fmt.Sprintf("%.4g", a)
+		}
+		return fmt.Sprintf("%.4g–%.4g", a, b)
+	}
+	change := fmt.Sprintf("%s %s -> %s per op", what, span(lo, hi), span(nlo, nhi))
+	above := func(v, base float64) bool { return v > base*(1+th.InstructionsRatio)+TrafficFloor }
+	below := func(v, base float64) bool { return v < base*(1-th.InstructionsRatio)-TrafficFloor }
+	switch {
+	case above(nlo, hi):
+		c.Verdict, c.Reason = Regression, change+fmt.Sprintf(", past the limit of %+.1f%% and %.2g a op", 100*th.InstructionsRatio, TrafficFloor)
+	case below(nhi, lo):
+		c.Verdict, c.Reason = Improved, change
+	case !above(nhi, lo):
+		c.Verdict, c.Reason = Pass, change+", within the limit"
+	default:
+		c.Reason = change + ": the processes' counts straddle the limit"
+	}
+	return c
+}
+
+// design is a cell's name without its thread count: the 1-thread cell
+// whose counts speak for the code every thread count of it runs.
+func design(name string) string {
+	parts := strings.Split(name, "/")
+	kept := parts[:0:0]
+	for _, p := range parts {
+		if !strings.HasPrefix(p, "threads=") {
+			kept = append(kept, p)
+		}
+	}
+	return strings.Join(kept, "/")
+}
+
+// isCount says whether unit is a count's or a prediction's: exact, never a
+// time.
+func isCount(unit string) bool { return slices.Contains(exactMetrics, unit) || Predicted(unit) }
+
+// Counted reports whether unit is a count's or a prediction's, not a
+// time's.
+func Counted(unit string) bool { return isCount(unit) }
+
+// countsOf are the verdicts on counts (units isCount) of each design.
+func countsOf(counts []CellVerdict) map[string][]CellVerdict {
+	out := make(map[string][]CellVerdict)
+	for _, c := range counts {
+		if isCount(c.Unit) {
+			out[design(c.Name)] = append(out[design(c.Name)], c)
+		}
+	}
+	return out
+}
+
+// countsPass says whether a design's count verdicts hold every unit of
+// need and all of them PASS (a shared lock's NOT-GATED too): the code does
+// the same work, takes the same locks and misses the same cache as base's.
+func countsPass(of []CellVerdict, need []string) bool {
+	for _, u := range need {
+		if !slices.ContainsFunc(of, func(c CellVerdict) bool { return c.Unit == u }) {
+			return false
+		}
+	}
+	for _, c := range of {
+		if c.Verdict != Pass && c.Verdict != NotGated {
+			return false
+		}
+	}
+	return len(of) > 0
+}
+
+// countsFail says whether a count verdict of a design is a REGRESSION:
+// its cells fail whatever time says.
+func countsFail(of []CellVerdict) bool {
+	return slices.ContainsFunc(of, func(c CellVerdict) bool { return c.Verdict == Regression })
+}
+
+// SettledByCounts are the names of undecided cells whose counts decide
+// them whatever more rounds of time would say: every count of their
+// design PASSes (need all there) — time can then only fail them with a
+// REGRESSION, which a further look at Pocock's level rarely gives a cell
+// it left undecided — or one is a REGRESSION. ab measures no further look
+// of them: its time goes to the cells the counts cannot decide.
+func SettledByCounts(undecided []string, counts []CellVerdict, need []string) []string {
+	of := countsOf(counts)
+	var out []string
+	for _, name := range undecided {
+		if d := of[design(name)]; countsPass(d, need) || countsFail(d) {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// PassByCounts turns a time verdict that could not decide into a PASS
+// where the counts promise one: every count of the cell's design (need
+// all there: instructions, cache misses and system calls, the lock
+// profile, the prediction past the cores) PASSes, so head does the same
+// work as base in every way a count sees, and time saw no REGRESSION.
+// The PASS says so and what time could not decide; what only time sees
+// (memory bandwidth, a cache line two threads share by accident, the
+// scheduler) it does not promise. Then the overall verdict is recomputed.
+func (r *Report) PassByCounts(need []string) {
+	of := countsOf(r.Cells)
+	for i := range r.Cells {
+		c := &r.Cells[i]
+		if isCount(c.Unit) || c.Verdict != Inconclusive || !countsPass(of[design(c.Name)], need) {
+			continue
+		}
+		noise := ""
+		if c.Layout > 0 {
+			noise = fmt.Sprintf(" at ±%.1f%% a round", 100*c.Layout)
+		}
+		c.Verdict, c.ByCounts = Pass, true
+		c.Reason = fmt.Sprintf("by counts: instructions, cache misses, system calls and locks unchanged; time could not decide%s (%s)", noise, c.Reason)
+	}
+	r.finish()
+}

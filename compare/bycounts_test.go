@@ -1,0 +1,98 @@
+package compare
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/perfrun/perfrun/records"
+)
+
+func TestTrafficVerdict(t *testing.T) {
+	th := Thresholds{InstructionsRatio: 0.05}
+	for _, c := range []struct {
+		what     string
+		old, new []float64
+		want     Verdict
+	}{
+		{"a few misses a process's addresses move", []float64{13.50, 13.52}, []float64{13.49, 13.53}, Pass},
+		{"a cold read on a tenth of the lookups", []float64{0.500, 0.501}, []float64{0.600, 0.601}, Regression},
+		{"a system call on a tenth of the lookups", []float64{0, 0}, []float64{0.1, 0.1}, Regression},
+		{"one call in a thousand operations, below the floor", []float64{0}, []float64{0.001}, Pass},
+		{"half the misses", []float64{10, 10.1}, []float64{5, 5.1}, Improved},
+		{"processes that straddle the limit", []float64{1.00}, []float64{1.00, 1.20}, Inconclusive},
+		{"no count of head", []float64{1}, nil, Inconclusive},
+	} {
+		if got := TrafficVerdict("c", records.LLMisses, c.old, c.new, th); got.Verdict != c.want {
+			t.Errorf("%s: %s (%s), want %s", c.what, got.Verdict, got.Reason, c.want)
+		}
+	}
+}
+
+// report is a gate's report of one design at 1 and 2 threads whose time
+// could not decide, with count verdicts of the units given.
+func report(counts map[string]Verdict) *Report {
+	r := &Report{}
+	for _, th := range []string{"1", "2"} {
+		r.Cells = append(r.Cells, CellVerdict{Name: "Issuer/impl=x/threads=" + th, Unit: "sec/op", Verdict: Inconclusive, Reason: "+1% [-8%, +10%]: spans the 5% threshold", Layout: 0.12, undecided: true})
+	}
+	for unit, v := range counts {
+		r.Cells = append(r.Cells, CellVerdict{Name: "Issuer/impl=x/threads=1", Unit: unit, Verdict: v})
+	}
+	r.finish()
+	return r
+}
+
+var need = []string{records.Instructions, records.LLMisses, "predicted-sec/call@16threads"}
+
+// TestPassByCounts: time that could not decide is a PASS where every
+// count it needs is there and PASSes, and says so; a count missing, or
+// one that moved, leaves time's verdict.
+func TestPassByCounts(t *testing.T) {
+	all := map[string]Verdict{records.Instructions: Pass, records.LLMisses: Pass, "predicted-sec/call@16threads": Pass, records.SharedLocks: NotGated}
+	r := report(all)
+	r.PassByCounts(need)
+	if r.Verdict != Pass {
+		t.Fatalf("every count PASS: %s", r.Verdict)
+	}
+	for _, c := range r.Cells[:2] {
+		if !c.ByCounts || !strings.HasPrefix(c.Reason, "by counts:") || !strings.Contains(c.Reason, "±12.0% a round") {
+			t.Errorf("%s: %s %q", c.Name, c.Verdict, c.Reason)
+		}
+	}
+	for unit, v := range map[string]Verdict{records.LLMisses: Regression, records.Instructions: Improved, "predicted-sec/call@16threads": Inconclusive} {
+		moved := map[string]Verdict{}
+		for u, w := range all {
+			moved[u] = w
+		}
+		moved[unit] = v
+		r := report(moved)
+		r.PassByCounts(need)
+		if r.Cells[0].ByCounts || r.Verdict == Pass {
+			t.Errorf("%s %s: %s, a PASS by counts", unit, v, r.Verdict)
+		}
+	}
+	missing := report(map[string]Verdict{records.Instructions: Pass, records.LLMisses: Pass})
+	if missing.PassByCounts(need); missing.Verdict != Inconclusive {
+		t.Errorf("without the prediction: %s, want time's INCONCLUSIVE", missing.Verdict)
+	}
+	timeFails := report(all)
+	timeFails.Cells[1].Verdict = Regression
+	if timeFails.PassByCounts(need); timeFails.Verdict != Regression || timeFails.Cells[1].ByCounts {
+		t.Errorf("time's REGRESSION turned: %s", timeFails.Verdict)
+	}
+}
+
+// TestSettledCellsAreNotMeasuredAgain: a cell whose counts decide it gets
+// no further look; one they cannot decide does.
+func TestSettledCellsAreNotMeasuredAgain(t *testing.T) {
+	counts := []CellVerdict{
+		{Name: "Issuer/impl=same/threads=1", Unit: records.Instructions, Verdict: Pass},
+		{Name: "Issuer/impl=worse/threads=1", Unit: records.Instructions, Verdict: Regression},
+		{Name: "Issuer/impl=better/threads=1", Unit: records.Instructions, Verdict: Improved},
+	}
+	undecided := []string{"Issuer/impl=same/threads=2", "Issuer/impl=worse/threads=1", "Issuer/impl=better/threads=1", "Issuer/impl=uncounted/threads=1"}
+	got := SettledByCounts(undecided, counts, []string{records.Instructions})
+	if strings.Join(got, " ") != "Issuer/impl=same/threads=2 Issuer/impl=worse/threads=1" {
+		t.Errorf("settled %q", got)
+	}
+}

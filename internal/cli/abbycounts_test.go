@@ -1,0 +1,116 @@
+package cli
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/perfrun/perfrun/compare"
+	"github.com/perfrun/perfrun/harness/callgrind"
+	"github.com/perfrun/perfrun/internal/ab"
+	"github.com/perfrun/perfrun/internal/abcount"
+	"github.com/perfrun/perfrun/records"
+)
+
+// recordNoisy writes what ab -report records of identical hashmap code
+// on a host whose windows move ±25% at random, so that time cannot decide:
+// the windows, identical instructions and lock profiles, and the traffic
+// given (none: no traffic file, as a recording from before it).
+func recordNoisy(t *testing.T, traffic abcount.Traffic) string {
+	t.Helper()
+	dir := t.TempDir()
+	const one = "Issuer/impl=hashmap/certs=1024/hit=1/threads=1"
+	two := records.AtThreads(one, 2)
+	windows := make(map[string][]compare.Window)
+	for round := range 30 {
+		for i, arm := range []string{compare.ArmBase, compare.ArmHead, compare.ArmBase2} {
+			jitter := 1 + 0.25*math.Sin(float64(7*round+3*i)*1.3)
+			windows[one] = append(windows[one], compare.Window{Round: round, Arm: arm, Value: 470e-9 * jitter, Probe: 20e-9})
+			windows[two] = append(windows[two], compare.Window{Round: round, Arm: arm, Value: 260e-9 * jitter, Probe: 20e-9})
+		}
+	}
+	cells := []string{one, two}
+	files := map[string][]byte{
+		"windows.csv":      ab.WriteWindows(cells, windows, 2),
+		"instructions.csv": abcount.WriteInstructions([]string{one}, abcount.Counts{one: {{3418}, {3418}}}),
+		"locks.csv":        abcount.WriteLocks([]string{one}, abcount.Profiles{one: {hashmapProfile, hashmapProfile}}),
+	}
+	if traffic != nil {
+		files["traffic.csv"] = abcount.WriteTraffic([]string{one}, traffic)
+	}
+	for name, data := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return filepath.Join(dir, "windows.csv")
+}
+
+const noisyCell = "Issuer/impl=hashmap/certs=1024/hit=1/threads=1"
+
+// same is traffic that did not move, two processes a side whose simulated
+// caches miss a little differently, as processes' addresses make them.
+var same = abcount.Traffic{noisyCell: {
+	{{L1Misses: 13.50, LLMisses: 0.500}, {L1Misses: 13.52, LLMisses: 0.501}},
+	{{L1Misses: 13.51, LLMisses: 0.499}, {L1Misses: 13.49, LLMisses: 0.502}},
+}}
+
+// TestPassByCountsWhereTimeCannotDecide is what the PASS by counts exists
+// for: identical code on a host too noisy for time. At ab's defaults every
+// time cell is a PASS that says it rests on the counts; -strict keeps
+// time's INCONCLUSIVE; a recording without traffic counts (no cache misses
+// or system calls seen) gets no PASS by counts.
+func TestPassByCountsWhereTimeCannotDecide(t *testing.T) {
+	code, rep, md := replayVerdict(t, recordNoisy(t, same))
+	if code != exitOK || rep.Verdict != compare.Pass {
+		t.Fatalf("exit %d, %s: want PASS by counts\n%+v", code, rep.Verdict, rep.Cells)
+	}
+	timed := 0
+	for _, c := range rep.Cells {
+		if c.Unit == records.Tidy("ns/op") || c.Unit == "sec/op" {
+			timed++
+			if !c.ByCounts || !strings.HasPrefix(c.Reason, "by counts:") {
+				t.Errorf("%s: %s %q, want a PASS by counts", c.Name, c.Verdict, c.Reason)
+			}
+		}
+	}
+	if timed != 2 || !strings.Contains(md, "by counts") {
+		t.Errorf("%d time cells, or the page does not say by counts:\n%s", timed, md)
+	}
+	if code, rep, _ := replayVerdict(t, recordNoisy(t, same), "-strict"); code != exitInconclusive || rep.Verdict != compare.Inconclusive {
+		t.Errorf("-strict: exit %d, %s: want INCONCLUSIVE, time's rule", code, rep.Verdict)
+	}
+	if code, rep, _ := replayVerdict(t, recordNoisy(t, nil)); code != exitInconclusive {
+		t.Errorf("without traffic counts: exit %d, %s: want INCONCLUSIVE (no count saw memory)", code, rep.Verdict)
+	}
+}
+
+// TestTrafficIsNeverAPassByCounts: a change that adds only memory traffic
+// (a cold read on a tenth of the lookups: +0.1 last-level misses an op)
+// or only a system call on a tenth of them, its instructions and locks
+// unchanged, is a REGRESSION by that count, never a PASS by counts.
+func TestTrafficIsNeverAPassByCounts(t *testing.T) {
+	base := []callgrind.Traffic{{L1Misses: 13.50, LLMisses: 0.500}, {L1Misses: 13.52, LLMisses: 0.501}}
+	for _, c := range []struct {
+		unit string
+		head []callgrind.Traffic
+	}{
+		{records.LLMisses, []callgrind.Traffic{{L1Misses: 13.61, LLMisses: 0.600}, {L1Misses: 13.60, LLMisses: 0.601}}},
+		{records.Syscalls, []callgrind.Traffic{{L1Misses: 13.50, LLMisses: 0.500, Syscalls: 0.1}, {L1Misses: 13.51, LLMisses: 0.501, Syscalls: 0.1}}},
+	} {
+		code, rep, _ := replayVerdict(t, recordNoisy(t, abcount.Traffic{noisyCell: {base, c.head}}))
+		if code != exitRegression {
+			t.Errorf("%s: exit %d, %s: want REGRESSION", c.unit, code, rep.Verdict)
+		}
+		for _, v := range rep.Cells {
+			if v.ByCounts {
+				t.Errorf("%s: %s is a PASS by counts", c.unit, v.Name)
+			}
+			if v.Unit == c.unit && v.Verdict != compare.Regression {
+				t.Errorf("%s: %s (%s), want REGRESSION", c.unit, v.Verdict, v.Reason)
+			}
+		}
+	}
+}
