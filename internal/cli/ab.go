@@ -51,8 +51,8 @@ from them both revisions' time per call at -predict-threads, one core a
 thread, with one set of reference constants: head ÷ base there is gated
 at -threshold ("at 16 threads +380% a call: calls take an exclusive lock,
 0 -> 1 per op"); a change that trades one lock unit for another is decided
-by it. A count cannot see memory stalls, cache misses or waiting. Exit
-codes as gate; a revision that does not build exits 4.
+by it. A count cannot see memory bandwidth or waiting. Exit codes as
+gate; a revision that does not build exits 4.
 
 AB builds perfrun (or, with -pkg, any main that calls perfrun.Main) at two
 git revisions and measures them side by side on the same corpus and cells:
@@ -93,13 +93,17 @@ layout, shows what layout alone does to identical code (the report's
 Beside time, -instructions counts instructions/op of every 1-thread cell
 in both revisions under callgrind, on the same corpus and operations, and
 compares them at -threshold: exactly where each side's processes agree
-(perfrun's designs do), as a sample where they vary. How they combine:
-either verdict's REGRESSION fails the cell; a PASS needs time's PASS; and
-the count explains the time verdict ("instructions unchanged": the cause
-is memory, layout or the machine, not added work). Counts cannot see
-memory stalls, cache misses or contention, which time alone judges, and
-they are never taken at 2 threads or more. At a tight -threshold (2%) the
-count decides what time cannot.
+(perfrun's designs do), as a sample where they vary. The same runs
+simulate a cache of a fixed geometry (32 KiB first level, 8 MiB last) and
+count system calls: l1-misses/op, ll-misses/op and syscalls/op, gated at
+-threshold and 0.01 an op. How they combine: any REGRESSION fails the
+cell; where time could not decide and every count PASSes, the cell is a
+PASS by counts (-strict: a PASS needs time's); and the count explains
+the time verdict ("instructions unchanged": the cause is memory, layout
+or the machine, not added work). Counts cannot see memory bandwidth or
+contention between threads, which time alone judges, and they are never
+taken at 2 threads or more. At a tight -threshold (2%) the count decides
+what time cannot.
 
 Beside them, -locks counts the lock profile of every 1-thread cell in both
 revisions: exclusive and shared lock acquisitions, instructions executed
@@ -109,8 +113,8 @@ package sync, under callgrind. An operation that takes an exclusive lock
 where base took none, runs more instructions under one, or makes more atomic
 writes, beyond -threshold, is a REGRESSION of the cell (the reason says
 which); shared locks are shown, not gated. The three verdicts combine so:
-any REGRESSION (time, instructions or locks) fails the cell, and a PASS needs
-time's PASS. A profile counts what causes contention at one thread; it
+any REGRESSION (time, a count or locks) fails the cell, and a PASS is
+time's or, where time could not decide, the counts'. A profile counts what causes contention at one thread; it
 cannot see waiting, a machine's cache-line cost, or locks other than
 sync.Mutex, sync.RWMutex and the real store's pthread locks. Exit codes as
 gate; a revision that does not build exits 4.
@@ -179,7 +183,7 @@ func abFlags(fs *flag.FlagSet) runFunc {
 	fs.StringVar(&a.pairing, "pairing", "window", "window: arms driven window by window; process: one whole process per arm and round")
 	fs.StringVar(&a.speedLimit, "speed-limit", "10%", "set aside a window triple whose speed probes differ by more than this (window pairing; 0 for never)")
 	fs.StringVar(&a.layouts, "layouts", "fresh", "code layouts (-ldflags=-randlayout): fresh, a new one for every arm of every round; or N, N per revision rotated over the rounds; 0 the default layout alone")
-	fs.BoolVar(&a.instructions, "instructions", true, "also count instructions/op of every 1-thread cell in both revisions under callgrind and gate them at -threshold")
+	fs.BoolVar(&a.instructions, "instructions", true, "also count instructions/op, simulated cache misses and system calls of every 1-thread cell in both revisions under callgrind and gate them at -threshold")
 	fs.BoolVar(&a.locks, "locks", true, "also count the lock profile of every 1-thread cell in both revisions (a build of each with an overlay of package sync, under callgrind) and gate it at -threshold")
 	fs.IntVar(&a.predictThreads, "predict-threads", scaling.DefaultThreads, "predict both revisions from their 1-thread lock profiles at 1 to `N` threads, one core a thread, and gate head ÷ base at N (0: no prediction); 16 is where OpenSSL PR 28599 compared its two designs")
 	fs.BoolVar(&a.strict, "strict", false, "a PASS needs time's PASS: no PASS by counts where time could not decide")
