@@ -93,3 +93,19 @@ func childCPU(ps *os.ProcessState) (time.Duration, bool) {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), true
 }
+
+// runnable is how many threads of the whole machine are running or
+// runnable now (/proc/stat's procs_running), the reader among them.
+func runnable() (int, bool) {
+	b, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return 0, false
+	}
+	for _, line := range bytes.Split(b, []byte("\n")) {
+		if v, ok := bytes.CutPrefix(line, []byte("procs_running ")); ok {
+			n, err := strconv.Atoi(string(bytes.TrimSpace(v)))
+			return n, err == nil
+		}
+	}
+	return 0, false
+}

@@ -240,6 +240,9 @@ func (f *runFlags) run(ctx context.Context, o *streams, args []string) error {
 	}
 	if !f.quiet {
 		opts.Progress = progressPrinter(o.stderr)
+		if note := busyAtStart(harness.Cores()); note != "" {
+			fmt.Fprintf(o.stderr, "perfrun: run: %s\n", note)
+		}
 	}
 	res, err := harness.Run(ctx, cells, opts)
 	if !f.quiet && isTerminal(o.stderr) {
@@ -473,6 +476,28 @@ func (f *runFlags) saveBaseline(o *streams, set *records.Set, data []byte) (unsa
 		fmt.Fprintf(o.stderr, "perfrun: kept the build that measured it (%s); measure it again beside a later build, interleaved, with: perfrun ab -baseline %s\n", bin, f.saveAs)
 	}
 	return nil, nil
+}
+
+// busyAtStart says, before anything is measured, that other processes
+// want the machine's CPUs and what the run will do about it; "" when none
+// does. The run's end says which cells the machine did disturb (busy).
+func busyAtStart(cores int) string {
+	n, ok := harness.Others(200 * time.Millisecond)
+	if !ok || n == 0 {
+		return ""
+	}
+	from := max(cores-n+1, 1)
+	return fmt.Sprintf("the machine is busy: about %d %s of other processes want a CPU of the %d; cells at %s will likely be set aside as disturbed, "+
+		"measured again and named at the end. The instruction counts, the lock profiles and the prediction past the cores do not depend on the load.",
+		n, map[bool]string{true: "thread", false: "threads"}[n == 1], cores, threadsFrom(from))
+}
+
+// threadsFrom names the thread counts from n up.
+func threadsFrom(n int) string {
+	if n == 1 {
+		return "every thread count"
+	}
+	return fmt.Sprintf("%d threads and more", n)
 }
 
 // busy is the run's end when the machine decided cells: every sample of a
