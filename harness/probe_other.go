@@ -15,4 +15,4 @@ func stealTime() (time.Duration, bool)                { return 0, false }
 func pinThread(cpu int) (undo func(), ok bool)        { return func() {}, false }
 func allowedCPUs() []int                              { return nil }
 func childCPU(*os.ProcessState) (time.Duration, bool) { return 0, false }
-func runnable() (int, bool)                          { return 0, false }
+func runnable() (int, bool)                           { return 0, false }
