@@ -115,7 +115,15 @@ var instructionsHeader = []string{"cell", "arm", "instructions/op"}
 
 // WriteInstructions is every count of a comparison, one row each.
 func WriteInstructions(names []string, counts Counts) []byte {
-	return writeRows(instructionsHeader, func(write func(...string)) {
+	return writePerProcess(instructionsHeader, names, counts, func(v float64) []string {
+		return []string{strconv.FormatFloat(v, 'g', -1, 64)}
+	})
+}
+
+// writePerProcess writes a file of per-process counts: header, then for
+// each cell of names once, each arm's processes' values, a row each.
+func writePerProcess[T any](header, names []string, counts map[string][2][]T, values func(T) []string) []byte {
+	return writeRows(header, func(write func(...string)) {
 		var done []string
 		for _, name := range names {
 			if slices.Contains(done, name) {
@@ -124,7 +132,7 @@ func WriteInstructions(names []string, counts Counts) []byte {
 			done = append(done, name)
 			for side, arm := range sides {
 				for _, v := range counts[name][side] {
-					write(name, arm, strconv.FormatFloat(v, 'g', -1, 64))
+					write(append([]string{name, arm}, values(v)...)...)
 				}
 			}
 		}

@@ -49,23 +49,12 @@ var trafficHeader = append([]string{"cell", "arm"}, records.TrafficUnits...)
 // WriteTraffic is every traffic count of a comparison, one row a
 // process.
 func WriteTraffic(names []string, traffic Traffic) []byte {
-	return writeRows(trafficHeader, func(write func(...string)) {
-		var done []string
-		for _, name := range names {
-			if slices.Contains(done, name) {
-				continue
-			}
-			done = append(done, name)
-			for side, arm := range sides {
-				for _, v := range traffic[name][side] {
-					row := []string{name, arm}
-					for i := range records.TrafficUnits {
-						row = append(row, strconv.FormatFloat(trafficValue(v, i), 'g', -1, 64))
-					}
-					write(row...)
-				}
-			}
+	return writePerProcess(trafficHeader, names, traffic, func(t callgrind.Traffic) []string {
+		var row []string
+		for i := range records.TrafficUnits {
+			row = append(row, strconv.FormatFloat(trafficValue(t, i), 'g', -1, 64))
 		}
+		return row
 	})
 }
 

@@ -2,14 +2,11 @@ package cli
 
 import (
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/perfrun/perfrun/compare"
 	"github.com/perfrun/perfrun/harness/callgrind"
-	"github.com/perfrun/perfrun/internal/ab"
 	"github.com/perfrun/perfrun/internal/abcount"
 	"github.com/perfrun/perfrun/records"
 )
@@ -20,35 +17,14 @@ import (
 // given (none: no traffic file, as a recording from before it).
 func recordNoisy(t *testing.T, traffic abcount.Traffic) string {
 	t.Helper()
-	dir := t.TempDir()
-	const one = "Issuer/impl=hashmap/certs=1024/hit=1/threads=1"
-	two := records.AtThreads(one, 2)
-	windows := make(map[string][]compare.Window)
-	for round := range 30 {
-		for i, arm := range []string{compare.ArmBase, compare.ArmHead, compare.ArmBase2} {
-			jitter := 1 + 0.25*math.Sin(float64(7*round+3*i)*1.3)
-			windows[one] = append(windows[one], compare.Window{Round: round, Arm: arm, Value: 470e-9 * jitter, Probe: 20e-9})
-			windows[two] = append(windows[two], compare.Window{Round: round, Arm: arm, Value: 260e-9 * jitter, Probe: 20e-9})
-		}
-	}
-	cells := []string{one, two}
-	files := map[string][]byte{
-		"windows.csv":      ab.WriteWindows(cells, windows, 2),
-		"instructions.csv": abcount.WriteInstructions([]string{one}, abcount.Counts{one: {{3418}, {3418}}}),
-		"locks.csv":        abcount.WriteLocks([]string{one}, abcount.Profiles{one: {hashmapProfile, hashmapProfile}}),
-	}
+	more := map[string][]byte{"locks.csv": abcount.WriteLocks([]string{recordedCell}, abcount.Profiles{recordedCell: {hashmapProfile, hashmapProfile}})}
 	if traffic != nil {
-		files["traffic.csv"] = abcount.WriteTraffic([]string{one}, traffic)
+		more["traffic.csv"] = abcount.WriteTraffic([]string{recordedCell}, traffic)
 	}
-	for name, data := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return filepath.Join(dir, "windows.csv")
+	return writeRecording(t, func(round, arm int) float64 { return 1 + 0.25*math.Sin(float64(7*round+3*arm)*1.3) }, more)
 }
 
-const noisyCell = "Issuer/impl=hashmap/certs=1024/hit=1/threads=1"
+const noisyCell = recordedCell
 
 // same is traffic that did not move, two processes a side whose simulated
 // caches miss a little differently, as processes' addresses make them.

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -21,23 +22,34 @@ import (
 // both arms' instruction counts and the lock profiles base and head give.
 func recordComparison(t *testing.T, base, head locks.Profile) string {
 	t.Helper()
+	return writeRecording(t, func(round, _ int) float64 { return 1 + 0.01*float64(round%7-3) }, map[string][]byte{
+		"locks.csv": abcount.WriteLocks([]string{recordedCell}, abcount.Profiles{recordedCell: {base, head}}),
+	})
+}
+
+// recordedCell is the 1-thread cell of writeRecording's recordings.
+const recordedCell = "Issuer/impl=hashmap/certs=1024/hit=1/threads=1"
+
+// writeRecording writes a recording of recordedCell at 1 and 2 threads, 30
+// rounds, each window its cell's time times jitter(round, arm index),
+// with instructions that did not move and the files of more besides.
+func writeRecording(t *testing.T, jitter func(round, arm int) float64, more map[string][]byte) string {
+	t.Helper()
 	dir := t.TempDir()
-	const one = "Issuer/impl=hashmap/certs=1024/hit=1/threads=1"
-	two := records.AtThreads(one, 2)
+	two := records.AtThreads(recordedCell, 2)
 	windows := make(map[string][]compare.Window)
 	for round := range 30 {
-		jitter := 1 + 0.01*float64(round%7-3)
-		for _, arm := range []string{compare.ArmBase, compare.ArmHead, compare.ArmBase2} {
-			windows[one] = append(windows[one], compare.Window{Round: round, Arm: arm, Value: 470e-9 * jitter, Probe: 20e-9})
-			windows[two] = append(windows[two], compare.Window{Round: round, Arm: arm, Value: 260e-9 * jitter, Probe: 20e-9})
+		for i, arm := range []string{compare.ArmBase, compare.ArmHead, compare.ArmBase2} {
+			j := jitter(round, i)
+			windows[recordedCell] = append(windows[recordedCell], compare.Window{Round: round, Arm: arm, Value: 470e-9 * j, Probe: 20e-9})
+			windows[two] = append(windows[two], compare.Window{Round: round, Arm: arm, Value: 260e-9 * j, Probe: 20e-9})
 		}
 	}
-	cells := []string{one, two}
 	files := map[string][]byte{
-		"windows.csv":      ab.WriteWindows(cells, windows, 2),
-		"instructions.csv": abcount.WriteInstructions([]string{one}, abcount.Counts{one: {{3418}, {3418}}}),
-		"locks.csv":        abcount.WriteLocks([]string{one}, abcount.Profiles{one: {base, head}}),
+		"windows.csv":      ab.WriteWindows([]string{recordedCell, two}, windows, 2),
+		"instructions.csv": abcount.WriteInstructions([]string{recordedCell}, abcount.Counts{recordedCell: {{3418}, {3418}}}),
 	}
+	maps.Copy(files, more)
 	for name, data := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
 			t.Fatal(err)
