@@ -3,9 +3,10 @@
 # code: each change is a patch here, committed on a branch of a scratch clone
 # of this repository, and compared with main.
 #   bash results/locks/run.sh PERFRUN OUT IMPL:BRANCH:SEED...
-# e.g. bash results/locks/run.sh /tmp/perfrun /tmp/out sorted:c-sorted:11 hashmap:c-same:52
+# e.g. bash results/locks/run.sh /tmp/perfrun /tmp/out sorted:c-sorted:11 hashmap:c-same:52 all:c-same:501
+# (IMPL all: ab's default cells, every design).
 # Branches: c-sorted, c-hashmap, c-rcu, c-double, c-doublercu, c-soi, c-rwtwice, c-sortedtwice,
-# c-sortedonce, c-sortedwhole (a patch each),
+# c-sortedonce, c-sortedwhole, c-sortedtrade, c-coldread, c-syscall (a patch each),
 # c-same (an empty commit). REPORT=1 keeps each campaign's report folder too
 # (OUT/BRANCH-SEED.report: its windows and count files, which ab -replay reads).
 set -euo pipefail
@@ -33,6 +34,8 @@ for spec in "$@"; do
 	rc=0
 	report=()
 	[ -z "${REPORT:-}" ] || report=(-report "$out/$branch-$seed.report")
-	"$perfrun" ab -impl "$impl" -seed "$seed" -json "$out/$branch-$seed.json" "${report[@]}" main "$branch" >"$out/$branch-$seed.txt" 2>"$out/$branch-$seed.log" || rc=$?
+	cells=(-impl "$impl")
+	[ "$impl" != all ] || cells=()
+	"$perfrun" ab "${cells[@]}" -seed "$seed" -json "$out/$branch-$seed.json" "${report[@]}" main "$branch" >"$out/$branch-$seed.txt" 2>"$out/$branch-$seed.log" || rc=$?
 	echo "$branch $impl seed=$seed exit=$rc wall=$(($(date +%s) - start))s" | tee -a "$out/summary.txt"
 done
