@@ -30,8 +30,8 @@ func TrafficVerdict(name, unit string, old, new []float64, th Thresholds) CellVe
 	lo, hi := slices.Min(old), slices.Max(old)
 	nlo, nhi := slices.Min(new), slices.Max(new)
 	c.Ratio = ratio(records.Median(new), records.Median(old))
-	if !(c.Ratio < 1e300) {
-		c.Ratio = 1e300 // JSON holds no infinity
+	if records.Median(old) == 0 && records.Median(new) != 0 {
+		c.Ratio = 0 // no ratio from nothing: shown "—", as a lock's
 	}
 	what := strings.TrimSuffix(strings.ReplaceAll(unit, "-", " "), "/op")
 	span := func(a, b float64) string {

@@ -26,6 +26,9 @@ func TestTrafficVerdict(t *testing.T) {
 			t.Errorf("%s: %s (%s), want %s", c.what, got.Verdict, got.Reason, c.want)
 		}
 	}
+	if got := TrafficVerdict("c", records.Syscalls, []float64{0}, []float64{0.1}, th); got.RatioText() != "—" {
+		t.Errorf("0 -> 0.1 system calls an op shows the ratio %s, want —", got.RatioText())
+	}
 }
 
 // report is a gate's report of one design at 1 and 2 threads whose time
