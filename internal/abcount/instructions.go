@@ -159,14 +159,23 @@ func ReadInstructions(data []byte) (names []string, counts Counts, err error) {
 		c[side] = append(c[side], v)
 		counts[row[0]] = c
 	}
+	if err := bothArms(names, counts); err != nil {
+		return nil, nil, err
+	}
+	return names, counts, nil
+}
+
+// bothArms refuses per-process counts of a cell that lack one arm's: a
+// cell is judged on both arms' counts or not at all.
+func bothArms[T any](names []string, counts map[string][2][]T) error {
 	for _, name := range names {
 		for side, c := range counts[name] {
 			if len(c) == 0 {
-				return nil, nil, fmt.Errorf("%s has no count of %s: a cell is judged on both arms' counts or not at all", name, sides[side])
+				return fmt.Errorf("%s has no count of %s: a cell is judged on both arms' counts or not at all", name, sides[side])
 			}
 		}
 	}
-	return names, counts, nil
+	return nil
 }
 
 // sides are the arms a count file names, in the order of a count's sides.

@@ -86,12 +86,8 @@ func ReadTraffic(data []byte) (names []string, traffic Traffic, err error) {
 		t[side] = append(t[side], callgrind.Traffic{L1Misses: v[0], LLMisses: v[1], Syscalls: v[2]})
 		traffic[row[0]] = t
 	}
-	for _, name := range names {
-		for side, t := range traffic[name] {
-			if len(t) == 0 {
-				return nil, nil, fmt.Errorf("%s has no count of %s: a cell is judged on both arms' counts or not at all", name, sides[side])
-			}
-		}
+	if err := bothArms(names, traffic); err != nil {
+		return nil, nil, err
 	}
 	return names, traffic, nil
 }
