@@ -56,32 +56,19 @@ func TrafficVerdict(name, unit string, old, new []float64, th Thresholds) CellVe
 	return c
 }
 
-// design is a cell's name without its thread count: the 1-thread cell
-// whose counts speak for the code every thread count of it runs.
-func design(name string) string {
-	parts := strings.Split(name, "/")
-	kept := parts[:0:0]
-	for _, p := range parts {
-		if !strings.HasPrefix(p, "threads=") {
-			kept = append(kept, p)
-		}
-	}
-	return strings.Join(kept, "/")
-}
+// Counted reports whether unit is a count's or a prediction's: exact,
+// never a time.
+func Counted(unit string) bool { return slices.Contains(exactMetrics, unit) || Predicted(unit) }
 
-// isCount says whether unit is a count's or a prediction's: exact, never a
-// time.
-func isCount(unit string) bool { return slices.Contains(exactMetrics, unit) || Predicted(unit) }
+// design is the 1-thread cell whose counts speak for the code every
+// thread count of name runs.
+func design(name string) string { return records.AtThreads(name, 1) }
 
-// Counted reports whether unit is a count's or a prediction's, not a
-// time's.
-func Counted(unit string) bool { return isCount(unit) }
-
-// countsOf are the verdicts on counts (units isCount) of each design.
+// countsOf are the verdicts on counts (units Counted) of each design.
 func countsOf(counts []CellVerdict) map[string][]CellVerdict {
 	out := make(map[string][]CellVerdict)
 	for _, c := range counts {
-		if isCount(c.Unit) {
+		if Counted(c.Unit) {
 			out[design(c.Name)] = append(out[design(c.Name)], c)
 		}
 	}
@@ -140,7 +127,7 @@ func (r *Report) PassByCounts(need []string) {
 	of := countsOf(r.Cells)
 	for i := range r.Cells {
 		c := &r.Cells[i]
-		if isCount(c.Unit) || c.Verdict != Inconclusive || !countsPass(of[design(c.Name)], need) {
+		if Counted(c.Unit) || c.Verdict != Inconclusive || !countsPass(of[design(c.Name)], need) {
 			continue
 		}
 		noise := ""

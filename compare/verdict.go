@@ -98,7 +98,7 @@ func (r *Report) finish() {
 	for _, c := range r.Cells {
 		// Only a timed verdict counts as gated: a PASS on allocs/op or
 		// instructions/op alone has not seen that nothing slowed.
-		if c.Verdict != NotGated && (r.countsOnly || !slices.Contains(exactMetrics, c.Unit) && !Predicted(c.Unit)) {
+		if c.Verdict != NotGated && (r.countsOnly || !Counted(c.Unit)) {
 			gated++
 		}
 		if c.Verdict.Severity() > r.Verdict.Severity() {

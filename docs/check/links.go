@@ -138,9 +138,6 @@ func named(root, f string, text map[string]string, isDoc map[string]bool) bool {
 		default:
 			continue
 		}
-		if strings.Count(f, "/") == 1 && !isDoc[page] && from != "results" {
-			continue
-		}
 		// A page may name a folder below it by its path from the page, or
 		// by its own name as a folder ("set-d/").
 		if mentions(t, want) || (!isDoc[page] && mentions(t, filepath.Base(f)+"/")) {

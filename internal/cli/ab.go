@@ -584,51 +584,61 @@ func (a *abOptions) replayWindows(o *streams) error {
 		return err
 	}
 	// The counts recorded beside the windows, judged again too.
-	counted, counts, profiled, profiles, err := replayCounts(a.replay, rec)
+	c, err := replayCounts(a.replay, rec)
 	if err != nil {
 		return asUsage(err)
 	}
-	var trafficked []string
-	var traffic abcount.Traffic
-	if a.replay != "-" {
-		if trafficked, traffic, err = recordedCounts(a.replay, rec, "traffic.csv", abcount.ReadTraffic); err != nil {
-			return asUsage(err)
-		}
-	}
-	if !slices.Equal(trafficked, counted) {
-		// Traffic judged on other cells than the instructions speaks for
-		// no cell whole: none, so no PASS rests on it.
-		traffic = nil
-	}
-	a.addCounts(rep, a.judgeCounts(counted, profiled, profiled, counts, traffic, profiles, rec.Windows))
+	a.addCounts(rep, a.judgeCounts(c.counted, c.profiled, c.counts, c.traffic, c.profiles, rec.Windows))
 	rep.Old, rep.New = "base", "head"
 	rep.Warnings = append(rep.Warnings, fmt.Sprintf("judged again from %s: %d cells, %d-core machine; the numbers are the recording's", name, len(rec.Cells), rec.Cores))
 	verdict := finishGate(rep, a.jsonOut, o)
 	if a.reportDir != "" {
 		doc := &report.Document{Title: "perfrun: head against base, judged again", Verdict: rep, Notes: []string{fmt.Sprintf(
 			"Judged again from %s. A windows file keeps no arm's own results: this page has the verdict and the windows alone.", name)}}
-		if err := a.writeABDocument(doc, a.reportDir, rec.Cores, rec.Windows, counts, traffic, profiles); err != nil {
+		if err := a.writeABDocument(doc, a.reportDir, rec.Cores, rec.Windows, c.counts, c.traffic, c.profiles); err != nil {
 			verdict = lostOutput(verdict, fmt.Errorf("report: %w", err), o)
 		}
 	}
 	return verdict
 }
 
+// recordedSet holds the counts an ab -report recorded beside windows.csv: the
+// instructions and traffic of the cells counted, the lock profiles of
+// the cells profiled, each file's cells in its order.
+type recordedSet struct {
+	counted, profiled []string
+	counts            abcount.Counts
+	traffic           abcount.Traffic
+	profiles          abcount.Profiles
+}
+
 // replayCounts reads the counts an ab -report recorded beside windows.csv
-// (none for a recording read from standard input), each file's cells in
-// its order: a file that is absent was not recorded; one that is there and
-// cannot be read (a FIFO, a folder), is malformed, or names a cell the
-// windows do not have refuses the replay, since a verdict from counts it
-// lacks must fail closed.
-func replayCounts(windows string, rec *ab.Recording) (counted []string, counts abcount.Counts, profiled []string, profiles abcount.Profiles, err error) {
+// (none for a recording read from standard input): a file that is absent
+// was not recorded; one that is there and cannot be read (a FIFO, a
+// folder), is malformed, or names a cell the windows do not have refuses
+// the replay, since a verdict from counts it lacks must fail closed.
+// Traffic of other cells than the instructions' speaks for no cell whole:
+// it is left out, so no PASS by counts rests on it.
+func replayCounts(windows string, rec *ab.Recording) (recordedSet, error) {
+	var c recordedSet
 	if windows == "-" {
-		return nil, nil, nil, nil, nil
+		return c, nil
 	}
-	if counted, counts, err = recordedCounts(windows, rec, "instructions.csv", abcount.ReadInstructions); err != nil {
-		return nil, nil, nil, nil, err
+	var err error
+	if c.counted, c.counts, err = recordedCounts(windows, rec, "instructions.csv", abcount.ReadInstructions); err != nil {
+		return recordedSet{}, err
 	}
-	profiled, profiles, err = recordedCounts(windows, rec, "locks.csv", abcount.ReadLocks)
-	return counted, counts, profiled, profiles, err
+	trafficked, traffic, err := recordedCounts(windows, rec, "traffic.csv", abcount.ReadTraffic)
+	if err != nil {
+		return recordedSet{}, err
+	}
+	if slices.Equal(trafficked, c.counted) {
+		c.traffic = traffic
+	}
+	if c.profiled, c.profiles, err = recordedCounts(windows, rec, "locks.csv", abcount.ReadLocks); err != nil {
+		return recordedSet{}, err
+	}
+	return c, nil
 }
 
 // recordedCounts reads one counts file beside windows with read, as
@@ -709,7 +719,7 @@ func (a *abOptions) decide(ctx context.Context, o *streams, r *ab.Runner, start 
 			for _, c := range cells {
 				names = append(names, c.Name)
 			}
-			counted = a.judgeCounts(names, names, names, a.counts, a.traffic, a.profiles, windows)
+			counted = a.judgeCounts(names, names, a.counts, a.traffic, a.profiles, windows)
 		}
 		return cells, arms, cores, err
 	})
@@ -720,7 +730,7 @@ func (a *abOptions) decide(ctx context.Context, o *streams, r *ab.Runner, start 
 	for _, c := range rep.Cells {
 		names = append(names, c.Name)
 	}
-	a.addCounts(rep, a.judgeCounts(names, names, names, a.counts, a.traffic, a.profiles, windows))
+	a.addCounts(rep, a.judgeCounts(names, names, a.counts, a.traffic, a.profiles, windows))
 	if instrWarning != "" {
 		rep.Warnings = append(rep.Warnings, instrWarning)
 	}
@@ -747,12 +757,12 @@ type countVerdicts struct {
 }
 
 // judgeCounts judges the counts of the cells each names (counted:
-// instructions and traffic; profiled: lock profiles; names: every cell a
-// prediction could be of). The prediction at -predict-threads gates every
-// predicted cell, and decides alone a cell whose lock units trade one
-// cause for another (abcount.Predicted.Decide); a cell without a
-// prediction is judged by its units.
-func (a *abOptions) judgeCounts(counted, profiled, names []string, counts abcount.Counts, traffic abcount.Traffic, profiles abcount.Profiles, windows map[string][]compare.Window) countVerdicts {
+// instructions and traffic; profiled: lock profiles and the prediction).
+// The prediction at -predict-threads gates every predicted cell, and
+// decides alone a cell whose lock units trade one cause for another
+// (abcount.Predicted.Decide); a cell without a prediction is judged by
+// its units.
+func (a *abOptions) judgeCounts(counted, profiled []string, counts abcount.Counts, traffic abcount.Traffic, profiles abcount.Profiles, windows map[string][]compare.Window) countVerdicts {
 	var v countVerdicts
 	if counts != nil {
 		v.instr = abcount.InstructionVerdicts(*a.th, counted, counts)
