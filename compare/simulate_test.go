@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/perfrun/perfrun/internal/needs"
 	"github.com/perfrun/perfrun/records"
 )
 
@@ -119,6 +120,7 @@ func TestOperatingCharacteristic(t *testing.T) {
 	if testing.Short() {
 		t.Skip("simulates thousands of campaigns")
 	}
+	needs.NoRace(t, "one goroutine simulating thousands of campaigns")
 	campaigns := 1000
 	if v := os.Getenv("PERFRUN_OC_CAMPAIGNS"); v != "" {
 		fmt.Sscan(v, &campaigns)
