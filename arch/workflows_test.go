@@ -179,7 +179,7 @@ echo '// a comment' >> main.go && git -c user.name=t -c user.email=t@t commit -q
 	tmp := filepath.Join(ws, "runner-temp")
 	os.MkdirAll(tmp, 0o755)
 	outputs := filepath.Join(ws, "outputs")
-	quick := " -threads 1 -rounds 5 -looks 1 -inner 1 -window 20ms -warmup 5ms -instructions=false -locks=false -q"
+	quick := " -threads 1 -rounds 5 -looks 1 -inner 1 -window 20ms -warmup 5ms -layouts 0 -instructions=false -locks=false -q"
 	sh(app, step(t, "perf.yml", "A/B against the merge base, measured by the base's perfrun"),
 		"BASE_REF=main", "PKG="+with["pkg"], "ARGS="+with["args"]+quick, "BUDGET=10m",
 		"RUNNER_TEMP="+tmp, "GITHUB_OUTPUT="+outputs, "GITHUB_WORKSPACE="+ws)

@@ -3,7 +3,6 @@ package cli
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -23,8 +22,9 @@ func TestABInstructions(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow: builds twice and runs callgrind")
 	}
+	t.Parallel()
 	dir := t.TempDir()
-	base, head := filepath.Join(dir, "base"), filepath.Join(dir, "head")
+	var base, head string
 	src, err := os.ReadFile("../../impls/hashmap/hashmap.go")
 	if err != nil {
 		t.Fatal(err)
@@ -39,11 +39,7 @@ func TestABInstructions(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "hashmap.go"), []byte(patched), 0o644)
 	data, _ := json.Marshal(map[string]any{"Replace": map[string]string{abs: filepath.Join(dir, "hashmap.go")}})
 	os.WriteFile(overlay, data, 0o644)
-	for _, b := range [][]string{{"-o", base}, {"-o", head, "-overlay", overlay}} {
-		if out, err := exec.Command("go", append(append([]string{"build"}, b...), "../../cmd/perfrun")...).CombinedOutput(); err != nil {
-			t.Fatalf("go build %v: %v\n%s", b, err, out)
-		}
-	}
+	base, head = builtPerfrun(t), builtPerfrun(t, "-overlay", overlay)
 	verdict := func(headBin string) compare.CellVerdict {
 		t.Helper()
 		out := filepath.Join(dir, "v.json")

@@ -24,11 +24,9 @@ func TestInstructionsRepeatable(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow: runs valgrind four times")
 	}
+	t.Parallel()
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "perfrun")
-	if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/perfrun").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := builtPerfrun(t)
 	var counts []float64
 	for i := range 2 {
 		out := filepath.Join(dir, "r"+string(rune('a'+i))+".txt")
@@ -66,11 +64,9 @@ func TestInstructionsUnderGoRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow: builds perfrun twice and runs valgrind")
 	}
+	t.Parallel()
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "perfrun")
-	if out, err := exec.Command("go", "build", "-ldflags=-s -w", "-o", bin, "../../cmd/perfrun").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := builtPerfrun(t, "-ldflags=-s -w")
 	if err := callgrind.Countable(bin); err == nil || !strings.Contains(err.Error(), "no symbol table") {
 		t.Errorf("Countable of a binary linked with -s: %v, want it to say it has no symbol table", err)
 	}
@@ -108,10 +104,8 @@ func TestPreemptionAbortsCallgrind(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow: runs valgrind up to four times on a workload that parses a bundle")
 	}
-	bin := filepath.Join(t.TempDir(), "perfrun")
-	if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/perfrun").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	t.Parallel()
+	bin := builtPerfrun(t)
 	args := []string{"--tool=callgrind", "--callgrind-out-file=/dev/null", "--toggle-collect=github.com/perfrun/perfrun/harness/callgrind.CountedOps", "--instr-atstart=no",
 		bin, "cell-ops", "-impl", "hashmap", "-workload", "reload", "-ops", "30"}
 	var stdout bytes.Buffer

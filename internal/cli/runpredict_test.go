@@ -3,7 +3,6 @@ package cli
 import (
 	"flag"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"testing"
@@ -49,10 +48,8 @@ func TestRunPredictsPastTheCores(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow: counts two cells under callgrind and builds perfrun for lock profiles")
 	}
-	bin := filepath.Join(t.TempDir(), "perfrun")
-	if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/perfrun").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	t.Parallel()
+	bin := builtPerfrun(t)
 	cmd := exec.Command(bin, "run", "-impl", "sorted,rcu", "-threads", "1,2", "-rounds", "2", "-window", "20ms", "-warmup", "1ms",
 		"-param", "certs=64", "-param", "cost=own", "-predict", "8", "-plots", "none", "-quarantine=false", "-o", "")
 	cmd.Dir = "../.." // -locks builds perfrun from its module

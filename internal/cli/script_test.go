@@ -10,6 +10,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/perfrun/perfrun/internal/needs"
 	"github.com/perfrun/perfrun/store"
 	"github.com/perfrun/perfrun/store/storetest"
 )
@@ -20,7 +21,8 @@ import (
 // exact code with grep '^2$' $WORK/.exit. perfrun-panicky is perfrun with
 // one more store, panicky, whose lookups panic: a store's bug.
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	needs.QuickChildExit()
+	testscript.Main(cleanupM{m}, map[string]func(){
 		"perfrun":         func() { exit(run(os.Stdout, os.Stderr, os.Args[1:])) },
 		"perfrun-panicky": func() { exit(Main(os.Args[1:], os.Stdout, os.Stderr, []store.Impl{panicky})) },
 	})
@@ -36,6 +38,7 @@ func exit(code int) {
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{Dir: "testdata/script", Setup: func(e *testscript.Env) error {
 		e.Setenv("PERFRUN_TEST_EXITFILE", e.WorkDir+"/.exit")
+		e.Setenv("GORACE", os.Getenv("GORACE"))
 		return nil
 	}})
 }
