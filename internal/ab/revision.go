@@ -63,6 +63,11 @@ func Checkout(ctx context.Context, repo, rev, pkg, dir, label string) (*Revision
 	return v, nil
 }
 
+// Every build of a revision is -trimpath: its packages' cache keys then
+// do not name the worktree, so a revision built before (or one sharing
+// packages with the other) compiles from go's cache; without it every
+// fresh worktree compiled every package of the module again.
+
 // Link links the revision's binary at out with the code layout layout:
 // 0 the linker's default, any other value -randlayout=layout (the
 // linker's random function order). The binary has no symbol table or
@@ -81,7 +86,7 @@ func (v *Revision) link(ctx context.Context, out string, layout uint64, strip bo
 	if layout != 0 {
 		ldflags += " -randlayout=" + strconv.FormatUint(layout, 10)
 	}
-	if err := gobuild.Run(ctx, v.dir, "build", "-o", out, "-ldflags="+ldflags, "."); err != nil {
+	if err := gobuild.Run(ctx, v.dir, "build", "-trimpath", "-o", out, "-ldflags="+ldflags, "."); err != nil {
 		return fmt.Errorf("building %s (%s): %w", v.Name, v.Commit[:12], err)
 	}
 	return nil
@@ -100,7 +105,7 @@ func (v *Revision) Close() {
 // (harness/locks): with the overlay of package sync and its build tag.
 func (v *Revision) BuildLocks(ctx context.Context, out string) error {
 	ldflags := "-X=github.com/perfrun/perfrun/harness.Stamp=" + v.Commit
-	if err := locks.Build(ctx, v.dir, ".", out, nil, "-ldflags="+ldflags); err != nil {
+	if err := locks.Build(ctx, v.dir, ".", out, nil, "-trimpath", "-ldflags="+ldflags); err != nil {
 		return fmt.Errorf("%s (%s): %w", v.Name, v.Commit[:12], err)
 	}
 	return nil
