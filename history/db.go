@@ -58,7 +58,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 // OpenRead opens an existing history for reading only: nothing is created
 // or written, so it works in a folder perfrun may not write to.
 func OpenRead(ctx context.Context, path string) (*DB, error) {
-	if err := checkLocation(path); err != nil {
+	if err := CheckLocation(path); err != nil {
 		return nil, err
 	}
 	if IsServer(path) {
@@ -86,7 +86,7 @@ func OpenRead(ctx context.Context, path string) (*DB, error) {
 // open opens path and migrates it to version target (tests build older
 // schemas with it).
 func open(ctx context.Context, path string, target int) (*DB, error) {
-	if err := checkLocation(path); err != nil {
+	if err := CheckLocation(path); err != nil {
 		return nil, err
 	}
 	if IsServer(path) {

@@ -90,11 +90,11 @@ func Printable(loc string) string {
 	return u.Redacted()
 }
 
-// checkLocation refuses, before anything is opened or written, a location
-// that names no history perfrun may use: a URL of another scheme, or a
-// path that exists and is not a regular file (a device, a FIFO, a folder,
-// or a link to one).
-func checkLocation(loc string) error {
+// CheckLocation refuses, before anything is opened or written, a location
+// that names no history perfrun may use: a URL of another scheme, an
+// empty name, or a path that exists and is not a regular file (a device,
+// a FIFO, a folder, or a link to one).
+func CheckLocation(loc string) error {
 	if IsServer(loc) {
 		return nil
 	}

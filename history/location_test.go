@@ -36,9 +36,9 @@ func TestPrintableHidesEveryPassword(t *testing.T) {
 // printed in the refusal without its user information.
 func TestRefusedURLsKeepTheirSecrets(t *testing.T) {
 	for _, loc := range []string{"mysql://root:secret1@h/db", "http://u:secret1@h/x"} {
-		err := checkLocation(loc)
+		err := CheckLocation(loc)
 		if err == nil || strings.Contains(err.Error(), "secret1") {
-			t.Errorf("checkLocation(%q) = %v", loc, err)
+			t.Errorf("CheckLocation(%q) = %v", loc, err)
 		}
 	}
 }

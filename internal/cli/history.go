@@ -607,6 +607,9 @@ func historyChanges(fs *flag.FlagSet) runFunc {
 // is not created, and unless write, nothing is written (it may be in a
 // folder perfrun cannot write to).
 func openExisting(ctx context.Context, path string, write bool) (*history.DB, error) {
+	if err := history.CheckLocation(path); err != nil {
+		return nil, asUsage(err)
+	}
 	if _, err := os.Lstat(path); err != nil && !history.IsServer(path) {
 		return nil, usageError("no history at %s: add results with perfrun history add", history.Printable(path))
 	}

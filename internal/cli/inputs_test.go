@@ -106,3 +106,22 @@ func TestMessagesAsPromised(t *testing.T) {
 		t.Errorf("bisect -- -x HEAD: exit %d, read -x as a flag:\n%s", code, errs)
 	}
 }
+
+// TestEmptyNamesAreNamed: an empty path given where a file or a history is
+// wanted is refused as such (exit 2); its message printed nothing where
+// the name goes ("open : no such file", "no history at : add results").
+func TestEmptyNamesAreNamed(t *testing.T) {
+	for _, args := range [][]string{
+		{"history", "info", "-db", ""},
+		{"history", "changes", "-db", ""},
+		{"export", "-format", "csv", ""},
+		{"report", ""},
+		{"gate", "", ""},
+		{"predict", ""},
+	} {
+		code, out, errs := perfrun(args...)
+		if code != exitUsage || !strings.Contains(errs, "empty") || strings.Contains(errs, " : ") {
+			t.Errorf("perfrun %q: exit %d, want 2 naming the empty name\n%s%s", args, code, out, errs)
+		}
+	}
+}

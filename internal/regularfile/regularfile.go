@@ -20,9 +20,16 @@ var ErrNotRegular = errors.New("not a regular file")
 // ErrTooLarge is returned for a file longer than the reader's bound.
 var ErrTooLarge = errors.New("larger than perfrun reads")
 
+// ErrEmptyName is returned for an empty name: a message built on it would
+// print nothing where the name goes ("open : no such file").
+var ErrEmptyName = errors.New("an empty file name: want a file's path")
+
 // Open opens name for reading if it is a regular file (after following
 // links). The open itself does not wait on a FIFO.
 func Open(name string) (*os.File, error) {
+	if name == "" {
+		return nil, ErrEmptyName
+	}
 	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, err
