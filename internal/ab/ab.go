@@ -255,15 +255,20 @@ func (x *cellIndex) add(set *records.Set) {
 // env is an arm process's environment: perfrun's, with the arm's settings
 // (nil, the default, when it has none).
 func (r *Runner) env(arm string) []string {
-	extra, rev := r.BaseEnv, "base"
+	extra, side := r.BaseEnv, 0
 	if arm == ArmHead {
-		extra, rev = r.HeadEnv, "head"
+		extra, side = r.HeadEnv, 1
 	}
-	// Each revision's processes share the corpora they generate: every
-	// layout of a revision is one build of its generator. A revision from
-	// before the cache ignores the variable.
-	cache := CorpusCacheEnv + "=" + filepath.Join(r.Dir, "corpus-"+rev)
-	return append(append(os.Environ(), cache), extra...)
+	return append(append(os.Environ(), r.CorpusCache(side)), extra...)
+}
+
+// CorpusCache is the setting that shares a revision's corpora (side 0
+// base, 1 head) between its processes: every layout of a revision is one
+// build of its generator, and a count of it under callgrind loads what
+// its measured processes generated instead of generating it again at
+// callgrind's speed. A revision from before the cache ignores it.
+func (r *Runner) CorpusCache(side int) string {
+	return CorpusCacheEnv + "=" + filepath.Join(r.Dir, "corpus-"+[]string{"base", "head"}[side])
 }
 
 // CorpusCacheEnv names the folder where an arm's processes keep the

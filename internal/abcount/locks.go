@@ -23,7 +23,7 @@ type Profiles map[string][2]locks.Profile
 // instruction counts, telling progress of each cell as it starts: one
 // process a side, since a profile is exact, both at once (nothing is
 // timed while they run).
-func Locks(ctx context.Context, progress func(Cell), base, head string, cells []Cell, seed uint64) (Profiles, error) {
+func Locks(ctx context.Context, progress func(Cell), base, head Arm, cells []Cell, seed uint64) (Profiles, error) {
 	out := make(Profiles)
 	for _, c := range cells {
 		argv := append(slices.Clone(c.Args), "-ops", strconv.Itoa(c.Ops), "-seed", strconv.FormatUint(seed, 10), "-locks")
@@ -31,8 +31,8 @@ func Locks(ctx context.Context, progress func(Cell), base, head string, cells []
 		var p [2]locks.Profile
 		var errs [2]error
 		var wg sync.WaitGroup
-		for side, bin := range []string{base, head} {
-			wg.Go(func() { p[side], errs[side] = locks.Count(ctx, append([]string{bin, "cell-ops"}, argv...), nil) })
+		for side, arm := range []Arm{base, head} {
+			wg.Go(func() { p[side], errs[side] = locks.Count(ctx, append([]string{arm.Bin, "cell-ops"}, argv...), arm.Env) })
 		}
 		wg.Wait()
 		for side, err := range errs {

@@ -256,6 +256,9 @@ func (a *abOptions) run(ctx context.Context, o *streams, fs *flag.FlagSet) error
 	}
 	defer cleanup()
 	r.SpeedLimit = limit
+	for side := range counting {
+		counting[side].Env = append(slices.Clip(counting[side].Env), r.CorpusCache(side))
+	}
 	rep, windows, err := a.decide(ctx, o, r, start, counting)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -829,7 +832,11 @@ func (a *abOptions) count(ctx context.Context, o *streams, counting [2]abcount.A
 	}
 	if a.locks && a.noLocks == "" {
 		var err error
-		if a.profiles, err = abcount.Locks(ctx, progress("the lock profile"), a.lockBins[0], a.lockBins[1], counted, a.seed); err != nil {
+		lockArms := counting
+		for side := range lockArms {
+			lockArms[side].Bin = a.lockBins[side]
+		}
+		if a.profiles, err = abcount.Locks(ctx, progress("the lock profile"), lockArms[0], lockArms[1], counted, a.seed); err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
