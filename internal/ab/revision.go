@@ -23,10 +23,11 @@ type Revision struct {
 	// Plain is the revision's binary in the linker's default layout, with
 	// its symbol table: what callgrind counts instructions in (they do not
 	// depend on the layout; callgrind finds the counted function by name).
-	Plain string
-	dir   string // the main package's folder in the worktree
-	wt    string
-	repo  string
+	Plain  string
+	dir    string // the main package's folder in the worktree
+	wt     string
+	repo   string
+	relink *gobuild.Relinker // Plain's link step, which Link repeats; nil: Link builds
 }
 
 // Checkout checks rev of the git repository at repo out into a worktree
@@ -56,11 +57,19 @@ func Checkout(ctx context.Context, repo, rev, pkg, dir, label string) (*Revision
 		return nil, err
 	}
 	v.Plain = filepath.Join(dir, "perfrun-"+label+"-plain")
-	if err := v.link(ctx, v.Plain, 0, false); err != nil {
+	relink, err := gobuild.NewRelinker(ctx, v.dir, v.Plain, "-trimpath", "-ldflags="+v.stamp())
+	if err != nil {
 		v.Close()
-		return nil, err
+		return nil, fmt.Errorf("building %s (%s): %w", v.Name, v.Commit[:12], err)
 	}
+	v.relink = relink
 	return v, nil
+}
+
+// stamp is the linker flag by which an arm names its revision in its
+// results (harness.Stamp): a worktree build has no VCS stamp of Go's own.
+func (v *Revision) stamp() string {
+	return "-X=github.com/perfrun/perfrun/harness.Stamp=" + v.Commit
 }
 
 // Every build of a revision is -trimpath: its packages' cache keys then
@@ -73,13 +82,21 @@ func Checkout(ctx context.Context, repo, rev, pkg, dir, label string) (*Revision
 // linker's random function order). The binary has no symbol table or
 // debug information, which only makes it link faster.
 func (v *Revision) Link(ctx context.Context, out string, layout uint64) error {
-	return v.link(ctx, out, layout, true)
+	if v.relink == nil {
+		return v.link(ctx, out, layout, true)
+	}
+	flags := []string{"-s", "-w"}
+	if layout != 0 {
+		flags = append(flags, "-randlayout="+strconv.FormatUint(layout, 10))
+	}
+	if err := v.relink.Link(ctx, out, flags...); err != nil {
+		return fmt.Errorf("linking %s (%s): %w", v.Name, v.Commit[:12], err)
+	}
+	return nil
 }
 
 func (v *Revision) link(ctx context.Context, out string, layout uint64, strip bool) error {
-	// The arm names its revision in its results (harness.Stamp): a
-	// worktree build has no VCS stamp of Go's own.
-	ldflags := "-X=github.com/perfrun/perfrun/harness.Stamp=" + v.Commit
+	ldflags := v.stamp()
 	if strip {
 		ldflags += " -s -w"
 	}
@@ -96,6 +113,9 @@ func (v *Revision) link(ctx context.Context, out string, layout uint64, strip bo
 // an interrupt left it in: the user's repository lists no worktree of ab's
 // afterwards.
 func (v *Revision) Close() {
+	if v.relink != nil {
+		v.relink.Close()
+	}
 	exec.Command("git", "-C", v.repo, "worktree", "remove", "--force", "--", v.wt).Run()
 	os.RemoveAll(v.wt)
 	forgetWorktrees(v.repo, v.wt) // an add cut short registers a worktree remove cannot find
@@ -104,8 +124,7 @@ func (v *Revision) Close() {
 // BuildLocks builds the revision's main package at out for lock profiles
 // (harness/locks): with the overlay of package sync and its build tag.
 func (v *Revision) BuildLocks(ctx context.Context, out string) error {
-	ldflags := "-X=github.com/perfrun/perfrun/harness.Stamp=" + v.Commit
-	if err := locks.Build(ctx, v.dir, ".", out, nil, "-trimpath", "-ldflags="+ldflags); err != nil {
+	if err := locks.Build(ctx, v.dir, ".", out, nil, "-trimpath", "-ldflags="+v.stamp()); err != nil {
 		return fmt.Errorf("%s (%s): %w", v.Name, v.Commit[:12], err)
 	}
 	return nil
