@@ -32,7 +32,9 @@ func Locks(ctx context.Context, progress func(Cell), base, head Arm, cells []Cel
 		var errs [2]error
 		var wg sync.WaitGroup
 		for side, arm := range []Arm{base, head} {
-			wg.Go(func() { p[side], errs[side] = locks.Count(ctx, append([]string{arm.Bin, "cell-ops"}, argv...), arm.Env) })
+			wg.Go(func() {
+				p[side], errs[side] = locks.Count(ctx, append([]string{arm.Bin, "cell-ops"}, argv...), arm.Env)
+			})
 		}
 		wg.Wait()
 		for side, err := range errs {
