@@ -6,6 +6,8 @@ import (
 	"debug/elf"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"regexp"
 	"runtime"
@@ -56,15 +58,39 @@ var CacheGeometry = []string{"--cache-sim=yes", "--I1=32768,8,64", "--D1=32768,8
 // CountTraffic is Count with the cache simulated and the system calls
 // collected: the instructions collected inside CountedOps, and what they
 // missed in the cache and called of the kernel, totals over the run.
+// The system calls are those the counted code made (see program): the
+// ones callgrind books to the counted thread but another thread made are
+// set aside.
 func CountTraffic(ctx context.Context, argv, env []string) (float64, Traffic, error) {
-	ev, err := countEvents(ctx, argv, env, append(CacheGeometry, "--collect-systime=yes"))
+	prog, err := readProgram(argv[0])
+	if err != nil {
+		return 0, Traffic{}, err
+	}
+	dir, err := os.MkdirTemp("", "perfrun-count-")
+	if err != nil {
+		return 0, Traffic{}, err
+	}
+	defer os.RemoveAll(dir)
+	out := filepath.Join(dir, "callgrind.out")
+	ev, err := countEvents(ctx, argv, env, append(CacheGeometry, "--collect-systime=yes", "--compress-strings=no", "--callgrind-out-file="+out))
 	if err != nil {
 		return 0, Traffic{}, err
 	}
 	t := Traffic{
 		L1Misses: ev["I1mr"] + ev["D1mr"] + ev["D1mw"],
 		LLMisses: ev["ILmr"] + ev["DLmr"] + ev["DLmw"],
-		Syscalls: ev["sysCount"],
+	}
+	if ev["sysCount"] > 0 {
+		f, err := os.Open(out)
+		if err != nil {
+			return 0, Traffic{}, err
+		}
+		defer f.Close()
+		booked, err := selfCosts(f, "sysCount")
+		if err != nil {
+			return 0, Traffic{}, err
+		}
+		t.Syscalls = prog.syscalls(booked)
 	}
 	return ev["Ir"], t, nil
 }
@@ -87,6 +113,7 @@ func Count(ctx context.Context, argv, env []string) (float64, error) {
 func countEvents(ctx context.Context, argv, env, extra []string) (map[string]float64, error) {
 	late := Requests
 	for {
+		// A later --callgrind-out-file in extra wins.
 		args := append([]string{"--tool=callgrind", "--callgrind-out-file=/dev/null", "--toggle-collect=" + countedSymbol()}, extra...)
 		if late {
 			args = append(args, "--instr-atstart=no")

@@ -1,0 +1,52 @@
+package callgrind
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// selfCosts reads a callgrind output file written with
+// --compress-strings=no and returns, by function, the cost of event that
+// the function's own instructions caused: the cost lines under its fn=
+// line, not those that follow a calls= line (a call's inclusive cost).
+func selfCosts(r io.Reader, event string) (map[string]float64, error) {
+	out := make(map[string]float64)
+	column, fn, skip := -1, "", false
+	s := bufio.NewScanner(r)
+	s.Buffer(make([]byte, 64<<10), 1<<20)
+	for s.Scan() {
+		line := s.Text()
+		switch {
+		case strings.HasPrefix(line, "events:"):
+			column = slices.Index(strings.Fields(strings.TrimPrefix(line, "events:")), event)
+		case strings.HasPrefix(line, "fn="):
+			fn = strings.TrimPrefix(line, "fn=")
+		case strings.HasPrefix(line, "calls="):
+			skip = true
+		case line != "" && strings.ContainsRune("0123456789+-*", rune(line[0])):
+			if skip {
+				skip = false
+				continue
+			}
+			// A position (the line), then the events in order; callgrind
+			// leaves out the zeros at the end.
+			f := strings.Fields(line)
+			if column < 0 || 1+column >= len(f) {
+				continue
+			}
+			v, err := strconv.ParseFloat(f[1+column], 64)
+			if err != nil {
+				return nil, fmt.Errorf("callgrind's cost line %q: %w", line, err)
+			}
+			out[fn] += v
+		}
+	}
+	if column < 0 {
+		return nil, fmt.Errorf("callgrind's output names no event %s", event)
+	}
+	return out, s.Err()
+}

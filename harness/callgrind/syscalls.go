@@ -1,0 +1,73 @@
+package callgrind
+
+import (
+	"bytes"
+	"debug/elf"
+	"fmt"
+)
+
+// Callgrind books a system call where the thread it is following is, and
+// it learns of a switch of threads only when the new thread runs its
+// first instruction: a system call of another thread that returns before
+// then — the Go runtime's sysmon waking, as often as the machine's load
+// makes it — is booked to whatever function the counted thread was in (a
+// lookup's loop, a binary search). Those were a tenth of a call an
+// operation in one count of identical code, and none in the next. A
+// system call the counted code makes is booked to the function whose
+// syscall instruction made it. So a count keeps the system calls booked
+// to a function of the program that holds a syscall instruction, or to
+// code outside the program (a C library's), and sets the rest aside.
+
+// program is what the count needs to know of the counted binary's
+// functions: every one by name, and those whose code holds a syscall
+// instruction (0F 05).
+type program struct {
+	funcs, syscallers map[string]bool
+}
+
+// readProgram reads the function symbols of the ELF program at path.
+func readProgram(path string) (*program, error) {
+	f, err := elf.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	syms, err := f.Symbols()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	p := &program{funcs: make(map[string]bool), syscallers: make(map[string]bool)}
+	text := f.Section(".text")
+	var code []byte
+	if text != nil {
+		if code, err = text.Data(); err != nil {
+			return nil, err
+		}
+	}
+	for _, s := range syms {
+		if elf.ST_TYPE(s.Info) != elf.STT_FUNC {
+			continue
+		}
+		p.funcs[s.Name] = true
+		if text == nil || s.Value < text.Addr || s.Value+s.Size > text.Addr+uint64(len(code)) {
+			continue
+		}
+		if bytes.Contains(code[s.Value-text.Addr:s.Value-text.Addr+s.Size], []byte{0x0f, 0x05}) {
+			p.syscallers[s.Name] = true
+		}
+	}
+	return p, nil
+}
+
+// syscalls sums the system calls booked to each function (selfCosts of
+// sysCount) that the counted code can have made: those of a function
+// with a syscall instruction, and those of code outside the program.
+func (p *program) syscalls(booked map[string]float64) float64 {
+	var n float64
+	for fn, v := range booked {
+		if p.syscallers[fn] || !p.funcs[fn] {
+			n += v
+		}
+	}
+	return n
+}
