@@ -36,13 +36,15 @@ func Build(ctx context.Context, dir, pkg, out string, tags []string, flags ...st
 
 // BuildSelf builds this very program for lock profiles into out, from
 // its own source (SelfSource), with the build tags this binary was built
-// with.
+// with. The build is -trimpath: every package above sync compiles again
+// for it, and its cache keys then do not name the checkout, so a fresh
+// clone of the same code finds them in go's cache.
 func BuildSelf(ctx context.Context, out string) error {
 	src, err := SelfSource()
 	if err != nil {
 		return err
 	}
-	if err := Build(ctx, src.Dir, src.Pkg, out, src.Tags); err != nil {
+	if err := Build(ctx, src.Dir, src.Pkg, out, src.Tags, "-trimpath"); err != nil {
 		return fmt.Errorf("%w (lock profiles rebuild %s from its source in %s)", err, src.Name, src.Dir)
 	}
 	return nil
