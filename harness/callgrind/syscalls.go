@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"debug/elf"
 	"fmt"
+	"strings"
 )
 
 // Callgrind books a system call where the thread it is following is, and
@@ -12,11 +13,15 @@ import (
 // then — the Go runtime's sysmon waking, as often as the machine's load
 // makes it — is booked to whatever function the counted thread was in (a
 // lookup's loop, a binary search). Those were a tenth of a call an
-// operation in one count of identical code, and none in the next. A
-// system call the counted code makes is booked to the function whose
-// syscall instruction made it. So a count keeps the system calls booked
-// to a function of the program that holds a syscall instruction, or to
-// code outside the program (a C library's), and sets the rest aside.
+// operation in one count of identical code, and none in the next. And the
+// counted thread's own runtime makes calls of the host's timing: a wait
+// on a futex when it was descheduled, another 0.21 an operation in one
+// count. A system call the counted code makes is booked to the function
+// whose syscall instruction made it. So a count keeps the system calls
+// booked to a function of the program outside package runtime that holds
+// a syscall instruction (syscall's, x/sys/unix's), or to code outside the
+// program (a C library's), and sets the rest aside: what the runtime does
+// for its scheduler and its heap is not counted.
 
 // program is what the count needs to know of the counted binary's
 // functions: every one by name, and those whose code holds a syscall
@@ -61,11 +66,12 @@ func readProgram(path string) (*program, error) {
 
 // syscalls sums the system calls booked to each function (selfCosts of
 // sysCount) that the counted code can have made: those of a function
-// with a syscall instruction, and those of code outside the program.
+// with a syscall instruction outside package runtime, and those of code
+// outside the program.
 func (p *program) syscalls(booked map[string]float64) float64 {
 	var n float64
 	for fn, v := range booked {
-		if p.syscallers[fn] || !p.funcs[fn] {
+		if p.syscallers[fn] && !strings.HasPrefix(fn, "runtime.") || !p.funcs[fn] {
 			n += v
 		}
 	}

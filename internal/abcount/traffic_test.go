@@ -4,7 +4,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/perfrun/perfrun/compare"
 	"github.com/perfrun/perfrun/harness/callgrind"
+	"github.com/perfrun/perfrun/records"
 )
 
 // TestTrafficFileRoundTripsAndFailsClosed: what WriteTraffic writes reads
@@ -31,5 +33,33 @@ func TestTrafficFileRoundTripsAndFailsClosed(t *testing.T) {
 		} else if !strings.Contains(err.Error(), "count") && !strings.Contains(err.Error(), "traffic file") {
 			t.Errorf("%s: %v", what, err)
 		}
+	}
+}
+
+// TestSyscallsTheHostAddedAreNoChange: system calls that one process of a
+// side counted and another did not (a runtime's wait booked to the
+// lookup, 0.19 an op in one count of identical code) are no change; a
+// call the code makes, in every process of head, is a REGRESSION.
+func TestSyscallsTheHostAddedAreNoChange(t *testing.T) {
+	const cell = "Issuer/impl=sortoninsert/certs=1024/hit=1/threads=1"
+	syscalls := func(tr Traffic) compare.CellVerdict {
+		for _, v := range TrafficVerdicts(compare.DefaultThresholds, []string{cell}, tr) {
+			if v.Unit == records.Syscalls {
+				return v
+			}
+		}
+		t.Fatal("no syscalls/op verdict")
+		return compare.CellVerdict{}
+	}
+	host := Traffic{cell: {{{Syscalls: 0}, {Syscalls: 0}}, {{Syscalls: 0.19}, {Syscalls: 0}}}}
+	if v := syscalls(host); v.Verdict != compare.Pass {
+		t.Errorf("one head process with the host's calls: %s (%s), want PASS", v.Verdict, v.Reason)
+	}
+	code := Traffic{cell: {{{Syscalls: 0}, {Syscalls: 0.2}}, {{Syscalls: 0.1}, {Syscalls: 0.1}}}}
+	if v := syscalls(code); v.Verdict != compare.Regression {
+		t.Errorf("a call on a tenth of head's lookups: %s (%s), want REGRESSION", v.Verdict, v.Reason)
+	}
+	if sameSyscalls(host[cell]) {
+		t.Error("counts 0.19 an op apart read as the same: no second process would be counted")
 	}
 }
