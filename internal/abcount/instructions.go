@@ -40,9 +40,10 @@ type Traffic map[string][2][]callgrind.Traffic
 // binary, on the same corpus (seed) and the same number of operations,
 // telling progress of each cell as it starts: exactly where each side's
 // processes agree. One process a side first; where the two revisions'
-// counts differ beyond an exact count's tolerance, a second a side tells
-// an exact change from counts that vary between processes, and counts
-// that vary get InstructionSample a side. Two processes run at once:
+// counts differ beyond an exact count's tolerance, or their system calls
+// do (sameSyscalls), a second a side tells an exact change from counts
+// that vary between processes, and counts that vary get
+// InstructionSample a side. Two processes run at once:
 // nothing is timed while they run, and a count does not depend on the
 // machine's load.
 func Instructions(ctx context.Context, progress func(Cell), base, head Arm, cells []Cell, seed uint64) (Counts, Traffic, error) {
