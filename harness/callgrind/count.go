@@ -62,10 +62,6 @@ var CacheGeometry = []string{"--cache-sim=yes", "--I1=32768,8,64", "--D1=32768,8
 // ones callgrind books to the counted thread but another thread made are
 // set aside.
 func CountTraffic(ctx context.Context, argv, env []string) (float64, Traffic, error) {
-	prog, err := readProgram(argv[0])
-	if err != nil {
-		return 0, Traffic{}, err
-	}
 	dir, err := os.MkdirTemp("", "perfrun-count-")
 	if err != nil {
 		return 0, Traffic{}, err
@@ -81,6 +77,12 @@ func CountTraffic(ctx context.Context, argv, env []string) (float64, Traffic, er
 		LLMisses: ev["ILmr"] + ev["DLmr"] + ev["DLmw"],
 	}
 	if ev["sysCount"] > 0 {
+		// Most counts make none: the program is read only to tell whose
+		// calls those booked are.
+		prog, err := readProgram(argv[0])
+		if err != nil {
+			return 0, Traffic{}, err
+		}
 		f, err := os.Open(out)
 		if err != nil {
 			return 0, Traffic{}, err

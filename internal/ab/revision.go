@@ -16,7 +16,11 @@ import (
 // A Revision is one revision of a repository checked out in a worktree
 // and compiled once: a binary of any code layout then costs a link alone,
 // about a second, so a comparison can give every arm of every round a
-// layout of its own.
+// layout of its own. Every build of a revision is -trimpath: its
+// packages' cache keys then do not name the worktree, so a revision built
+// before (or one sharing packages with the other) compiles from go's
+// cache; without it every fresh worktree compiled every package of the
+// module again.
 type Revision struct {
 	Name   string // as the user gave it
 	Commit string // the full commit id
@@ -72,11 +76,6 @@ func (v *Revision) stamp() string {
 	return "-X=github.com/perfrun/perfrun/harness.Stamp=" + v.Commit
 }
 
-// Every build of a revision is -trimpath: its packages' cache keys then
-// do not name the worktree, so a revision built before (or one sharing
-// packages with the other) compiles from go's cache; without it every
-// fresh worktree compiled every package of the module again.
-
 // Link links the revision's binary at out with the code layout layout:
 // 0 the linker's default, any other value -randlayout=layout (the
 // linker's random function order). The binary has no symbol table or
@@ -95,6 +94,9 @@ func (v *Revision) Link(ctx context.Context, out string, layout uint64) error {
 	return nil
 }
 
+// link links by a go build: Link where the revision's link step is not
+// one the linker alone can repeat, and Build's layouts (with a symbol
+// table, unless strip).
 func (v *Revision) link(ctx context.Context, out string, layout uint64, strip bool) error {
 	ldflags := v.stamp()
 	if strip {

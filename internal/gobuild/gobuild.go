@@ -33,23 +33,36 @@ const (
 // Run runs go with args in dir and returns nil when it succeeds; else an
 // error with go's exit and the end of its output.
 func Run(ctx context.Context, dir string, args ...string) error {
+	_, err := goOutput(ctx, dir, args...)
+	return err
+}
+
+// goOutput is Run that also returns go's output, whether it succeeded or
+// not.
+func goOutput(ctx context.Context, dir string, args ...string) (string, error) {
 	if err := Ready(); err != nil {
-		return err
+		return "", err
 	}
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = dir
+	return output(ctx, cmd, "go "+args[0])
+}
+
+// output runs cmd, stopped gently on an interrupt, and returns its
+// output; a failure is named what, with its exit and the output's end.
+func output(ctx context.Context, cmd *exec.Cmd, what string) (string, error) {
 	procgroup.Gentle(cmd, Grace)
 	out, err := cmd.CombinedOutput()
-	if err == nil {
-		return nil
-	}
-	if ctx.Err() != nil {
-		return fmt.Errorf("go %s: %w", args[0], ctx.Err())
+	switch {
+	case err == nil:
+		return string(out), nil
+	case ctx.Err() != nil:
+		return string(out), fmt.Errorf("%s: %w", what, ctx.Err())
 	}
 	if msg := Tail(string(out)); msg != "" {
-		return fmt.Errorf("go %s: %w: %s", args[0], err, msg)
+		return string(out), fmt.Errorf("%s: %w: %s", what, err, msg)
 	}
-	return fmt.Errorf("go %s: %w", args[0], err)
+	return string(out), fmt.Errorf("%s: %w", what, err)
 }
 
 // Ready says what go lacks to build here, before it is asked to: a home

@@ -10,8 +10,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/perfrun/perfrun/internal/procgroup"
 )
 
 // A Relinker links one main package again and again with other linker
@@ -32,25 +30,15 @@ type Relinker struct {
 // built, and a layout then takes a go build. Close removes what the link
 // step reads.
 func NewRelinker(ctx context.Context, dir, out string, args ...string) (*Relinker, error) {
-	if err := Ready(); err != nil {
-		return nil, err
-	}
-	argv := append(append([]string{"build", "-x", "-work"}, args...), "-o", out, ".")
-	cmd := exec.CommandContext(ctx, "go", argv...)
-	cmd.Dir = dir
-	procgroup.Gentle(cmd, Grace)
-	output, err := cmd.CombinedOutput()
-	work := workFolder(string(output))
+	built, err := goOutput(ctx, dir, append(append([]string{"build", "-x", "-work"}, args...), "-o", out, ".")...)
+	work := workFolder(built)
 	if err != nil {
 		if work != "" {
 			os.RemoveAll(work)
 		}
-		if ctx.Err() != nil {
-			return nil, fmt.Errorf("go build: %w", ctx.Err())
-		}
-		return nil, fmt.Errorf("go build: %w: %s", err, Tail(string(output)))
+		return nil, err
 	}
-	l, err := linkStep(string(output), work)
+	l, err := linkStep(built, work)
 	if err != nil {
 		os.RemoveAll(work)
 		return nil, nil
@@ -158,16 +146,8 @@ func (l *Relinker) Link(ctx context.Context, out string, flags ...string) error 
 	argv = slices.Insert(argv, len(argv)-1, flags...)
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Env = append(os.Environ(), l.env...)
-	procgroup.Gentle(cmd, Grace)
-	output, err := cmd.CombinedOutput()
-	switch {
-	case err == nil:
-		return nil
-	case ctx.Err() != nil:
-		return fmt.Errorf("link: %w", ctx.Err())
-	default:
-		return fmt.Errorf("link: %w: %s", err, Tail(string(output)))
-	}
+	_, err := output(ctx, cmd, "link")
+	return err
 }
 
 // Close removes go's work folder the link step reads.
