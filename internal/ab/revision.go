@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/perfrun/perfrun/harness/locks"
 	"github.com/perfrun/perfrun/internal/gobuild"
@@ -27,6 +28,8 @@ type Revision struct {
 	// Plain is the revision's binary in the linker's default layout, with
 	// its symbol table: what callgrind counts instructions in (they do not
 	// depend on the layout; callgrind finds the counted function by name).
+	// It has no debug information, which valgrind would read at the start
+	// of every count.
 	Plain  string
 	dir    string // the main package's folder in the worktree
 	wt     string
@@ -47,7 +50,10 @@ func Checkout(ctx context.Context, repo, rev, pkg, dir, label string) (*Revision
 		return nil, fmt.Errorf("%w: %s is not a revision of %s", ErrBadSource, rev, repo)
 	}
 	v := &Revision{Name: rev, Commit: strings.TrimSpace(string(out)), wt: filepath.Join(dir, "src-"+label), repo: repo}
-	if msg, err := exec.CommandContext(ctx, "git", "-C", repo, "worktree", "add", "--detach", "--", v.wt, v.Commit).CombinedOutput(); err != nil {
+	worktrees.Lock()
+	msg, err := exec.CommandContext(ctx, "git", "-C", repo, "worktree", "add", "--detach", "--", v.wt, v.Commit).CombinedOutput()
+	worktrees.Unlock()
+	if err != nil {
 		v.Close() // an add cut short may have registered the worktree
 		return nil, fmt.Errorf("git worktree add %s: %w: %s", rev, err, strings.TrimSpace(string(msg)))
 	}
@@ -61,7 +67,7 @@ func Checkout(ctx context.Context, repo, rev, pkg, dir, label string) (*Revision
 		return nil, err
 	}
 	v.Plain = filepath.Join(dir, "perfrun-"+label+"-plain")
-	relink, err := gobuild.NewRelinker(ctx, v.dir, v.Plain, "-trimpath", "-ldflags="+v.stamp())
+	relink, err := gobuild.NewRelinker(ctx, v.dir, v.Plain, "-trimpath", "-ldflags="+v.stamp()+" -w")
 	if err != nil {
 		v.Close()
 		return nil, fmt.Errorf("building %s (%s): %w", v.Name, v.Commit[:12], err)
@@ -69,6 +75,11 @@ func Checkout(ctx context.Context, repo, rev, pkg, dir, label string) (*Revision
 	v.relink = relink
 	return v, nil
 }
+
+// worktrees runs this process's git worktree commands one at a time: the
+// two revisions are built side by side, their worktrees registered in
+// turn.
+var worktrees sync.Mutex
 
 // stamp is the linker flag by which an arm names its revision in its
 // results (harness.Stamp): a worktree build has no VCS stamp of Go's own.
@@ -118,15 +129,18 @@ func (v *Revision) Close() {
 	if v.relink != nil {
 		v.relink.Close()
 	}
+	worktrees.Lock()
+	defer worktrees.Unlock()
 	exec.Command("git", "-C", v.repo, "worktree", "remove", "--force", "--", v.wt).Run()
 	os.RemoveAll(v.wt)
 	forgetWorktrees(v.repo, v.wt) // an add cut short registers a worktree remove cannot find
 }
 
 // BuildLocks builds the revision's main package at out for lock profiles
-// (harness/locks): with the overlay of package sync and its build tag.
+// (harness/locks): with the overlay of package sync and its build tag, and
+// without debug information, as Plain.
 func (v *Revision) BuildLocks(ctx context.Context, out string) error {
-	if err := locks.Build(ctx, v.dir, ".", out, nil, "-trimpath", "-ldflags="+v.stamp()); err != nil {
+	if err := locks.Build(ctx, v.dir, ".", out, nil, "-trimpath", "-ldflags="+v.stamp()+" -w"); err != nil {
 		return fmt.Errorf("%s (%s): %w", v.Name, v.Commit[:12], err)
 	}
 	return nil

@@ -191,7 +191,7 @@ func abFlags(fs *flag.FlagSet) runFunc {
 	a.revisionCells.define(fs)
 	a.cmd.define(fs)
 	fs.DurationVar(&a.window, "window", 150*time.Millisecond, "measured time per cell and window (shorter than run's on purpose: ab pairs many windows of its three arms)")
-	fs.DurationVar(&a.warmup, "warmup", 50*time.Millisecond, "unmeasured warm-up before each window")
+	fs.DurationVar(&a.warmup, "warmup", 20*time.Millisecond, "unmeasured warm-up before each window (shorter than run's: an arm's cells stay set up between its windows)")
 	fs.Uint64Var(&a.seed, "seed", 1, "corpus seed, and seed of the arm order")
 	fs.StringVar(&a.jsonOut, "json", "", "also write the verdict as JSON to this file")
 	fs.StringVar(&a.reportDir, "report", "", "also write report.md, report.html, images/ and windows.csv of the comparison here")
@@ -429,29 +429,12 @@ func (a *abOptions) buildArms(ctx context.Context, o *streams, dir, baseRev, hea
 		}
 		fmt.Fprintf(o.stderr, "perfrun: ab: building %s and %s (%s)\n", baseRev, headRev, what)
 	}
-	t0 := time.Now()
-	checkout := func(rev, label string) (*ab.Revision, error) {
-		v, err := ab.Checkout(ctx, a.repo, rev, a.pkg, dir, label)
-		if err == nil && !a.quiet {
-			fmt.Fprintf(o.stderr, "perfrun: ab: built %s in %s\n", rev, time.Since(t0).Round(100*time.Millisecond))
-		}
-		t0 = time.Now()
-		return v, err
-	}
-	base, err := checkout(baseRev, "base")
+	base, head, err := a.checkoutBoth(ctx, o, dir, baseRev, headRev)
 	if err != nil {
-		return nil, none, nil, err
-	}
-	head, err := checkout(headRev, "head")
-	if err != nil {
-		base.Close()
 		return nil, none, nil, err
 	}
 	cleanup := func() { head.Close(); base.Close() }
 	counting := [2]abcount.Arm{{Bin: base.Plain}, {Bin: head.Plain}}
-	if a.locks {
-		a.buildLocks(ctx, o, dir, base, head)
-	}
 	if fixed < 0 {
 		r := a.runner(o, dir, nil, nil)
 		r.BaseRev, r.HeadRev = base, head
@@ -847,24 +830,6 @@ func (a *abOptions) count(ctx context.Context, o *streams, counting [2]abcount.A
 		}
 	}
 	return nil
-}
-
-// buildLocks builds both revisions for lock profiles; a revision that
-// cannot be built so leaves ab without a lock verdict, not without one on
-// time.
-func (a *abOptions) buildLocks(ctx context.Context, o *streams, dir string, base, head *ab.Revision) {
-	t0 := time.Now()
-	for side, v := range []*ab.Revision{base, head} {
-		bin := filepath.Join(dir, fmt.Sprintf("perfrun-%d-locks", side))
-		if err := v.BuildLocks(ctx, bin); err != nil {
-			a.noLocks = err.Error()
-			return
-		}
-		a.lockBins[side] = bin
-	}
-	if !a.quiet {
-		fmt.Fprintf(o.stderr, "perfrun: ab: built both for lock profiles in %s\n", time.Since(t0).Round(100*time.Millisecond))
-	}
 }
 
 // totalCellRounds counts the rounds behind every cell's verdict.
