@@ -117,7 +117,7 @@ func GenerateContext(ctx context.Context, spec Spec, progress func(done, total i
 		return nil, err
 	}
 	c := &Corpus{At: at, Source: spec.String()}
-	var used []*family
+	var used, whole []*family
 	for _, fam := range fams {
 		if len(c.CAs) >= spec.CAs {
 			break
@@ -127,6 +127,9 @@ func GenerateContext(ctx context.Context, spec Spec, progress func(done, total i
 		c.CAs = append(c.CAs, certs...)
 		c.CRLs = append(c.CRLs, fam.crl)
 		used = append(used, fam)
+		if len(certs) == len(fam.certs) {
+			whole = append(whole, fam)
+		}
 	}
 	// Insertion order interleaves families, like a real bundle; within a
 	// family the relative order is kept, which is what issuer selection sees.
@@ -145,6 +148,9 @@ func GenerateContext(ctx context.Context, spec Spec, progress func(done, total i
 		return err
 	})
 	if err != nil {
+		return nil, err
+	}
+	if err := c.issueHits(leaves[:spec.Hits], whole, spec.Seed, at); err != nil {
 		return nil, err
 	}
 	if err := c.layOut(ctx, leaves); err != nil {
@@ -298,8 +304,42 @@ func leafSpec(i int, issuer pkix.Name, signer ed25519.PrivateKey, at time.Time, 
 	}
 }
 
+// issueHits draws again, from the families kept whole, each hit whose
+// issuer the corpus lacks: the last family is cut to fit the spec's CAs,
+// and a leaf drawn from it may name a key or spelling only a dropped
+// certificate had. Every other leaf is left as drawn, so a corpus that
+// needed no second draw is the same as before there was one.
+func (c *Corpus) issueHits(hits []*store.Object, whole []*family, seed uint64, at time.Time) error {
+	if len(whole) == 0 {
+		return nil // one family, cut: no whole one to draw from
+	}
+	c.expectIssuers(hits)
+	for i, l := range hits {
+		for try := 1; ; try++ {
+			if _, ok := c.Expected(l); ok || try > maxRedraws {
+				break
+			}
+			var err error
+			if l, err = drawLeaf(seed, i, try, whole, at); err != nil {
+				return err
+			}
+			hits[i] = l
+		}
+	}
+	return nil
+}
+
+// maxRedraws bounds issueHits' draws of one leaf; every whole family
+// issues, so the first nearly always does.
+const maxRedraws = 8
+
 func genLeaf(seed uint64, i int, fams []*family, at time.Time) (*store.Object, error) {
-	r := rand.New(rand.NewPCG(seed, uint64(i)<<1|0x1eaf<<32))
+	return drawLeaf(seed, i, 0, fams, at)
+}
+
+// drawLeaf is leaf i's draw number try (0 the first) among fams.
+func drawLeaf(seed uint64, i, try int, fams []*family, at time.Time) (*store.Object, error) {
+	r := rand.New(rand.NewPCG(seed, uint64(i)<<1|0x1eaf<<32|uint64(try)<<56))
 	fam := fams[r.IntN(len(fams))]
 	name := fam.names[r.IntN(len(fam.names))]
 	key := fam.keys[r.IntN(len(fam.keys))]
