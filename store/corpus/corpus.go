@@ -82,10 +82,7 @@ func (c *Corpus) ExpectedBy(rule store.Rule, cert *store.Object) (*store.Object,
 // splits leaves into hits and misses.
 func (c *Corpus) expectIssuers(leaves []*store.Object) {
 	c.leaves = leaves
-	c.byName = make(map[store.Name][]*store.Object)
-	for _, ca := range c.CAs {
-		c.byName[ca.Subject] = append(c.byName[ca.Subject], ca)
-	}
+	c.indexCAs()
 	c.Hits, c.Misses = nil, nil
 	for _, l := range leaves {
 		iss, ok := c.Expected(l)
@@ -94,6 +91,14 @@ func (c *Corpus) expectIssuers(leaves []*store.Object) {
 		} else {
 			c.Misses = append(c.Misses, Leaf{l, nil})
 		}
+	}
+}
+
+// indexCAs indexes the CAs by subject, for Expected.
+func (c *Corpus) indexCAs() {
+	c.byName = make(map[store.Name][]*store.Object)
+	for _, ca := range c.CAs {
+		c.byName[ca.Subject] = append(c.byName[ca.Subject], ca)
 	}
 }
 

@@ -313,7 +313,7 @@ func (c *Corpus) issueHits(hits []*store.Object, whole []*family, seed uint64, a
 	if len(whole) == 0 {
 		return nil // one family, cut: no whole one to draw from
 	}
-	c.expectIssuers(hits)
+	c.indexCAs()
 	for i, l := range hits {
 		for try := 1; ; try++ {
 			if _, ok := c.Expected(l); ok || try > maxRedraws {
