@@ -66,6 +66,7 @@ var layers = []struct {
 	{"internal/abcount", 6},
 	{"impls", 7},
 	{"internal/publish", 7},
+	{"internal/campaign", 7},
 	{"internal/cli", 8},
 	{".", 9}, // package perfrun, the public entry point
 	{"cmd/perfrun", 10},

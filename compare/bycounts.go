@@ -75,23 +75,6 @@ func countsOf(counts []CellVerdict) map[string][]CellVerdict {
 	return out
 }
 
-// countsPass says whether a design's count verdicts hold every unit of
-// need and all of them PASS (a shared lock's NOT-GATED too): the code does
-// the same work, takes the same locks and misses the same cache as base's.
-func countsPass(of []CellVerdict, need []string) bool {
-	for _, u := range need {
-		if !slices.ContainsFunc(of, func(c CellVerdict) bool { return c.Unit == u }) {
-			return false
-		}
-	}
-	for _, c := range of {
-		if c.Verdict != Pass && c.Verdict != NotGated {
-			return false
-		}
-	}
-	return len(of) > 0
-}
-
 // countsFail says whether a count verdict of a design is a REGRESSION:
 // its cells fail whatever time says.
 func countsFail(of []CellVerdict) bool {
@@ -108,34 +91,112 @@ func SettledByCounts(undecided []string, counts []CellVerdict, need []string) []
 	of := countsOf(counts)
 	var out []string
 	for _, name := range undecided {
-		if d := of[design(name)]; countsPass(d, need) || countsFail(d) {
+		if d := of[design(name)]; countsDecide(d, need) || countsFail(d) {
 			out = append(out, name)
 		}
 	}
 	return out
 }
 
-// PassByCounts turns a time verdict that could not decide into a PASS
-// where the counts promise one: every count of the cell's design (need
-// all there: instructions, cache misses and system calls, the lock
-// profile, the prediction past the cores) PASSes, so head does the same
-// work as base in every way a count sees, and time saw no REGRESSION.
-// The PASS says so and what time could not decide; what only time sees
-// (memory bandwidth, a cache line two threads share by accident, the
-// scheduler) it does not promise. Then the overall verdict is recomputed.
+// PassByCounts decides, at the default rules (every count the cells
+// have declared, nothing strict), the time verdicts that could not:
+// Decide with need alone.
 func (r *Report) PassByCounts(need []string) {
+	var at []int
+	for _, c := range r.Cells {
+		if n := witnessAt(c); n > 0 && !slices.Contains(at, n) {
+			at = append(at, n)
+		}
+	}
+	slices.Sort(at)
+	r.Decide(Rules{At: at, Need: need})
+}
+
+// byCounts decides, where it can, each declared time cell that time could
+// not: every count of its design gated (need all there) and none worse,
+// and, at n threads, the prediction at n (at 1 thread the instructions)
+// not worse either. Then the cell is an IMPROVED by counts where the
+// prediction at n improves past the threshold, else a PASS by counts. It
+// never stands over time that saw a slowdown wholly past the threshold,
+// nor over a cell with no complete round (an arm with no kept sample):
+// such a cell stays INCONCLUSIVE and its reason says why. What only time
+// sees (memory bandwidth, a cache line two threads share by accident, the
+// scheduler) neither verdict promises.
+func (r *Report) byCounts(rules Rules) {
 	of := countsOf(r.Cells)
 	for i := range r.Cells {
 		c := &r.Cells[i]
-		if Counted(c.Unit) || c.Verdict != Inconclusive || !countsPass(of[design(c.Name)], need) {
+		if Counted(c.Unit) || c.Verdict != Inconclusive {
+			continue
+		}
+		counts := slices.Clone(of[design(c.Name)])
+		n := witnessAt(*c)
+		var pred *CellVerdict
+		if rules.PredictedAt != nil && n > 1 {
+			if p, ok := rules.PredictedAt(design(c.Name), n); ok {
+				pred = &p
+				counts = append(counts, p)
+			}
+		}
+		if !countsDecide(counts, rules.Need) {
+			continue
+		}
+		switch {
+		case c.Rounds == 0:
+			c.Reason += "; no verdict by counts: no complete round, an arm kept no sample, so time saw nothing the counts could stand for"
+			continue
+		case c.Lo > 1+r.Threshold:
+			c.Reason += fmt.Sprintf("; no verdict by counts: time saw a slowdown wholly past the %.0f%% threshold that no count explains "+
+				"(memory bandwidth, a shared cache line, the scheduler, or a disturbed host): measure again", 100*r.Threshold)
 			continue
 		}
 		noise := ""
 		if c.Layout > 0 {
 			noise = fmt.Sprintf(" at ±%.1f%% a round", 100*c.Layout)
 		}
-		c.Verdict, c.ByCounts = Pass, true
+		c.ByCounts = true
+		improved := pred != nil && pred.Verdict == Improved ||
+			n == 1 && slices.ContainsFunc(counts, func(v CellVerdict) bool { return v.Unit == records.Instructions && v.Verdict == Improved })
+		if improved {
+			what := "instructions " + percent(countRatio(counts, records.Instructions)) + " at 1 thread"
+			if pred != nil {
+				what = pred.Reason
+			}
+			c.Verdict = Improved
+			c.Reason = fmt.Sprintf("by counts: %s; no count worse; time could not decide%s (%s)", what, noise, c.Reason)
+			continue
+		}
+		c.Verdict = Pass
 		c.Reason = fmt.Sprintf("by counts: instructions, cache misses, system calls and locks unchanged; time could not decide%s (%s)", noise, c.Reason)
 	}
-	r.finish()
 }
+
+// countsDecide says whether counts decide a cell: every unit of need
+// there, none worse or undecided (a PASS, an IMPROVED or a unit shown,
+// not gated).
+func countsDecide(of []CellVerdict, need []string) bool {
+	for _, u := range need {
+		if !slices.ContainsFunc(of, func(c CellVerdict) bool { return c.Unit == u }) {
+			return false
+		}
+	}
+	for _, c := range of {
+		if c.Verdict != Pass && c.Verdict != Improved && c.Verdict != NotGated {
+			return false
+		}
+	}
+	return len(of) > 0
+}
+
+// countRatio is the ratio of unit among counts, 1 where it is not there.
+func countRatio(counts []CellVerdict, unit string) float64 {
+	for _, c := range counts {
+		if c.Unit == unit && c.Ratio > 0 {
+			return c.Ratio
+		}
+	}
+	return 1
+}
+
+// percent is a ratio as a signed percentage.
+func percent(r float64) string { return fmt.Sprintf("%+.1f%%", 100*(r-1)) }

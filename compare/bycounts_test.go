@@ -36,7 +36,7 @@ func TestTrafficVerdict(t *testing.T) {
 func report(counts map[string]Verdict) *Report {
 	r := &Report{}
 	for _, th := range []string{"1", "2"} {
-		r.Cells = append(r.Cells, CellVerdict{Name: "Issuer/impl=x/threads=" + th, Unit: "sec/op", Verdict: Inconclusive, Reason: "+1% [-8%, +10%]: spans the 5% threshold", Layout: 0.12, undecided: true})
+		r.Cells = append(r.Cells, CellVerdict{Name: "Issuer/impl=x/threads=" + th, Unit: "sec/op", Verdict: Inconclusive, Reason: "+1% [-8%, +10%]: spans the 5% threshold", Layout: 0.12, Ratio: 1.01, Lo: 0.92, Hi: 1.10, Rounds: 10, undecided: true})
 	}
 	for unit, v := range counts {
 		r.Cells = append(r.Cells, CellVerdict{Name: "Issuer/impl=x/threads=1", Unit: unit, Verdict: v})
@@ -62,7 +62,7 @@ func TestPassByCounts(t *testing.T) {
 			t.Errorf("%s: %s %q", c.Name, c.Verdict, c.Reason)
 		}
 	}
-	for unit, v := range map[string]Verdict{records.LLMisses: Regression, records.Instructions: Improved, "predicted-sec/call@16threads": Inconclusive} {
+	for unit, v := range map[string]Verdict{records.LLMisses: Regression, "predicted-sec/call@16threads": Inconclusive} {
 		moved := map[string]Verdict{}
 		for u, w := range all {
 			moved[u] = w
@@ -73,6 +73,11 @@ func TestPassByCounts(t *testing.T) {
 		if r.Cells[0].ByCounts || r.Verdict == Pass {
 			t.Errorf("%s %s: %s, a PASS by counts", unit, v, r.Verdict)
 		}
+	}
+	fewer := map[string]Verdict{records.Instructions: Improved, records.LLMisses: Pass, "predicted-sec/call@16threads": Pass}
+	r = report(fewer)
+	if r.PassByCounts(need); r.Cells[0].Verdict != Improved || !r.Cells[0].ByCounts || r.Cells[1].Verdict != Pass || r.Verdict != Improved {
+		t.Errorf("fewer instructions: 1 thread %s, 2 threads %s, overall %s; want IMPROVED by counts at 1 thread (%s)", r.Cells[0].Verdict, r.Cells[1].Verdict, r.Verdict, r.Cells[0].Reason)
 	}
 	missing := report(map[string]Verdict{records.Instructions: Pass, records.LLMisses: Pass})
 	if missing.PassByCounts(need); missing.Verdict != Inconclusive {
@@ -85,8 +90,9 @@ func TestPassByCounts(t *testing.T) {
 	}
 }
 
-// TestSettledCellsAreNotMeasuredAgain: a cell whose counts decide it gets
-// no further look; one they cannot decide does.
+// TestSettledCellsAreNotMeasuredAgain: a cell whose counts decide it (all
+// PASS, one better, or one worse) gets no further look; one they cannot
+// decide does.
 func TestSettledCellsAreNotMeasuredAgain(t *testing.T) {
 	counts := []CellVerdict{
 		{Name: "Issuer/impl=same/threads=1", Unit: records.Instructions, Verdict: Pass},
@@ -95,7 +101,7 @@ func TestSettledCellsAreNotMeasuredAgain(t *testing.T) {
 	}
 	undecided := []string{"Issuer/impl=same/threads=2", "Issuer/impl=worse/threads=1", "Issuer/impl=better/threads=1", "Issuer/impl=uncounted/threads=1"}
 	got := SettledByCounts(undecided, counts, []string{records.Instructions})
-	if strings.Join(got, " ") != "Issuer/impl=same/threads=2 Issuer/impl=worse/threads=1" {
+	if strings.Join(got, " ") != "Issuer/impl=same/threads=2 Issuer/impl=worse/threads=1 Issuer/impl=better/threads=1" {
 		t.Errorf("settled %q", got)
 	}
 }

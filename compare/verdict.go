@@ -28,8 +28,10 @@ const (
 func (v Verdict) Severity() int {
 	switch v {
 	case Regression:
-		return 4
+		return 5
 	case Missing:
+		return 4
+	case Trade:
 		return 3
 	case Inconclusive:
 		return 2
@@ -82,8 +84,15 @@ type Report struct {
 	Cells     []CellVerdict `json:"cells"`
 	// Warnings are what the data made the gate accept, such as pooled runs.
 	Warnings []string `json:"warnings,omitempty"`
+	// Answers say, a line a design the change moved, what it does at
+	// each declared thread count (Decide); a trade's line says so.
+	Answers []string `json:"answers,omitempty"`
 
-	countsOnly bool // neither side has a time: counts are what is gated
+	countsOnly bool            // neither side has a time: counts are what is gated
+	trades     map[string]bool // designs better at one declared count, worse at another
+	// predictionGates: a declared count is past the cores, where the
+	// prediction is the witness that judges (Decide).
+	predictionGates bool
 }
 
 // finish sets the overall verdict: any regression, else any inconclusive
@@ -98,12 +107,17 @@ func (r *Report) finish() {
 	for _, c := range r.Cells {
 		// Only a timed verdict counts as gated: a PASS on allocs/op or
 		// instructions/op alone has not seen that nothing slowed.
-		if c.Verdict != NotGated && (r.countsOnly || !Counted(c.Unit)) {
+		if c.Verdict != NotGated && (r.countsOnly || !Counted(c.Unit) || r.predictionGates && Predicted(c.Unit)) {
 			gated++
 		}
 		if c.Verdict.Severity() > r.Verdict.Severity() {
 			r.Verdict = c.Verdict
 		}
+	}
+	if r.Verdict == Regression && !slices.ContainsFunc(r.Cells, func(c CellVerdict) bool {
+		return c.Verdict == Regression && !r.trades[design(c.Name)]
+	}) {
+		r.Verdict = Trade
 	}
 	if gated == 0 {
 		r.Verdict = Inconclusive
@@ -165,6 +179,9 @@ func holm(p []float64) []float64 {
 // then the rest.
 func (r *Report) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "verdict: %s (%s vs %s, threshold %.0f%%)\n", r.Verdict, r.Old, r.New, 100*r.Threshold)
+	for _, a := range r.Answers {
+		fmt.Fprintf(w, "  %s\n", a)
+	}
 	for _, warn := range r.Warnings {
 		fmt.Fprintf(w, "note: %s\n", warn)
 	}

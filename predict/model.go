@@ -53,6 +53,12 @@ type Constants struct {
 	// Transfer is what an atomic write costs when another core wrote its
 	// cache line last, in seconds.
 	Transfer float64
+	// Instruction, where set, is what one instruction of a call takes, in
+	// seconds: the cell's time at one thread is then its instructions at
+	// this rate, not its measured PerCall, so a prediction depends on
+	// counts and constants alone. Zero: the cell's own PerCall over its
+	// Instructions.
+	Instruction float64
 }
 
 // perCall is the time one worker spends per call at each of threads, one
@@ -63,22 +69,26 @@ type Constants struct {
 // per acquisition; the cache line the other atomics write is another,
 // whose service is a transfer, paid only when another thread wrote the
 // line last; the rest of a call is a delay every thread spends alone. At
-// one thread it is the measured time. The locks besides the busiest share
+// one thread it is the measured time (or the instructions at
+// k.Instruction). The locks besides the busiest share
 // one queue, which overstates their waits a little (they are short where
 // a busiest one is named), and shared locks cost only their atomics:
 // readers do not wait for each other.
 func perCall(c Cell, k Constants, threads []int) ([]float64, error) {
-	if !(c.PerCall > 0) || !(c.Instructions > 0) {
+	if !(c.Instructions > 0) || !(c.PerCall > 0) && !(k.Instruction > 0) {
 		return nil, fmt.Errorf("%s: needs a time per call and instructions/op at one thread", c.Name)
 	}
-	perInstr := c.PerCall / c.Instructions
+	one, perInstr := c.PerCall, c.PerCall/c.Instructions
+	if k.Instruction > 0 {
+		one, perInstr = k.Instruction*c.Instructions, k.Instruction
+	}
 	acquired, heldInstr := c.queues()
 	var held, handoff [2]float64
 	for i := range held {
 		held[i], handoff[i] = heldInstr[i]*perInstr, acquired[i]*k.Handoff
 	}
 	shared := math.Max(0, c.Atomics-2*c.ExclusiveLocks) * k.Transfer
-	alone := math.Max(0, c.PerCall-held[0]-held[1])
+	alone := math.Max(0, one-held[0]-held[1])
 	most := 0
 	for _, n := range threads {
 		most = max(most, n)
@@ -152,9 +162,9 @@ func WhyWide(c Cell, m Measured, n int) (string, float64) {
 		lo, hi float64
 	}{
 		{fmt.Sprintf("the hand-off (%.0f ns a spinning waiter, %.0f ns a sleeping one)", 1e9*m.Low.Handoff, 1e9*m.High.Handoff),
-			at(c, Constants{m.Low.Handoff, mid.Transfer}), at(c, Constants{m.High.Handoff, mid.Transfer})},
+			at(c, Constants{Handoff: m.Low.Handoff, Transfer: mid.Transfer}), at(c, Constants{Handoff: m.High.Handoff, Transfer: mid.Transfer})},
 		{fmt.Sprintf("the cache-line transfer (%.0f to %.0f ns)", 1e9*m.Low.Transfer, 1e9*m.High.Transfer),
-			at(c, Constants{mid.Handoff, m.Low.Transfer}), at(c, Constants{mid.Handoff, m.High.Transfer})},
+			at(c, Constants{Handoff: mid.Handoff, Transfer: m.Low.Transfer}), at(c, Constants{Handoff: mid.Handoff, Transfer: m.High.Transfer})},
 		{fmt.Sprintf("the 1-thread time's interval (%.0f to %.0f ns)", 1e9*c.PerCallLo, 1e9*c.PerCallHi),
 			at(lo, mid), at(hi, mid)},
 	}

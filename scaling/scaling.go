@@ -32,6 +32,28 @@ var Reference = predict.Measured{
 	Source:   "the reference set of results/scaling",
 }
 
+// Instruction is the reference time one instruction of a lookup takes,
+// lowest, middle and highest: each design's median time per call at one
+// thread over its instructions/op, measured alone on this project's
+// 2-core runner (results/scaling/instruction.md gives the runs and the
+// command). The middle is the median of ab's default cells (cost=own,
+// 0.079 to 0.093 ns); the highest, the designs at cost=openssl, whose
+// shared work misses the cache more.
+var Instruction = [3]float64{0.079e-9, 0.082e-9, 0.180e-9}
+
+// Fixed are the constants a comparison predicts with: Reference's
+// hand-off and transfer and Instruction's time per instruction, all fixed
+// in advance. No time the comparison measures enters, so a prediction is
+// a function of the two arms' counts alone: identical code predicts
+// exactly 1, and one change the same ratio in every campaign, on a quiet
+// runner or a busy one.
+var Fixed = func() predict.Measured {
+	k := Reference
+	k.Low.Instruction, k.Mid.Instruction, k.High.Instruction = Instruction[0], Instruction[1], Instruction[2]
+	k.Source += " and the reference time per instruction"
+	return k
+}()
+
 // A Prediction is a cell of base and of head predicted at each of Threads,
 // and what it says at the last of them.
 type Prediction struct {
@@ -65,23 +87,26 @@ type Cause struct {
 func Unit(n int) string { return fmt.Sprintf("predicted-sec/call@%dthreads", n) }
 
 // Predict predicts base and head at threads (ascending, the last the one
-// judged) with one time per instruction, perCall over base's
-// instructions, and the constants k: head's profile and instructions
-// against base's are all that differ. It refuses a profile no operation
-// can have (predict.Check).
-func Predict(name string, base, head predict.Cell, perCall float64, threads []int, k predict.Measured) (Prediction, error) {
+// judged) with the constants k, whose time per instruction
+// (predict.Constants.Instruction) gives both arms their time at one
+// thread: head's profile and instructions against base's are all that
+// differ, and no time measured by the comparison enters. It refuses
+// constants without a time per instruction and a profile no operation can
+// have (predict.Check).
+func Predict(name string, base, head predict.Cell, threads []int, k predict.Measured) (Prediction, error) {
 	if len(threads) == 0 || !slices.IsSorted(threads) || threads[0] < 1 {
 		return Prediction{}, fmt.Errorf("%s: want ascending thread counts from 1", name)
 	}
-	if !(perCall > 0) || math.IsInf(perCall, 0) {
-		return Prediction{}, fmt.Errorf("%s: no time per call of base at one thread", name)
+	for _, c := range []predict.Constants{k.Low, k.Mid, k.High} {
+		if !(c.Instruction > 0) || math.IsInf(c.Instruction, 0) {
+			return Prediction{}, fmt.Errorf("%s: the constants give no time per instruction", name)
+		}
 	}
 	for side, c := range []predict.Cell{base, head} {
 		if err := predict.Check(c); err != nil {
 			return Prediction{}, fmt.Errorf("%s's %w", []string{"base", "head"}[side], err)
 		}
 	}
-	base, head = shareTime(base, head, perCall)
 	p := Prediction{Name: name, Threads: threads}
 	var err error
 	if p.Base, err = predict.Predict(base, k.Low, k.Mid, k.High, threads); err != nil {
@@ -91,23 +116,31 @@ func Predict(name string, base, head predict.Cell, perCall float64, threads []in
 		return Prediction{}, err
 	}
 	last := len(threads) - 1
-	p.Ratio = p.Head.Mid[last] / p.Base.Mid[last]
-	lo, hi := p.Head.Low[last]/p.Base.Low[last], p.Head.High[last]/p.Base.High[last]
-	p.Lo, p.Hi = min(lo, hi, p.Ratio), max(lo, hi, p.Ratio)
+	p.Ratio, p.Lo, p.Hi = p.band(last)
 	if p.Causes, err = causes(base, head, k.Mid, threads[last], p.Base.Mid[last]); err != nil {
 		return Prediction{}, err
 	}
 	return p, nil
 }
 
-// shareTime gives both cells one time per instruction, base's: head's
-// time per call at one thread is base's scaled by its instructions.
-func shareTime(base, head predict.Cell, perCall float64) (predict.Cell, predict.Cell) {
-	perInstr := perCall / base.Instructions
-	base.PerCall, head.PerCall = perCall, perInstr*head.Instructions
-	base.PerCallLo, base.PerCallHi = base.PerCall, base.PerCall
-	head.PerCallLo, head.PerCallHi = head.PerCall, head.PerCall
-	return base, head
+// band is head ÷ base at the i-th thread count: the middles' ratio, and
+// the lower and higher of the edges' (both arms at the low constants,
+// both at the high).
+func (p Prediction) band(i int) (ratio, lo, hi float64) {
+	ratio = p.Head.Mid[i] / p.Base.Mid[i]
+	l, h := p.Head.Low[i]/p.Base.Low[i], p.Head.High[i]/p.Base.High[i]
+	return ratio, min(l, h, ratio), max(l, h, ratio)
+}
+
+// RatioAt is head ÷ base predicted at n threads with its band; ok is
+// false where n is not one of the prediction's thread counts.
+func (p Prediction) RatioAt(n int) (ratio, lo, hi float64, ok bool) {
+	i := slices.Index(p.Threads, n)
+	if i < 0 {
+		return 0, 0, 0, false
+	}
+	ratio, lo, hi = p.band(i)
+	return ratio, lo, hi, true
 }
 
 // factor is one input of the model that a change can move.
@@ -177,9 +210,7 @@ var factors = []factor{
 		},
 	},
 	{
-		set: func(to *predict.Cell, from predict.Cell) {
-			to.Instructions, to.PerCall = from.Instructions, from.PerCall
-		},
+		set:  func(to *predict.Cell, from predict.Cell) { to.Instructions = from.Instructions },
 		same: func(b, h predict.Cell) bool { return b.Instructions == h.Instructions },
 		what: func(b, h predict.Cell) string { return "instructions " + change(b.Instructions, h.Instructions) },
 	},
@@ -226,35 +257,56 @@ func compareAbs(a, b float64) int {
 	return 0
 }
 
-// Verdict gates the ratio at th.MinEffect: more than that slower at the
-// last thread count is a REGRESSION, that much faster an IMPROVED, else
-// PASS. The reason gives the change at that count with its band, then
-// the causes that made it, each with what it alone would do.
+// Verdict gates the ratio at th.MinEffect at the last thread count:
+// VerdictAt that count.
 func (p Prediction) Verdict(th compare.Thresholds) compare.CellVerdict {
-	v := compare.CellVerdict{Name: p.Name, Unit: Unit(p.At()), Verdict: compare.Pass, Ratio: p.Ratio, Lo: p.Lo, Hi: p.Hi}
-	switch {
-	case p.Ratio > 1+th.MinEffect:
-		v.Verdict = compare.Regression
-	case p.Ratio < 1-th.MinEffect:
-		v.Verdict = compare.Improved
-	}
-	v.Reason = p.Reason()
-	if v.Verdict == compare.Pass && p.Ratio != 1 {
-		v.Reason += fmt.Sprintf("; within ±%.0f%%", 100*th.MinEffect)
-	}
+	v, _ := p.VerdictAt(th, p.At())
 	return v
 }
 
-// Reason is the prediction in words: "at 16 threads +380% a call [+300%,
-// +420%]: calls take an exclusive lock, 0 -> 1 per op (alone +350%)".
-func (p Prediction) Reason() string {
-	head := fmt.Sprintf("at %d threads %s a call [%s, %s]", p.At(), Percent(p.Ratio), Percent(p.Lo), Percent(p.Hi))
-	if len(p.Causes) == 0 {
-		return fmt.Sprintf("at %d threads unchanged: the same lock profile and instructions", p.At())
+// VerdictAt gates the ratio at n threads at th.MinEffect: more than that
+// slower is a REGRESSION, that much faster an IMPROVED, else PASS. The
+// reason gives the change at n with its band, then the causes that made
+// it (at the last count, each with what it alone would do). ok is false
+// where n is not one of the prediction's counts.
+func (p Prediction) VerdictAt(th compare.Thresholds, n int) (compare.CellVerdict, bool) {
+	ratio, lo, hi, ok := p.RatioAt(n)
+	if !ok {
+		return compare.CellVerdict{}, false
 	}
+	v := compare.CellVerdict{Name: p.Name, Unit: Unit(n), Verdict: compare.Pass, Ratio: ratio, Lo: lo, Hi: hi}
+	switch {
+	case ratio > 1+th.MinEffect:
+		v.Verdict = compare.Regression
+	case ratio < 1-th.MinEffect:
+		v.Verdict = compare.Improved
+	}
+	v.Reason = p.ReasonAt(n)
+	if v.Verdict == compare.Pass && ratio != 1 {
+		v.Reason += fmt.Sprintf("; within ±%.0f%%", 100*th.MinEffect)
+	}
+	return v, true
+}
+
+// Reason is the prediction in words at the last thread count: "at 16
+// threads +380% a call [+300%, +420%]: calls take an exclusive lock, 0 ->
+// 1 per op (alone +350%)".
+func (p Prediction) Reason() string { return p.ReasonAt(p.At()) }
+
+// ReasonAt is the prediction in words at n threads, one of its counts;
+// the causes' "alone" figures are the last count's, and given there only.
+func (p Prediction) ReasonAt(n int) string {
+	if len(p.Causes) == 0 {
+		return fmt.Sprintf("at %d threads unchanged: the same lock profile and instructions", n)
+	}
+	ratio, lo, hi, _ := p.RatioAt(n)
+	head := fmt.Sprintf("at %d threads %s a call [%s, %s]", n, Percent(ratio), Percent(lo), Percent(hi))
 	parts := make([]string, len(p.Causes))
 	for i, c := range p.Causes {
-		parts[i] = fmt.Sprintf("%s (alone %s)", c.What, Percent(c.Alone))
+		parts[i] = c.What
+		if n == p.At() {
+			parts[i] = fmt.Sprintf("%s (alone %s)", c.What, Percent(c.Alone))
+		}
 	}
 	reason := head + ": " + strings.Join(parts, "; ")
 	if opposed(p.Causes) {

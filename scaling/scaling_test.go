@@ -20,11 +20,9 @@ var (
 	rcu     = predict.Cell{Name: "rcu", Instructions: 3300}
 )
 
-const perCall = 750e-9
-
 func predictAt(t *testing.T, base, head predict.Cell) (scaling.Prediction, compare.CellVerdict) {
 	t.Helper()
-	p, err := scaling.Predict(base.Name, base, head, perCall, scaling.Threads(scaling.DefaultThreads), scaling.Reference)
+	p, err := scaling.Predict(base.Name, base, head, scaling.Threads(scaling.DefaultThreads), scaling.Fixed)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +101,7 @@ func TestWorkOutsideALockAtSixteen(t *testing.T) {
 	for _, c := range []struct {
 		base   predict.Cell
 		lo, hi float64
-	}{{rcu, 1.0999, 1.1001}, {hashmap, 1.0, 1.10}, {sorted, 0.995, 1.10}} {
+	}{{rcu, 1.0999, 1.1001}, {hashmap, 0.995, 1.10}, {sorted, 0.995, 1.10}} {
 		head := c.base
 		head.Instructions *= 1.10
 		p, v := predictAt(t, c.base, head)
@@ -122,11 +120,32 @@ func TestImpossibleProfilesAreRefused(t *testing.T) {
 		{Name: "none"},
 		{Name: "busiest", Instructions: 688, ExclusiveLocks: 1, LockedInstructions: 10, BusiestLocks: 2, BusiestLocked: 10, Atomics: 2},
 	} {
-		if _, err := scaling.Predict("c", hashmap, bad, perCall, scaling.Threads(16), scaling.Reference); err == nil {
+		if _, err := scaling.Predict("c", hashmap, bad, scaling.Threads(16), scaling.Fixed); err == nil {
 			t.Errorf("%s: predicted from an impossible profile", bad.Name)
 		}
 	}
-	if _, err := scaling.Predict("c", hashmap, hashmap, 0, scaling.Threads(16), scaling.Reference); err == nil {
-		t.Error("predicted without base's time per call")
+	if _, err := scaling.Predict("c", hashmap, hashmap, scaling.Threads(16), scaling.Reference); err == nil {
+		t.Error("predicted with constants that give no time per instruction")
+	}
+}
+
+// TestNoMeasuredTimeEnters: the prediction is the counts' and the fixed
+// constants' alone, so cells that differ only in a measured time per call
+// (a busy host's) predict the same ratio to the last digit.
+func TestNoMeasuredTimeEnters(t *testing.T) {
+	head := hashmap
+	head.ExclusiveLocks, head.LockedInstructions, head.Atomics = 1, 50, 4
+	quiet, busy := hashmap, hashmap
+	quiet.PerCall, busy.PerCall = 470e-9, 1900e-9
+	a, err := scaling.Predict("c", quiet, head, scaling.Threads(16), scaling.Fixed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := scaling.Predict("c", busy, head, scaling.Threads(16), scaling.Fixed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Ratio != b.Ratio || a.Lo != b.Lo || a.Hi != b.Hi {
+		t.Errorf("a measured time moved the prediction: %v [%v, %v] against %v [%v, %v]", a.Ratio, a.Lo, a.Hi, b.Ratio, b.Lo, b.Hi)
 	}
 }

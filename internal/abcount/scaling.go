@@ -20,10 +20,10 @@ type Predicted struct {
 
 // Predictions predicts base and head of every cell of names that has both
 // arms' lock profiles and instruction counts at threads 1 to n, with
-// scaling's reference constants and one time per instruction: base's time
-// per op at one thread, the median of its kept windows (both base arms').
-// A profiled cell it cannot predict is named in Why with what it lacks.
-func Predictions(names []string, counts Counts, profiles Profiles, windows map[string][]compare.Window, n int) Predicted {
+// scaling's fixed constants (scaling.Fixed): from the counts alone, never
+// a window this campaign measured, so a busy host moves no prediction. A
+// profiled cell it cannot predict is named in Why with what it lacks.
+func Predictions(names []string, counts Counts, profiles Profiles, n int) Predicted {
 	out := Predicted{Cells: make(map[string]scaling.Prediction)}
 	for _, name := range names {
 		p, ok := profiles[name]
@@ -35,9 +35,8 @@ func Predictions(names []string, counts Counts, profiles Profiles, windows map[s
 			out.Why = append(out.Why, name+": no instructions/op of both revisions (-instructions counts them)")
 			continue
 		}
-		t := BaseTime(windows[name])
 		base, head := cellOf(name, p[0], records.Median(c[0])), cellOf(name, p[1], records.Median(c[1]))
-		pr, err := scaling.Predict(name, base, head, t, scaling.Threads(n), scaling.Reference)
+		pr, err := scaling.Predict(name, base, head, scaling.Threads(n), scaling.Fixed)
 		if err != nil {
 			out.Why = append(out.Why, err.Error())
 			continue
@@ -78,16 +77,31 @@ func armTime(windows []compare.Window, arms ...string) float64 {
 	return records.Median(v)
 }
 
-// Verdicts are the prediction's verdicts at threshold th, in the order of
-// names.
-func (p Predicted) Verdicts(th compare.Thresholds, names []string) []compare.CellVerdict {
+// Verdicts are the prediction's verdicts at threshold th at each of at (a
+// count it predicted), in the order of names.
+func (p Predicted) Verdicts(th compare.Thresholds, names []string, at ...int) []compare.CellVerdict {
 	var out []compare.CellVerdict
 	for _, name := range names {
-		if pr, ok := p.Cells[name]; ok {
-			out = append(out, pr.Verdict(th))
+		pr, ok := p.Cells[name]
+		for _, n := range at {
+			if v, predicted := pr.VerdictAt(th, n); ok && predicted {
+				out = append(out, v)
+			}
 		}
 	}
 	return out
+}
+
+// At is a predicted cell's verdict at n threads at threshold th, for
+// compare.Rules.PredictedAt.
+func (p Predicted) At(th compare.Thresholds) func(design string, n int) (compare.CellVerdict, bool) {
+	return func(design string, n int) (compare.CellVerdict, bool) {
+		pr, ok := p.Cells[design]
+		if !ok {
+			return compare.CellVerdict{}, false
+		}
+		return pr.VerdictAt(th, n)
+	}
 }
 
 // Decide hands the lock units of every predicted cell that trades one

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/perfrun/perfrun/internal/baselines"
+	"github.com/perfrun/perfrun/internal/campaign"
 	"github.com/perfrun/perfrun/records"
 )
 
@@ -81,7 +82,7 @@ func (a *abOptions) baselineCells(fs *flag.FlagSet) error {
 		}
 	}
 	if !given["impl"] && !given["workload"] && !given["threads"] && !given["param"] {
-		a.only = matchNames(names)
+		a.only = campaign.MatchNames(names)
 	}
 	return nil
 }

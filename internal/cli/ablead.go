@@ -6,35 +6,37 @@ import (
 
 	"github.com/perfrun/perfrun/compare"
 	"github.com/perfrun/perfrun/internal/abcount"
+	"github.com/perfrun/perfrun/internal/campaign"
 	"github.com/perfrun/perfrun/records"
 	"github.com/perfrun/perfrun/report"
 	"github.com/perfrun/perfrun/scaling"
 )
 
 // lead gives a comparison's page its opening: for each cell the change
-// moved, its predicted change at -predict-threads, which witnesses
+// moved, its predicted change past the cores, which witnesses
 // decided the cell, and a picture of both arms with the points measured;
 // and the cells it did not move, whose undecided time is the host's.
-func (a *abOptions) lead(doc *report.Document, windows map[string][]compare.Window, counts abcount.Counts) error {
-	if a.predictThreads == 0 || len(a.predicted.Cells) == 0 {
+func (a *abOptions) lead(doc *report.Document, res *campaign.Result) error {
+	predicted, windows := res.Predicted, res.Windows
+	if len(predicted.Cells) == 0 {
 		return nil
 	}
-	doc.PredictedAt, doc.Unmoved = a.predictThreads, make(map[string]bool)
+	doc.PredictedAt, doc.Unmoved = res.PredictedAt, make(map[string]bool)
 	var names []string
 	for _, c := range doc.Verdict.Cells {
-		if _, ok := a.predicted.Cells[c.Name]; ok && !slices.Contains(names, c.Name) {
+		if _, ok := predicted.Cells[c.Name]; ok && !slices.Contains(names, c.Name) {
 			names = append(names, c.Name)
 		}
 	}
 	for i, name := range names {
-		p := a.predicted.Cells[name]
+		p := predicted.Cells[name]
 		verdict, decided := decidedBy(doc.Verdict, name, a.th.Metric)
 		if len(p.Causes) == 0 && verdict != compare.Regression && verdict != compare.Improved {
 			doc.Unmoved[name] = true
 			continue
 		}
 		base, head := measuredPoints(windows, name)
-		l, err := report.ScalingLead(p, verdict, decided, base, head, fmt.Sprintf("at-%d-threads-%d", a.predictThreads, i+1))
+		l, err := report.ScalingLead(p, verdict, decided, base, head, fmt.Sprintf("at-%d-threads-%d", res.PredictedAt, i+1))
 		if err != nil {
 			return err
 		}

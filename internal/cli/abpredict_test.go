@@ -132,16 +132,17 @@ func TestABPredictsIdenticalCodeAsOne(t *testing.T) {
 	}
 }
 
-// TestABWithoutPredictionGatesTheUnits: -predict-threads 0 keeps the rule
-// of the units: the exclusive lock alone fails the cell.
-func TestABWithoutPredictionGatesTheUnits(t *testing.T) {
-	code, rep, _ := replayVerdict(t, recordComparison(t, hashmapProfile, writeLocked), "-predict-threads", "0")
+// TestABWithoutACountPastTheCoresGatesTheUnits: -at 1,2 declares no count
+// past the cores, so the prediction is shown, not gated, and the lock units
+// (witnesses of every count past 1) fail the cell alone.
+func TestABWithoutACountPastTheCoresGatesTheUnits(t *testing.T) {
+	code, rep, _ := replayVerdict(t, recordComparison(t, hashmapProfile, writeLocked), "-at", "1,2")
 	if code != exitRegression {
 		t.Fatalf("exit %d, want REGRESSION by the lock units", code)
 	}
 	for _, c := range rep.Cells {
-		if compare.Predicted(c.Unit) {
-			t.Errorf("-predict-threads 0 predicted: %+v", c)
+		if compare.Predicted(c.Unit) && c.Verdict != compare.NotGated {
+			t.Errorf("-at 1,2 gated the prediction: %+v", c)
 		}
 		if c.Unit == records.ExclusiveLocks && c.Verdict != compare.Regression {
 			t.Errorf("exclusive-locks/op %s, want REGRESSION", c.Verdict)

@@ -6,9 +6,10 @@
 # e.g. bash results/locks/run.sh /tmp/perfrun /tmp/out sorted:c-sorted:11 hashmap:c-same:52 all:c-same:501
 # (IMPL all: ab's default cells, every design).
 # Branches: c-sorted, c-hashmap, c-rcu, c-double, c-doublercu, c-soi, c-rwtwice, c-sortedtwice,
-# c-sortedonce, c-sortedwhole, c-sortedtrade, c-coldread, c-syscall (a patch each),
+# c-sortedonce, c-sortedwhole, c-sortedtrade, c-sortedmap, c-coldread, c-syscall (a patch each),
 # c-same (an empty commit). REPORT=1 keeps each campaign's report folder too
 # (OUT/BRANCH-SEED.report: its windows and count files, which ab -replay reads).
+# AB_FLAGS adds flags to every campaign (AB_FLAGS="-at 16").
 set -euo pipefail
 perfrun=$(realpath "$1"); out=$(realpath -m "$2"); shift 2
 here=$(cd "$(dirname "$0")" && pwd)
@@ -36,6 +37,6 @@ for spec in "$@"; do
 	[ -z "${REPORT:-}" ] || report=(-report "$out/$branch-$seed.report")
 	cells=(-impl "$impl")
 	[ "$impl" != all ] || cells=()
-	"$perfrun" ab "${cells[@]}" -seed "$seed" -json "$out/$branch-$seed.json" "${report[@]}" main "$branch" >"$out/$branch-$seed.txt" 2>"$out/$branch-$seed.log" || rc=$?
+	"$perfrun" ab ${AB_FLAGS:-} "${cells[@]}" -seed "$seed" -json "$out/$branch-$seed.json" "${report[@]}" main "$branch" >"$out/$branch-$seed.txt" 2>"$out/$branch-$seed.log" || rc=$?
 	echo "$branch $impl seed=$seed exit=$rc wall=$(($(date +%s) - start))s" | tee -a "$out/summary.txt"
 done

@@ -1,0 +1,96 @@
+package compare
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/perfrun/perfrun/records"
+)
+
+const pred16 = "predicted-sec/call@16threads"
+
+// decided is a report of design x: time at 1 and 2 threads as given, its
+// counts all PASS but the prediction at 16, decided at rules At.
+func decided(t1, t2, p16 CellVerdict, at []int, predictedAt func(string, int) (CellVerdict, bool)) *Report {
+	return decidedBy(t1, t2, p16, Rules{At: at, Cores: 2, Need: []string{records.Instructions, records.LLMisses, pred16}, PredictedAt: predictedAt})
+}
+
+func decidedBy(t1, t2, p16 CellVerdict, rules Rules) *Report {
+	r := &Report{Threshold: 0.05}
+	t1.Name, t1.Unit = "Issuer/impl=x/threads=1", "sec/op"
+	t2.Name, t2.Unit = "Issuer/impl=x/threads=2", "sec/op"
+	p16.Name, p16.Unit = "Issuer/impl=x/threads=1", pred16
+	r.Cells = append(r.Cells, t1, t2,
+		CellVerdict{Name: t1.Name, Unit: records.Instructions, Verdict: Pass, Ratio: 1},
+		CellVerdict{Name: t1.Name, Unit: records.LLMisses, Verdict: Pass, Ratio: 1}, p16)
+	r.finish()
+	r.Decide(rules)
+	return r
+}
+
+var undecidedTime = CellVerdict{Verdict: Inconclusive, Ratio: 1.02, Lo: 0.95, Hi: 1.09, Rounds: 10, Reason: "spans the threshold"}
+
+// TestTradeIsNamed: slower at 1 thread, faster at 16 is a TRADE, with
+// both figures in its line; -at 16 judges 16 alone and it is IMPROVED;
+// -at 1 judges one thread alone and it is a REGRESSION.
+func TestTradeIsNamed(t *testing.T) {
+	slow := CellVerdict{Verdict: Regression, Ratio: 2.75, Lo: 2.6, Hi: 2.9, Rounds: 10}
+	fast := CellVerdict{Verdict: Improved, Ratio: 0.075, Lo: 0.064, Hi: 0.35}
+	r := decided(slow, undecidedTime, fast, []int{1, 2, 16}, nil)
+	if r.Verdict != Trade || len(r.Answers) != 1 || !strings.Contains(r.Answers[0], "a trade: +175.0% a call at 1 thread (time)") ||
+		!strings.Contains(r.Answers[0], "-92.5% a call at 16 threads (predicted)") {
+		t.Errorf("-at 1,2,16: %s %q, want a TRADE naming both", r.Verdict, r.Answers)
+	}
+	if r := decided(slow, undecidedTime, fast, []int{16}, nil); r.Verdict != Improved || r.Cells[0].Verdict != NotGated {
+		t.Errorf("-at 16: %s (1 thread %s), want IMPROVED with 1 thread not gated", r.Verdict, r.Cells[0].Verdict)
+	}
+	if r := decided(slow, undecidedTime, fast, []int{1}, nil); r.Verdict != Regression || r.Cells[4].Verdict != NotGated {
+		t.Errorf("-at 1: %s (16 threads %s), want REGRESSION with 16 threads not gated", r.Verdict, r.Cells[4].Verdict)
+	}
+	// Worse at both counts is no trade.
+	worse := fast
+	worse.Verdict, worse.Ratio = Regression, 3
+	if r := decided(slow, undecidedTime, worse, []int{1, 2, 16}, nil); r.Verdict != Regression {
+		t.Errorf("worse at 1 and 16: %s, want REGRESSION", r.Verdict)
+	}
+}
+
+// TestImprovedByCounts: where time cannot decide at 2 threads and the
+// prediction there improves, with no count worse, the cell is IMPROVED by
+// counts, and the whole IMPROVED.
+func TestImprovedByCounts(t *testing.T) {
+	better := CellVerdict{Verdict: Improved, Ratio: 0.854, Reason: "at 2 threads -14.6% a call"}
+	at := func(string, int) (CellVerdict, bool) { return better, true }
+	pass := CellVerdict{Verdict: Pass, Ratio: 1, Lo: 0.97, Hi: 1.03, Rounds: 10}
+	r := decided(pass, undecidedTime, better, []int{1, 2, 16}, at)
+	if r.Verdict != Improved || r.Cells[1].Verdict != Improved || !r.Cells[1].ByCounts || !strings.Contains(r.Cells[1].Reason, "by counts: at 2 threads -14.6%") {
+		t.Errorf("%s; 2 threads %s %q: want IMPROVED by counts", r.Verdict, r.Cells[1].Verdict, r.Cells[1].Reason)
+	}
+	if r := decided(pass, undecidedTime, better, []int{1, 2, 16}, nil); r.Cells[1].Verdict != Pass || !r.Cells[1].ByCounts {
+		t.Errorf("without a prediction at 2: %s, want a PASS by counts", r.Cells[1].Verdict)
+	}
+	strict := decidedBy(pass, undecidedTime, better, Rules{At: []int{1, 2, 16}, Cores: 2, Strict: true, Need: []string{records.Instructions}, PredictedAt: at})
+	if strict.Cells[1].Verdict != Inconclusive {
+		t.Errorf("-strict: %s, want time's INCONCLUSIVE", strict.Cells[1].Verdict)
+	}
+}
+
+// TestNoVerdictByCountsOverWhatTimeSaw: time wholly past the threshold
+// (its A/A arm too noisy to call it a REGRESSION), or an arm with no kept
+// sample, is no PASS by counts, at the defaults.
+func TestNoVerdictByCountsOverWhatTimeSaw(t *testing.T) {
+	same := CellVerdict{Verdict: Pass, Ratio: 1}
+	past := CellVerdict{Verdict: Inconclusive, Ratio: 1.145, Lo: 1.14, Hi: 1.157, Rounds: 10, Reason: "the A/A arm moved +10%"}
+	r := decided(past, undecidedTime, same, DefaultAtForTest, nil)
+	if r.Cells[0].Verdict != Inconclusive || r.Cells[0].ByCounts || !strings.Contains(r.Cells[0].Reason, "wholly past") || r.Verdict != Inconclusive {
+		t.Errorf("time +14.5%% [+14.0%%, +15.7%%]: %s %q, overall %s; want INCONCLUSIVE", r.Cells[0].Verdict, r.Cells[0].Reason, r.Verdict)
+	}
+	none := CellVerdict{Verdict: Inconclusive, Reason: "0 complete rounds"}
+	r = decided(same, none, same, DefaultAtForTest, nil)
+	if r.Cells[1].Verdict != Inconclusive || !strings.Contains(r.Cells[1].Reason, "no complete round") {
+		t.Errorf("no kept sample: %s %q; want INCONCLUSIVE", r.Cells[1].Verdict, r.Cells[1].Reason)
+	}
+}
+
+// DefaultAtForTest are ab's default declared counts.
+var DefaultAtForTest = []int{1, 2, 16}

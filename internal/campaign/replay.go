@@ -1,0 +1,106 @@
+package campaign
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/perfrun/perfrun/compare"
+	"github.com/perfrun/perfrun/internal/ab"
+	"github.com/perfrun/perfrun/internal/abcount"
+	"github.com/perfrun/perfrun/internal/regularfile"
+	"github.com/perfrun/perfrun/records"
+)
+
+// Replay judges a recorded comparison (the windows.csv of ab -report,
+// data, read from name; "-" for standard input) again with this
+// campaign's rules, measuring nothing: the verdict a trusted job derives
+// from an untrusted run's data. The counts recorded beside the windows
+// are judged again too. A recording it cannot judge is an ErrInput.
+func (c *Campaign) Replay(name string, data []byte, cores int) (*Result, *ab.Recording, error) {
+	rec, err := ab.ReadWindows(bytes.NewReader(data), cores)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w: %s: %w", ErrInput, name, err)
+	}
+	looks, measure := rec.Replay(c.Rounds, c.Looks)
+	rep, err := compare.Sequential(c.Thresholds, looks, measure)
+	if err != nil {
+		return nil, nil, err
+	}
+	set, err := replayCounts(name, rec)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w: %w", ErrInput, err)
+	}
+	c.addCounts(rep, c.judgeCounts(set.counted, set.profiled, set.counts, set.traffic, set.profiles, rec.Cores), rec.Cores)
+	rep.Old, rep.New = "base", "head"
+	rep.Warnings = append(rep.Warnings, fmt.Sprintf("judged again from %s: %d cells, %d-core machine; the numbers are the recording's", name, len(rec.Cells), rec.Cores))
+	return &Result{Report: rep, Windows: rec.Windows, Counts: set.counts, Traffic: set.traffic, Profiles: set.profiles,
+		Predicted: c.predicted, PredictedAt: c.PredictAt(), Cores: rec.Cores}, rec, nil
+}
+
+// recordedSet holds the counts an ab -report recorded beside windows.csv: the
+// instructions and traffic of the cells counted, the lock profiles of
+// the cells profiled, each file's cells in its order.
+type recordedSet struct {
+	counted, profiled []string
+	counts            abcount.Counts
+	traffic           abcount.Traffic
+	profiles          abcount.Profiles
+}
+
+// replayCounts reads the counts an ab -report recorded beside windows.csv
+// (none for a recording read from standard input): a file that is absent
+// was not recorded; one that is there and cannot be read (a FIFO, a
+// folder), is malformed, or names a cell the windows do not have refuses
+// the replay, since a verdict from counts it lacks must fail closed.
+// Traffic of other cells than the instructions' speaks for no cell whole:
+// it is left out, so no verdict by counts rests on it.
+func replayCounts(windows string, rec *ab.Recording) (recordedSet, error) {
+	var c recordedSet
+	if windows == "-" {
+		return c, nil
+	}
+	var err error
+	if c.counted, c.counts, err = recordedCounts(windows, rec, "instructions.csv", abcount.ReadInstructions); err != nil {
+		return recordedSet{}, err
+	}
+	trafficked, traffic, err := recordedCounts(windows, rec, "traffic.csv", abcount.ReadTraffic)
+	if err != nil {
+		return recordedSet{}, err
+	}
+	if slices.Equal(trafficked, c.counted) {
+		c.traffic = traffic
+	}
+	if c.profiled, c.profiles, err = recordedCounts(windows, rec, "locks.csv", abcount.ReadLocks); err != nil {
+		return recordedSet{}, err
+	}
+	return c, nil
+}
+
+// recordedCounts reads one counts file beside windows with read, as
+// replayCounts says; the zero value and no cells where it is absent.
+func recordedCounts[T any](windows string, rec *ab.Recording, file string, read func([]byte) ([]string, T, error)) ([]string, T, error) {
+	var none T
+	path := filepath.Join(filepath.Dir(windows), file)
+	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
+		return nil, none, nil
+	}
+	data, err := regularfile.ReadFile(path, records.MaxFileBytes)
+	if err != nil {
+		return nil, none, err
+	}
+	names, v, err := read(data)
+	if err != nil {
+		return nil, none, fmt.Errorf("%s: %w", path, err)
+	}
+	for _, n := range names {
+		if !slices.ContainsFunc(rec.Cells, func(c *records.Cell) bool { return c.Name == n }) {
+			return nil, none, fmt.Errorf("%s: %s is not a cell of %s", path, n, windows)
+		}
+	}
+	return names, v, nil
+}
