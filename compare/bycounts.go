@@ -116,7 +116,8 @@ func (r *Report) PassByCounts(need []string) {
 // not: every count of its design gated (need all there) and none worse,
 // and, at n threads, the prediction at n (at 1 thread the instructions)
 // not worse either. Then the cell is an IMPROVED by counts where the
-// prediction at n improves past the threshold, else a PASS by counts. It
+// prediction at n improves past the threshold and time leans no slower,
+// else a PASS by counts. It
 // never stands over time that saw a slowdown wholly past the threshold,
 // nor over a cell with no complete round (an arm with no kept sample):
 // such a cell stays INCONCLUSIVE and its reason says why. What only time
@@ -155,9 +156,11 @@ func (r *Report) byCounts(rules Rules) {
 			noise = fmt.Sprintf(" at ±%.1f%% a round", 100*c.Layout)
 		}
 		c.ByCounts = true
+		// An improvement by counts needs time to lean the same way: over
+		// time that leans slower it is a PASS by counts.
 		improved := pred != nil && pred.Verdict == Improved ||
 			n == 1 && slices.ContainsFunc(counts, func(v CellVerdict) bool { return v.Unit == records.Instructions && v.Verdict == Improved })
-		if improved {
+		if improved && c.Ratio <= 1 {
 			what := "instructions " + percent(countRatio(counts, records.Instructions)) + " at 1 thread"
 			if pred != nil {
 				what = pred.Reason

@@ -28,7 +28,7 @@ func decidedBy(t1, t2, p16 CellVerdict, rules Rules) *Report {
 	return r
 }
 
-var undecidedTime = CellVerdict{Verdict: Inconclusive, Ratio: 1.02, Lo: 0.95, Hi: 1.09, Rounds: 10, Reason: "spans the threshold"}
+var undecidedTime = CellVerdict{Verdict: Inconclusive, Ratio: 0.98, Lo: 0.91, Hi: 1.06, Rounds: 10, Reason: "spans the threshold"}
 
 // TestTradeIsNamed: slower at 1 thread, faster at 16 is a TRADE, with
 // both figures in its line; -at 16 judges 16 alone and it is IMPROVED;
@@ -68,6 +68,11 @@ func TestImprovedByCounts(t *testing.T) {
 	}
 	if r := decided(pass, undecidedTime, better, []int{1, 2, 16}, nil); r.Cells[1].Verdict != Pass || !r.Cells[1].ByCounts {
 		t.Errorf("without a prediction at 2: %s, want a PASS by counts", r.Cells[1].Verdict)
+	}
+	slower := undecidedTime
+	slower.Ratio = 1.069
+	if r := decided(pass, slower, better, []int{1, 2, 16}, at); r.Cells[1].Verdict != Pass || !r.Cells[1].ByCounts {
+		t.Errorf("time leaning +6.9%%: %s, want a PASS by counts, not an IMPROVED", r.Cells[1].Verdict)
 	}
 	strict := decidedBy(pass, undecidedTime, better, Rules{At: []int{1, 2, 16}, Cores: 2, Strict: true, Need: []string{records.Instructions}, PredictedAt: at})
 	if strict.Cells[1].Verdict != Inconclusive {
