@@ -23,19 +23,14 @@ import (
 
 var cmdAB = &command{
 	maxArgs: -1, name: "ab", args: "[flags] BASE HEAD | -base-bin B -head-bin H | -replay windows.csv", short: "build two git revisions and gate them, interleaved, with an A/A noise arm",
-	common: []string{"impl", "threads", "at", "param", "threshold", "budget", "report", "json", "baseline", "base-bin", "head-bin", "strict", "q"},
-	long: `AB builds two git revisions and measures base, head and base again (the
-same code measured twice), interleaved window by window, each arm of each
-round in a code layout of its own. It judges the change at the thread
-counts a project declares (-at, default 1,2,16), each by its witnesses:
-at 1 thread, time and the exact counts (instructions, cache misses,
-system calls, the lock profile, under callgrind); up to the cores, time;
-past them, what the two lock profiles predict with fixed constants, so no
-host's load moves it. Where time cannot decide, the counts do: a PASS or
-an IMPROVED "by counts", never over time that saw a slowdown wholly past
--threshold. A design better at one declared count and worse at another
-is a TRADE, named with both figures: it fails (exit 1); -at 16 judges
-16 threads alone, -at 1 one thread.
+	common: []string{"impl", "threads", "param", "threshold", "budget", "report", "json", "baseline", "base-bin", "head-bin", "strict", "q"},
+	long: `AB builds two git revisions and measures base, head and base again
+(the A/A arm), interleaved window by window. It judges the change at the
+thread counts -at declares (1,2,16): at 1 thread by time and the exact
+counts, up to the cores by time, past them by what the lock profiles
+predict with fixed constants. Where time cannot decide, the counts do
+(a PASS or IMPROVED "by counts"; -strict: a PASS needs time's). Better at
+one declared count and worse at another is a TRADE, which fails.
 Example: perfrun ab main HEAD
 
 Exit codes as gate (0 PASS or IMPROVED, 1 REGRESSION, TRADE or MISSING,
@@ -43,8 +38,9 @@ Exit codes as gate (0 PASS or IMPROVED, 1 REGRESSION, TRADE or MISSING,
 the windows.csv of an earlier -report again, measuring nothing. -base-bin
 and -head-bin compare two prebuilt binaries, -base-env/-head-env one
 binary under two environments, -baseline NAME a kept baseline's build
-against this perfrun. The rules, the statistics and every witness:
-docs/compare.md.`,
+against this perfrun. Code layout is a random effect: every arm of every
+round runs a layout of its own. The rules, the statistics and every
+witness: docs/compare.md.`,
 }
 
 func init() { cmdAB.define = abFlags }
