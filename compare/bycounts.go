@@ -170,8 +170,28 @@ func (r *Report) byCounts(rules Rules) {
 			continue
 		}
 		c.Verdict = Pass
-		c.Reason = fmt.Sprintf("by counts: instructions, cache misses, system calls and locks unchanged; time could not decide%s (%s)", noise, c.Reason)
+		c.Reason = fmt.Sprintf("by counts: %s; time could not decide%s (%s)", passWhat(counts, pred), noise, c.Reason)
 	}
+}
+
+// passWhat says what a PASS by counts rests on: every count unchanged, or
+// the counts that moved without a verdict against them and what the
+// prediction made of the move.
+func passWhat(counts []CellVerdict, pred *CellVerdict) string {
+	var moved []string
+	for _, c := range counts {
+		if !Predicted(c.Unit) && (c.Verdict == Improved || c.Verdict == NotGated && c.Ratio != 1) {
+			moved = append(moved, c.Unit)
+		}
+	}
+	if len(moved) == 0 {
+		return "instructions, cache misses, system calls and locks unchanged"
+	}
+	what := "no count worse; " + strings.Join(moved, ", ") + " moved"
+	if pred != nil {
+		what += ", and the prediction puts it within the threshold: " + pred.Reason
+	}
+	return what
 }
 
 // countsDecide says whether counts decide a cell: every unit of need

@@ -900,6 +900,12 @@ func TestGateNeedsTime(t *testing.T) {
 	if rep.Verdict != Inconclusive || !strings.Contains(strings.Join(rep.Warnings, "\n"), "nothing was gated on time") {
 		t.Errorf("allocs/op alone: %s %q, want INCONCLUSIVE, nothing gated on time", rep.Verdict, rep.Warnings)
 	}
+	// Cells added later (ab's counts) finish the report again: it still
+	// says so once.
+	rep.Add(CellVerdict{Name: "Issuer/impl=rcu/threads=1", Unit: "instructions/op", Verdict: Pass})
+	if n := strings.Count(strings.Join(rep.Warnings, "\n"), "nothing was gated on time"); n != 1 {
+		t.Errorf("said %d times: %q", n, rep.Warnings)
+	}
 }
 
 // TestGateCopiedRoundsAreOne: one round copied five times is one round,

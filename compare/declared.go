@@ -186,6 +186,8 @@ func figure(c CellVerdict, n int) string {
 	}
 	how := "time"
 	switch {
+	case Predicted(c.Unit) && cause(c.Reason) != "":
+		how = "predicted: " + cause(c.Reason)
 	case Predicted(c.Unit):
 		how = "predicted"
 	case Counted(c.Unit):
@@ -194,6 +196,19 @@ func figure(c CellVerdict, n int) string {
 		how = "by counts"
 	}
 	return fmt.Sprintf("%s at %s (%s)", change, at, how)
+}
+
+// cause is the first cause a prediction's reason names ("calls take no
+// exclusive lock"), "" where it names none.
+func cause(reason string) string {
+	_, after, ok := strings.Cut(reason, "]: ")
+	if !ok {
+		return ""
+	}
+	if i := strings.IndexAny(after, ",;("); i > 0 {
+		after = after[:i]
+	}
+	return strings.TrimSpace(after)
 }
 
 // shortName is a design's name for a line: its impl key, else the name

@@ -47,6 +47,11 @@ func TestTradeIsNamed(t *testing.T) {
 	if r := decided(slow, undecidedTime, fast, []int{1}, nil); r.Verdict != Regression || r.Cells[4].Verdict != NotGated {
 		t.Errorf("-at 1: %s (16 threads %s), want REGRESSION with 16 threads not gated", r.Verdict, r.Cells[4].Verdict)
 	}
+	// The line says why, where the prediction names a cause.
+	fast.Reason = "at 16 threads -92.5% a call [-93.6%, -65.4%]: calls take no exclusive lock, 1.23 -> 0 per op (alone -98.7%)"
+	if r := decided(slow, undecidedTime, fast, []int{1, 2, 16}, nil); !strings.Contains(r.Answers[0], "at 16 threads (predicted: calls take no exclusive lock)") {
+		t.Errorf("the answer names no cause: %q", r.Answers)
+	}
 	// Worse at both counts is no trade.
 	worse := fast
 	worse.Verdict, worse.Ratio = Regression, 3
@@ -99,3 +104,28 @@ func TestNoVerdictByCountsOverWhatTimeSaw(t *testing.T) {
 
 // DefaultAtForTest are ab's default declared counts.
 var DefaultAtForTest = []int{1, 2, 16}
+
+// TestAPassByCountsSaysWhatMoved: a lock profile that moved, which the
+// prediction at 2 threads puts within the threshold, is a PASS by counts
+// that names the move; it never says the locks were unchanged.
+func TestAPassByCountsSaysWhatMoved(t *testing.T) {
+	within := CellVerdict{Verdict: Pass, Ratio: 1.02, Reason: "at 2 threads +2.0% a call"}
+	at := func(string, int) (CellVerdict, bool) { return within, true }
+	pass := CellVerdict{Verdict: Pass, Ratio: 1, Lo: 0.97, Hi: 1.03, Rounds: 10}
+	r := &Report{Threshold: 0.05}
+	t1 := pass
+	t1.Name, t1.Unit = "Issuer/impl=x/threads=1", "sec/op"
+	t2 := undecidedTime
+	t2.Name, t2.Unit = "Issuer/impl=x/threads=2", "sec/op"
+	r.Cells = append(r.Cells, t1, t2,
+		CellVerdict{Name: t1.Name, Unit: records.Instructions, Verdict: Pass, Ratio: 1},
+		CellVerdict{Name: t1.Name, Unit: records.ExclusiveLocks, Verdict: NotGated, Ratio: 0.78},
+		CellVerdict{Name: t1.Name, Unit: pred16, Verdict: Pass, Ratio: 1.02})
+	r.finish()
+	r.Decide(Rules{At: []int{1, 2, 16}, Cores: 2, Need: []string{records.Instructions}, PredictedAt: at})
+	c := r.Cells[1]
+	if c.Verdict != Pass || !c.ByCounts || strings.Contains(c.Reason, "unchanged") ||
+		!strings.Contains(c.Reason, records.ExclusiveLocks+" moved") || !strings.Contains(c.Reason, "at 2 threads +2.0%") {
+		t.Errorf("%s %q: want a PASS by counts naming the moved lock count and the prediction", c.Verdict, c.Reason)
+	}
+}

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/perfrun/perfrun/records"
 )
 
 // Verdict is what the gate decides, per cell and overall.
@@ -121,7 +123,7 @@ func (r *Report) finish() {
 	}
 	if gated == 0 {
 		r.Verdict = Inconclusive
-		r.Warnings = appendOnce(r.Warnings, fmt.Sprintf("nothing was gated on time: of %d verdicts none judged a time "+
+		r.Warnings = replacing(r.Warnings, noTimeGated, fmt.Sprintf(noTimeGated+": of %d verdicts none judged a time "+
 			"(more threads than cores, only in one side, no time unit, or only the machine's reference cells): gate cells that fit the cores and measure time", len(r.Cells)))
 	}
 }
@@ -132,6 +134,17 @@ func (r *Report) finish() {
 func (r *Report) Add(cells ...CellVerdict) {
 	r.Cells = append(r.Cells, cells...)
 	r.finish()
+}
+
+// noTimeGated opens the warning of a report that gated nothing on time.
+const noTimeGated = "nothing was gated on time"
+
+// replacing is list with s in place of every warning that opens with
+// prefix: a report finished again after cells were added says it once,
+// with the count it ends with.
+func replacing(list []string, prefix, s string) []string {
+	list = slices.DeleteFunc(list, func(w string) bool { return strings.HasPrefix(w, prefix) })
+	return append(list, s)
 }
 
 // appendOnce appends s unless list holds it: finish runs after every look.
@@ -231,7 +244,7 @@ func (c CellVerdict) RatioText() string {
 
 // WriteJSON writes the report as the verdict file CI jobs read.
 func (r *Report) WriteJSON(w io.Writer) error {
-	enc := json.NewEncoder(w)
+	enc := json.NewEncoder(records.VisibleWriter{W: w})
 	enc.SetIndent("", "  ")
 	return enc.Encode(r)
 }

@@ -41,8 +41,13 @@ func ParseSweep(params []string) (Sweep, error) {
 // cells, in the order results are written: workloads, then
 // implementations (as given), then parameter sets, then threads.
 func Plan(ims []store.Impl, ws []workloads.Workload, sweep Sweep, threads []int) ([]Cell, error) {
-	if len(ims) == 0 || len(ws) == 0 {
-		return nil, fmt.Errorf("no implementation or no workload selected")
+	switch {
+	case len(ims) == 0 && len(ws) == 0:
+		return nil, fmt.Errorf("no implementation and no workload selected")
+	case len(ims) == 0:
+		return nil, fmt.Errorf("no implementation selected")
+	case len(ws) == 0:
+		return nil, fmt.Errorf("no workload selected")
 	}
 	var cells []Cell
 	for _, w := range ws {

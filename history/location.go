@@ -29,9 +29,6 @@ var ErrConnect = errors.New("cannot connect")
 var (
 	schemeRE  = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9+.-]*):(//)?`)
 	keywordRE = regexp.MustCompile(`^\s*[A-Za-z_][A-Za-z0-9_]*\s*=`)
-	// passwordRE finds every secret of a connection string, quoted or
-	// not: password=, sslpassword= and any other key naming a password.
-	passwordRE = regexp.MustCompile(`(?i)(\b[a-z_]*password\s*=\s*)('(?:[^'\\]|\\.)*'|[^\s]*)`)
 )
 
 // IsServer says whether a history's location names a PostgreSQL server
@@ -70,7 +67,7 @@ func Printable(loc string) string {
 		return loc
 	}
 	if keywordRE.MatchString(loc) {
-		return passwordRE.ReplaceAllString(loc, "${1}xxxxx")
+		return hideSecrets(loc)
 	}
 	u, err := url.Parse(loc)
 	if err != nil {

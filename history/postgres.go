@@ -23,7 +23,7 @@ const applicationName = "perfrun history"
 func connectPostgres(path string, readOnly bool) (*DB, error) {
 	cfg, err := pgx.ParseConfig(connString(path))
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", Printable(path), err)
+		return nil, fmt.Errorf("%s: %w: %s", Printable(path), ErrLocation, unparsed(err))
 	}
 	if readOnly {
 		cfg.RuntimeParams["default_transaction_read_only"] = "on"

@@ -16,6 +16,9 @@ func Check(c Cell) error {
 			return fmt.Errorf("profile of %s has a count that is negative or not a number", c.Name)
 		}
 	}
+	if err := CheckLocks(c.Name, LockCounts{Exclusive: c.ExclusiveLocks, Held: c.LockedInstructions, Atomics: c.Atomics}); err != nil {
+		return err
+	}
 	switch {
 	case !(c.Instructions > 0):
 		return fmt.Errorf("profile of %s has no instructions/op", c.Name)
@@ -25,6 +28,35 @@ func Check(c Cell) error {
 		return fmt.Errorf("profile of %s gives its busiest lock more than all its locks", c.Name)
 	case c.PerCall < 0 || math.IsInf(c.PerCall, 0) || math.IsNaN(c.PerCall):
 		return fmt.Errorf("%s has a time per call that cannot be", c.Name)
+	}
+	return nil
+}
+
+// LockCounts are what a lock profile says of one operation: exclusive and
+// shared acquisitions, the instructions held under each, and the atomic
+// read-modify-writes.
+type LockCounts struct {
+	Exclusive, Shared, Held, SharedHeld, Atomics float64
+}
+
+// CheckLocks refuses a lock profile no operation can have: a count that
+// is negative or not finite, instructions held under a kind of lock the
+// operation never takes, or fewer atomics than acquisitions (taking any
+// lock is an atomic read-modify-write). The one check of a profile's
+// possibility: predict's, ab's counts and -replay's files all pass it.
+func CheckLocks(name string, l LockCounts) error {
+	for _, v := range []float64{l.Exclusive, l.Shared, l.Held, l.SharedHeld, l.Atomics} {
+		if !(v >= 0) || math.IsInf(v, 0) {
+			return fmt.Errorf("lock profile of %s has a count that is negative or not a number", name)
+		}
+	}
+	switch {
+	case l.Held > 0 && l.Exclusive == 0:
+		return fmt.Errorf("lock profile of %s holds an exclusive lock for %.4g instructions and takes none", name, l.Held)
+	case l.SharedHeld > 0 && l.Shared == 0:
+		return fmt.Errorf("lock profile of %s holds a shared lock for %.4g instructions and takes none", name, l.SharedHeld)
+	case l.Atomics < l.Exclusive+l.Shared:
+		return fmt.Errorf("lock profile of %s takes %.4g locks with %.4g atomics: each acquisition is one at least", name, l.Exclusive+l.Shared, l.Atomics)
 	}
 	return nil
 }

@@ -198,3 +198,16 @@ func TestANonFiniteCountIsRefused(t *testing.T) {
 		t.Errorf("Inputs = %v, want the +Inf count named", err)
 	}
 }
+
+// TestCheckRefusesImpossibleLocks: a cell holding an exclusive lock it
+// never takes, or taking locks with fewer atomics, predicts nothing.
+func TestCheckRefusesImpossibleLocks(t *testing.T) {
+	for _, c := range []Cell{
+		{Name: "held", Instructions: 2000, LockedInstructions: 370, Atomics: 2},
+		{Name: "atomics", Instructions: 2000, ExclusiveLocks: 1, LockedInstructions: 50, Atomics: 0.5},
+	} {
+		if err := Check(c); err == nil {
+			t.Errorf("%s: accepted %+v", c.Name, c)
+		}
+	}
+}

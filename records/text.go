@@ -2,6 +2,7 @@ package records
 
 import (
 	"fmt"
+	"io"
 	"strings"
 	"unicode/utf8"
 )
@@ -62,9 +63,64 @@ func clean(s string) bool {
 		return false
 	}
 	for _, r := range s {
-		if r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 || r == '\u2028' || r == '\u2029' || Bidi(r) {
+		if escapes(r) {
 			return false
 		}
 	}
 	return true
+}
+
+// Visible is a page's or a JSON file's bytes with every character OneLine
+// escapes, but the newline, carriage return and tab that lay a page out,
+// written \uXXXX (invalid UTF-8 as \ufffd): in JSON the same value, since
+// that is JSON's own escape; in HTML, text a reader sees instead of a
+// control that rewrites what follows it.
+func Visible(b []byte) []byte {
+	if cleanLayout(b) {
+		return b
+	}
+	out := make([]byte, 0, len(b)+16)
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			out = append(out, `\ufffd`...)
+		case r == '\n' || r == '\r' || r == '\t' || !escapes(r):
+			out = append(out, b[i:i+size]...)
+		default:
+			out = fmt.Appendf(out, `\u%04x`, r)
+		}
+		i += size
+	}
+	return out
+}
+
+// cleanLayout says b has nothing Visible would escape.
+func cleanLayout(b []byte) bool {
+	if !utf8.Valid(b) {
+		return false
+	}
+	for _, r := range string(b) {
+		if r != '\n' && r != '\r' && r != '\t' && escapes(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// escapes says OneLine writes r as an escape.
+func escapes(r rune) bool {
+	return r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 || r == '\u2028' || r == '\u2029' || Bidi(r)
+}
+
+// VisibleWriter passes what is written through Visible before w. A write
+// must hold whole characters, as an encoder's or a template's do; a
+// character cut across two writes is written \ufffd.
+type VisibleWriter struct{ W io.Writer }
+
+func (v VisibleWriter) Write(p []byte) (int, error) {
+	if _, err := v.W.Write(Visible(p)); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }

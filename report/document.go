@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"fmt"
 	"html/template"
 	"io"
@@ -173,7 +174,7 @@ func (d *Document) undecidedUnmoved() int {
 
 var verdictMark = map[compare.Verdict]string{
 	compare.Pass: "✅", compare.Improved: "🚀", compare.Regression: "❌", compare.Inconclusive: "⚠️", compare.NotGated: "·",
-	compare.Missing: "⛔",
+	compare.Missing: "⛔", compare.Trade: "⚖️",
 }
 
 // WriteMarkdown writes the pull-request comment: the verdict first, then
@@ -182,6 +183,13 @@ func (d *Document) WriteMarkdown(w io.Writer) {
 	fmt.Fprintf(w, "## %s\n\n", mdEscape(d.Title))
 	if d.Verdict != nil {
 		fmt.Fprintf(w, "**%s %s** — %s vs %s\n\n", verdictMark[d.Verdict.Verdict], d.Verdict.Verdict, mdEscape(d.Verdict.Old), mdEscape(d.Verdict.New))
+		// The answer at the declared thread counts, a line a design moved.
+		for _, a := range d.Verdict.Answers {
+			fmt.Fprintf(w, "- %s\n", mdEscape(a))
+		}
+		if len(d.Verdict.Answers) > 0 {
+			fmt.Fprintln(w)
+		}
 		// What the verdict could not judge (a count that failed, with its
 		// reason) is said where the verdict is, as the terminal says it.
 		d.writeLeads(w)
@@ -360,11 +368,23 @@ func (d *Document) WriteHTML(w io.Writer) error {
 		}
 		leads = append(leads, lead{l, svg[0]})
 	}
-	return pageTemplate.Execute(w, map[string]any{
+	return writeVisible(w, pageTemplate, map[string]any{
 		"Style": pageStyle, "D": d, "Changed": changed, "All": all, "Summaries": sums, "Plots": plots,
 		"TimeHead": head, "Oversubscribed": oversubscribedNote, "Leads": leads, "Unmoved": d.undecidedUnmoved(),
 		"Heading": resultsHeading(d.New), "PassLine": d.passLine(),
 	})
+}
+
+// writeVisible executes a page's template with no control character left
+// raw in it: html/template escapes markup, not an ESC or a U+202E that a
+// commit subject or a name brings.
+func writeVisible(w io.Writer, t *template.Template, data any) error {
+	var page bytes.Buffer
+	if err := t.Execute(&page, data); err != nil {
+		return err
+	}
+	_, err := w.Write(records.Visible(page.Bytes()))
+	return err
 }
 
 // passLine says what a PASS of every gated cell promises: by time, that
@@ -409,11 +429,12 @@ var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
 <style>
 {{.Style}}
 .verdict { display: inline-block; padding: .3em .8em; border-radius: 6px; font-weight: 700; font-size: 1.2em; }
-.pass { background: #dff5e1; } .improved { background: #dcecff; } .regression { background: #ffd9d6; } .inconclusive { background: #fff1c2; } .not-gated { background: #eee; }
+.pass { background: #dff5e1; } .improved { background: #dcecff; } .regression, .trade { background: #ffd9d6; } .inconclusive { background: #fff1c2; } .not-gated { background: #eee; }
 details { margin: 1em 0; } summary { cursor: pointer; font-weight: 600; }
 </style></head><body>
 <h1>{{.D.Title}}</h1>
 {{with .D.Verdict}}<p><span class="verdict {{lower .Verdict}}">{{.Verdict}}</span> {{.Old}} vs {{.New}}</p>
+{{if .Answers}}<ul>{{range .Answers}}<li>{{.}}</li>{{end}}</ul>{{end}}
 {{if $.D.PredictedAt}}<h2>At {{$.D.PredictedAt}} threads</h2>
 {{range $.Leads}}<p><span class="verdict {{lower .Verdict}}">{{.Verdict}}</span> <code>{{label .Cell}}</code>: {{.Line}}</p>
 <figure>{{.SVG.SVG}}<figcaption>{{.SVG.Caption}}</figcaption></figure>

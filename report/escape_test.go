@@ -2,6 +2,7 @@ package report_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"regexp"
 	"strings"
@@ -408,5 +409,59 @@ func TestAllSetAsideHeadedInNanoseconds(t *testing.T) {
 	report.WriteThreadTables(&b, set, 2)
 	if strings.Contains(b.String(), "mean/s ") || strings.Contains(b.String(), "mean/s|") {
 		t.Errorf("headed in seconds:\n%s", &b)
+	}
+}
+
+// TestPagesAndJSONShowControls: a commit subject with an ESC or a U+202E
+// (which reverses the text after it) reaches report.html and the verdict
+// JSON as a visible \u escape, as report.md shows it escaped; the JSON
+// still decodes to the same name.
+func TestPagesAndJSONShowControls(t *testing.T) {
+	hostile := "fix\x1b[2J lookups \u202egnp.exe"
+	rep := &compare.Report{Verdict: compare.Regression, Old: hostile, New: hostile, Cells: []compare.CellVerdict{
+		{Name: "Issuer/impl=rcu/threads=1", Unit: "sec/op", Verdict: compare.Regression, Ratio: 1.2, Reason: hostile},
+	}}
+	doc := &report.Document{Title: "perfrun: " + hostile, Verdict: rep}
+	var html, js bytes.Buffer
+	if err := doc.WriteHTML(&html); err != nil {
+		t.Fatal(err)
+	}
+	if err := rep.WriteJSON(&js); err != nil {
+		t.Fatal(err)
+	}
+	for what, out := range map[string]string{"report.html": html.String(), "the JSON": js.String()} {
+		if strings.ContainsAny(out, "\x1b\u202e") {
+			t.Errorf("%s holds a control raw", what)
+		}
+		if !strings.Contains(out, `\u202e`) {
+			t.Errorf("%s does not show the U+202E as \\u202e", what)
+		}
+	}
+	var back compare.Report
+	if err := json.Unmarshal(js.Bytes(), &back); err != nil || back.Old != hostile {
+		t.Errorf("the JSON decodes to %q, %v; want the name as it was", back.Old, err)
+	}
+}
+
+// TestTheAnswerLeadsThePage: the line a design moved at the declared
+// thread counts (a trade's two sides) comes right under the verdict, in
+// report.md and report.html, before any table.
+func TestTheAnswerLeadsThePage(t *testing.T) {
+	answer := "sorted: a trade: +218.5% a call at 1 thread (time), -92.9% a call at 16 threads (predicted: calls take no exclusive lock)"
+	rep := &compare.Report{Verdict: compare.Trade, Old: "main", New: "head", Answers: []string{answer}, Cells: []compare.CellVerdict{
+		{Name: "Issuer/impl=sorted/threads=1", Unit: "sec/op", Verdict: compare.Regression, Ratio: 3.185, Reason: "slower"},
+	}}
+	doc := &report.Document{Title: "perfrun ab", Verdict: rep}
+	var md, html bytes.Buffer
+	doc.WriteMarkdown(&md)
+	if err := doc.WriteHTML(&html); err != nil {
+		t.Fatal(err)
+	}
+	want := report.MarkdownText(answer)
+	if i, j := strings.Index(md.String(), want), strings.Index(md.String(), "| "); i < 0 || j >= 0 && j < i {
+		t.Errorf("report.md does not open with the answer:\n%s", md.String())
+	}
+	if i, j := strings.Index(html.String(), "<li>sorted: a trade"), strings.Index(html.String(), "<table"); i < 0 || j >= 0 && j < i {
+		t.Errorf("report.html does not open with the answer")
 	}
 }

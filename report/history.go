@@ -137,7 +137,7 @@ func (d *HistoryPage) WriteHTML(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return historyTemplate.Execute(w, map[string]any{"Style": pageStyle, "D": d, "Summary": d.summary(), "Rows": d.rows(), "Nearest": stepRows(d.Nearest), "Plots": plots})
+	return writeVisible(w, historyTemplate, map[string]any{"Style": pageStyle, "D": d, "Summary": d.summary(), "Rows": d.rows(), "Nearest": stepRows(d.Nearest), "Plots": plots})
 }
 
 var historyTemplate = template.Must(template.New("history").Parse(`<!DOCTYPE html>

@@ -136,7 +136,7 @@ func WriteJSON(w io.Writer, s *records.Set, cores int) error {
 			}
 		}
 	}
-	enc := json.NewEncoder(w)
+	enc := json.NewEncoder(records.VisibleWriter{W: w})
 	enc.SetIndent("", "  ")
 	return enc.Encode(struct {
 		Schema     string            `json:"schema"`

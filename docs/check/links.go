@@ -72,7 +72,7 @@ func Problems(root string) ([]string, error) {
 	}
 	text := map[string]string{}
 	for _, p := range pages {
-		b, err := os.ReadFile(p)
+		b, err := readPage(p)
 		if err != nil {
 			return nil, err
 		}

@@ -4,7 +4,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 func TestLinksAndResultsPaths(t *testing.T) {
@@ -81,5 +83,31 @@ func TestDocsLinksAndResultsHold(t *testing.T) {
 	}
 	for _, p := range problems {
 		t.Error(p)
+	}
+}
+
+// TestPagesAreReadWithABound: a FIFO named like a page and a link to
+// /dev/zero are refused by name, where reading them would block the check
+// or feed it without end.
+func TestPagesAreReadWithABound(t *testing.T) {
+	for _, mk := range []func(string) error{
+		func(p string) error { return syscall.Mkfifo(p, 0o644) },
+		func(p string) error { return os.Symlink("/dev/zero", p) },
+	} {
+		root := t.TempDir()
+		write(t, root, map[string]string{"README.md": "A page.\n", "docs/run.md": "A page.\n", "results/README.md": "Index.\n"})
+		if err := mk(filepath.Join(root, "docs", "x.md")); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { _, err := Problems(root); done <- err }()
+		select {
+		case err := <-done:
+			if err == nil || !strings.Contains(err.Error(), "x.md") {
+				t.Errorf("Problems = %v, want x.md refused", err)
+			}
+		case <-time.After(time.Minute):
+			t.Fatal("the check still reads docs/x.md after a minute")
+		}
 	}
 }

@@ -26,6 +26,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/perfrun/perfrun/internal/regularfile"
 )
 
 func main() {
@@ -79,4 +81,15 @@ func DocPages(root string) ([]string, error) {
 		return nil, err
 	}
 	return append([]string{filepath.Join(root, "README.md")}, pages...), nil
+}
+
+// maxPage bounds a page the check reads: the longest page is a few
+// hundred KiB.
+const maxPage = 4 << 20
+
+// readPage reads a page only if it is a regular file, and at most
+// maxPage of it: a FIFO named like a page would block the check, and a
+// link to /dev/zero would feed it until memory runs out.
+func readPage(name string) ([]byte, error) {
+	return regularfile.ReadFile(name, maxPage)
 }

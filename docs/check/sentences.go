@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"regexp"
 	"strings"
 )
@@ -141,7 +140,7 @@ func Measure(page string, long func(words int, sentence string)) Count {
 func reportSentences(w io.Writer, pages []string, showLong bool) (bool, error) {
 	var all Count
 	for _, name := range pages {
-		b, err := os.ReadFile(name)
+		b, err := readPage(name)
 		if err != nil {
 			return false, err
 		}

@@ -88,11 +88,11 @@ func CountTraffic(ctx context.Context, argv, env []string) (float64, Traffic, er
 			return 0, Traffic{}, err
 		}
 		defer f.Close()
-		booked, err := selfCosts(f, "sysCount")
+		booked, waited, err := costs(f, "sysCount", waits)
 		if err != nil {
 			return 0, Traffic{}, err
 		}
-		t.Syscalls = prog.syscalls(booked)
+		t.Syscalls = prog.syscalls(booked, waited)
 	}
 	return ev["Ir"], t, nil
 }

@@ -14,8 +14,16 @@ import (
 // the function's own instructions caused: the cost lines under its fn=
 // line, not those that follow a calls= line (a call's inclusive cost).
 func selfCosts(r io.Reader, event string) (map[string]float64, error) {
+	self, _, err := costs(r, event, nil)
+	return self, err
+}
+
+// costs is selfCosts and, beside it, the inclusive cost of event of every
+// call from a function into one that into says yes to, summed.
+func costs(r io.Reader, event string, into func(caller, callee string) bool) (map[string]float64, float64, error) {
 	out := make(map[string]float64)
-	column, fn, skip := -1, "", false
+	var calls float64
+	column, fn, cfn, skip := -1, "", "", false
 	s := bufio.NewScanner(r)
 	s.Buffer(make([]byte, 64<<10), 1<<20)
 	for s.Scan() {
@@ -25,28 +33,34 @@ func selfCosts(r io.Reader, event string) (map[string]float64, error) {
 			column = slices.Index(strings.Fields(strings.TrimPrefix(line, "events:")), event)
 		case strings.HasPrefix(line, "fn="):
 			fn = strings.TrimPrefix(line, "fn=")
+		case strings.HasPrefix(line, "cfn="):
+			cfn = strings.TrimPrefix(line, "cfn=")
 		case strings.HasPrefix(line, "calls="):
 			skip = true
 		case line != "" && strings.ContainsRune("0123456789+-*", rune(line[0])):
-			if skip {
-				skip = false
-				continue
-			}
 			// A position (the line), then the events in order; callgrind
 			// leaves out the zeros at the end.
 			f := strings.Fields(line)
-			if column < 0 || 1+column >= len(f) {
-				continue
+			v := 0.0
+			if column >= 0 && 1+column < len(f) {
+				var err error
+				if v, err = strconv.ParseFloat(f[1+column], 64); err != nil {
+					return nil, 0, fmt.Errorf("callgrind's cost line %q: %w", line, err)
+				}
 			}
-			v, err := strconv.ParseFloat(f[1+column], 64)
-			if err != nil {
-				return nil, fmt.Errorf("callgrind's cost line %q: %w", line, err)
+			if skip {
+				// The line after calls=: that call's inclusive cost.
+				skip = false
+				if into != nil && into(fn, cfn) {
+					calls += v
+				}
+				continue
 			}
 			out[fn] += v
 		}
 	}
 	if column < 0 {
-		return nil, fmt.Errorf("callgrind's output names no event %s", event)
+		return nil, 0, fmt.Errorf("callgrind's output names no event %s", event)
 	}
-	return out, s.Err()
+	return out, calls, s.Err()
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"debug/elf"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -21,7 +22,12 @@ import (
 // booked to a function of the program outside package runtime that holds
 // a syscall instruction (syscall's, x/sys/unix's), or to code outside the
 // program (a C library's), and sets the rest aside: what the runtime does
-// for its scheduler and its heap is not counted.
+// for its scheduler and its heap is not counted. The calls the runtime
+// makes because the code asked it to wait — a sleep, a channel, a
+// semaphore — are the code's: the whole cost of each call from outside
+// the runtime into one of those waits (blocking) is kept. What is still
+// left out: the runtime's calls the code causes without waiting (a heap
+// that grows, a collection it starts), which other counts see.
 
 // program is what the count needs to know of the counted binary's
 // functions: every one by name, and those whose code holds a syscall
@@ -64,12 +70,34 @@ func readProgram(path string) (*program, error) {
 	return p, nil
 }
 
+// blocking are the runtime's entry points where a goroutine waits because
+// its code asked to: a call into one from outside the runtime is the
+// code's, system calls and all.
+var blocking = []string{
+	"time.Sleep", "runtime.Gosched", "runtime.block",
+	"runtime.chanrecv1", "runtime.chanrecv2", "runtime.chansend1", "runtime.selectgo",
+	"sync.runtime_Semacquire", "sync.runtime_SemacquireMutex", "sync.runtime_SemacquireRWMutex",
+	"sync.runtime_SemacquireRWMutexR", "sync.runtime_SemacquireWaitGroup", "internal/sync.runtime_SemacquireMutex",
+}
+
+// waits says whether a call from caller into callee is the code asking
+// the runtime to wait.
+func waits(caller, callee string) bool {
+	return !runtimeFunc(caller) && slices.Contains(blocking, callee)
+}
+
+// runtimeFunc says fn is the runtime's own.
+func runtimeFunc(fn string) bool {
+	return strings.HasPrefix(fn, "runtime.") || strings.HasPrefix(fn, "internal/runtime/") && !strings.HasPrefix(fn, "internal/runtime/syscall/")
+}
+
 // syscalls sums the system calls booked to each function (selfCosts of
 // sysCount) that the counted code can have made: those of a function
 // with a syscall instruction outside package runtime, and those of code
-// outside the program.
-func (p *program) syscalls(booked map[string]float64) float64 {
-	var n float64
+// outside the program; waited are those of the code's waits (costs'
+// calls into blocking), added.
+func (p *program) syscalls(booked map[string]float64, waited float64) float64 {
+	n := waited
 	for fn, v := range booked {
 		if p.syscallers[fn] && !strings.HasPrefix(fn, "runtime.") || !p.funcs[fn] {
 			n += v

@@ -42,11 +42,11 @@ func TestOtherThreadsCallsAreSetAside(t *testing.T) {
 		}
 	}
 	booked := map[string]float64{"main.main": 5, "runtime.memmove": 1, "runtime.futex.abi0": 7}
-	if n := p.syscalls(booked); n != 0 {
+	if n := p.syscalls(booked, 0); n != 0 {
 		t.Errorf("calls booked to functions that make none: %g kept, want 0", n)
 	}
 	booked[wrapper], booked["getpid"] = 3, 4
-	if n := p.syscalls(booked); n != 7 {
+	if n := p.syscalls(booked, 0); n != 7 {
 		t.Errorf("%g kept, want 7: 3 of the wrapper's and 4 of a C library's", n)
 	}
 }
@@ -71,5 +71,40 @@ fn=syscall.Getpid
 	}
 	if _, err := selfCosts(strings.NewReader("events: Ir\n"), "sysCount"); err == nil {
 		t.Error("an output without the event gave no error")
+	}
+}
+
+// TestTheCodesWaitsAreItsCalls: a lookup that sleeps makes its system
+// calls through the runtime (a futex wait booked to runtime.futex, which
+// the count otherwise sets aside); the whole cost of the code's call into
+// time.Sleep is kept, while the runtime's own call into a wait is not,
+// nor is a call the code makes that does not wait.
+func TestTheCodesWaitsAreItsCalls(t *testing.T) {
+	out := `version: 1
+positions: line
+events: Ir sysCount
+fn=main.lookup
+10 100
+cfn=time.Sleep
+calls=10 0
+12 3000 10
+cfn=runtime.mallocgc
+calls=1 0
+13 300 2
+fn=runtime.findRunnable
+20 50
+cfn=runtime.chanrecv1
+calls=1 0
+21 40 4
+fn=runtime.futex.abi0
+3 30 16
+`
+	self, waited, err := costs(strings.NewReader(out), "sysCount", waits)
+	if err != nil || waited != 10 || self["runtime.futex.abi0"] != 16 || self["main.lookup"] != 0 {
+		t.Errorf("costs = %v, %g, %v; want 10 waited (the code's sleep alone), futex's 16 booked to it", self, waited, err)
+	}
+	p := &program{funcs: map[string]bool{"main.lookup": true, "runtime.futex.abi0": true}, syscallers: map[string]bool{"runtime.futex.abi0": true}}
+	if n := p.syscalls(self, waited); n != 10 {
+		t.Errorf("%g kept, want the sleep's 10", n)
 	}
 }

@@ -40,7 +40,7 @@ func Build(ctx context.Context, dir, pkg, out string, tags []string, flags ...st
 // for it, and its cache keys then do not name the checkout, so a fresh
 // clone of the same code finds them in go's cache.
 func BuildSelf(ctx context.Context, out string) error {
-	src, err := SelfSource()
+	src, err := SelfSource(ctx)
 	if err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/perfrun/perfrun/harness/callgrind"
+	"github.com/perfrun/perfrun/predict"
 	"github.com/perfrun/perfrun/records"
 )
 
@@ -40,6 +41,12 @@ type LockProfile struct {
 	Kind                      string
 	Exclusive, Shared         float64 // acquisitions per operation
 	HeldExclusive, HeldShared float64 // instructions held per operation
+}
+
+// Check refuses a profile no operation can have (predict.CheckLocks).
+func (p Profile) Check(name string) error {
+	return predict.CheckLocks(name, predict.LockCounts{Exclusive: p.ExclusiveLocks, Shared: p.SharedLocks,
+		Held: p.LockedInstructions, SharedHeld: p.SharedLockedInstructions, Atomics: p.Atomics})
 }
 
 // Values are the profile's values in the order of Units.

@@ -1,6 +1,7 @@
 package locks
 
 import (
+	"context"
 	"fmt"
 	"os"
 
@@ -23,38 +24,46 @@ type SelfBuild struct {
 // module. It refuses a source that is not the binary's: a recorded
 // folder whose git revision differs from the one the binary was stamped
 // with, or a working folder that is another checkout than the binary's.
-func SelfSource() (SelfBuild, error) {
+// Where the binary carries no revision, or was built from a modified
+// tree, the source is proven by a build of it (Rebuilt), or refused.
+func SelfSource(ctx context.Context) (SelfBuild, error) {
 	pkg, tags, err := Self()
 	if err != nil {
 		return SelfBuild{}, err
 	}
+	b := SelfBuild{Name: pkg, Tags: tags}
 	if dir := selfsource.MainDir(); dir != "" {
-		return SelfBuild{Dir: dir, Pkg: ".", Name: pkg, Tags: tags}, stamped(dir)
-	}
-	wd, err := os.Getwd()
-	if err != nil {
+		b.Dir, b.Pkg = dir, "."
+	} else if b.Dir, err = os.Getwd(); err != nil {
 		return SelfBuild{}, err
+	} else {
+		b.Pkg = pkg
 	}
-	return SelfBuild{Dir: wd, Pkg: pkg, Name: pkg, Tags: tags}, stamped(wd)
+	proven, err := stamped(b.Dir)
+	if err == nil && !proven {
+		err = provenSelf(ctx, b)
+	}
+	return b, err
 }
 
 // stamped refuses dir as this binary's source where the binary carries a
 // git revision (go build's stamp) and dir's checkout is at another, or is
-// modified where the binary was not.
-func stamped(dir string) error {
+// modified where the binary was not; proven says the stamp and a clean
+// checkout at it settle the question.
+func stamped(dir string) (proven bool, err error) {
 	rev, modified := selfsource.Stamp()
 	if rev == "" {
-		return nil
+		return false, nil
 	}
 	head, dirty, ok := selfsource.Checkout(dir)
 	if !ok {
-		return nil // not a checkout: nothing to hold the stamp against
+		return false, nil // not a checkout: nothing to hold the stamp against
 	}
 	if head != rev {
-		return fmt.Errorf("this perfrun was built at %.12s, the source in %s is at %.12s: a build of it would count other code than the code timed (run the perfrun built from %s, or build one at %.12s)", rev, dir, head, dir, rev)
+		return false, fmt.Errorf("this perfrun was built at %.12s, the source in %s is at %.12s: a build of it would count other code than the code timed (run the perfrun built from %s, or build one at %.12s)", rev, dir, head, dir, rev)
 	}
 	if dirty && !modified {
-		return fmt.Errorf("the source in %s has changed since this perfrun was built from it: a build of it would count other code than the code timed (build perfrun again)", dir)
+		return false, fmt.Errorf("the source in %s has changed since this perfrun was built from it: a build of it would count other code than the code timed (build perfrun again)", dir)
 	}
-	return nil
+	return !modified, nil
 }

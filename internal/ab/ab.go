@@ -70,7 +70,12 @@ func checkMain(ctx context.Context, dir, pkg, rev string) error {
 	cmd := exec.CommandContext(ctx, "go", "list", "-f", "{{.Name}}", ".")
 	cmd.Dir = dir
 	out, err := cmd.Output()
-	if name := strings.TrimSpace(string(out)); err == nil && name != "main" {
+	name := strings.TrimSpace(string(out))
+	if err == nil && name == "" {
+		// Not the user's package at fault: the go on PATH answered nothing.
+		return fmt.Errorf("go list named no package for -pkg %s at %s: is %s the Go command?", pkg, rev, goPath())
+	}
+	if err == nil && name != "main" {
 		return fmt.Errorf("%w: -pkg %s is package %s at %s, not a main package (one whose main calls perfrun.Main)", ErrBadSource, pkg, name, rev)
 	}
 	return nil // a package go list cannot read fails its build, which says why

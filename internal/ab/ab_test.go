@@ -3,6 +3,7 @@ package ab
 import (
 	"context"
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -307,6 +308,31 @@ func TestPruneLeavesTheUsersWorktrees(t *testing.T) {
 	}
 }
 
+// TestPruneLeavesNoEmptyAdminFolder: the last worktree of a killed
+// comparison goes with its registration folder, as git's own removal of a
+// last worktree leaves no empty .git/worktrees behind.
+func TestPruneLeavesNoEmptyAdminFolder(t *testing.T) {
+	repo := t.TempDir()
+	for _, args := range [][]string{{"init", "-q"}, {"-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--allow-empty", "-m", "one"}} {
+		if out, err := exec.Command("git", append([]string{"-C", repo}, args...)...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	dead, err := TempDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dead)
+	if out, err := exec.Command("git", "-C", repo, "worktree", "add", "-q", "--detach", filepath.Join(dead, "base")).CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	os.WriteFile(filepath.Join(dead, "pid"), []byte("2147483646"), 0o644)
+	PruneStale(repo)
+	if _, err := os.Stat(filepath.Join(repo, ".git", "worktrees")); err == nil {
+		t.Errorf("an empty .git/worktrees is left behind")
+	}
+}
+
 // TestCheckoutKeepsARelativeReplace: a store's module that depends on a
 // checkout beside it through a relative replace (the docs' "-replace=
 // …=../perfrun") builds at a revision: ab's worktree lies elsewhere, and
@@ -343,4 +369,39 @@ func TestCheckoutKeepsARelativeReplace(t *testing.T) {
 	if data, _ := os.ReadFile(filepath.Join(repo, "go.mod")); !strings.Contains(string(data), "=> ../lib") {
 		t.Errorf("the user's go.mod changed:\n%s", data)
 	}
+}
+
+// TestAGoThatBuildsNothingIsNamed: a go that writes no binary (GOFLAGS=-n
+// prints the build's commands and runs none) or answers nothing at all is
+// the tool's fault, said as such before anything runs; neither is the
+// user's package "not a main package".
+func TestAGoThatBuildsNothingIsNamed(t *testing.T) {
+	repo := t.TempDir()
+	os.WriteFile(filepath.Join(repo, "go.mod"), []byte("module example.com/app\n\ngo 1.22\n"), 0o644)
+	os.WriteFile(filepath.Join(repo, "main.go"), []byte("package main\n\nfunc main() {}\n"), 0o644)
+	for _, args := range [][]string{{"init", "-q"}, {"add", "."}, {"-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "app"}} {
+		if out, err := exec.Command("git", append([]string{"-C", repo}, args...)...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	t.Run("GOFLAGS=-n", func(t *testing.T) {
+		t.Setenv("GOFLAGS", "-n")
+		v, err := Checkout(context.Background(), repo, "HEAD", ".", t.TempDir(), "base")
+		if err == nil {
+			v.Close()
+			t.Fatal("a build that wrote no binary was taken as built")
+		}
+		if !strings.Contains(err.Error(), "wrote no binary") || errors.Is(err, ErrBadSource) {
+			t.Errorf("err = %v, want the missing binary named, not the user's source blamed", err)
+		}
+	})
+	t.Run("a silent go", func(t *testing.T) {
+		bin := t.TempDir()
+		os.WriteFile(filepath.Join(bin, "go"), []byte("#!/bin/sh\nexit 0\n"), 0o755)
+		t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+		err := checkMain(context.Background(), repo, ".", "HEAD")
+		if err == nil || errors.Is(err, ErrBadSource) || !strings.Contains(err.Error(), "named no package") {
+			t.Errorf("err = %v, want go named, not the user's package", err)
+		}
+	})
 }

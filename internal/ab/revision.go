@@ -35,6 +35,14 @@ type Revision struct {
 	wt     string
 	repo   string
 	relink *gobuild.Relinker // Plain's link step, which Link repeats; nil: Link builds
+	// goTmp is where go keeps its work folders: in the scratch folder,
+	// which the next comparison prunes when this one is killed.
+	goTmp string
+}
+
+// scratch is ctx with go's work folders in the revision's scratch.
+func (v *Revision) scratch(ctx context.Context) context.Context {
+	return gobuild.WithScratch(ctx, v.goTmp)
 }
 
 // Checkout checks rev of the git repository at repo out into a worktree
@@ -49,7 +57,8 @@ func Checkout(ctx context.Context, repo, rev, pkg, dir, label string) (*Revision
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s is not a revision of %s", ErrBadSource, rev, repo)
 	}
-	v := &Revision{Name: rev, Commit: strings.TrimSpace(string(out)), wt: filepath.Join(dir, "src-"+label), repo: repo}
+	v := &Revision{Name: rev, Commit: strings.TrimSpace(string(out)), wt: filepath.Join(dir, "src-"+label), repo: repo,
+		goTmp: filepath.Join(dir, "go-"+label)}
 	worktrees.Lock()
 	msg, err := exec.CommandContext(ctx, "git", "-C", repo, "worktree", "add", "--detach", "--", v.wt, v.Commit).CombinedOutput()
 	worktrees.Unlock()
@@ -67,13 +76,25 @@ func Checkout(ctx context.Context, repo, rev, pkg, dir, label string) (*Revision
 		return nil, err
 	}
 	v.Plain = filepath.Join(dir, "perfrun-"+label+"-plain")
-	relink, err := gobuild.NewRelinker(ctx, v.dir, v.Plain, "-trimpath", "-ldflags="+v.stamp()+" -w")
+	relink, err := gobuild.NewRelinker(v.scratch(ctx), v.dir, v.Plain, "-trimpath", "-ldflags="+v.stamp()+" -w")
 	if err != nil {
 		v.Close()
 		return nil, fmt.Errorf("building %s (%s): %w", v.Name, v.Commit[:12], err)
 	}
 	v.relink = relink
+	if fi, err := os.Stat(v.Plain); err != nil || !fi.Mode().IsRegular() {
+		v.Close()
+		return nil, fmt.Errorf("building %s (%s): go build wrote no binary (%s, GOFLAGS=%q)", v.Name, v.Commit[:12], goPath(), os.Getenv("GOFLAGS"))
+	}
 	return v, nil
+}
+
+// goPath is the go command that builds, as PATH finds it, for a message.
+func goPath() string {
+	if p, err := exec.LookPath("go"); err == nil {
+		return p
+	}
+	return "go"
 }
 
 // worktrees runs this process's git worktree commands one at a time: the
@@ -116,7 +137,7 @@ func (v *Revision) link(ctx context.Context, out string, layout uint64, strip bo
 	if layout != 0 {
 		ldflags += " -randlayout=" + strconv.FormatUint(layout, 10)
 	}
-	if err := gobuild.Run(ctx, v.dir, "build", "-trimpath", "-o", out, "-ldflags="+ldflags, "."); err != nil {
+	if err := gobuild.Run(v.scratch(ctx), v.dir, "build", "-trimpath", "-o", out, "-ldflags="+ldflags, "."); err != nil {
 		return fmt.Errorf("building %s (%s): %w", v.Name, v.Commit[:12], err)
 	}
 	return nil
@@ -140,7 +161,7 @@ func (v *Revision) Close() {
 // (harness/locks): with the overlay of package sync and its build tag, and
 // without debug information, as Plain.
 func (v *Revision) BuildLocks(ctx context.Context, out string) error {
-	if err := locks.Build(ctx, v.dir, ".", out, nil, "-trimpath", "-ldflags="+v.stamp()+" -w"); err != nil {
+	if err := locks.Build(v.scratch(ctx), v.dir, ".", out, nil, "-trimpath", "-ldflags="+v.stamp()+" -w"); err != nil {
 		return fmt.Errorf("%s (%s): %w", v.Name, v.Commit[:12], err)
 	}
 	return nil

@@ -21,6 +21,7 @@ func forgetWorktrees(repo string, dirs ...string) {
 	if err != nil {
 		return
 	}
+	forgot := false
 	for _, e := range entries {
 		data, err := os.ReadFile(filepath.Join(admin, e.Name(), "gitdir"))
 		if err != nil {
@@ -30,7 +31,11 @@ func forgetWorktrees(repo string, dirs ...string) {
 		for _, d := range dirs {
 			if d != "" && strings.HasPrefix(at, filepath.Clean(d)+string(filepath.Separator)) {
 				os.RemoveAll(filepath.Join(admin, e.Name()))
+				forgot = true
 			}
 		}
+	}
+	if forgot {
+		os.Remove(admin) // only if empty: as git leaves it when its last worktree goes
 	}
 }

@@ -38,6 +38,9 @@ func Locks(ctx context.Context, progress func(Cell), base, head Arm, cells []Cel
 		}
 		wg.Wait()
 		for side, err := range errs {
+			if err == nil {
+				err = p[side].Check(c.Name)
+			}
 			if err != nil {
 				return nil, fmt.Errorf("%s's lock profile of %s: %w", []string{"base", "head"}[side], c.Name, err)
 			}
@@ -71,8 +74,17 @@ func LockVerdicts(th compare.Thresholds, names []string, profiles Profiles) []co
 
 // lockKinds names the locks a unit of the profiles speaks of, base's and
 // head's: the kinds taken exclusively for the exclusive units, shared for
-// the shared ones, every lock for atomics.
+// the shared ones, every lock for atomics, unless the atomics besides the
+// locks' own moved: those come from sync/atomic or the runtime, and are
+// said as such.
 func lockKinds(p [2]locks.Profile, unit string) string {
+	if unit == records.Atomics {
+		b, okb := besidesLocks(p[0])
+		h, okh := besidesLocks(p[1])
+		if okb && okh && math.Abs(h-b) > 0.005*max(b, h, 1) {
+			return fmt.Sprintf("besides the locks' own: %.4g -> %.4g per op, from sync/atomic or the runtime", b, h)
+		}
+	}
 	var kinds []string
 	for _, side := range p {
 		for _, l := range side.Locks {
@@ -91,6 +103,29 @@ func lockKinds(p [2]locks.Profile, unit string) string {
 		}
 	}
 	return strings.Join(kinds, ", ")
+}
+
+// besidesLocks are a profile's atomics besides its locks' own: two an
+// acquisition and its release (a sync.Mutex's, a sync.RWMutex's shared
+// one), four a sync.RWMutex's exclusive one (its writer mutex and its
+// reader count). false where a lock of another kind (a C library's) has
+// atomics of its own nobody counted, or the profile names no lock.
+func besidesLocks(p locks.Profile) (float64, bool) {
+	own := 0.0
+	for _, l := range p.Locks {
+		switch l.Kind {
+		case "sync.Mutex":
+			own += 2 * l.Exclusive
+		case "sync.RWMutex":
+			own += 4*l.Exclusive + 2*l.Shared
+		default:
+			return 0, false
+		}
+	}
+	if len(p.Locks) == 0 && p.ExclusiveLocks+p.SharedLocks > 0 {
+		return 0, false
+	}
+	return max(0, p.Atomics-own), true
 }
 
 // locksHeader is the first row of a lock profiles file: what ab -report
@@ -164,6 +199,9 @@ func ReadLocks(data []byte) (names []string, profiles Profiles, err error) {
 			p[side] = locks.FromValues(c[side][:len(locks.Units)])
 			if acq, held := c[side][len(locks.Units)], c[side][len(locks.Units)+1]; acq > 0 {
 				p[side].Locks = []locks.LockProfile{{Kind: "busiest", Exclusive: acq, HeldExclusive: held}}
+			}
+			if err := p[side].Check(sides[side] + "'s " + name); err != nil {
+				return nil, nil, err
 			}
 		}
 		profiles[name] = p

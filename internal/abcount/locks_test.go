@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/perfrun/perfrun/compare"
+	"github.com/perfrun/perfrun/harness/locks"
+	"github.com/perfrun/perfrun/records"
 )
 
 // TestLocksFileRoundTrip: the lock profiles ab -report records read back
@@ -53,5 +55,52 @@ func TestLocksFileRoundTrip(t *testing.T) {
 		if _, _, err := ReadLocks([]byte(forged)); err == nil {
 			t.Errorf("%s: read without error:\n%s", what, forged)
 		}
+	}
+}
+
+// TestAtomicsAreCreditedToTheirSource: a global counter beside a read lock
+// moves the atomics besides the locks' own, and the verdict says so rather
+// than crediting the lock; atomics that moved with the locks name them.
+func TestAtomicsAreCreditedToTheirSource(t *testing.T) {
+	name := "Issuer/impl=x/threads=1"
+	rw := func(shared, exclusive, atomics float64) locks.Profile {
+		return locks.Profile{SharedLocks: shared, ExclusiveLocks: exclusive, Atomics: atomics,
+			Locks: []locks.LockProfile{{Kind: "sync.RWMutex", Shared: shared, Exclusive: exclusive}}}
+	}
+	reason := func(p [2]locks.Profile) string {
+		for _, v := range LockVerdicts(compare.DefaultThresholds, []string{name}, Profiles{name: p}) {
+			if v.Unit == records.Atomics {
+				return v.Reason
+			}
+		}
+		return ""
+	}
+	if r := reason([2]locks.Profile{rw(1, 0, 2), rw(1, 0, 3)}); strings.Contains(r, "(sync.RWMutex)") || !strings.Contains(r, "besides the locks' own: 0 -> 1") {
+		t.Errorf("a counter beside a read lock: %q", r)
+	}
+	if r := reason([2]locks.Profile{rw(1, 0, 2), rw(0, 1, 4)}); !strings.Contains(r, "(sync.RWMutex)") {
+		t.Errorf("a read lock made exclusive: %q", r)
+	}
+}
+
+// TestImpossibleProfilesAreRefused: a lock profile no operation can have
+// is refused where it is read, before a verdict or a prediction rests on
+// it: held instructions under a lock never taken, fewer atomics than
+// acquisitions.
+func TestImpossibleProfilesAreRefused(t *testing.T) {
+	name := "Issuer/impl=sorted/certs=1024/hit=1/threads=1"
+	good := locks.Profile{ExclusiveLocks: 1.23, LockedInstructions: 1743, Atomics: 2.46}
+	for _, bad := range []locks.Profile{
+		{LockedInstructions: 370, Atomics: 2},
+		{SharedLockedInstructions: 50, Atomics: 2},
+		{ExclusiveLocks: 1, LockedInstructions: 50, Atomics: 0.5},
+	} {
+		data := WriteLocks([]string{name}, Profiles{name: {good, bad}})
+		if _, _, err := ReadLocks(data); err == nil || !strings.Contains(err.Error(), "head's") {
+			t.Errorf("%+v read back: %v", bad, err)
+		}
+	}
+	if _, _, err := ReadLocks(WriteLocks([]string{name}, Profiles{name: {good, good}})); err != nil {
+		t.Errorf("a possible profile refused: %v", err)
 	}
 }

@@ -45,7 +45,10 @@ type Campaign struct {
 	Instructions, Locks, Pin, Strict bool
 	Keep                             bool
 	Repo, Pkg                        string
-	Seed                             uint64
+	// Seed orders the arms and lays their code out; CorpusSeed is the
+	// corpus they measure and count, one for every campaign by default:
+	// a change's counts, and so its prediction, are the same in each.
+	Seed, CorpusSeed uint64
 	// ArmArgs are the flags that choose the cells and their windows.
 	ArmArgs []string
 	// Commands are the names of the foreign commands among the cells.
@@ -91,9 +94,10 @@ type Result struct {
 	Runner *ab.Runner
 	// Cores are those of the machine that measured the windows.
 	Cores int
-	// Counting is the time spent counting.
-	Counting time.Duration
-	cleanup  func()
+	// Building is the time spent building both revisions (their layouts
+	// linked later are the Runner's Linking); Counting, counting.
+	Building, Counting time.Duration
+	cleanup            func()
 }
 
 // Close removes the scratch folder (unless kept) and the worktrees.
@@ -150,7 +154,9 @@ func (c *Campaign) Run(ctx context.Context, base, head string, pre *Prebuilt) (*
 		}
 		c.logf("keeping %s", dir)
 	}
+	built := time.Now()
 	r, counting, oldName, newName, cleanup, err := c.arms(ctx, dir, base, head, pre)
+	res.Building = time.Since(built)
 	if err != nil {
 		res.Close()
 		return nil, err

@@ -23,6 +23,7 @@ func (c *Campaign) decide(ctx context.Context, r *ab.Runner, start time.Time, co
 	var instrWarning string
 	var lastLook, lastMeasuring time.Duration
 	var lastCells int
+	var stopped string // why no further look was measured, where -budget said so
 	looks := compare.Looks{Rounds: c.Rounds, Max: c.Looks, Next: func(look int, undecided []string) bool {
 		// The next look measures only the undecided cells: its windows take
 		// the last look's measuring time scaled by how many cells it
@@ -30,7 +31,9 @@ func (c *Campaign) decide(ctx context.Context, r *ab.Runner, start time.Time, co
 		// shrink with the cells.
 		next := lastLook - lastMeasuring + lastMeasuring*time.Duration(len(undecided))/time.Duration(max(lastCells, 1))
 		if c.Budget > 0 && time.Since(start)+next > c.Budget {
-			c.logf("%d cells undecided; another look (about %s) would pass -budget %s", len(undecided), next.Round(time.Second), c.Budget)
+			stopped = fmt.Sprintf("%d cells undecided after look %d: another look (about %s) would end past -budget %s; what the counts decide stands, the rest is INCONCLUSIVE (-budget 0: no limit)",
+				len(undecided), look-1, next.Round(time.Second), c.Budget)
+			c.logf("%s", stopped)
 			return false
 		}
 		c.logf("%d cells undecided after look %d; measuring %d more rounds of them", len(undecided), look-1, c.Rounds)
@@ -88,6 +91,9 @@ func (c *Campaign) decide(ctx context.Context, r *ab.Runner, start time.Time, co
 	c.addCounts(rep, c.judgeCounts(names, names, c.counts, c.traffic, c.profiles, harness.Cores()), harness.Cores())
 	if instrWarning != "" {
 		rep.Warnings = append(rep.Warnings, instrWarning)
+	}
+	if stopped != "" {
+		rep.Warnings = append(rep.Warnings, stopped)
 	}
 	if c.Locks && c.noLocks != "" {
 		rep.Warnings = append(rep.Warnings, "no lock verdict: "+c.noLocks+" (-locks=false skips the lock profiles)")
@@ -174,7 +180,7 @@ func (c *Campaign) count(ctx context.Context, counting [2]abcount.Arm, cells []*
 	}
 	if c.Instructions {
 		var err error
-		if c.counts, c.traffic, err = abcount.Instructions(ctx, progress("instructions"), counting[0], counting[1], counted, c.Seed); err != nil {
+		if c.counts, c.traffic, err = abcount.Instructions(ctx, progress("instructions"), counting[0], counting[1], counted, c.CorpusSeed); err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
@@ -188,7 +194,7 @@ func (c *Campaign) count(ctx context.Context, counting [2]abcount.Arm, cells []*
 		for side := range lockArms {
 			lockArms[side].Bin = c.lockBins[side]
 		}
-		if c.profiles, err = abcount.Locks(ctx, progress("the lock profile"), lockArms[0], lockArms[1], counted, c.Seed); err != nil {
+		if c.profiles, err = abcount.Locks(ctx, progress("the lock profile"), lockArms[0], lockArms[1], counted, c.CorpusSeed); err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}

@@ -53,12 +53,13 @@ type recordedSet struct {
 }
 
 // replayCounts reads the counts an ab -report recorded beside windows.csv
-// (none for a recording read from standard input): a file that is absent
-// was not recorded; one that is there and cannot be read (a FIFO, a
-// folder), is malformed, or names a cell the windows do not have refuses
-// the replay, since a verdict from counts it lacks must fail closed.
-// Traffic of other cells than the instructions' speaks for no cell whole:
-// it is left out, so no verdict by counts rests on it.
+// (none for a recording read from standard input). Every file is either
+// read and used or refused by name, never dropped: one that is absent was
+// not recorded; one that is there and cannot be read (a FIFO, a folder),
+// is malformed, or names a cell the windows do not have refuses the
+// replay, since a verdict from counts it lacks must fail closed. Traffic
+// is counted in the pass that counts instructions, so traffic.csv must
+// speak of the cells instructions.csv does, no more and no fewer.
 func replayCounts(windows string, rec *ab.Recording) (recordedSet, error) {
 	var c recordedSet
 	if windows == "-" {
@@ -72,7 +73,12 @@ func replayCounts(windows string, rec *ab.Recording) (recordedSet, error) {
 	if err != nil {
 		return recordedSet{}, err
 	}
-	if slices.Equal(trafficked, c.counted) {
+	if trafficked != nil {
+		a, b := slices.Sorted(slices.Values(trafficked)), slices.Sorted(slices.Values(c.counted))
+		if !slices.Equal(a, b) {
+			return recordedSet{}, fmt.Errorf("%s: traffic.csv counts the cells %q and instructions.csv %q: the two are counted in one pass, of the same cells",
+				filepath.Dir(windows), a, b)
+		}
 		c.traffic = traffic
 	}
 	if c.profiled, c.profiles, err = recordedCounts(windows, rec, "locks.csv", abcount.ReadLocks); err != nil {
@@ -82,7 +88,8 @@ func replayCounts(windows string, rec *ab.Recording) (recordedSet, error) {
 }
 
 // recordedCounts reads one counts file beside windows with read, as
-// replayCounts says; the zero value and no cells where it is absent.
+// replayCounts says: nil cells where it is absent, and never nil where it
+// is there, though it names no cell.
 func recordedCounts[T any](windows string, rec *ab.Recording, file string, read func([]byte) ([]string, T, error)) ([]string, T, error) {
 	var none T
 	path := filepath.Join(filepath.Dir(windows), file)
@@ -97,9 +104,16 @@ func recordedCounts[T any](windows string, rec *ab.Recording, file string, read 
 	if err != nil {
 		return nil, none, fmt.Errorf("%s: %w", path, err)
 	}
+	if names == nil {
+		names = []string{}
+	}
 	for _, n := range names {
-		if !slices.ContainsFunc(rec.Cells, func(c *records.Cell) bool { return c.Name == n }) {
+		i := slices.IndexFunc(rec.Cells, func(c *records.Cell) bool { return c.Name == n })
+		switch {
+		case i < 0:
 			return nil, none, fmt.Errorf("%s: %s is not a cell of %s", path, n, windows)
+		case rec.Cells[i].Threads != 1:
+			return nil, none, fmt.Errorf("%s: %s runs %d threads: ab counts 1-thread cells alone", path, n, rec.Cells[i].Threads)
 		}
 	}
 	return names, v, nil

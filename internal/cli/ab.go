@@ -49,6 +49,11 @@ func init() { cmdAB.define = abFlags }
 // needs, so a typo is refused rather than run for days.
 const maxABRounds = 10000
 
+// defaultBudget ends a campaign within a CI job of ten minutes (perf.yml's
+// budget) that also checks out, sets Go up and builds the measuring
+// perfrun: what is undecided then is said so, never measured on.
+const defaultBudget = 8 * time.Minute
+
 // maxAt bounds -at: past a large server's cores.
 const maxAt = 1024
 
@@ -64,7 +69,7 @@ type abOptions struct {
 	instructions, locks, pin, strict bool
 	revisionCells
 	window, warmup             time.Duration
-	seed                       uint64
+	seed, corpusSeed           uint64
 	jsonOut, reportDir, replay string
 	baseBin, headBin, baseline string
 	baseEnv, headEnv           listFlag
@@ -79,7 +84,7 @@ func abFlags(fs *flag.FlagSet) runFunc {
 	fs.IntVar(&a.rounds, "rounds", 10, "rounds of each look (each runs all three arms)")
 	fs.IntVar(&a.inner, "inner", 2, "windows each arm measures of a cell in a round; their median is the arm's value")
 	fs.IntVar(&a.looks, "looks", 3, "most looks: cells still undecided after a look get -rounds fresh rounds")
-	fs.DurationVar(&a.budget, "budget", 0, "start no look that would end past this time from the start (0: no limit), e.g. 5m")
+	fs.DurationVar(&a.budget, "budget", defaultBudget, "start no look that would end past this time from the start, builds included (0: no limit)")
 	fs.StringVar(&a.pairing, "pairing", "window", "window: arms driven window by window; process: one whole process per arm and round")
 	fs.StringVar(&a.speedLimit, "speed-limit", "10%", "set aside a window triple whose speed probes differ by more than this (window pairing; 0 for never)")
 	fs.StringVar(&a.layouts, "layouts", "fresh", "code layouts (-ldflags=-randlayout): fresh, a new one for every arm of every round; or N, N per revision rotated over the rounds; 0 the default layout alone")
@@ -92,7 +97,8 @@ func abFlags(fs *flag.FlagSet) runFunc {
 	a.cmd.define(fs)
 	fs.DurationVar(&a.window, "window", 150*time.Millisecond, "measured time per cell and window (shorter than run's on purpose: ab pairs many windows of its three arms)")
 	fs.DurationVar(&a.warmup, "warmup", 20*time.Millisecond, "unmeasured warm-up before each window (shorter than run's: an arm's cells stay set up between its windows)")
-	fs.Uint64Var(&a.seed, "seed", 1, "corpus seed, and seed of the arm order")
+	fs.Uint64Var(&a.seed, "seed", 1, "seed of the arm order and the code layouts")
+	fs.Uint64Var(&a.corpusSeed, "corpus-seed", 1, "the corpus both arms measure and count: one for every campaign by default, so the counts and the prediction of a change repeat")
 	fs.StringVar(&a.jsonOut, "json", "", "also write the verdict as JSON to this file")
 	fs.StringVar(&a.reportDir, "report", "", "also write report.md, report.html, images/ and windows.csv of the comparison here")
 	fs.StringVar(&a.replay, "replay", "", "judge the recorded comparison in this windows.csv (of -report) again, measuring nothing: with this perfrun's -rounds, -looks, -at, -threshold and -alpha")
@@ -109,7 +115,7 @@ func abFlags(fs *flag.FlagSet) runFunc {
 // armArgs are the flags that choose the cells and their windows, for both
 // arm commands.
 func (a *abOptions) armArgs() []string {
-	args := append(a.revisionCells.cellArgs(), "-window", a.window.String(), "-warmup", a.warmup.String(), "-seed", fmt.Sprint(a.seed))
+	args := append(a.revisionCells.cellArgs(), "-window", a.window.String(), "-warmup", a.warmup.String(), "-seed", fmt.Sprint(a.corpusSeed))
 	return append(args, a.cmd.args()...)
 }
 
@@ -131,7 +137,7 @@ func (a *abOptions) campaign(o *streams) (*campaign.Campaign, error) {
 	}
 	c := &campaign.Campaign{Thresholds: *a.th, Rounds: a.rounds, Inner: a.inner, Looks: a.looks, Budget: a.budget,
 		WindowPairing: a.pairing == "window", Layouts: layouts, Instructions: a.instructions, Locks: a.locks, Pin: a.pin,
-		Strict: a.strict, Keep: a.keep, Repo: a.repo, Pkg: a.pkg, Seed: a.seed, ArmArgs: a.armArgs(), Commands: commands,
+		Strict: a.strict, Keep: a.keep, Repo: a.repo, Pkg: a.pkg, Seed: a.seed, CorpusSeed: a.corpusSeed, ArmArgs: a.armArgs(), Commands: commands,
 		At: slices.Compact(at), Only: a.only}
 	if !a.quiet {
 		c.Log = o.stderr
@@ -175,8 +181,9 @@ func (a *abOptions) run(ctx context.Context, o *streams, fs *flag.FlagSet) error
 	}
 	if !a.quiet {
 		wall, r := time.Since(start), res.Runner
-		fmt.Fprintf(o.stderr, "perfrun: ab: %s in %s (%.0f%% of it measuring, %.0f%% linking layouts, %.0f%% counting instructions and locks)\n", res.Report.Verdict, wall.Round(time.Second),
-			100*r.Measuring.Seconds()/wall.Seconds(), 100*r.Linking.Seconds()/wall.Seconds(), 100*res.Counting.Seconds()/wall.Seconds())
+		share := func(d time.Duration) float64 { return 100 * d.Seconds() / wall.Seconds() }
+		fmt.Fprintf(o.stderr, "perfrun: ab: %s in %s (%.0f%% of it building, %.0f%% measuring, %.0f%% linking layouts, %.0f%% counting instructions and locks)\n", res.Report.Verdict, wall.Round(time.Second),
+			share(res.Building), share(r.Measuring), share(r.Linking), share(res.Counting))
 	}
 	return verdict
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/perfrun/perfrun/history"
 	"github.com/perfrun/perfrun/internal/bisect"
+	"github.com/perfrun/perfrun/records"
 	"github.com/perfrun/perfrun/report"
 )
 
@@ -139,7 +140,7 @@ func (b *bisectOptions) finish(ctx context.Context, o *streams, r *bisect.Result
 	if b.jsonOut != "" {
 		data, err := json.MarshalIndent(out, "", "  ")
 		if err == nil {
-			err = writeFile(b.jsonOut, append(data, '\n'))
+			err = writeFile(b.jsonOut, append(records.Visible(data), '\n'))
 		}
 		if err != nil {
 			return lostOutput(verdict, fmt.Errorf("writing %s: %w", b.jsonOut, err), o)

@@ -21,7 +21,7 @@ import (
 // a regression.
 const (
 	exitOK           = 0 // success; a gate that says PASS or IMPROVED
-	exitRegression   = 1 // a gate that says REGRESSION
+	exitRegression   = 1 // a gate that says REGRESSION, MISSING or TRADE
 	exitUsage        = 2 // bad flags, arguments or input files
 	exitInconclusive = 3 // a gate whose data cannot decide
 	exitFailure      = 4 // the tool failed: a revision that does not build, an I/O error, a wrong answer
@@ -203,7 +203,7 @@ func asUsage(err error) error {
 // verdictError is the exit of a gate: nil for PASS and IMPROVED.
 func verdictError(v compare.Verdict) error {
 	switch v {
-	case compare.Regression, compare.Missing:
+	case compare.Regression, compare.Missing, compare.Trade:
 		return &exitError{code: exitRegression}
 	case compare.Inconclusive:
 		return &exitError{code: exitInconclusive}

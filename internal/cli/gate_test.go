@@ -198,3 +198,25 @@ func TestVerdictSurvivesLostOutput(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryVerdictHasItsExit: a gate fails (exit 1) on each verdict that
+// says a declared count got worse — a TRADE among them — and passes only
+// on PASS, IMPROVED and NOT-GATED.
+func TestEveryVerdictHasItsExit(t *testing.T) {
+	for v, want := range map[compare.Verdict]int{
+		compare.Pass: exitOK, compare.Improved: exitOK, compare.NotGated: exitOK,
+		compare.Regression: exitRegression, compare.Missing: exitRegression, compare.Trade: exitRegression,
+		compare.Inconclusive: exitInconclusive,
+	} {
+		code := exitOK
+		var e *exitError
+		if err := verdictError(v); errors.As(err, &e) {
+			code = e.code
+		} else if err != nil {
+			t.Fatalf("%s: %v", v, err)
+		}
+		if code != want {
+			t.Errorf("%s exits %d, want %d", v, code, want)
+		}
+	}
+}

@@ -59,7 +59,7 @@ func countableSelf(ctx context.Context, dir string, stderr io.Writer, quiet bool
 	if why == nil {
 		return exe, nil
 	}
-	src, err := locks.SelfSource()
+	src, err := locks.SelfSource(ctx)
 	if err != nil {
 		return "", fmt.Errorf("%v, and %w", why, err)
 	}
@@ -145,9 +145,17 @@ func cellOpsFlags(fs *flag.FlagSet) runFunc {
 	strict := fs.Bool("strict", false, "strict corpus loading")
 	profile := fs.Bool("locks", false, "print the lock profile of the operations (a binary built for lock profiles, under callgrind)")
 	return func(ctx context.Context, o *streams, args []string) error {
+		if *impl == "" || *workload == "" {
+			return usageError("-impl and -workload name the one cell cell-ops runs: give both")
+		}
 		cells, err := planCells(*impl, *workload, "1", params)
-		if err != nil || len(cells) != 1 || *ops < 1 {
-			return usageError("want exactly one cell and -ops > 0 (%v)", err)
+		switch {
+		case err != nil:
+			return asUsage(err)
+		case len(cells) != 1:
+			return usageError("%d cells: cell-ops runs one (one -impl, one -workload, one value a -param)", len(cells))
+		case *ops < 1:
+			return usageError("-ops %d: want at least 1", *ops)
 		}
 		provider, _, err := corpusProvider(ctx, *corpusPath, *strict, *seed, io.Discard)
 		if err != nil {

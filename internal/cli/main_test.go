@@ -48,6 +48,10 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"run", "-save-baseline", "../evil", "-o", ""}, "bad baseline name"},
 		{[]string{"gate", "-baseline", "nope", results}, `no baseline "nope"`},
 		{[]string{"ab", "-baseline", "nope"}, `no baseline "nope"`},
+		// cell-ops names what is missing or wrong, never a pair it cannot tell apart.
+		{[]string{"cell-ops", "-param", "certs=-5"}, "-impl and -workload name the one cell"},
+		{[]string{"cell-ops", "-impl", "rcu", "-workload", "issuer", "-param", "certs=-5"}, "certs"},
+		{[]string{"cell-ops", "-impl", "rcu", "-workload", "issuer", "-ops", "0"}, "-ops 0: want at least 1"},
 	} {
 		code, _, stderr := perfrun(tc.args...)
 		if code != exitUsage || !strings.Contains(stderr, tc.msg) {

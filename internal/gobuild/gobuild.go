@@ -37,15 +37,43 @@ func Run(ctx context.Context, dir string, args ...string) error {
 	return err
 }
 
+// RunEnv is Run with env (KEY=value) set for go over this process's.
+func RunEnv(ctx context.Context, dir string, env []string, args ...string) error {
+	_, err := goOutputEnv(ctx, dir, env, args...)
+	return err
+}
+
 // goOutput is Run that also returns go's output, whether it succeeded or
 // not.
 func goOutput(ctx context.Context, dir string, args ...string) (string, error) {
+	return goOutputEnv(ctx, dir, nil, args...)
+}
+
+func goOutputEnv(ctx context.Context, dir string, env []string, args ...string) (string, error) {
 	if err := Ready(); err != nil {
 		return "", err
 	}
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	if s, ok := ctx.Value(scratchKey{}).(string); ok {
+		if err := os.MkdirAll(s, 0o755); err != nil {
+			return "", err
+		}
+		cmd.Env = append(cmd.Env, "GOTMPDIR="+s)
+	}
 	return output(ctx, cmd, "go "+args[0])
+}
+
+// scratchKey marks a context whose go commands keep their work folders in
+// a scratch folder of perfrun's.
+type scratchKey struct{}
+
+// WithScratch has every go command run under ctx keep its work folders
+// (GOTMPDIR) in dir, made when first needed: a folder perfrun prunes after
+// a kill, where $TMPDIR would keep go-build folders for good.
+func WithScratch(ctx context.Context, dir string) context.Context {
+	return context.WithValue(ctx, scratchKey{}, dir)
 }
 
 // output runs cmd, stopped gently on an interrupt, and returns its

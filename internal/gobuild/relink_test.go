@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -59,5 +60,30 @@ func TestShellWords(t *testing.T) {
 	want := []string{"GOROOT=/usr/local/go", "/x/link", "-o", "$WORK/b 1/a.out", "-X=a.b=c"}
 	if err != nil || !slices.Equal(got, want) {
 		t.Errorf("shellWords = %q, %v; want %q", got, err, want)
+	}
+}
+
+// TestGoWorksInTheScratchItIsGiven: a relinker's work folder, which lives
+// as long as its campaign, lies in the scratch folder the context names,
+// not in $TMPDIR, where a killed campaign would leave it for good.
+func TestGoWorksInTheScratchItIsGiven(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a program")
+	}
+	dir, scratch, tmp := t.TempDir(), t.TempDir(), t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module hello\n\ngo 1.26\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "main.go"), []byte("package main\n\nfunc main() {}\n"), 0o644)
+	ctx := WithScratch(context.Background(), filepath.Join(scratch, "go"))
+	l, err := NewRelinker(ctx, dir, filepath.Join(dir, "plain"), "-trimpath")
+	if err != nil || l == nil {
+		t.Fatalf("NewRelinker: %v, %v", l, err)
+	}
+	defer l.Close()
+	if !strings.HasPrefix(l.work, filepath.Join(scratch, "go")+string(filepath.Separator)) {
+		t.Errorf("go's work folder is %s, want it under %s", l.work, scratch)
+	}
+	if left, _ := filepath.Glob(filepath.Join(tmp, "go-build*")); len(left) > 0 {
+		t.Errorf("go worked in $TMPDIR: %v", left)
 	}
 }
