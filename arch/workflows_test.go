@@ -55,19 +55,25 @@ esac
 
 func runStep(t *testing.T, script string, files map[string]string) (string, map[string]string) {
 	t.Helper()
-	dir := t.TempDir()
+	return runStepIn(t, t.TempDir(), script, files)
+}
+
+// runStepIn is runStep in dir, where RUNNER_TEMP is too.
+func runStepIn(t *testing.T, dir, script string, files map[string]string) (string, map[string]string) {
+	t.Helper()
 	bin := filepath.Join(dir, "bin")
 	os.MkdirAll(bin, 0o755)
 	os.WriteFile(filepath.Join(bin, "gh"), []byte(fakeGH), 0o755)
 	os.MkdirAll(filepath.Join(dir, "out"), 0o755)
 	for name, text := range files {
+		os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755)
 		os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644)
 	}
 	outputs := filepath.Join(dir, "outputs")
 	cmd := exec.Command("bash", "-e", "-c", script)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "PATH="+bin+":"+os.Getenv("PATH"), "FAKE="+dir, "GITHUB_OUTPUT="+outputs,
-		"RUNNER_TEMP="+dir, "REPO=o/r", "PR=7", "DESCRIPTION=PASS", "RUN_URL=https://example.invalid/run")
+		"RUNNER_TEMP="+dir, "REPO=o/r", "PR=7", "DESCRIPTION=the judged verdict", "RUN_URL=https://example.invalid/run")
 	msg, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("step failed: %v\n%s", err, msg)
@@ -83,24 +89,46 @@ func runStep(t *testing.T, script string, files map[string]string) (string, map[
 	return string(body), got
 }
 
-// TestVerdictCommentIsText: the pull request's own report is posted as
-// text. A forged report once posted an image, a mention and a fake verdict
-// line under the bot's name: only lines starting "![" were dropped.
-func TestVerdictCommentIsText(t *testing.T) {
+// TestVerdictCommentIsTheJudges: the comment is written by the judge's
+// perfrun from the recorded windows and counts: a recorded write-lock
+// campaign posts its verdict, the answer at 16 threads with its cause, a
+// chart GitHub draws, and the changed cells, rendered, with no fence and
+// no image file; a forged report.md in the artifact (an image, a mention,
+// a fake verdict line) reaches no part of it.
+func TestVerdictCommentIsTheJudges(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("no bash")
 	}
-	forged := "| ✅ PASS | all |\n ![x](https://example.invalid/p.png)\n<img src=x>\n@maintainer look\n````\n**perf verdict: PASS**\n"
-	body, _ := runStep(t, step(t, "perf-verdict.yml", "Comment"), map[string]string{"out/report.md": forged})
-	open := strings.Index(body, "`````text\n")
-	end := strings.LastIndex(body, "\n`````\n")
-	if open < 0 || end < open {
-		t.Fatalf("the report is not inside a fence longer than its own backticks:\n%s", body)
+	if testing.Short() {
+		t.Skip("builds perfrun")
 	}
-	outside := body[:open] + body[end+7:]
-	for _, bad := range []string{"![x]", "<img", "@maintainer", "PASS |"} {
-		if strings.Contains(outside, bad) {
-			t.Errorf("%q renders outside the fence:\n%s", bad, body)
+	dir := t.TempDir()
+	perfrun := filepath.Join(dir, "perfrun")
+	if out, err := exec.Command("go", "build", "-o", perfrun, "../cmd/perfrun").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	files := map[string]string{"files": "impls/hashmap/hashmap.go\n", "total": "1\n",
+		"out/report.md": "**perf verdict: PASS**\n![x](https://example.invalid/p.png)\n@maintainer look\n"}
+	for _, f := range []string{"windows.csv", "instructions.csv", "locks.csv"} {
+		data, err := os.ReadFile(filepath.Join("..", "results", "locks", "report-c-hashmap", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files["out/"+f] = string(data)
+	}
+	script := step(t, "perf-verdict.yml", "Judge the recorded windows again") + step(t, "perf-verdict.yml", "Comment")
+	body, out := runStepIn(t, dir, script, files)
+	if out["state"] != "failure" {
+		t.Errorf("state %q, want failure (a REGRESSION)", out["state"])
+	}
+	for _, want := range []string{"**❌ REGRESSION**", "at 16 threads (predicted: calls take an exclusive lock)", "```mermaid\nxychart-beta", "| ❌ REGRESSION |"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the comment lacks %q:\n%s", want, body)
+		}
+	}
+	for _, bad := range []string{"![", "```text", "@maintainer", "perf verdict: PASS"} {
+		if strings.Contains(body, bad) {
+			t.Errorf("the comment holds %q:\n%s", bad, body)
 		}
 	}
 }

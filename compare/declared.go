@@ -82,9 +82,50 @@ func (r *Report) Decide(rules Rules) {
 	}
 	if !rules.Strict {
 		r.byCounts(rules)
+		r.unmeasured(rules)
 	}
 	r.answer(rules)
 	r.finish()
+}
+
+// unmeasured hands a time cell the host kept no complete round of (every
+// window disturbed: its threads never had their cores) to the witness of
+// a count the host cannot measure: past 1 thread the prediction at its
+// count, which needs no time, and at 1 thread the exact counts. The cell
+// is shown, not gated, and says why; with no such witness, or no count
+// past the cores declared (the prediction then gates nothing), it stays
+// INCONCLUSIVE.
+func (r *Report) unmeasured(rules Rules) {
+	var added []CellVerdict
+	for i := range r.Cells {
+		c := &r.Cells[i]
+		if Counted(c.Unit) || c.Verdict != Inconclusive || c.Rounds != 0 {
+			continue
+		}
+		d, n := design(c.Name), witnessAt(*c)
+		if n == 1 {
+			if slices.ContainsFunc(r.Cells, func(x CellVerdict) bool {
+				return design(x.Name) == d && x.Unit == records.Instructions && x.Verdict != NotGated && x.Verdict != Inconclusive
+			}) {
+				c.Verdict = NotGated
+				c.Reason += "; not gated: the host kept no window of it, so 1 thread is judged by the exact counts alone"
+			}
+			continue
+		}
+		if rules.PredictedAt == nil || !r.predictionGates {
+			continue
+		}
+		p, ok := rules.PredictedAt(d, n)
+		if !ok {
+			continue
+		}
+		c.Verdict = NotGated
+		c.Reason += fmt.Sprintf("; not gated: the host kept no window of it (its %s never had their cores), so the prediction judges %s: %s", countWords(n), countWords(n), p.Reason)
+		if !slices.ContainsFunc(append(r.Cells, added...), func(x CellVerdict) bool { return x.Unit == p.Unit && design(x.Name) == d }) {
+			added = append(added, p)
+		}
+	}
+	r.Cells = append(r.Cells, added...)
 }
 
 // countWords names a witness's count: "1 thread", "16 threads", "2
@@ -112,7 +153,7 @@ func joinInts(v []int) string {
 // at 1 thread (time), -92.5% a call at 16 threads (predicted)", and marks
 // the trades, whose REGRESSIONs make the report a TRADE (finish).
 func (r *Report) answer(rules Rules) {
-	r.Answers, r.trades = nil, make(map[string]bool)
+	r.Answers, r.Figures, r.trades = nil, nil, make(map[string]bool)
 	var designs []string
 	for _, c := range r.Cells {
 		if d := design(c.Name); !slices.Contains(designs, d) {
@@ -129,6 +170,9 @@ func (r *Report) answer(rules Rules) {
 			}
 			worse, better = worse || v == Regression, better || v == Improved
 			parts = append(parts, figure(by, n))
+			if v != Inconclusive && by.Ratio > 0 {
+				r.Figures = append(r.Figures, Figure{Design: shortName(d), At: n, Ratio: by.Ratio, Unit: by.Unit})
+			}
 		}
 		if len(parts) == 0 {
 			continue
@@ -168,6 +212,15 @@ func (r *Report) verdictAt(d string, n int) (Verdict, CellVerdict, bool) {
 		}
 	}
 	return worst, by, worst != ""
+}
+
+// A Figure is a design's head ÷ base at a thread count, in unit (time's,
+// the prediction's or a count's).
+type Figure struct {
+	Design string  `json:"design"`
+	At     int     `json:"at"`
+	Ratio  float64 `json:"ratio"`
+	Unit   string  `json:"unit"`
 }
 
 // figure is one verdict's change at n threads in a few words.

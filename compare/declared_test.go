@@ -1,6 +1,8 @@
 package compare
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -127,5 +129,39 @@ func TestAPassByCountsSaysWhatMoved(t *testing.T) {
 	if c.Verdict != Pass || !c.ByCounts || strings.Contains(c.Reason, "unchanged") ||
 		!strings.Contains(c.Reason, records.ExclusiveLocks+" moved") || !strings.Contains(c.Reason, "at 2 threads +2.0%") {
 		t.Errorf("%s %q: want a PASS by counts naming the moved lock count and the prediction", c.Verdict, c.Reason)
+	}
+}
+
+// TestACellTheHostNeverRanIsJudgedAsOnePastTheCores: beside a busy loop a
+// 2-core host disturbs every window of a 2-thread cell, so time keeps no
+// round of it. That count is then judged as one past the cores is: by the
+// prediction, which needs no time; the cell is shown, not gated, and says
+// why. Identical code is then a PASS, where it was INCONCLUSIVE. -strict,
+// or no count past the cores declared, keeps it INCONCLUSIVE.
+func TestACellTheHostNeverRanIsJudgedAsOnePastTheCores(t *testing.T) {
+	same := CellVerdict{Verdict: Pass, Ratio: 1, Lo: 0.98, Hi: 1.02, Rounds: 10}
+	none := CellVerdict{Verdict: Inconclusive, Reason: "0 complete rounds: 60 samples set aside"}
+	unchanged := func(d string, n int) (CellVerdict, bool) {
+		return CellVerdict{Name: d, Unit: fmt.Sprintf("predicted-sec/call@%dthreads", n), Verdict: Pass, Ratio: 1, Reason: fmt.Sprintf("at %d threads unchanged", n)}, true
+	}
+	r := decided(same, none, CellVerdict{Verdict: Pass, Ratio: 1}, DefaultAtForTest, unchanged)
+	if r.Verdict != Pass || r.Cells[1].Verdict != NotGated || !strings.Contains(r.Cells[1].Reason, "the prediction judges 2 threads: at 2 threads unchanged") {
+		t.Errorf("%s; 2 threads %s %q: want PASS, judged by the prediction at 2", r.Verdict, r.Cells[1].Verdict, r.Cells[1].Reason)
+	}
+	if !slices.ContainsFunc(r.Cells, func(c CellVerdict) bool { return c.Unit == "predicted-sec/call@2threads" && c.Verdict == Pass }) {
+		t.Errorf("the prediction at 2 threads is not among the verdicts: %+v", r.Cells)
+	}
+	worse := func(d string, n int) (CellVerdict, bool) {
+		return CellVerdict{Name: d, Unit: fmt.Sprintf("predicted-sec/call@%dthreads", n), Verdict: Regression, Ratio: 1.5, Reason: "calls take an exclusive lock"}, true
+	}
+	if r := decided(same, none, CellVerdict{Verdict: Pass, Ratio: 1}, DefaultAtForTest, worse); r.Verdict != Regression {
+		t.Errorf("a lock taken, 2 threads unmeasured: %s, want the prediction's REGRESSION", r.Verdict)
+	}
+	strict := decidedBy(same, none, CellVerdict{Verdict: Pass, Ratio: 1}, Rules{At: DefaultAtForTest, Cores: 2, Strict: true, PredictedAt: unchanged})
+	if strict.Verdict != Inconclusive {
+		t.Errorf("-strict: %s, want INCONCLUSIVE", strict.Verdict)
+	}
+	if r := decided(same, none, CellVerdict{Verdict: Pass, Ratio: 1}, []int{1, 2}, unchanged); r.Verdict != Inconclusive {
+		t.Errorf("-at 1,2: %s, want INCONCLUSIVE (no count past the cores: the prediction gates nothing)", r.Verdict)
 	}
 }

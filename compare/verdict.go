@@ -89,6 +89,9 @@ type Report struct {
 	// Answers say, a line a design the change moved, what it does at
 	// each declared thread count (Decide); a trade's line says so.
 	Answers []string `json:"answers,omitempty"`
+	// Figures are the answers' numbers: a design's head ÷ base at each
+	// declared thread count it moved at, and what measured it.
+	Figures []Figure `json:"figures,omitempty"`
 
 	countsOnly bool            // neither side has a time: counts are what is gated
 	trades     map[string]bool // designs better at one declared count, worse at another

@@ -465,3 +465,23 @@ func TestTheAnswerLeadsThePage(t *testing.T) {
 		t.Errorf("report.html does not open with the answer")
 	}
 }
+
+// TestCommentChartHoldsNoName: the comment's chart is drawn from the
+// comment's own text, so a design's name in it is cut to what a Mermaid
+// label may hold: a name cannot end the label, the chart or its block.
+func TestCommentChartHoldsNoName(t *testing.T) {
+	hostile := "x\"]\n```\n<img src=x>"
+	rep := &compare.Report{Verdict: compare.Regression, Old: "main", New: "head",
+		Answers: []string{hostile + ": +826.0% a call at 16 threads (predicted)"},
+		Figures: []compare.Figure{{Design: hostile, At: 16, Ratio: 9.26, Unit: "predicted-sec/call@16threads"}, {Design: "rcu", At: 1, Ratio: 1.2, Unit: "sec/op"}},
+		Cells:   []compare.CellVerdict{{Name: hostile, Unit: "sec/op", Verdict: compare.Regression, Ratio: 1.2, Reason: hostile}}}
+	var md bytes.Buffer
+	(&report.Document{Verdict: rep}).WriteComment(&md)
+	out := md.String()
+	if strings.Count(out, "```") != 2 || !strings.Contains(out, "```mermaid\nxychart-beta\n") || !strings.Contains(out, `"x________img src=x_ 16t predicted"`) {
+		t.Errorf("the chart's block was ended or its label kept the name:\n%s", out)
+	}
+	if strings.Contains(out, "<img") || strings.Contains(out, "![") {
+		t.Errorf("the comment holds markup from a name:\n%s", out)
+	}
+}

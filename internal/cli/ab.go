@@ -180,10 +180,7 @@ func (a *abOptions) run(ctx context.Context, o *streams, fs *flag.FlagSet) error
 		}
 	}
 	if !a.quiet {
-		wall, r := time.Since(start), res.Runner
-		share := func(d time.Duration) float64 { return 100 * d.Seconds() / wall.Seconds() }
-		fmt.Fprintf(o.stderr, "perfrun: ab: %s in %s (%.0f%% of it building, %.0f%% measuring, %.0f%% linking layouts, %.0f%% counting instructions and locks)\n", res.Report.Verdict, wall.Round(time.Second),
-			share(res.Building), share(r.Measuring), share(r.Linking), share(res.Counting))
+		fmt.Fprintln(o.stderr, closingLine(res, time.Since(start)))
 	}
 	return verdict
 }
@@ -363,4 +360,12 @@ func orDefault(impl string) string {
 		return allImpls()
 	}
 	return impl
+}
+
+// closingLine is ab's last line: the verdict, the wall time and where it
+// went.
+func closingLine(res *campaign.Result, wall time.Duration) string {
+	share := func(d time.Duration) float64 { return 100 * d.Seconds() / wall.Seconds() }
+	return fmt.Sprintf("perfrun: ab: %s in %s (%.0f%% of it building, %.0f%% measuring, %.0f%% linking layouts, %.0f%% counting instructions and locks)",
+		res.Report.Verdict, wall.Round(time.Second), share(res.Building), share(res.Runner.Measuring), share(res.Runner.Linking), share(res.Counting))
 }

@@ -9,8 +9,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/perfrun/perfrun/compare"
+	"github.com/perfrun/perfrun/internal/ab"
+	"github.com/perfrun/perfrun/internal/campaign"
 	"github.com/perfrun/perfrun/records"
 )
 
@@ -218,5 +221,15 @@ func TestEveryVerdictHasItsExit(t *testing.T) {
 		if code != want {
 			t.Errorf("%s exits %d, want %d", v, code, want)
 		}
+	}
+}
+
+// TestABsClosingLineSaysWhereTheTimeWent: the building share is in it, as
+// measuring, linking and counting are; it was left out.
+func TestABsClosingLineSaysWhereTheTimeWent(t *testing.T) {
+	res := &campaign.Result{Report: &compare.Report{Verdict: compare.Pass}, Runner: &ab.Runner{Measuring: 60 * time.Second, Linking: 10 * time.Second},
+		Building: 20 * time.Second, Counting: 10 * time.Second}
+	if got, want := closingLine(res, 100*time.Second), "PASS in 1m40s (20% of it building, 60% measuring, 10% linking layouts, 10% counting"; !strings.Contains(got, want) {
+		t.Errorf("%q, want %q", got, want)
 	}
 }

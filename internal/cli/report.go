@@ -119,6 +119,9 @@ func renderDocument(doc *report.Document) (*publish.Folder, error) {
 	if doc.Verdict != nil {
 		doc.WriteMarkdownFull(&full)
 		pub.Add(report.FullMarkdown, full.Bytes())
+		var comment bytes.Buffer
+		doc.WriteComment(&comment)
+		pub.Add(report.CommentFile, comment.Bytes())
 	}
 	pub.Add("report.html", page.Bytes())
 	return pub, nil
