@@ -2,6 +2,7 @@ package compare
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/perfrun/perfrun/records"
 )
@@ -22,11 +23,20 @@ var lockWords = map[string]string{
 // counted in atomics/op.
 var gatedLocks = map[string]bool{records.ExclusiveLocks: true, records.LockedInstructions: true, records.Atomics: true}
 
+// MinLockChange is the least change a lock profile's count of events (an
+// acquisition, an atomic) must make per operation to be one: the
+// runtime's own atomics (a collection, a timer) land on a few operations
+// of the hundred thousand counted, 0.0001 an op in one process and none in
+// the next, in identical code. A change in instructions held must be one
+// instruction an op.
+const MinLockChange = 0.01
+
 // LockVerdict compares one unit of a cell's lock profile, an exact count
 // per operation, at th.InstructionsRatio: more than that fraction more is
 // a REGRESSION, so much less an IMPROVED, and any count where base had none
-// a REGRESSION whatever the threshold. Shared locks and the instructions
-// under them are reported, never gated.
+// a REGRESSION whatever the threshold, once the change passes
+// MinLockChange. Shared locks and the instructions under them are
+// reported, never gated.
 func LockVerdict(name, unit string, old, new float64, th Thresholds) CellVerdict {
 	c := CellVerdict{Name: name, Unit: unit, Verdict: Pass, Ratio: ratio(new, old)}
 	words := lockWords[unit]
@@ -36,6 +46,15 @@ func LockVerdict(name, unit string, old, new float64, th Thresholds) CellVerdict
 	}
 	if c.Ratio == 1 {
 		c.Reason = fmt.Sprintf("%s %.4g per op, unchanged", words, old)
+	}
+	least := MinLockChange
+	if unit == records.LockedInstructions || unit == records.SharedLockedInstructions {
+		least = 1
+	}
+	if math.Abs(new-old) < least && new != old && gatedLocks[unit] {
+		// Too small to be the code's: no change.
+		c.Reason = change + fmt.Sprintf(", less than %g an op: no change", least)
+		new = old
 	}
 	up, down := new > old*(1+th.InstructionsRatio), new < old*(1-th.InstructionsRatio)
 	switch {

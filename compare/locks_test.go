@@ -51,3 +51,19 @@ func TestLockVerdictFailsReport(t *testing.T) {
 		t.Fatalf("a lock PASS alone: %s, want INCONCLUSIVE (nothing judged time)", only.Verdict)
 	}
 }
+
+// TestLockCountsHaveAFloor: the runtime's own atomics land on a few of the
+// operations counted, 0.0001163 an op in one process and none in the next
+// (identical rcu code came out IMPROVED by atomics/op, -100%); a change
+// under MinLockChange an op is no change either way, and one past it still
+// fails.
+func TestLockCountsHaveAFloor(t *testing.T) {
+	for _, c := range []struct {
+		old, new float64
+		want     Verdict
+	}{{0.0001163, 0, Pass}, {0, 0.0001163, Pass}, {2, 2.004, Pass}, {0, 1, Regression}, {0, 0.05, Regression}, {1, 0, Improved}} {
+		if v := LockVerdict("Issuer/impl=rcu/threads=1", records.Atomics, c.old, c.new, DefaultThresholds); v.Verdict != c.want {
+			t.Errorf("atomics %g -> %g: %s (%s), want %s", c.old, c.new, v.Verdict, v.Reason, c.want)
+		}
+	}
+}
