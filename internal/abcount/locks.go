@@ -97,7 +97,8 @@ func lockKinds(p [2]locks.Profile, unit string) string {
 			default:
 				took = true
 			}
-			if took && !slices.Contains(kinds, l.Kind) {
+			// A replayed profile knows its busiest lock, not its kind.
+			if took && l.Kind != busiestKind && !slices.Contains(kinds, l.Kind) {
 				kinds = append(kinds, l.Kind)
 			}
 		}
@@ -127,6 +128,10 @@ func besidesLocks(p locks.Profile) (float64, bool) {
 	}
 	return max(0, p.Atomics-own), true
 }
+
+// busiestKind names the one lock a recorded profile describes: the file
+// keeps its busiest lock's counts, not its kind.
+const busiestKind = "busiest"
 
 // locksHeader is the first row of a lock profiles file: what ab -report
 // writes beside windows.csv, and -replay judges again.
@@ -198,7 +203,7 @@ func ReadLocks(data []byte) (names []string, profiles Profiles, err error) {
 			}
 			p[side] = locks.FromValues(c[side][:len(locks.Units)])
 			if acq, held := c[side][len(locks.Units)], c[side][len(locks.Units)+1]; acq > 0 {
-				p[side].Locks = []locks.LockProfile{{Kind: "busiest", Exclusive: acq, HeldExclusive: held}}
+				p[side].Locks = []locks.LockProfile{{Kind: busiestKind, Exclusive: acq, HeldExclusive: held}}
 			}
 			if err := p[side].Check(sides[side] + "'s " + name); err != nil {
 				return nil, nil, err
