@@ -39,6 +39,7 @@ var layers = []struct {
 	{"internal/threadcpu", -1},
 	{"internal/selfsource", -1},
 	{"internal/needs", -1},
+	{"internal/scratch", -1},
 	{"store/certgen", 0},
 	{"records", 0},
 	{"history/changepoint", 0},

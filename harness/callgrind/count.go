@@ -13,6 +13,8 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+
+	"github.com/perfrun/perfrun/internal/scratch"
 )
 
 var (
@@ -62,7 +64,7 @@ var CacheGeometry = []string{"--cache-sim=yes", "--I1=32768,8,64", "--D1=32768,8
 // ones callgrind books to the counted thread but another thread made are
 // set aside.
 func CountTraffic(ctx context.Context, argv, env []string) (float64, Traffic, error) {
-	dir, err := os.MkdirTemp("", "perfrun-count-")
+	dir, err := scratch.Dir("count-")
 	if err != nil {
 		return 0, Traffic{}, err
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/perfrun/perfrun/internal/gobuild"
+	"github.com/perfrun/perfrun/internal/scratch"
 )
 
 // Build compiles the main package pkg (an import path, or a folder such
@@ -18,7 +19,7 @@ import (
 // costs what a build of a changed sync costs: every package above it is
 // compiled once more, then cached.
 func Build(ctx context.Context, dir, pkg, out string, tags []string, flags ...string) error {
-	scratch, err := os.MkdirTemp("", "perfrun-overlay-")
+	scratch, err := scratch.Dir("overlay-")
 	if err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/perfrun/perfrun/harness/callgrind"
+	"github.com/perfrun/perfrun/internal/scratch"
 	"github.com/perfrun/perfrun/predict"
 	"github.com/perfrun/perfrun/records"
 )
@@ -81,7 +82,7 @@ func Count(ctx context.Context, argv, env []string) (Profile, error) {
 	if !callgrind.Requests {
 		return Profile{}, fmt.Errorf("lock profiles need callgrind's client requests, which this architecture lacks here")
 	}
-	dir, err := os.MkdirTemp("", "perfrun-locks-")
+	dir, err := scratch.Dir("locks-")
 	if err != nil {
 		return Profile{}, err
 	}

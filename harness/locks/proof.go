@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/perfrun/perfrun/internal/gobuild"
+	"github.com/perfrun/perfrun/internal/scratch"
 )
 
 // Rebuilt proves that the source of pkg in dir is the source of the
@@ -89,7 +90,7 @@ func provenSelf(ctx context.Context, b SelfBuild) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", exe, err)
 	}
-	scratch, err := os.MkdirTemp("", "perfrun-proof-")
+	scratch, err := scratch.Dir("proof-")
 	if err != nil {
 		return err
 	}

@@ -20,10 +20,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/perfrun/perfrun/compare"
+	"github.com/perfrun/perfrun/internal/scratch"
 	"github.com/perfrun/perfrun/records"
 )
 
@@ -297,59 +297,25 @@ func (r *Runner) runArm(ctx context.Context, bin, arm string, round int, match s
 	return records.ReadFile(out)
 }
 
-// TempDir makes the scratch directory for a comparison and records this
+// TempDir makes the scratch directory for a comparison, recording this
 // process in it, so a later run can tell a live comparison's directory
-// from one a killed run left behind.
-func TempDir() (string, error) {
-	dir, err := os.MkdirTemp("", tempPrefix)
-	if err != nil {
-		return "", err
-	}
-	return dir, os.WriteFile(filepath.Join(dir, "pid"), []byte(strconv.Itoa(os.Getpid())), 0o644)
-}
-
-const tempPrefix = "perfrun-ab-"
-
-// keptName marks a scratch directory kept on purpose: PruneStale leaves it.
-const keptName = "kept"
+// from one a killed run left behind (scratch.Dir).
+func TempDir() (string, error) { return scratch.Dir("ab-") }
 
 // Keep marks dir, a comparison's scratch directory, as kept: no later
 // comparison removes it as left behind.
 func Keep(dir string) error {
-	return os.WriteFile(filepath.Join(dir, keptName), []byte("kept by perfrun ab -keep; remove the folder when done\n"), 0o644)
+	return os.WriteFile(filepath.Join(dir, scratch.KeptFile), []byte("kept by perfrun ab -keep; remove the folder when done\n"), 0o644)
 }
 
-// PruneStale removes what comparisons killed before they could clean up
-// left behind: scratch directories whose process is gone (a directory
-// without a pid file is older than this and left alone), then the git
+// PruneStale removes what perfrun processes killed before they could
+// clean up left behind: scratch directories whose process is gone (a
+// comparison's, a count's, a build's: scratch.Prune), then the git
 // worktrees registered in them. It returns the directories removed.
 func PruneStale(repo string) []string {
-	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), tempPrefix+"*"))
-	var removed []string
-	for _, d := range dirs {
-		if _, err := os.Stat(filepath.Join(d, keptName)); err == nil {
-			continue // kept on purpose (ab -keep)
-		}
-		data, err := os.ReadFile(filepath.Join(d, "pid"))
-		if err != nil {
-			continue
-		}
-		pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
-		if err != nil || pid == os.Getpid() || alive(pid) {
-			continue
-		}
-		if os.RemoveAll(d) == nil {
-			removed = append(removed, d)
-		}
-	}
+	removed := scratch.Prune()
 	forgetWorktrees(repo, removed...)
 	return removed
-}
-
-// alive reports whether a process with this pid exists.
-func alive(pid int) bool {
-	p, err := os.FindProcess(pid)
-	return err == nil && p.Signal(syscall.Signal(0)) == nil
 }
 
 // Dirty reports whether the repository's work tree has uncommitted

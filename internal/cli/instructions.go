@@ -14,6 +14,7 @@ import (
 	"github.com/perfrun/perfrun/harness/callgrind"
 	"github.com/perfrun/perfrun/harness/locks"
 	"github.com/perfrun/perfrun/internal/gobuild"
+	"github.com/perfrun/perfrun/internal/scratch"
 	"github.com/perfrun/perfrun/workloads"
 )
 
@@ -31,7 +32,7 @@ func cellOpsArgs(corpusPath string, strict bool, seed uint64) []string {
 // single-threaded cells, each in procs processes of this very binary
 // running cell-ops.
 func countInstructions(ctx context.Context, res *harness.Outcome, procs int, corpusArgs []string, stderr io.Writer, quiet bool) error {
-	dir, err := os.MkdirTemp("", "perfrun-count-")
+	dir, err := scratch.Dir("count-")
 	if err != nil {
 		return err
 	}
@@ -76,7 +77,7 @@ func countableSelf(ctx context.Context, dir string, stderr io.Writer, quiet bool
 // countLocks has the harness count the lock profile of the run's
 // single-threaded cells, in a build of this program for lock profiles.
 func countLocks(ctx context.Context, res *harness.Outcome, corpusArgs []string, stderr io.Writer, quiet bool) error {
-	dir, err := os.MkdirTemp("", "perfrun-locks-")
+	dir, err := scratch.Dir("locks-")
 	if err != nil {
 		return err
 	}
