@@ -24,7 +24,7 @@ import (
 // no symbol table and no -s recorded is built again by go run itself.
 // scratch is a folder for the build.
 func Rebuilt(ctx context.Context, exe string, info *debug.BuildInfo, dir, pkg, scratch string) error {
-	args := []string{"build", "-buildvcs=false"}
+	flags := []string{"-buildvcs=false"}
 	var env []string
 	ldflags := ""
 	for _, s := range info.Settings {
@@ -36,20 +36,20 @@ func Rebuilt(ctx context.Context, exe string, info *debug.BuildInfo, dir, pkg, s
 		case s.Key == "-ldflags":
 			ldflags = s.Value
 		case strings.HasPrefix(s.Key, "-"):
-			args = append(args, s.Key+"="+s.Value)
+			flags = append(flags, s.Key+"="+s.Value)
 		case s.Key == "CGO_ENABLED" || strings.HasPrefix(s.Key, "CGO_") || strings.HasPrefix(s.Key, "GO"):
 			env = append(env, s.Key+"="+s.Value)
 		}
 	}
 	if ldflags != "" {
-		args = append(args, "-ldflags="+ldflags)
+		flags = append(flags, "-ldflags="+ldflags)
 	}
 	out := filepath.Join(scratch, "perfrun-again")
-	args = append(args, "-o", out, "--", pkg)
+	args := append(append([]string{"build"}, flags...), "-o", out, "--", pkg)
 	if !symbols(exe) && !strings.Contains(" "+ldflags+" ", " -s ") {
 		// go run's binary: built again as go run builds it, and copied
 		// where go run would start it.
-		args = append(append([]string{"run"}, args[1:len(args)-4]...), "-exec", "cp", pkg, out)
+		args = append(append([]string{"run"}, flags...), "-exec", "cp", pkg, out)
 	}
 	if err := gobuild.RunEnv(ctx, dir, env, args...); err != nil {
 		return fmt.Errorf("building %s again from %s to prove it is this binary's source: %w", pkg, dir, err)

@@ -20,19 +20,7 @@ import (
 // (a syscalls REGRESSION recorded there became INCONCLUSIVE).
 func TestEveryCountFileIsUsedOrRefused(t *testing.T) {
 	a, b := "Issuer/impl=rcu/threads=1", "Issuer/impl=hashmap/threads=1"
-	windows := map[string][]compare.Window{}
-	for round := range 3 {
-		for _, arm := range []string{compare.ArmBase, compare.ArmHead, compare.ArmBase2} {
-			for _, c := range []string{a, b} {
-				windows[c] = append(windows[c], compare.Window{Round: round, Arm: arm, Value: 100e-9, Probe: 20e-9})
-			}
-		}
-	}
-	data := ab.WriteWindows([]string{a, b}, windows, 2)
-	rec, err := ab.ReadWindows(bytes.NewReader(data), 2)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data, rec := recording(t, a, b)
 	counts := abcount.Counts{a: {{100}, {100}}, b: {{200}, {200}}}
 	side := []callgrind.Traffic{{L1Misses: 1, LLMisses: 0.1}}
 	traffic := abcount.Traffic{a: {side, side}, b: {side, side}}
@@ -73,19 +61,7 @@ func TestEveryCountFileIsUsedOrRefused(t *testing.T) {
 // a count file that names a cell of more threads is no recording of ab's.
 func TestCountsOfCellsNoRunCountsAreRefused(t *testing.T) {
 	one, four := "Issuer/impl=rcu/threads=1", "Issuer/impl=rcu/threads=4"
-	windows := map[string][]compare.Window{}
-	for round := range 3 {
-		for _, arm := range []string{compare.ArmBase, compare.ArmHead, compare.ArmBase2} {
-			for _, c := range []string{one, four} {
-				windows[c] = append(windows[c], compare.Window{Round: round, Arm: arm, Value: 100e-9, Probe: 20e-9})
-			}
-		}
-	}
-	data := ab.WriteWindows([]string{one, four}, windows, 2)
-	rec, err := ab.ReadWindows(bytes.NewReader(data), 2)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data, rec := recording(t, one, four)
 	dir := t.TempDir()
 	file := filepath.Join(dir, "windows.csv")
 	os.WriteFile(file, data, 0o644)
@@ -93,4 +69,24 @@ func TestCountsOfCellsNoRunCountsAreRefused(t *testing.T) {
 	if _, err := replayCounts(file, rec); err == nil || !strings.Contains(err.Error(), "4 threads") {
 		t.Errorf("counts of a 4-thread cell: %v, want them refused", err)
 	}
+}
+
+// recording is a windows.csv of three even rounds of cells on a 2-core
+// machine, and the recording it reads back as.
+func recording(t *testing.T, cells ...string) ([]byte, *ab.Recording) {
+	t.Helper()
+	windows := map[string][]compare.Window{}
+	for round := range 3 {
+		for _, arm := range []string{compare.ArmBase, compare.ArmHead, compare.ArmBase2} {
+			for _, c := range cells {
+				windows[c] = append(windows[c], compare.Window{Round: round, Arm: arm, Value: 100e-9, Probe: 20e-9})
+			}
+		}
+	}
+	data := ab.WriteWindows(cells, windows, 2)
+	rec, err := ab.ReadWindows(bytes.NewReader(data), 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data, rec
 }
