@@ -24,22 +24,9 @@
 // bisect's search (internal/bisect) — promises nothing.
 package perfrun
 
-import (
-	"os"
-
-	"github.com/perfrun/perfrun/internal/cli"
-	"github.com/perfrun/perfrun/store"
-)
+import "github.com/perfrun/perfrun/store"
 
 // Impl is one implementation to measure: its name as on the command line
 // and in results (lower case letters, digits and '-'), a one-line
 // description, and a constructor of empty stores.
 type Impl = store.Impl
-
-// Main runs perfrun's command line on os.Args with the built-in
-// implementations and impls after them, and exits with its exit code (0
-// success or PASS, 1 REGRESSION, 2 usage, 3 INCONCLUSIVE, 4 failure). It
-// does not return.
-func Main(impls ...Impl) {
-	os.Exit(cli.Main(os.Args[1:], os.Stdout, os.Stderr, impls))
-}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
+	"sync"
 
 	"github.com/perfrun/perfrun/internal/selfsource"
 )
@@ -26,7 +28,27 @@ type SelfBuild struct {
 // with, or a working folder that is another checkout than the binary's.
 // Where the binary carries no revision, or was built from a modified
 // tree, the source is proven by a build of it (Rebuilt), or refused.
+// A source once proven is this process's for good: the proof is a build.
 func SelfSource(ctx context.Context) (SelfBuild, error) {
+	selfProven.Lock()
+	defer selfProven.Unlock()
+	if b := selfProven.b; b != nil {
+		return SelfBuild{Dir: b.Dir, Pkg: b.Pkg, Name: b.Name, Tags: slices.Clone(b.Tags)}, nil
+	}
+	b, err := selfSource(ctx)
+	if err == nil {
+		selfProven.b = &SelfBuild{Dir: b.Dir, Pkg: b.Pkg, Name: b.Name, Tags: slices.Clone(b.Tags)}
+	}
+	return b, err
+}
+
+// selfProven is the source SelfSource proved, once it has.
+var selfProven struct {
+	sync.Mutex
+	b *SelfBuild
+}
+
+func selfSource(ctx context.Context) (SelfBuild, error) {
 	pkg, tags, err := Self()
 	if err != nil {
 		return SelfBuild{}, err

@@ -25,6 +25,7 @@ import (
 	"github.com/perfrun/perfrun/compare"
 	"github.com/perfrun/perfrun/internal/scratch"
 	"github.com/perfrun/perfrun/records"
+	"github.com/perfrun/perfrun/store/corpus"
 )
 
 // ErrBadSource is returned for a repository, revision or package that is
@@ -273,12 +274,9 @@ func (r *Runner) env(arm string) []string {
 // its measured processes generated instead of generating it again at
 // callgrind's speed. A revision from before the cache ignores it.
 func (r *Runner) CorpusCache(side int) string {
-	return CorpusCacheEnv + "=" + filepath.Join(r.Dir, "corpus-"+[]string{"base", "head"}[side])
+	return corpus.CacheEnv + "=" + filepath.Join(r.Dir, "corpus-"+[]string{"base", "head"}[side])
 }
 
-// CorpusCacheEnv names the folder where an arm's processes keep the
-// corpora they generate for the revision's next process.
-const CorpusCacheEnv = "PERFRUN_CORPUS_CACHE"
 
 func (r *Runner) runArm(ctx context.Context, bin, arm string, round int, match string) (*records.Set, error) {
 	out := filepath.Join(r.Dir, fmt.Sprintf("round%03d-%s.txt", round, arm))

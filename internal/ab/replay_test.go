@@ -11,6 +11,7 @@ import (
 
 	"github.com/perfrun/perfrun/compare"
 	"github.com/perfrun/perfrun/internal/recorded"
+	"github.com/perfrun/perfrun/store/corpus"
 )
 
 // TestReplayReproducesCampaigns: judged again from their recorded windows,
@@ -103,10 +104,10 @@ func TestArmEnvironments(t *testing.T) {
 	// its revision keeps the corpus: base and base again share one, head
 	// has its own.
 	plain := &Runner{Dir: "/scratch"}
-	if env := plain.env(ArmHead); len(env) != len(os.Environ())+1 || last(env) != CorpusCacheEnv+"=/scratch/corpus-head" {
+	if env := plain.env(ArmHead); len(env) != len(os.Environ())+1 || last(env) != corpus.CacheEnv+"=/scratch/corpus-head" {
 		t.Errorf("no settings, head: %d variables, last %q", len(env), last(env))
 	}
-	if a, b := last(plain.env(ArmBase)), last(plain.env(ArmBase2)); a != b || a != CorpusCacheEnv+"=/scratch/corpus-base" {
+	if a, b := last(plain.env(ArmBase)), last(plain.env(ArmBase2)); a != b || a != corpus.CacheEnv+"=/scratch/corpus-base" {
 		t.Errorf("base's and base again's corpus: %q, %q", a, b)
 	}
 }

@@ -4,13 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/perfrun/perfrun/internal/ab"
 	"github.com/perfrun/perfrun/store/corpus"
 	"github.com/perfrun/perfrun/workloads"
 )
@@ -71,16 +69,7 @@ func progressAfter(w io.Writer, what, unit string) func(done, total int) {
 func corpusProvider(ctx context.Context, path string, strict bool, seed uint64, stderr io.Writer) (provider func(int) (*corpus.Corpus, error), loaded int, err error) {
 	if path == "" {
 		return func(cas int) (*corpus.Corpus, error) {
-			hits, misses := corpus.GeneratedLeaves(cas)
-			if err := corpus.FitsMemory(cas, hits+misses, fmt.Sprintf("certs=%d", cas)); err != nil {
-				return nil, err
-			}
-			spec := corpus.Spec{Seed: seed, CAs: cas, Hits: hits, Misses: misses}
-			progress := progressAfter(stderr, "generating corpus", "objects")
-			if dir := os.Getenv(ab.CorpusCacheEnv); dir != "" {
-				return corpus.CachedIn(ctx, dir, spec, progress)
-			}
-			return corpus.CachedContext(ctx, spec, progress)
+			return corpus.ForCells(ctx, seed, cas, progressAfter(stderr, "generating corpus", "objects"))
 		}, 0, nil
 	}
 	loading := progressAfter(stderr, "loading "+path, "MiB")

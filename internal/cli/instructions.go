@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -13,6 +14,7 @@ import (
 	"github.com/perfrun/perfrun/harness"
 	"github.com/perfrun/perfrun/harness/callgrind"
 	"github.com/perfrun/perfrun/harness/locks"
+	"github.com/perfrun/perfrun/internal/cellops"
 	"github.com/perfrun/perfrun/internal/gobuild"
 	"github.com/perfrun/perfrun/internal/scratch"
 	"github.com/perfrun/perfrun/workloads"
@@ -50,7 +52,9 @@ func countInstructions(ctx context.Context, res *harness.Outcome, procs int, cor
 // countableSelf is a binary of this program callgrind can count: this one,
 // or, where it has no symbol table (go run links with -s), the same
 // package built again from its own source into dir (locks.SelfSource), as
-// lock profiles build it.
+// lock profiles build it, and as the counting program alone (cellops.Tag):
+// its packages are the ones this binary was compiled from, so only its
+// link is new.
 func countableSelf(ctx context.Context, dir string, stderr io.Writer, quiet bool) (string, error) {
 	exe, err := os.Executable()
 	if err != nil {
@@ -68,7 +72,7 @@ func countableSelf(ctx context.Context, dir string, stderr io.Writer, quiet bool
 		fmt.Fprintf(stderr, "perfrun: this binary has no symbol table to count instructions in (go run links without one): building %s from %s with one\n", src.Name, src.Dir)
 	}
 	out := filepath.Join(dir, "perfrun")
-	if err := gobuild.Run(ctx, src.Dir, "build", "-tags", strings.Join(src.Tags, ","), "-o", out, "--", src.Pkg); err != nil {
+	if err := gobuild.Run(ctx, src.Dir, "build", "-tags", strings.Join(append(src.Tags, cellops.Tag), ","), "-o", out, "--", src.Pkg); err != nil {
 		return "", fmt.Errorf("%v; building it again to count: %w (build perfrun with go build and run that)", why, err)
 	}
 	return out, nil
@@ -83,7 +87,7 @@ func countLocks(ctx context.Context, res *harness.Outcome, corpusArgs []string, 
 	}
 	defer os.RemoveAll(dir)
 	if !quiet {
-		fmt.Fprintf(stderr, "perfrun: building perfrun for lock profiles (an overlay of package sync; the first build compiles the standard library again)\n")
+		fmt.Fprintf(stderr, "perfrun: building perfrun for lock profiles (an overlay of package sync; the first build compiles the standard library again, and the program that counts alone)\n")
 	}
 	if err := inheritBurn(); err != nil {
 		return err
@@ -127,7 +131,7 @@ func countProgress(stderr io.Writer, quiet bool, what string) func(harness.Cell,
 }
 
 var cmdCellOps = &command{
-	maxArgs: 0, name: "cell-ops", args: "[flags]", short: "run N operations of one cell (for callgrind)",
+	maxArgs: 0, name: cellops.Name, args: "[flags]", short: "run N operations of one cell (for callgrind)",
 	long: `Cell-ops performs exactly -ops operations of one cell on one thread after
 its setup, and nothing else: what "run -instructions" counts under
 callgrind. Not listed in help.`,
@@ -136,48 +140,12 @@ callgrind. Not listed in help.`,
 func init() { cmdCellOps.define = cellOpsFlags }
 
 func cellOpsFlags(fs *flag.FlagSet) runFunc {
-	impl := fs.String("impl", "", "implementation")
-	workload := fs.String("workload", "", "workload")
-	ops := fs.Int("ops", 1000, "operations")
-	var params listFlag
-	fs.Var(&params, "param", "parameter name=value")
-	seed := fs.Uint64("seed", 1, "corpus seed")
-	corpusPath := fs.String("corpus", "", "corpus path")
-	strict := fs.Bool("strict", false, "strict corpus loading")
-	profile := fs.Bool("locks", false, "print the lock profile of the operations (a binary built for lock profiles, under callgrind)")
+	f := cellops.Define(fs)
 	return func(ctx context.Context, o *streams, args []string) error {
-		if *impl == "" || *workload == "" {
-			return usageError("-impl and -workload name the one cell cell-ops runs: give both")
+		err := f.Run(ctx, o.stdout)
+		if u := (*cellops.UsageError)(nil); errors.As(err, &u) {
+			return usageError("%s", u.Error())
 		}
-		cells, err := planCells(*impl, *workload, "1", params)
-		switch {
-		case err != nil:
-			return asUsage(err)
-		case len(cells) != 1:
-			return usageError("%d cells: cell-ops runs one (one -impl, one -workload, one value a -param)", len(cells))
-		case *ops < 1:
-			return usageError("-ops %d: want at least 1", *ops)
-		}
-		provider, _, err := corpusProvider(ctx, *corpusPath, *strict, *seed, io.Discard)
-		if err != nil {
-			return err
-		}
-		c := cells[0]
-		inst, err := c.Workload.Setup(workloads.Env{Impl: c.Impl, Params: c.Params, Corpus: provider, Seed: *seed})
-		if err != nil {
-			return err
-		}
-		// One whole rotation first, uncounted, as the timed windows have a
-		// warm-up: a real store parses each leaf on its first lookup
-		// (~40k instructions a leaf on OpenSSL), which is setup, not a
-		// lookup's cost.
-		op := inst.Worker(0)
-		if err := op(max(inst.Period, 1)); err != nil {
-			return err
-		}
-		if *profile {
-			return locks.Run(op, *ops, o.stdout)
-		}
-		return callgrind.CountOps(op, *ops)
+		return err
 	}
 }
