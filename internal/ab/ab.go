@@ -277,7 +277,6 @@ func (r *Runner) CorpusCache(side int) string {
 	return corpus.CacheEnv + "=" + filepath.Join(r.Dir, "corpus-"+[]string{"base", "head"}[side])
 }
 
-
 func (r *Runner) runArm(ctx context.Context, bin, arm string, round int, match string) (*records.Set, error) {
 	out := filepath.Join(r.Dir, fmt.Sprintf("round%03d-%s.txt", round, arm))
 	args := append([]string{"run", "-rounds", strconv.Itoa(max(r.Inner, 1)), "-q", "-format", "benchfmt", "-o", out,
