@@ -3,6 +3,7 @@ package harness
 import (
 	"bytes"
 	"os"
+	"path/filepath"
 	"strconv"
 	"syscall"
 	"time"
@@ -94,9 +95,14 @@ func childCPU(ps *os.ProcessState) (time.Duration, bool) {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), true
 }
 
-// runnable is how many threads of the whole machine are running or
-// runnable now (/proc/stat's procs_running), the reader among them.
+// runnable is how many threads of other processes are running or
+// runnable now: the machine's (/proc/stat's procs_running) less this
+// process's own in state R (/proc/self/task), the reader among them and
+// the Go scheduler's threads spinning for work, which woke with it.
 func runnable() (int, bool) {
+	// A thread of ours may stop or start between the two reads: the more
+	// of ours seen, before or after, is the safer count of ours.
+	own := ownRunning()
 	b, err := os.ReadFile("/proc/stat")
 	if err != nil {
 		return 0, false
@@ -104,8 +110,26 @@ func runnable() (int, bool) {
 	for _, line := range bytes.Split(b, []byte("\n")) {
 		if v, ok := bytes.CutPrefix(line, []byte("procs_running ")); ok {
 			n, err := strconv.Atoi(string(bytes.TrimSpace(v)))
-			return n, err == nil
+			return max(n-max(own, ownRunning()), 0), err == nil
 		}
 	}
 	return 0, false
+}
+
+// ownRunning counts this process's threads in state R, at least 1 (the
+// reader).
+func ownRunning() int {
+	tasks, _ := filepath.Glob("/proc/self/task/*/stat")
+	n := 0
+	for _, t := range tasks {
+		b, err := os.ReadFile(t)
+		if err != nil {
+			continue
+		}
+		// The state follows the command's closing parenthesis and a space.
+		if i := bytes.LastIndexByte(b, ')'); i >= 0 && i+2 < len(b) && b[i+2] == 'R' {
+			n++
+		}
+	}
+	return max(n, 1)
 }

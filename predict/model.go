@@ -75,8 +75,32 @@ type Constants struct {
 // a busiest one is named), and shared locks cost only their atomics:
 // readers do not wait for each other.
 func perCall(c Cell, k Constants, threads []int) ([]float64, error) {
+	most := 0
+	for _, n := range threads {
+		most = max(most, n)
+	}
+	at, _, err := mva(c, k, most)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]float64, len(threads))
+	for i, n := range threads {
+		out[i] = at[n]
+	}
+	return out, nil
+}
+
+// Terms are what the model makes one call's time at a thread count of:
+// the work each thread does alone, the time in the exclusive locks'
+// queues (their held time included) and the time the shared line takes
+// to come to the thread's core, in seconds.
+type Terms struct{ Alone, Locks, Line float64 }
+
+// mva is perCall's analysis from 1 to most threads: the time per call at
+// each, and its terms at most.
+func mva(c Cell, k Constants, most int) (map[int]float64, Terms, error) {
 	if !(c.Instructions > 0) || !(c.PerCall > 0) && !(k.Instruction > 0) {
-		return nil, fmt.Errorf("%s: needs a time per call and instructions/op at one thread", c.Name)
+		return nil, Terms{}, fmt.Errorf("%s: needs a time per call and instructions/op at one thread", c.Name)
 	}
 	one, perInstr := c.PerCall, c.PerCall/c.Instructions
 	if k.Instruction > 0 {
@@ -89,13 +113,10 @@ func perCall(c Cell, k Constants, threads []int) ([]float64, error) {
 	}
 	shared := math.Max(0, c.Atomics-2*c.ExclusiveLocks) * k.Transfer
 	alone := math.Max(0, one-held[0]-held[1])
-	most := 0
-	for _, n := range threads {
-		most = max(most, n)
-	}
 	at := make(map[int]float64, most)
 	var qLock [2]float64 // mean queue lengths at n-1 threads
 	var qLine float64
+	var last Terms
 	for n := 1; n <= most; n++ {
 		var rLock [2]float64
 		for i := range rLock {
@@ -106,12 +127,9 @@ func perCall(c Cell, k Constants, threads []int) ([]float64, error) {
 		x := float64(n) / r // calls per second, all threads
 		qLock[0], qLock[1], qLine = x*rLock[0], x*rLock[1], x*rLine
 		at[n] = r
+		last = Terms{alone, rLock[0] + rLock[1], rLine}
 	}
-	out := make([]float64, len(threads))
-	for i, n := range threads {
-		out[i] = at[n]
-	}
-	return out, nil
+	return at, last, nil
 }
 
 // A Band is a prediction at each thread count: the time per call with the

@@ -10,7 +10,8 @@ import (
 
 // TestSetAsideCellIsAGap: a thread count whose every sample was set aside
 // keeps its place on the axis, so no line bridges it (1 → 3 was drawn as
-// if 2 had been skipped), and the axis says why it is empty.
+// if 2 had been skipped), and the axis names each line's empty cells and
+// no other (it said "a gap at 1, 2 threads" above a line's point at 1).
 func TestSetAsideCellIsAGap(t *testing.T) {
 	text := "cores: 2\n"
 	for _, n := range []string{"1", "3"} {
@@ -18,21 +19,29 @@ func TestSetAsideCellIsAGap(t *testing.T) {
 			text += "BenchmarkIssuer/impl=rcu/threads=" + n + " 1 " + v + " ns/call\n"
 		}
 	}
+	for _, n := range []string{"2", "3"} {
+		text += "BenchmarkIssuer/impl=hashmap/threads=" + n + " 1 700 ns/call\n"
+	}
 	text += "\nquarantined: a worker waited for a CPU more than 25% of the window\nBenchmarkIssuer/impl=rcu/threads=2 1 900 ns/call\n"
+	text += "BenchmarkIssuer/impl=hashmap/threads=1 1 900 ns/call\n"
 	s, err := records.Read(strings.NewReader(text), "r.txt", "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	fs := figures([]*records.Set{s}, records.Tidy(records.NsPerCall), "threads", false, nil)
-	if len(fs) != 1 || !slices.Equal(fs[0].xs, []float64{1, 2, 3}) || !slices.Equal(fs[0].aside, []float64{2}) {
-		t.Fatalf("figures: %+v, want xs 1, 2, 3 with 2 set aside", fs)
+	want := []gap{{series{"rcu", ""}, 2}, {series{"hashmap", ""}, 1}}
+	if len(fs) != 1 || !slices.Equal(fs[0].xs, []float64{1, 2, 3}) || !slices.Equal(fs[0].aside, want) {
+		t.Fatalf("figures: %+v, want xs 1, 2, 3 with rcu's 2 and hashmap's 1 set aside", fs)
 	}
 	plots, err := Plots([]*records.Set{s}, PlotOptions{})
 	if err != nil || len(plots) == 0 {
 		t.Fatalf("plots: %v", err)
 	}
-	if label := plots[0].plot.X.Label.Text; !strings.Contains(label, "a gap at 2 threads: every sample set aside") {
-		t.Errorf("x label %q does not say why 2 threads has no point", label)
+	if label := plots[0].plot.X.Label.Text; !strings.Contains(label, "no point, every sample set aside: rcu at 2 threads, hashmap at 1 thread") {
+		t.Errorf("x label %q does not name each line's empty cells", label)
+	}
+	if got := gapsText([]gap{{series{"sorted", ""}, 2}, {series{"sorted", ""}, 1}, {series{"rcu", ""}, 16}}); got != "sorted at 1 and 2 threads, rcu at 16 threads" {
+		t.Errorf("gapsText: %q", got)
 	}
 }
 

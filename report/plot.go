@@ -161,12 +161,16 @@ func Plots(sets []*records.Set, o PlotOptions) ([]*Plot, error) {
 	if !hasUnit(sets, latency) {
 		latency, unitName, title = records.Tidy(records.NsPerOp), "ns/op", "wall time per operation"
 	}
+	spread := " (median, 95% interval over rounds)"
+	if allPredicted(sets) {
+		title, spread = "predicted, one core a thread", " (the model's middle; shaded: its band)"
+	}
 	bands := newBandFigures(sets, o.ByLabel)
 	for _, f := range figures(sets, latency, "threads", o.ByLabel, nil) {
 		if len(f.xs) < 2 {
 			continue
 		}
-		p, err := d.linePlot(f, 1e9, title, unitName+" (median, 95% interval over rounds)")
+		p, err := d.linePlot(f, 1e9, title, unitName+spread)
 		if err != nil {
 			return nil, err
 		}
@@ -508,11 +512,7 @@ func finishThreads(p *plot.Plot, f *figure, cores int) {
 	}
 	p.X.Min, p.X.Max = p.X.Min-0.3, p.X.Max+0.3
 	if len(f.aside) > 0 {
-		at := make([]string, len(f.aside))
-		for i, x := range f.aside {
-			at[i] = plain(x)
-		}
-		p.X.Label.Text += "\na gap at " + strings.Join(at, ", ") + " threads: every sample set aside"
+		p.X.Label.Text += "\nno point, every sample set aside: " + gapsText(f.aside)
 	}
 	shadeOversubscribed(p, f.xs, cores)
 	p.X.Tick.Marker = integerTicks{}
@@ -557,15 +557,60 @@ func (d *drawing) loadPlot(f *figure) (*plot.Plot, error) {
 	return p, nil
 }
 
+// allPredicted says whether every cell of sets is a prediction (perfrun
+// predict's), not a measurement.
+func allPredicted(sets []*records.Set) bool {
+	n := 0
+	for _, s := range sets {
+		for _, c := range s.Cells() {
+			if !predicted(c) {
+				return false
+			}
+			n++
+		}
+	}
+	return n > 0
+}
+
 func threadsLabel(xs []float64, cores int) string {
 	if cores > 0 && len(xs) > 0 && xs[len(xs)-1] > float64(cores) {
 		return fmt.Sprintf("threads (shaded: more threads than the %d cores, time-sliced, never gated)", cores)
+	}
+	if cores == 0 {
+		return "threads"
 	}
 	return fmt.Sprintf("threads (%d cores)", cores)
 }
 
 // plain formats a tick value without exponents or trailing zeros.
 func plain(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
+
+// gapsText names the cells set aside whole, line by line in the order of
+// their lines: "hashmap at 2 threads, sorted at 1 and 2 threads".
+func gapsText(gaps []gap) string {
+	var order []series
+	at := make(map[series][]float64)
+	for _, g := range gaps {
+		if at[g.s] == nil {
+			order = append(order, g.s)
+		}
+		at[g.s] = append(at[g.s], g.x)
+	}
+	parts := make([]string, len(order))
+	for i, s := range order {
+		xs := slices.Sorted(slices.Values(at[s]))
+		words := make([]string, len(xs))
+		for k, x := range xs {
+			words[k] = plain(x)
+		}
+		unit := " threads"
+		if len(xs) == 1 && xs[0] == 1 {
+			unit = " thread"
+		}
+		parts[i] = s.String() + " at " + joinWords(words) + unit
+	}
+	return strings.Join(parts, ", ")
+}
 
 // valueTicks labels exactly the measured x values (store sizes).
 type valueTicks []float64

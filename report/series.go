@@ -16,11 +16,17 @@ type figure struct {
 	group  string // workload and fixed parameters, e.g. Issuer/certs=1024/hit=1
 	series []series
 	xs     []float64
-	aside  []float64 // the xs of a cell measured and set aside whole: a gap in its line
+	aside  []gap // the cells measured and set aside whole: a gap in their lines
 	vals   map[series]map[float64][]float64
 	// par is the machine's delivered parallelism p(threads), by machine
 	// ("" when one), from the sets' control cells.
 	par map[string]map[int]float64
+}
+
+// A gap is a cell of a line measured and set aside whole: no point.
+type gap struct {
+	s series
+	x float64
 }
 
 // series is one line: an implementation, on a machine ("" when one).
@@ -78,7 +84,7 @@ func figures(sets []*records.Set, unit, xKey string, byLabel bool, keep func(*re
 	groupOf, xOf := records.GroupWithout("impl", xKey), records.KeyOf(xKey)
 	var out []*figure
 	byGroup := make(map[string]*figure)
-	aside := make(map[string][]float64) // measured, every sample set aside: a gap, not a bridge
+	aside := make(map[string][]gap) // measured, every sample set aside: a gap, not a bridge
 	for _, s := range sets {
 		machine := ""
 		if len(machines) > 1 {
@@ -94,7 +100,7 @@ func figures(sets []*records.Set, unit, xKey string, byLabel bool, keep func(*re
 			group := groupOf(c)
 			if len(v) == 0 {
 				if c.Aside > 0 {
-					aside[group] = append(aside[group], x)
+					aside[group] = append(aside[group], gap{series{c.Impl, machine}, x})
 				}
 				continue
 			}
@@ -119,16 +125,15 @@ func figures(sets []*records.Set, unit, xKey string, byLabel bool, keep func(*re
 		}
 	}
 	for _, f := range out {
-		for _, x := range aside[f.group] {
-			if !slices.Contains(f.xs, x) {
-				f.xs = append(f.xs, x)
+		for _, g := range aside[f.group] {
+			if !slices.Contains(f.xs, g.x) {
+				f.xs = append(f.xs, g.x)
 			}
-			if !slices.Contains(f.aside, x) {
-				f.aside = append(f.aside, x)
+			if !slices.Contains(f.aside, g) {
+				f.aside = append(f.aside, g)
 			}
 		}
 		slices.Sort(f.xs)
-		slices.Sort(f.aside)
 	}
 	return out
 }

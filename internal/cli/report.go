@@ -6,9 +6,11 @@ import (
 	"flag"
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/perfrun/perfrun/compare"
 	"github.com/perfrun/perfrun/internal/publish"
+	"github.com/perfrun/perfrun/predict"
 	"github.com/perfrun/perfrun/records"
 	"github.com/perfrun/perfrun/report"
 )
@@ -48,6 +50,8 @@ func reportFlags(fs *flag.FlagSet) runFunc {
 			}
 			doc.Old, doc.Verdict = sets[0], rep
 			doc.Rows, _ = compare.Compare(sets[0], sets[1])
+		} else if err := predictedSection(doc, sets[0], mainJobPredicts); err != nil {
+			return err
 		}
 		if err := writeDocument(doc, *dir, nil); err != nil {
 			return err
@@ -125,4 +129,35 @@ func renderDocument(doc *report.Document) (*publish.Folder, error) {
 	}
 	pub.Add("report.html", page.Bytes())
 	return pub, nil
+}
+
+// predictedSection adds to the report of one run with lock profiles (the
+// main job's) what they predict at n threads, as the run printed it: a
+// line a design with its cause, and the predicted curves with their
+// bands. A run with no lock profile gets none.
+func predictedSection(doc *report.Document, set *records.Set, n int) error {
+	if _, _, err := predict.Inputs(set); err != nil {
+		return nil // nothing to predict from: not the report's to say
+	}
+	rows, pred, err := pastTheCoresRows(set, n)
+	if err != nil || len(rows) == 0 {
+		return err
+	}
+	doc.Notes = append(doc.Notes, fmt.Sprintf("At %d threads, one core a thread, each design's 1-thread lock profile predicts (the reference constants, docs/predict.md; not measured):", n))
+	for _, r := range rows {
+		doc.Notes = append(doc.Notes, fmt.Sprintf("- %s: %s a call (band %s – %s), %.2f× its time at 1 thread; measured %s at 1 thread, %s at 2. Why: %s.",
+			r.name, perCallText(r.at), perCallText(r.low), perCallText(r.high), r.ratio, r.one, r.two, r.cause))
+	}
+	plots, err := report.Plots([]*records.Set{pred}, report.PlotOptions{})
+	if err != nil {
+		return err
+	}
+	for _, p := range plots {
+		if strings.HasSuffix(p.Name, "-latency") {
+			p.Name = "predicted-" + p.Name
+			p.Caption = fmt.Sprintf("predicted from each design's lock profile, 1 to %d threads, one core a thread (not measured): %s", n, p.Caption)
+			doc.Extra = append(doc.Extra, p)
+		}
+	}
+	return nil
 }

@@ -33,18 +33,16 @@ func (f *runFlags) countForPrediction(ctx context.Context, o *streams, res *harn
 
 // pastTheCores prints, per design, what its 1-thread lock profile
 // predicts at f.predict threads, one core a thread, beside what the run
-// measured at 1 and 2 threads: the question the runner's cores cannot
-// answer, with the model's band (perfrun predict; docs/predict.md).
+// measured at 1 and 2 threads, and in words what makes it so: the
+// question the runner's cores cannot answer, with the model's band
+// (perfrun predict; docs/predict.md).
 func (f *runFlags) pastTheCores(o *streams, set *records.Set) {
 	n := f.predict
 	if f.noPrediction != "" {
 		fmt.Fprintf(o.stderr, "perfrun: run: no prediction at %d threads: a count failed: %s\n", n, f.noPrediction)
 		return
 	}
-	// The reference constants, not this machine's of the moment: what the
-	// counts predict is then the same whatever else the machine runs.
-	m := scaling.Reference
-	pred, err := predict.Results(set, []int{1, n}, m, fmt.Sprintf("perfrun run -predict %d", n))
+	rows, _, err := pastTheCoresRows(set, n)
 	if err != nil {
 		fmt.Fprintf(o.stderr, "perfrun: run: no prediction at %d threads: %v\n", n, err)
 		return
@@ -52,6 +50,46 @@ func (f *runFlags) pastTheCores(o *streams, set *records.Set) {
 	fmt.Fprintf(o.stdout, "\npast the cores: what each design's lock profile predicts at %d threads, one core a thread, with the reference constants (docs/predict.md)\n\n", n)
 	tw := tabwriter.NewWriter(o.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "cell\t1 thread, measured\t2 threads, measured\t%d threads, predicted\tband\tper(%d)/per(1)\t\n", n, n)
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s – %s\t%.2f\t\n", r.name, r.one, r.two, perCallText(r.at), perCallText(r.low), perCallText(r.high), r.ratio)
+	}
+	tw.Flush()
+	fmt.Fprintln(o.stdout)
+	for _, r := range rows {
+		fmt.Fprintf(o.stdout, "%s: %s\n", r.name, r.cause)
+	}
+	for _, why := range predict.Unpredicted(set) {
+		fmt.Fprintf(o.stdout, "not predicted: %s\n", why)
+	}
+}
+
+// A pastRow is one design past the cores: measured at 1 and 2 threads
+// (as text: a cell may be set aside), predicted at n with its band and
+// its ratio to its own 1-thread prediction, and the cause in words.
+type pastRow struct {
+	name, one, two       string
+	at, low, high, ratio float64
+	cause                string
+}
+
+// pastTheCoresRows predicts set's designs at 1 to n threads, one core a
+// thread, with the reference constants, not this machine's of the
+// moment (what the counts predict is then the same whatever else the
+// machine runs), and gives a row a design at n, and the predicted set.
+func pastTheCoresRows(set *records.Set, n int) ([]pastRow, *records.Set, error) {
+	m := scaling.Reference
+	threads := make([]int, n)
+	for i := range threads {
+		threads[i] = i + 1
+	}
+	pred, err := predict.Results(set, threads, m, fmt.Sprintf("perfrun run -predict %d", n))
+	if err != nil {
+		return nil, nil, err
+	}
+	inputs, cells, err := predict.Inputs(set)
+	if err != nil {
+		return nil, nil, err
+	}
 	measured := func(name string, threads int) string {
 		c, ok := set.Cell(records.AtThreads(name, threads))
 		if !ok {
@@ -63,24 +101,25 @@ func (f *runFlags) pastTheCores(o *streams, set *records.Set) {
 		}
 		return perCallText(records.Median(v))
 	}
-	for _, c := range pred.Cells() {
-		if c.Threads != n {
+	var rows []pastRow
+	for i, in := range inputs {
+		c, ok := pred.Cell(records.AtThreads(in.Name, n))
+		one, ok1 := pred.Cell(records.AtThreads(in.Name, 1))
+		if !ok || !ok1 {
 			continue
 		}
-		at := func(unit string) float64 { return records.Median(c.Values[records.Tidy(unit)]) }
-		one, _ := pred.Cell(records.AtThreads(c.Name, 1))
-		per1 := records.Median(one.Values[records.Tidy(records.NsPerCall)])
-		name := strings.TrimSuffix(c.Name, fmt.Sprintf("/threads=%d", n))
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s – %s\t%.2f\t\n", name, measured(c.Name, 1), measured(c.Name, 2),
-			perCallText(at(records.NsPerCall)), perCallText(at(predict.Low)), perCallText(at(predict.High)), at(records.NsPerCall)/per1)
+		at := func(c *records.Cell, unit string) float64 { return records.Median(c.Values[records.Tidy(unit)]) }
+		cause, err := predict.Cause(cells[i], m.Mid, n)
+		if err != nil {
+			return nil, nil, err
+		}
+		rows = append(rows, pastRow{
+			name: strings.TrimSuffix(in.Name, "/threads=1"), one: measured(in.Name, 1), two: measured(in.Name, 2),
+			at: at(c, records.NsPerCall), low: at(c, predict.Low), high: at(c, predict.High),
+			ratio: at(c, records.NsPerCall) / at(one, records.NsPerCall), cause: cause,
+		})
 	}
-	tw.Flush()
-	for _, why := range predict.Unpredicted(set) {
-		fmt.Fprintf(o.stdout, "not predicted: %s\n", why)
-	}
-	if busy := m.Busy(); busy != "" {
-		fmt.Fprintf(o.stdout, "(while the machine's constants were measured: %s)\n", busy)
-	}
+	return rows, pred, nil
 }
 
 // perCallText is a time per call in seconds as ns or µs.
