@@ -34,6 +34,7 @@ var layers = []struct {
 	pkg   string
 	layer int
 }{
+	{"internal/git", -2},
 	{"internal/regularfile", -1},
 	{"internal/recorded", -1},
 	{"internal/threadcpu", -1},
@@ -41,6 +42,7 @@ var layers = []struct {
 	{"internal/needs", -1},
 	{"internal/scratch", -1},
 	{"store/certgen", 0},
+	{"store/ownlock", 0},
 	{"records", 0},
 	{"history/changepoint", 0},
 	{"internal/browser", 0},
@@ -53,6 +55,7 @@ var layers = []struct {
 	{"records/importers", 1},
 	{"compare", 1},
 	{"predict", 1},
+	{"predict/published", 1},
 	{"store/corpus", 2},
 	{"harness/locks", 2},
 	{"scaling", 2},

@@ -10,7 +10,7 @@ import (
 
 // journey and campaigns are the recorded runs the tests replay, unpacked
 // from testdata: the baseline journey's results files (results/
-// baseline-journey) and the windows of ab's A/A campaigns (results/campaigns,
+// baseline-journey) and the windows of ab's A/A campaigns (results/archive/campaigns,
 // aa-*.csv: the noise model fits those alone).
 var journey, campaignsDir string
 

@@ -16,7 +16,7 @@ import (
 
 // noise is a model of one cell's windows in an A/B campaign paired at the
 // window, fitted to real A/A campaigns of this project's 2-core VM
-// (results/campaigns): each arm process has an effect of its own
+// (results/archive/campaigns): each arm process has an effect of its own
 // (process: its heap, its neighbour of the moment), each window one of
 // its own (window), and a fraction tail of windows ran slower than the
 // arms they were paired with by a factor drawn from slow — the host's

@@ -109,7 +109,7 @@ func characteristic(seed uint64, models map[class]noise, c class, th Thresholds,
 }
 
 // TestOperatingCharacteristic fits the noise model to the A/A campaigns of
-// results/campaigns (testdata/campaigns.tar.gz), then drives ab's decision rule at its defaults (10
+// results/archive/campaigns (testdata/campaigns.tar.gz), then drives ab's decision rule at its defaults (10
 // rounds a look, up to 3 looks at Pocock's level, 2 windows per arm and
 // round, Holm across cells for REGRESSION and IMPROVED, each cell's PASS at
 // alpha) with synthetic arms from it. It checks the targets a CI owner
@@ -143,7 +143,7 @@ func TestOperatingCharacteristic(t *testing.T) {
 	th := DefaultThresholds
 	var b strings.Builder
 	b.WriteString("# ab's operating characteristic, simulated from this machine's noise\n\n")
-	fmt.Fprintf(&b, "The noise model is fitted to the %d A/A campaigns of `results/campaigns/` (`perfrun ab main main`\n", len(real))
+	fmt.Fprintf(&b, "The noise model is fitted to the %d A/A campaigns of `results/archive/campaigns/` (`perfrun ab main main`\n", len(real))
 	b.WriteString("at its defaults, paired at the window, on this project's 2-core VM), per class of cell. A window's\n")
 	b.WriteString("log value is what its triple shared (cancels) + its arm process's effect + its own effect, and a\n")
 	b.WriteString("fraction of windows ran slower than the windows they were paired with (resampled from those seen).\n")

@@ -31,7 +31,7 @@ const (
 // sharedRounds is the work an OpenSSL issuer lookup does outside its
 // store, whatever the store's design, in rounds of burn on the leaf: OpenSSL
 // 4.0.2's profile's outside work (realProfiles["hashmap"]) at the speed of
-// perfrun's development machine (results/fidelity/README.md), as the library
+// perfrun's development machine (results/fidelity/openssl-cost/README.md), as the library
 // of OpenSSL PR 28599's tables ran every design. A count, not a time, so it
 // is the same instructions on every machine and under callgrind; fixed per
 // lookup, it does not follow the corpus (candidates per name, misses).
@@ -42,15 +42,15 @@ const sharedRounds = 6
 func CostNote(value string) string {
 	switch value {
 	case CostOpenSSL:
-		return fmt.Sprintf("each model lookup also does %d rounds of work on its leaf outside its store, the %v an OpenSSL 4.0.2 issuer lookup spends outside its store on perfrun's development machine, the same for every design, fixed per lookup; a real store adds nothing; -param cost=own measures the stores' structure and lock alone (results/fidelity/README.md)", sharedRounds, realProfiles["hashmap"].outside)
+		return fmt.Sprintf("each model lookup also does %d rounds of work on its leaf outside its store, the %v an OpenSSL 4.0.2 issuer lookup spends outside its store on perfrun's development machine, the same for every design, fixed per lookup; a real store adds nothing; -param cost=own measures the stores' structure and lock alone (results/fidelity/openssl-cost/README.md)", sharedRounds, realProfiles["hashmap"].outside)
 	case CostReal:
-		return "sorted and hashmap do OpenSSL 3.0.19's and 4.0.2's issuer lookups' work inside and outside their locks, as profiled on perfrun's development machine (results/fidelity/README.md)"
+		return "sorted and hashmap do OpenSSL 3.0.19's and 4.0.2's issuer lookups' work inside and outside their locks, as profiled on perfrun's development machine (results/fidelity/costed/README.md)"
 	}
 	return ""
 }
 
 // costProfile is where a real store's issuer lookup spends its time, as
-// measured on perfrun's development machine (results/fidelity/README.md,
+// measured on perfrun's development machine (results/fidelity/costed/README.md,
 // "The models at their real stores' cost"): the time spent holding the
 // store's lock, the time outside it, and how many times a lookup takes a
 // lock that every thread in the process shares (3.0's provider and
@@ -96,7 +96,7 @@ type costProfile struct {
 // as often as 3.0 takes its read locks. hashmap is 4.0.2's the same way:
 // its read lock held for the hash lookup (inside, sized from a cell whose
 // first candidates all succeed) and again when the first candidate fails
-// (retry). The lock profiles behind these: results/fidelity/README.md. How
+// (retry). The lock profiles behind these: results/fidelity/lockprofiles/README.md. How
 // each figure was measured, and how far the shape reproduces 3.0's
 // scaling: results/notes.md, "The real stores' profiles (cost=real)".
 var realProfiles = map[string]costProfile{

@@ -105,7 +105,7 @@ func (b *Batcher) IssuerBatch(certs []*store.Object, at time.Time, out []*store.
 }
 
 // BenchmarkSharedWork is what cost=openssl adds to every model lookup, on
-// this machine (results/fidelity/README.md says how sharedRounds was set).
+// this machine (results/fidelity/openssl-cost/README.md says how sharedRounds was set).
 func BenchmarkSharedWork(b *testing.B) {
 	leaf := &store.Object{DER: make([]byte, 512), Issuer: "CN=a", Subject: "CN=b"}
 	for b.Loop() {

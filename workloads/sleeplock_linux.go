@@ -8,7 +8,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/perfrun/perfrun/harness/locks"
+	"github.com/perfrun/perfrun/store/ownlock"
 )
 
 // sleepLock is a lock that behaves as glibc's pthread rwlock does for a
@@ -28,14 +28,14 @@ const (
 
 func (l *sleepLock) Lock() {
 	if l.state.CompareAndSwap(0, 1) {
-		locks.Acquired(unsafe.Pointer(l))
+		ownlock.Acquired(unsafe.Pointer(l))
 		return
 	}
 	// The classic three-state futex mutex: mark sleepers, sleep while held.
 	for l.state.Swap(2) != 0 {
 		unix.Syscall6(unix.SYS_FUTEX, uintptr(unsafe.Pointer(&l.state)), futexWait, 2, 0, 0, 0)
 	}
-	locks.Acquired(unsafe.Pointer(l))
+	ownlock.Acquired(unsafe.Pointer(l))
 }
 
 // A lock profile counts sleepLock as the lock it stands for; emptyLock's
@@ -43,7 +43,7 @@ func (l *sleepLock) Lock() {
 var emptyLock sleepLock
 
 func init() {
-	locks.RegisterOwn(func(n int) {
+	ownlock.RegisterEmpty(func(n int) {
 		for range n {
 			emptyLock.Lock()
 			emptyLock.Unlock()
@@ -52,7 +52,7 @@ func init() {
 }
 
 func (l *sleepLock) Unlock() {
-	locks.Releasing(unsafe.Pointer(l))
+	ownlock.Releasing(unsafe.Pointer(l))
 	if l.state.Swap(0) == 2 {
 		unix.Syscall6(unix.SYS_FUTEX, uintptr(unsafe.Pointer(&l.state)), futexWake, 1, 0, 0, 0)
 	}

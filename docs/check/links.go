@@ -77,6 +77,11 @@ func Problems(root string) ([]string, error) {
 			return nil, err
 		}
 		text[p] = string(b)
+		if !strings.HasPrefix(rel(root, p), filepath.Join("results", "archive")) {
+			for _, stale := range StalePaths(root, p, string(b)) {
+				say("%s: %s names a path that is not there", rel(root, p), stale)
+			}
+		}
 		for _, l := range Links(string(b)) {
 			if _, err := os.Stat(filepath.Join(filepath.Dir(p), l)); err != nil {
 				say("%s: the link %s resolves to nothing", rel(root, p), l)

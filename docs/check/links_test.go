@@ -40,7 +40,8 @@ func TestProblemsAreFound(t *testing.T) {
 	root := t.TempDir()
 	write(t, root, map[string]string{
 		"README.md":                         "Figures: `results/good/`, `results/gone/`, `results/bare/x.txt`. [docs](docs/run.md) [lost](docs/lost.md)\n",
-		"docs/run.md":                       "See [the figure](../results/good/README.md).\n",
+		"docs/run.md":                       "See [the figure](../results/good/README.md). Run `go run ./docs/check` and `go run ./docs/sentences`; read `docs/run.md`, `github.com/perfrun/perfrun/harness/compare`, `docs/*.md` and `impls/NAME/`.\n",
+		"docs/check/main.go":                "package main\n",
 		"results/README.md":                 "Index: `good/`, `bare/`, `archive/`.\n",
 		"results/good/README.md":            "The command, the figure and its date. `kept/a/b/`.\n",
 		"results/good/kept/a/b/deep.txt":    "",
@@ -62,6 +63,8 @@ func TestProblemsAreFound(t *testing.T) {
 		"results/orphan is named by no page above it",
 		"results/good/unnamed is named by no page above it",
 		"results/good/kept/a/b is 4 folders deep",
+		"docs/run.md: ./docs/sentences names a path that is not there",
+		"docs/run.md: github.com/perfrun/perfrun/harness/compare names a path that is not there",
 	} {
 		if !strings.Contains(all, want) {
 			t.Errorf("want %q among:\n%s", want, all)
@@ -70,8 +73,8 @@ func TestProblemsAreFound(t *testing.T) {
 	if strings.Contains(all, "archive/old") {
 		t.Errorf("the archive's own folders were held to the rules:\n%s", all)
 	}
-	if len(problems) != 6 {
-		t.Errorf("%d problems, want 6:\n%s", len(problems), all)
+	if len(problems) != 8 {
+		t.Errorf("%d problems, want 8:\n%s", len(problems), all)
 	}
 }
 

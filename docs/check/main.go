@@ -8,14 +8,15 @@
 // Sentences: the mean length in words of the README's and docs/*.md's
 // sentences, and the share that run past 40, page by page and over all of
 // them; the docs aim at a mean of at most 25 words and at most 10% past 40.
-// Prose only: code blocks, indented blocks, tables and headings are not
-// sentences. A sentence ends at '.', '?' or '!' followed by a space, or at
+// Prose only: code blocks, indented blocks and headings are not
+// sentences; a table's cells of three words or more are. A sentence ends at '.', '?' or '!' followed by a space, or at
 // the end of its paragraph or list item.
 //
 // Links and results: every relative link of every Markdown page resolves;
 // every results/ path the README and docs/ name exists, with a README.md in
 // its folder; every folder of results/ is named by a page above it and is
-// at most three deep, but for results/archive/, whose README indexes it.
+// at most three deep, but for results/archive/, whose README indexes it;
+// every path into the code a page names in a code span is there.
 //
 // It exits 1 when a check fails, 2 on bad usage.
 package main

@@ -53,8 +53,9 @@ var (
 	abbrev = strings.NewReplacer("e.g.", "eg", "i.e.", "ie", "etc.", "etc", "vs.", "vs", "cf.", "cf")
 )
 
-// Paragraphs gives a Markdown page's prose: each paragraph or list item as
-// one line of text, without code, tables or headings.
+// Paragraphs gives a Markdown page's prose: each paragraph, list item or
+// table cell of three words or more as one line of text, without code or
+// headings.
 func Paragraphs(page string) []string {
 	var out []string
 	var cur []string
@@ -75,7 +76,11 @@ func Paragraphs(page string) []string {
 		switch {
 		case fenced:
 			continue
-		case trimmed == "", strings.HasPrefix(trimmed, "#"), strings.HasPrefix(trimmed, "|"),
+		case strings.HasPrefix(trimmed, "|"):
+			flush()
+			out = append(out, tableCells(trimmed)...)
+			continue
+		case trimmed == "", strings.HasPrefix(trimmed, "#"),
 			strings.HasPrefix(line, "    ") && len(cur) == 0, strings.HasPrefix(line, "\t") && len(cur) == 0,
 			strings.HasPrefix(trimmed, "<"):
 			flush()
@@ -88,6 +93,19 @@ func Paragraphs(page string) []string {
 		cur = append(cur, trimmed)
 	}
 	flush()
+	return out
+}
+
+// tableCells are a table row's cells of three words or more: the prose a
+// table holds (a number or a name is not a sentence); a header's rule
+// has none.
+func tableCells(row string) []string {
+	var out []string
+	for _, cell := range strings.Split(strings.ReplaceAll(row, `\|`, "/"), "|") {
+		if cell = strings.TrimSpace(cell); Words(cell) >= 3 {
+			out = append(out, cell)
+		}
+	}
 	return out
 }
 

@@ -6,13 +6,16 @@ import (
 	"testing"
 )
 
+// TestSplitCountsProseOnly: paragraphs, list items and a table's cells of
+// three words or more are prose (the docs' longest sentences were in
+// cells); headings, code and short cells are not.
 func TestSplitCountsProseOnly(t *testing.T) {
 	page := "# A heading is no sentence\n\n" +
 		"One short sentence. And a second one, e.g. with an abbreviation!\n" +
 		"It goes on over a line break?\n\n" +
 		"    perfrun run -o out.txt   # an indented block is code\n\n" +
 		"```\nfenced. code. too.\n```\n\n" +
-		"| a | table. row. |\n\n" +
+		"| a | table cell of prose. And more. |\n|---|---|\n| 0.65 | two words |\n\n" +
 		"- a list item without a point\n- [a link's text](docs/run.md) and `code.with.points` count as words.\n"
 	var got []string
 	for _, p := range Paragraphs(page) {
@@ -22,6 +25,8 @@ func TestSplitCountsProseOnly(t *testing.T) {
 		"One short sentence",
 		"And a second one, eg with an abbreviation",
 		"It goes on over a line break",
+		"table cell of prose",
+		"And more",
 		"a list item without a point",
 		"a link's text and `code·with·points` count as words",
 	}

@@ -138,7 +138,7 @@ const (
 	cRelease
 	cReadAcquire // a lock reported by a Source, shared
 	cReadRelease
-	ownAcquire // a Go lock of the program's own (Acquired)
+	ownAcquire // a Go lock of the program's own (ownlock.Acquired)
 	ownRelease
 	events
 )

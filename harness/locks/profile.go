@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"io"
 	"runtime"
-	"slices"
 	"sync"
 	"unsafe"
 
 	"github.com/perfrun/perfrun/harness/callgrind"
+	"github.com/perfrun/perfrun/store/ownlock"
 )
 
 // A Source counts locks package sync does not see, such as a C library's,
@@ -44,38 +44,7 @@ type SourceLock struct {
 var (
 	sourcesMu sync.Mutex
 	sources   []Source
-	ownEmpty  []func(n int)
-	// ownHook is the hook while a profile runs, for Acquired and
-	// Releasing; nil otherwise.
-	ownHook func(event int, lock unsafe.Pointer)
 )
-
-// Acquired reports that a lock of the program's own kind — one package
-// sync does not implement, taken exclusively — was just acquired; Releasing
-// that it is about to be released. Outside a profile they do nothing
-// beyond a load and a branch. A program with such a lock registers an
-// empty critical section of it (RegisterOwn).
-func Acquired(lock unsafe.Pointer) {
-	if h := ownHook; h != nil {
-		h(ownAcquire, lock)
-	}
-}
-
-// Releasing: see Acquired.
-func Releasing(lock unsafe.Pointer) {
-	if h := ownHook; h != nil {
-		h(ownRelease, lock)
-	}
-}
-
-// RegisterOwn registers empty, which runs n empty critical sections of a
-// lock reported through Acquired and Releasing, so a profile can take off
-// what the reporting adds inside a held region.
-func RegisterOwn(empty func(n int)) {
-	sourcesMu.Lock()
-	defer sourcesMu.Unlock()
-	ownEmpty = append(ownEmpty, empty)
-}
 
 // Register adds a source of locks to every profile this process takes.
 func Register(s Source) {
@@ -219,11 +188,17 @@ func Run(op func(n int) error, n int, w io.Writer) error {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	sourcesMu.Lock()
-	p := &profiler{t: &tracker{}, srcs: append([]Source(nil), sources...), own: slices.Clone(ownEmpty)}
+	p := &profiler{t: &tracker{}, srcs: append([]Source(nil), sources...), own: ownlock.Empties()}
 	sourcesMu.Unlock()
 	install(p.t.hook)
-	ownHook = p.t.hook
-	defer func() { install(nil); ownHook = nil }()
+	undo := ownlock.Hook(func(acquired bool, lock unsafe.Pointer) {
+		if acquired {
+			p.t.hook(ownAcquire, lock)
+		} else {
+			p.t.hook(ownRelease, lock)
+		}
+	})
+	defer func() { install(nil); undo() }()
 	defer p.set(Pass{}, nil)
 	callgrind.StartInstrumentation()
 	rep := Report{Ops: n}

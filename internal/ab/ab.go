@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/perfrun/perfrun/compare"
+	"github.com/perfrun/perfrun/internal/git"
 	"github.com/perfrun/perfrun/internal/scratch"
 	"github.com/perfrun/perfrun/records"
 	"github.com/perfrun/perfrun/store/corpus"
@@ -36,7 +37,7 @@ var ErrBadSource = errors.New("nothing ab can build")
 // Describe names a revision for people: "HEAD~1 (1a2b3c4 subject of the
 // commit)"; rev alone if git cannot say.
 func Describe(ctx context.Context, repo, rev string) string {
-	out, err := exec.CommandContext(ctx, "git", "-C", repo, "log", "-1", "--format=%h %s", "--end-of-options", rev, "--").Output()
+	out, err := git.Output(ctx, repo, "log", "-1", "--format=%h %s", "--end-of-options", rev, "--")
 	line := strings.TrimSpace(string(out))
 	if err != nil || line == "" {
 		return rev
@@ -54,7 +55,7 @@ func Describe(ctx context.Context, repo, rev string) string {
 // repository and pkg a path inside it: relative to its root, and not
 // climbing out of it (../elsewhere would build code at neither revision).
 func CheckSource(ctx context.Context, repo, pkg string) error {
-	if out, err := exec.CommandContext(ctx, "git", "-C", repo, "rev-parse", "--show-toplevel").CombinedOutput(); err != nil {
+	if out, err := git.Combined(ctx, repo, "rev-parse", "--show-toplevel"); err != nil {
 		return fmt.Errorf("%w: %s is not a git repository (%s)", ErrBadSource, repo, strings.TrimSpace(string(out)))
 	}
 	if !filepath.IsLocal(filepath.FromSlash(pkg)) {
@@ -318,6 +319,6 @@ func PruneStale(repo string) []string {
 // Dirty reports whether the repository's work tree has uncommitted
 // changes: ab measures the commits it is given, never them.
 func Dirty(repo string) bool {
-	out, err := exec.Command("git", "-C", repo, "status", "--porcelain", "--untracked-files=no").Output()
+	out, err := git.Output(context.Background(), repo, "status", "--porcelain", "--untracked-files=no")
 	return err == nil && len(strings.TrimSpace(string(out))) > 0
 }

@@ -8,6 +8,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/perfrun/perfrun/internal/git"
 )
 
 // anchorReplaces makes the worktree's copy of the module that holds dir
@@ -29,7 +31,7 @@ func anchorReplaces(ctx context.Context, dir, wt, repo string) error {
 	if err != nil || !filepath.IsLocal(rel) && rel != "." {
 		return nil
 	}
-	top, err := exec.CommandContext(ctx, "git", "-C", repo, "rev-parse", "--show-toplevel").Output()
+	top, err := git.Output(ctx, repo, "rev-parse", "--show-toplevel")
 	if err != nil {
 		return nil
 	}

@@ -15,7 +15,7 @@ import (
 )
 
 // TestReplayReproducesCampaigns: judged again from their recorded windows,
-// the campaigns of results/campaigns (their windows in
+// the campaigns of results/archive/campaigns (their windows in
 // testdata/campaigns.tar.gz, the verdicts ab gave them as they ran in its
 // verdicts.txt) get those verdicts — so a verdict re-derived from a run's
 // data by a trusted job is the verdict of the run.

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/perfrun/perfrun/harness/locks"
+	"github.com/perfrun/perfrun/internal/git"
 	"github.com/perfrun/perfrun/internal/gobuild"
 )
 
@@ -53,14 +54,14 @@ func (v *Revision) scratch(ctx context.Context) context.Context {
 // anchored where the user's checkout has them (anchorReplaces). Close
 // removes the worktree.
 func Checkout(ctx context.Context, repo, rev, pkg, dir, label string) (*Revision, error) {
-	out, err := exec.CommandContext(ctx, "git", "-C", repo, "rev-parse", "--verify", "--end-of-options", rev+"^{commit}").Output()
+	out, err := git.Output(ctx, repo, "rev-parse", "--verify", "--end-of-options", rev+"^{commit}")
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s is not a revision of %s", ErrBadSource, rev, repo)
 	}
 	v := &Revision{Name: rev, Commit: strings.TrimSpace(string(out)), wt: filepath.Join(dir, "src-"+label), repo: repo,
 		goTmp: filepath.Join(dir, "go-"+label)}
 	worktrees.Lock()
-	msg, err := exec.CommandContext(ctx, "git", "-C", repo, "worktree", "add", "--detach", "--", v.wt, v.Commit).CombinedOutput()
+	msg, err := git.Combined(ctx, repo, "worktree", "add", "--detach", "--", v.wt, v.Commit)
 	worktrees.Unlock()
 	if err != nil {
 		v.Close() // an add cut short may have registered the worktree
@@ -152,7 +153,7 @@ func (v *Revision) Close() {
 	}
 	worktrees.Lock()
 	defer worktrees.Unlock()
-	exec.Command("git", "-C", v.repo, "worktree", "remove", "--force", "--", v.wt).Run()
+	git.Run(context.Background(), v.repo, "worktree", "remove", "--force", "--", v.wt)
 	os.RemoveAll(v.wt)
 	forgetWorktrees(v.repo, v.wt) // an add cut short registers a worktree remove cannot find
 }

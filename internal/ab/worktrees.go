@@ -1,10 +1,12 @@
 package ab
 
 import (
+	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/perfrun/perfrun/internal/git"
 )
 
 // forgetWorktrees unregisters from repo the git worktrees whose folder
@@ -12,7 +14,7 @@ import (
 // other: a user's worktree whose folder was moved keeps its registration,
 // which "git worktree prune" would drop.
 func forgetWorktrees(repo string, dirs ...string) {
-	out, err := exec.Command("git", "-C", repo, "rev-parse", "--path-format=absolute", "--git-common-dir").Output()
+	out, err := git.Output(context.Background(), repo, "rev-parse", "--path-format=absolute", "--git-common-dir")
 	if err != nil {
 		return
 	}

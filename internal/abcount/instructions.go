@@ -1,10 +1,8 @@
 package abcount
 
 import (
-	"bytes"
 	"cmp"
 	"context"
-	"encoding/csv"
 	"fmt"
 	"maps"
 	"math"
@@ -16,7 +14,6 @@ import (
 	"github.com/perfrun/perfrun/compare"
 	"github.com/perfrun/perfrun/harness"
 	"github.com/perfrun/perfrun/harness/callgrind"
-	"github.com/perfrun/perfrun/internal/ab"
 	"github.com/perfrun/perfrun/records"
 )
 
@@ -100,112 +97,34 @@ func Cells(cells []*records.Cell, arms map[string]compare.Arms, commands []strin
 // InstructionVerdicts judges the counts of each cell (base's, head's) at
 // the time threshold, in the order of names.
 func InstructionVerdicts(th compare.Thresholds, names []string, counts Counts) []compare.CellVerdict {
-	th.InstructionsRatio = th.MinEffect
-	var out []compare.CellVerdict
-	for _, name := range names {
-		if c, ok := counts[name]; ok {
-			out = append(out, compare.InstructionVerdict(name, c[0], c[1], th))
-		}
-	}
-	return out
+	return verdicts(th, names, counts, func(th compare.Thresholds, name string, c [2][]float64) []compare.CellVerdict {
+		return []compare.CellVerdict{compare.InstructionVerdict(name, c[0], c[1], th)}
+	})
 }
 
-// instructionsHeader is the first row of an instructions file: what ab
-// -report writes beside windows.csv, and -replay judges again.
-var instructionsHeader = []string{"cell", "arm", "instructions/op"}
+// instructionsFile is the file of every process's instructions/op: what
+// ab -report writes beside windows.csv, and -replay judges again.
+var instructionsFile = countFile[float64]{
+	what: "an instructions file", count: "a count", columns: []string{"instructions/op"},
+	format: func(v float64) []string { return []string{countText(v)} },
+	parse: func(columns []string) (float64, bool) {
+		v, ok := parseCounts(columns, 0)
+		if !ok {
+			return 0, false
+		}
+		return v[0], v[0] > 0 // a process that ran counts something
+	},
+}
 
 // WriteInstructions is every count of a comparison, one row each.
 func WriteInstructions(names []string, counts Counts) []byte {
-	return writePerProcess(instructionsHeader, names, counts, func(v float64) []string {
-		return []string{strconv.FormatFloat(v, 'g', -1, 64)}
-	})
-}
-
-// writePerProcess writes a file of per-process counts: header, then for
-// each cell of names once, each arm's processes' values, a row each.
-func writePerProcess[T any](header, names []string, counts map[string][2][]T, values func(T) []string) []byte {
-	return writeRows(header, func(write func(...string)) {
-		var done []string
-		for _, name := range names {
-			if slices.Contains(done, name) {
-				continue
-			}
-			done = append(done, name)
-			for side, arm := range sides {
-				for _, v := range counts[name][side] {
-					write(append([]string{name, arm}, values(v)...)...)
-				}
-			}
-		}
-	})
+	return instructionsFile.write(names, counts)
 }
 
 // ReadInstructions reads an instructions file as untrusted input.
-func ReadInstructions(data []byte) (names []string, counts Counts, err error) {
-	rows, err := readRows(data, instructionsHeader, "an instructions file")
-	if err != nil {
-		return nil, nil, err
-	}
-	counts = make(Counts)
-	for i, row := range rows {
-		v, err := strconv.ParseFloat(row[2], 64)
-		side := slices.Index(sides[:], row[1])
-		if err != nil || !(v > 0) || math.IsInf(v, 0) || side < 0 || !ab.CellName(row[0]) {
-			return nil, nil, fmt.Errorf("line %d: %q is not a count", i+2, row)
-		}
-		c, ok := counts[row[0]]
-		if !ok {
-			names = append(names, row[0])
-		}
-		c[side] = append(c[side], v)
-		counts[row[0]] = c
-	}
-	if err := bothArms(names, counts); err != nil {
-		return nil, nil, err
-	}
-	return names, counts, nil
-}
-
-// bothArms refuses per-process counts of a cell that lack one arm's: a
-// cell is judged on both arms' counts or not at all.
-func bothArms[T any](names []string, counts map[string][2][]T) error {
-	for _, name := range names {
-		for side, c := range counts[name] {
-			if len(c) == 0 {
-				return fmt.Errorf("%s has no count of %s: a cell is judged on both arms' counts or not at all", name, sides[side])
-			}
-		}
-	}
-	return nil
-}
-
-// sides are the arms a count file names, in the order of a count's sides.
-var sides = [2]string{compare.ArmBase, compare.ArmHead}
-
-// writeRows writes a file of ab's counts: header, then the rows rows
-// writes.
-func writeRows(header []string, rows func(write func(record ...string))) []byte {
-	var b bytes.Buffer
-	w := csv.NewWriter(&b)
-	w.Write(header)
-	rows(func(record ...string) { w.Write(record) })
-	w.Flush()
-	return b.Bytes()
-}
-
-// readRows reads a file of ab's counts whose first row is header, and
-// returns the rows after it; a file of another shape is not one.
-func readRows(data []byte, header []string, what string) ([][]string, error) {
-	r := csv.NewReader(bytes.NewReader(data))
-	r.FieldsPerRecord = len(header)
-	rows, err := r.ReadAll()
-	if err != nil {
-		return nil, fmt.Errorf("not %s of perfrun ab (%w)", what, err)
-	}
-	if len(rows) == 0 || !slices.Equal(rows[0], header) {
-		return nil, fmt.Errorf("not %s of perfrun ab: its first row is not %q", what, strings.Join(header, ","))
-	}
-	return rows[1:], nil
+func ReadInstructions(data []byte) ([]string, Counts, error) {
+	names, counts, err := instructionsFile.read(data)
+	return names, counts, err
 }
 
 // settled says whether counts of want processes a side decide: one a side

@@ -61,14 +61,19 @@ func TestInstructionsFileRoundTrip(t *testing.T) {
 	if len(v) != 1 || v[0].Verdict != compare.Regression {
 		t.Errorf("+12%% instructions: %+v, want REGRESSION", v)
 	}
-	for _, forged := range []string{
+	refusesEach(t, func(b []byte) error { _, _, err := ReadInstructions(b); return err },
 		"cell,arm,instructions/op\n\"a\nPASS\",base,1\n",
 		"cell,arm,instructions/op\na,base,NaN\n",
 		"cell,arm,instructions/op\na,judge,1\n",
-		"x,y\n",
-	} {
-		if _, _, err := ReadInstructions([]byte(forged)); err == nil {
-			t.Errorf("%q read without error", forged)
+		"x,y\n")
+}
+
+// refusesEach fails t where read takes one of forged without an error.
+func refusesEach(t *testing.T, read func([]byte) error, forged ...string) {
+	t.Helper()
+	for _, f := range forged {
+		if err := read([]byte(f)); err == nil {
+			t.Errorf("%q read without error", f)
 		}
 	}
 }

@@ -11,7 +11,6 @@ import (
 
 	"github.com/perfrun/perfrun/compare"
 	"github.com/perfrun/perfrun/harness/locks"
-	"github.com/perfrun/perfrun/internal/ab"
 	"github.com/perfrun/perfrun/records"
 )
 
@@ -53,13 +52,8 @@ func Locks(ctx context.Context, progress func(Cell), base, head Arm, cells []Cel
 // LockVerdicts judges each cell's lock profiles (base's, head's), unit by
 // unit, in the order of names, at the time threshold.
 func LockVerdicts(th compare.Thresholds, names []string, profiles Profiles) []compare.CellVerdict {
-	th.InstructionsRatio = th.MinEffect
-	var out []compare.CellVerdict
-	for _, name := range names {
-		p, ok := profiles[name]
-		if !ok {
-			continue
-		}
+	return verdicts(th, names, profiles, func(th compare.Thresholds, name string, p [2]locks.Profile) []compare.CellVerdict {
+		var out []compare.CellVerdict
 		before, after := p[0].Values(), p[1].Values()
 		for i, unit := range locks.Units {
 			v := compare.LockVerdict(name, unit, before[i], after[i], th)
@@ -68,8 +62,8 @@ func LockVerdicts(th compare.Thresholds, names []string, profiles Profiles) []co
 			}
 			out = append(out, v)
 		}
-	}
-	return out
+		return out
+	})
 }
 
 // lockKinds names the locks a unit of the profiles speaks of, base's and
@@ -133,34 +127,49 @@ func besidesLocks(p locks.Profile) (float64, bool) {
 // keeps its busiest lock's counts, not its kind.
 const busiestKind = "busiest"
 
-// locksHeader is the first row of a lock profiles file: what ab -report
-// writes beside windows.csv, and -replay judges again.
-var locksHeader = []string{"cell", "arm", "unit", "value"}
-
 // profileUnits are the units a lock profiles file holds for each cell and
 // arm: the profile's, then its busiest lock's, which the prediction past
 // the cores reads.
 var profileUnits = append(slices.Clone(locks.Units), records.BusiestLockUnits...)
 
+// A unitCount is one row of a lock profiles file: a unit of a profile
+// (profileUnits) and its value.
+type unitCount struct {
+	unit  int
+	value float64
+}
+
+// locksFile is the file of every lock profile: a row a unit, each cell
+// once, what ab -report writes beside windows.csv and -replay judges
+// again.
+var locksFile = countFile[unitCount]{
+	what: "a lock profiles file", count: "a lock count", columns: []string{"unit", "value"},
+	format: func(u unitCount) []string { return []string{profileUnits[u.unit], countText(u.value)} },
+	parse: func(columns []string) (unitCount, bool) {
+		unit := slices.Index(profileUnits, columns[0])
+		v, ok := parseCounts(columns[1:], 0)
+		if !ok || unit < 0 {
+			return unitCount{}, false
+		}
+		return unitCount{unit, v[0]}, true
+	},
+}
+
 // WriteLocks is every lock profile of a comparison, one row a unit, each
 // cell once.
 func WriteLocks(names []string, profiles Profiles) []byte {
-	return writeRows(locksHeader, func(write func(...string)) {
-		var done []string
-		for _, name := range names {
-			p, ok := profiles[name]
-			if !ok || slices.Contains(done, name) {
-				continue
-			}
-			done = append(done, name)
-			for side, arm := range sides {
-				acq, held := p[side].Busiest()
-				for i, v := range append(p[side].Values(), acq, held) {
-					write(name, arm, profileUnits[i], strconv.FormatFloat(v, 'g', -1, 64))
-				}
+	rows := make(map[string][2][]unitCount, len(profiles))
+	for name, p := range profiles {
+		var r [2][]unitCount
+		for side := range 2 {
+			acq, held := p[side].Busiest()
+			for i, v := range append(p[side].Values(), acq, held) {
+				r[side] = append(r[side], unitCount{i, v})
 			}
 		}
-	})
+		rows[name] = r
+	}
+	return locksFile.write(names, rows)
 }
 
 // ReadLocks reads a lock profiles file as untrusted input, failing closed:
@@ -168,41 +177,27 @@ func WriteLocks(names []string, profiles Profiles) []byte {
 // exactly once; a row that is not a count, a unit twice, or a profile cut
 // short refuses the file rather than judge a cell on counts it lacks.
 func ReadLocks(data []byte) (names []string, profiles Profiles, err error) {
-	rows, err := readRows(data, locksHeader, "a lock profiles file")
+	names, rows, err := locksFile.read(data)
 	if err != nil {
 		return nil, nil, err
 	}
-	values := make(map[string]*[2][]float64)
-	for i, row := range rows {
-		v, err := strconv.ParseFloat(row[3], 64)
-		side := slices.Index(sides[:], row[1])
-		unit := slices.Index(profileUnits, row[2])
-		if err != nil || !(v >= 0) || math.IsInf(v, 0) || side < 0 || unit < 0 || !ab.CellName(row[0]) {
-			return nil, nil, fmt.Errorf("line %d: %q is not a lock count", i+2, row)
-		}
-		c, ok := values[row[0]]
-		if !ok {
-			c = &[2][]float64{nanFilled(len(profileUnits)), nanFilled(len(profileUnits))}
-			values[row[0]] = c
-			names = append(names, row[0])
-		}
-		if !math.IsNaN(c[side][unit]) {
-			return nil, nil, fmt.Errorf("line %d: %s's %s of %s given twice", i+2, row[1], row[2], row[0])
-		}
-		c[side][unit] = v
-	}
 	profiles = make(Profiles)
 	for _, name := range names {
-		c := values[name]
 		var p [2]locks.Profile
-		for side := range 2 {
-			for unit, v := range c[side] {
-				if math.IsNaN(v) {
-					return nil, nil, fmt.Errorf("%s has no %s of %s: a profile cut short is not judged", name, profileUnits[unit], sides[side])
+		for side, units := range rows[name] {
+			v := make([]float64, len(profileUnits))
+			given := make([]bool, len(profileUnits))
+			for _, u := range units {
+				if given[u.unit] {
+					return nil, nil, fmt.Errorf("%s's %s of %s given twice", sides[side], profileUnits[u.unit], name)
 				}
+				v[u.unit], given[u.unit] = u.value, true
 			}
-			p[side] = locks.FromValues(c[side][:len(locks.Units)])
-			if acq, held := c[side][len(locks.Units)], c[side][len(locks.Units)+1]; acq > 0 {
+			if i := slices.Index(given, false); i >= 0 {
+				return nil, nil, fmt.Errorf("%s has no %s of %s: a profile cut short is not judged", name, profileUnits[i], sides[side])
+			}
+			p[side] = locks.FromValues(v[:len(locks.Units)])
+			if acq, held := v[len(locks.Units)], v[len(locks.Units)+1]; acq > 0 {
 				p[side].Locks = []locks.LockProfile{{Kind: busiestKind, Exclusive: acq, HeldExclusive: held}}
 			}
 			if err := p[side].Check(sides[side] + "'s " + name); err != nil {
@@ -212,13 +207,4 @@ func ReadLocks(data []byte) (names []string, profiles Profiles, err error) {
 		profiles[name] = p
 	}
 	return names, profiles, nil
-}
-
-// nanFilled is n values not yet read.
-func nanFilled(n int) []float64 {
-	v := make([]float64, n)
-	for i := range v {
-		v[i] = math.NaN()
-	}
-	return v
 }

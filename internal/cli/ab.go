@@ -25,21 +25,16 @@ var cmdAB = &command{
 	maxArgs: -1, name: "ab", args: "[flags] BASE HEAD | -base-bin B -head-bin H | -replay windows.csv", short: "build two git revisions and gate them, interleaved, with an A/A noise arm",
 	common: []string{"impl", "threads", "param", "threshold", "budget", "report", "json", "baseline", "base-bin", "head-bin", "strict", "q"},
 	long: `AB builds two git revisions and measures base, head and base again
-(the A/A arm), interleaved window by window. It judges the change at the
-thread counts -at declares (1,2,16): at 1 thread by time and the exact
-counts, up to the cores by time, past them by what the lock profiles
-predict with fixed constants. Where time cannot decide, the counts do
-(a PASS or IMPROVED "by counts"; -strict: a PASS needs time's). Better at
-one declared count and worse at another is a TRADE, which fails.
-Example: perfrun ab main HEAD
+(the A/A arm), interleaved window by window, each arm of each round in a
+code layout of its own. It judges the change at the thread counts -at
+declares (1,2,16): at 1 thread by time and the exact counts, up to the
+cores by time, past them by what the lock profiles predict with fixed
+constants. Where time cannot decide, the counts do (-strict: a PASS
+needs time's). Better at one declared count and worse at another is a
+TRADE. Exit codes: 0 PASS or IMPROVED, 1 REGRESSION, TRADE or MISSING,
+3 INCONCLUSIVE, 4 a revision that does not build.
 
-Exit codes as gate (0 PASS or IMPROVED, 1 REGRESSION, TRADE or MISSING,
-3 INCONCLUSIVE); a revision that does not build exits 4. -replay judges
-the windows.csv of an earlier -report again, measuring nothing. -base-bin
-and -head-bin compare two prebuilt binaries, -base-env/-head-env one
-binary under two environments, -baseline NAME a kept baseline's build
-against this perfrun. Code layout is a random effect: every arm of every
-round runs a layout of its own. The rules, the statistics and every
+Example: perfrun ab main HEAD. The rules, the statistics and every
 witness: docs/compare.md.`,
 }
 

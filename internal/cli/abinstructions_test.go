@@ -65,7 +65,7 @@ func TestABInstructions(t *testing.T) {
 		t.Errorf("double work: %s %.4f (%s), want an instruction REGRESSION", c.Verdict, c.Ratio, c.Reason)
 	}
 	// Under two CPU hogs the same binary's counts differed by a tenth of a
-	// percent; how exact they are is measured alone (results/campaigns/fresh).
+	// percent; how exact they are is measured alone (results/archive/campaigns/fresh).
 	if c := verdict(base); c.Verdict != compare.Pass || c.Ratio < 0.995 || c.Ratio > 1.005 {
 		t.Errorf("the same binary: %s %.4f (%s), want PASS within ±0.5%%", c.Verdict, c.Ratio, c.Reason)
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/perfrun/perfrun/history"
 	"github.com/perfrun/perfrun/internal/ab"
 	"github.com/perfrun/perfrun/internal/bisect"
+	"github.com/perfrun/perfrun/internal/git"
 	"github.com/perfrun/perfrun/internal/procgroup"
 	"github.com/perfrun/perfrun/records"
 )
@@ -149,7 +150,7 @@ func (b *bisectOptions) run(ctx context.Context, o *streams, fs *flag.FlagSet) e
 // back as its full name.
 func (b *bisectOptions) commits(ctx context.Context, good, bad string) ([]string, string, error) {
 	full := func(rev string) (string, error) {
-		out, err := exec.CommandContext(ctx, "git", "-C", b.repo, "rev-parse", "--verify", "--end-of-options", rev+"^{commit}").Output()
+		out, err := git.Output(ctx, b.repo, "rev-parse", "--verify", "--end-of-options", rev+"^{commit}")
 		if err != nil {
 			return "", usageError("%s is not a commit of %s", rev, b.repo)
 		}
@@ -163,11 +164,11 @@ func (b *bisectOptions) commits(ctx context.Context, good, bad string) ([]string
 	if err != nil {
 		return nil, "", err
 	}
-	args := []string{"-C", b.repo, "rev-list", "--reverse"}
+	args := []string{"rev-list", "--reverse"}
 	if b.firstParent {
 		args = append(args, "--first-parent")
 	}
-	out, err := exec.CommandContext(ctx, "git", append(args, g+".."+bd)...).Output()
+	out, err := git.Output(ctx, b.repo, append(args, g+".."+bd)...)
 	if err != nil {
 		return nil, "", fmt.Errorf("git rev-list %s..%s: %w", history.ShortCommit(g), history.ShortCommit(bd), err)
 	}
@@ -396,7 +397,7 @@ func shiftText(m bisect.Measurement) string {
 
 // subject is a commit's subject line, or "" where git cannot say.
 func subject(ctx context.Context, repo, commit string) string {
-	out, err := exec.CommandContext(ctx, "git", "-C", repo, "log", "-1", "--format=%s", commit).Output()
+	out, err := git.Output(ctx, repo, "log", "-1", "--format=%s", commit)
 	if err != nil {
 		return ""
 	}

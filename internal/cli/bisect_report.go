@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/perfrun/perfrun/history"
 	"github.com/perfrun/perfrun/internal/bisect"
+	"github.com/perfrun/perfrun/internal/git"
 	"github.com/perfrun/perfrun/records"
 	"github.com/perfrun/perfrun/report"
 )
@@ -170,7 +170,7 @@ func (b *bisectOptions) markdown(ctx context.Context, r *bisect.Result, summary 
 			mdEscape(subject(ctx, b.repo, p.Head)), history.ShortCommit(p.Base), p.Outcome, 100*p.Shift, 100*p.Low, 100*p.High, instr, p.Wall.Round(time.Second), mdEscape(p.Verdict))
 	}
 	for _, c := range r.Culprits {
-		out, _ := exec.CommandContext(ctx, "git", "-C", b.repo, "show", "--stat", "--format=medium", c.Commit).Output()
+		out, _ := git.Output(ctx, b.repo, "show", "--stat", "--format=medium", c.Commit)
 		fmt.Fprintf(&w, "\n## %s (%s, %.0f%% of the step)\n\n```\n%s```\n", history.ShortCommit(c.Commit), culpritShift(c), 100*c.Share, out)
 	}
 	return w.String()

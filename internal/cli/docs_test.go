@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -286,5 +287,44 @@ func TestCIShowsTheCallersFiles(t *testing.T) {
 		if !strings.Contains(string(doc), shown.String()) {
 			t.Errorf("docs/ci.md does not show docs/testdata/%s as it is", name)
 		}
+	}
+}
+
+// firstOutputWithin is how far down a page its first checked output may
+// start: a reader sees what a command prints on the page's first screen.
+const firstOutputWithin = 40
+
+// pageOutputProblem says what is wrong with a page's checked output: none
+// at all, or none on its first screen; "" when it opens with one.
+func pageOutputProblem(data []byte) string {
+	loc := outputBlock.FindIndex(data)
+	switch {
+	case loc == nil:
+		return "shows no checked output (<!-- output: … -->)"
+	case bytes.Count(data[:loc[0]], []byte("\n")) >= firstOutputWithin:
+		return fmt.Sprintf("shows its first checked output at line %d, past the first %d", bytes.Count(data[:loc[0]], []byte("\n"))+1, firstOutputWithin)
+	}
+	return ""
+}
+
+// TestEveryPageOpensWithItsOutput: the README and every page of docs/ but
+// the glossary (words, not commands) show a command's checked output on
+// their first screen.
+func TestEveryPageOpensWithItsOutput(t *testing.T) {
+	for _, path := range docFiles(t) {
+		if filepath.Base(path) == "glossary.md" {
+			continue
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p := pageOutputProblem(data); p != "" {
+			t.Errorf("%s %s", path, p)
+		}
+	}
+	late := strings.Repeat("text\n", firstOutputWithin) + "<!-- output: perfrun list -->\n<!-- end output -->\n"
+	if pageOutputProblem([]byte("# A page\n\n    perfrun list\n")) == "" || pageOutputProblem([]byte(late)) == "" {
+		t.Error("a page without output, or with it past the first screen, passed")
 	}
 }

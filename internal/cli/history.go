@@ -9,7 +9,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -20,6 +19,7 @@ import (
 
 	"github.com/perfrun/perfrun/history"
 	"github.com/perfrun/perfrun/history/changepoint"
+	"github.com/perfrun/perfrun/internal/git"
 	"github.com/perfrun/perfrun/records"
 	"github.com/perfrun/perfrun/report"
 )
@@ -283,7 +283,7 @@ func parseTime(s string) (time.Time, error) {
 // gitResolve asks git in dir for a commit's full object name.
 func gitResolve(dir string) func(string) (string, bool) {
 	return func(name string) (string, bool) {
-		out, err := exec.Command("git", "-C", dir, "rev-parse", "--verify", "--quiet", "--end-of-options", name+"^{commit}").Output()
+		out, err := git.Output(context.Background(), dir, "rev-parse", "--verify", "--quiet", "--end-of-options", name+"^{commit}")
 		full := strings.TrimSpace(string(out))
 		return full, err == nil && full != ""
 	}
@@ -292,7 +292,7 @@ func gitResolve(dir string) func(string) (string, bool) {
 // gitCommitTime asks git in dir when a commit was made.
 func gitCommitTime(dir string) func(string) (time.Time, bool) {
 	return func(commit string) (time.Time, bool) {
-		out, err := exec.Command("git", "-C", dir, "log", "-1", "--format=%cI", "--end-of-options", commit, "--").Output()
+		out, err := git.Output(context.Background(), dir, "log", "-1", "--format=%cI", "--end-of-options", commit, "--")
 		if err != nil {
 			return time.Time{}, false
 		}
@@ -360,7 +360,7 @@ func (f *seriesFlags) filter() (history.Filter, error) {
 // never where none are; where repo is no git repository it orders none.
 func commitOrder(repo string) func(a, b string) int {
 	at := sync.OnceValue(func() map[string]int {
-		out, err := exec.Command("git", "-C", repo, "rev-list", "--topo-order", "--reverse", "--all").Output()
+		out, err := git.Output(context.Background(), repo, "rev-list", "--topo-order", "--reverse", "--all")
 		m := make(map[string]int)
 		if err == nil {
 			for i, c := range strings.Fields(string(out)) {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/perfrun/perfrun/history"
 	"github.com/perfrun/perfrun/internal/ab"
+	"github.com/perfrun/perfrun/internal/git"
 	"github.com/perfrun/perfrun/internal/procgroup"
 	"github.com/perfrun/perfrun/records"
 )
@@ -103,7 +104,7 @@ func historyBackfill(fs *flag.FlagSet) runFunc {
 
 // revList lists a range's commits, oldest first, every k-th and the last.
 func revList(ctx context.Context, repo, rangeArg string, every int) ([]string, error) {
-	out, err := exec.CommandContext(ctx, "git", "-C", repo, "rev-list", "--reverse", "--end-of-options", rangeArg, "--").Output()
+	out, err := git.Output(ctx, repo, "rev-list", "--reverse", "--end-of-options", rangeArg, "--")
 	if err != nil {
 		return nil, fmt.Errorf("%q is not a revision range of %s", rangeArg, repo)
 	}

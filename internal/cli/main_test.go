@@ -217,7 +217,7 @@ func TestHelpFitsAScreen(t *testing.T) {
 		t.Errorf("ab -h does not say how time and instructions combine:\n%s", short)
 	}
 	_, all, _ := perfrun("help", "-all", "ab")
-	if !strings.Contains(all, "\n  -speed-limit") || !strings.Contains(all, "Code layout is a random effect") {
+	if !strings.Contains(all, "\n  -speed-limit") || !strings.Contains(all, "code layout of its own") {
 		t.Errorf("help -all ab lacks a flag or the description:\n%s", all)
 	}
 }

@@ -34,13 +34,16 @@ instruction), and every waiter ahead adds a hand-off per acquisition; the
 other exclusive locks together are a second such queue;
 the cache line the other atomics write (a read lock's reader count) is a
 second queue whose service is a transfer between cores; the rest of a call
-each thread spends alone. The hand-off and the transfer are measured on
-this machine before predicting (two threads wanting one mutex, with nothing
-and with work held, and one counter), never fitted to a published table: the
-band runs from the lowest constants (a hand-off a spinning waiter catches)
-to the highest (a sleeping waiter woken), widened from two threads on by
-what the run's control cell shows the machine gave each of two threads
-against one. Run predict on the machine that made RESULTS.
+each thread spends alone. The hand-off and the transfer are by default the
+reference set (results/scaling/), fixed, so a prediction is the same from
+run to run and machine load to machine load; -constants measure measures
+them on this machine now (two threads wanting one mutex, with nothing and
+with work held, and one counter; run it on the machine that made RESULTS,
+with nothing else running). Never fitted to a published table: the band
+runs from the lowest constants (a hand-off a spinning waiter catches) to
+the highest (a sleeping waiter woken), widened from two threads on by what
+the run's control cell shows the machine gave each of two threads against
+one. Each design's line says what makes it wait, in words.
 
 With -against FILE -as IMPL=PUBLISHED,... it prints each predicted design's
 per(n)/per(1) beside a published table's (such as PR 28599's,
@@ -63,7 +66,7 @@ func predictFlags(fs *flag.FlagSet) runFunc {
 	window := fs.Duration("window", 100*time.Millisecond, "time of each window that measures the machine's constants")
 	windows := fs.Int("windows", 9, "windows of each constant, interleaved")
 	against := fs.String("against", "", "a results file of published numbers (such as results/published/pr28599.txt) to hold the prediction's scaling against, per(n)/per(1)")
-	constants := fs.String("constants", "measure", "measure: the hand-off and transfer measured on this machine now; reference: the fixed set ab predicts with (results/scaling), which a busy machine cannot move")
+	constants := fs.String("constants", "reference", "reference: the fixed set ab and the main job predict with (results/scaling), the same from run to run; measure: the hand-off and transfer measured on this machine now")
 	plotDir := fs.String("plot", "", "with -against: draw the prediction beside the published curves in this folder (held-against.svg and .png)")
 	as := fs.String("as", "", "with -against: which published implementation each predicted one stands for, IMPL=PUBLISHED,... (e.g. sorted=pr28599-before)")
 	return func(_ context.Context, o *streams, args []string) error {
@@ -227,7 +230,27 @@ func printPrediction(o *streams, set, in *records.Set, m predict.Measured) {
 	if measured > 0 {
 		fmt.Fprintf(o.stdout, "\nmeasured points inside the predicted band: %d of %d\n", inside, measured)
 	}
+	printCauses(o, set, in, m)
 	printWide(o, set, in, m)
+}
+
+// printCauses says in words, for each design, what makes its call at the
+// most threads predicted take its time (predict.Cause).
+func printCauses(o *streams, set, in *records.Set, m predict.Measured) {
+	most := 0
+	for _, c := range set.Cells() {
+		most = max(most, c.Threads)
+	}
+	inputs, cells, err := predict.Inputs(in)
+	if err != nil || most < 2 {
+		return
+	}
+	fmt.Fprintf(o.stdout, "\nwhy, at %d threads (the middle constants):\n", most)
+	for i, c := range inputs {
+		if cause, err := predict.Cause(cells[i], m.Mid, most); err == nil {
+			fmt.Fprintf(o.stdout, "  %s: %s\n", strings.TrimSuffix(c.Name, "/threads=1"), cause)
+		}
+	}
 }
 
 // printWide says, for each cell whose band at the most threads predicted

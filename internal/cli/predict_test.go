@@ -103,7 +103,8 @@ func TestPredictRefusesWhatCannotBe(t *testing.T) {
 
 // TestPredictRefusesAnotherMachine: constants measured here say nothing
 // of another machine's results, nor of two machines' pooled in one file:
-// refused, naming both, unless -constants reference.
+// refused, naming both, under -constants measure; the default, the
+// reference constants, predicts either.
 func TestPredictRefusesAnotherMachine(t *testing.T) {
 	dir := t.TempDir()
 	const cell = "BenchmarkIssuer/impl=rcu/threads=1 1 700 ns/op 700 ns/call 688 instructions/op 0 exclusive-locks/op 0 shared-locks/op 0 locked-instructions/op 0 shared-locked-instructions/op 0 atomics/op\n"
@@ -112,12 +113,12 @@ func TestPredictRefusesAnotherMachine(t *testing.T) {
 	pooled := filepath.Join(dir, "pooled.txt")
 	os.WriteFile(pooled, []byte("cpu: A\ncores: 2\n"+cell+"cpu: B\n"+cell), 0o644)
 	for file, want := range map[string]string{other: "measured on Some Other CPU ×64 and this machine is", pooled: "pools runs of several machines"} {
-		code, _, stderr := perfrun("predict", "-windows", "1", file)
+		code, _, stderr := perfrun("predict", "-constants", "measure", "-windows", "1", file)
 		if code != exitUsage || !strings.Contains(stderr, want) {
 			t.Errorf("predict %s: exit %d, want %d saying %q\n%s", file, code, exitUsage, want, stderr)
 		}
 	}
-	if code, _, stderr := perfrun("predict", "-constants", "reference", other); code != exitOK {
+	if code, _, stderr := perfrun("predict", other); code != exitOK {
 		t.Errorf("predict -constants reference of another machine's results: exit %d\n%s", code, stderr)
 	}
 }

@@ -145,8 +145,12 @@ func predictedSection(doc *report.Document, set *records.Set, n int) error {
 	}
 	doc.Notes = append(doc.Notes, fmt.Sprintf("At %d threads, one core a thread, each design's 1-thread lock profile predicts (the reference constants, docs/predict.md; not measured):", n))
 	for _, r := range rows {
-		doc.Notes = append(doc.Notes, fmt.Sprintf("- %s: %s a call (band %s – %s), %.2f× its time at 1 thread; measured %s at 1 thread, %s at 2. Why: %s.",
-			r.name, perCallText(r.at), perCallText(r.low), perCallText(r.high), r.ratio, r.one, r.two, r.cause))
+		beside := ""
+		if r.published != "" {
+			beside = " Beside it: " + r.published + "."
+		}
+		doc.Notes = append(doc.Notes, fmt.Sprintf("- %s: %s a call (band %s – %s), %.2f× its time at 1 thread; measured %s at 1 thread, %s at 2. Why: %s.%s",
+			r.name, perCallText(r.at), perCallText(r.low), perCallText(r.high), r.ratio, r.one, r.two, r.cause, beside))
 	}
 	plots, err := report.Plots([]*records.Set{pred}, report.PlotOptions{})
 	if err != nil {

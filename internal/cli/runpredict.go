@@ -9,6 +9,7 @@ import (
 
 	"github.com/perfrun/perfrun/harness"
 	"github.com/perfrun/perfrun/predict"
+	"github.com/perfrun/perfrun/predict/published"
 	"github.com/perfrun/perfrun/records"
 	"github.com/perfrun/perfrun/scaling"
 )
@@ -57,6 +58,9 @@ func (f *runFlags) pastTheCores(o *streams, set *records.Set) {
 	fmt.Fprintln(o.stdout)
 	for _, r := range rows {
 		fmt.Fprintf(o.stdout, "%s: %s\n", r.name, r.cause)
+		if r.published != "" {
+			fmt.Fprintf(o.stdout, "  beside it: %s; predicted here %.2f×\n", r.published, r.ratio)
+		}
 	}
 	for _, why := range predict.Unpredicted(set) {
 		fmt.Fprintf(o.stdout, "not predicted: %s\n", why)
@@ -69,7 +73,7 @@ func (f *runFlags) pastTheCores(o *streams, set *records.Set) {
 type pastRow struct {
 	name, one, two       string
 	at, low, high, ratio float64
-	cause                string
+	cause, published     string
 }
 
 // pastTheCoresRows predicts set's designs at 1 to n threads, one core a
@@ -101,6 +105,10 @@ func pastTheCoresRows(set *records.Set, n int) ([]pastRow, *records.Set, error) 
 		}
 		return perCallText(records.Median(v))
 	}
+	tables, err := published.PR28599()
+	if err != nil {
+		return nil, nil, err
+	}
 	var rows []pastRow
 	for i, in := range inputs {
 		c, ok := pred.Cell(records.AtThreads(in.Name, n))
@@ -117,9 +125,25 @@ func pastTheCoresRows(set *records.Set, n int) ([]pastRow, *records.Set, error) 
 			name: strings.TrimSuffix(in.Name, "/threads=1"), one: measured(in.Name, 1), two: measured(in.Name, 2),
 			at: at(c, records.NsPerCall), low: at(c, predict.Low), high: at(c, predict.High),
 			ratio: at(c, records.NsPerCall) / at(one, records.NsPerCall), cause: cause,
+			published: publishedBeside(tables, in.Impl, n),
 		})
 	}
 	return rows, pred, nil
+}
+
+// publishedBeside is PR 28599's per(n)/per(1) for the store a built-in
+// design stands for, in words; "" for a design that stands for none or a
+// thread count the tables lack.
+func publishedBeside(tables *records.Set, impl string, n int) string {
+	s, ok := published.StandsFor[impl]
+	if !ok {
+		return ""
+	}
+	r, ok := published.Scaling(tables, s.Impl, n)
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf("OpenSSL PR 28599 measured %s at %.2f× its 1-thread time at %d threads", s.Store, r, n)
 }
 
 // perCallText is a time per call in seconds as ns or µs.

@@ -6,12 +6,14 @@
 package selfsource
 
 import (
+	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"strings"
+
+	"github.com/perfrun/perfrun/internal/git"
 )
 
 // MainDir is the folder of this program's main package, where the binary
@@ -61,11 +63,11 @@ func Stamp() (rev string, modified bool) {
 // Checkout is the commit dir's checkout is at and whether its tracked
 // files have changes; ok is false where dir is no git checkout.
 func Checkout(dir string) (head string, dirty, ok bool) {
-	out, err := exec.Command("git", "-C", dir, "rev-parse", "HEAD").Output()
+	out, err := git.Output(context.Background(), dir, "rev-parse", "HEAD")
 	if err != nil {
 		return "", false, false
 	}
-	st, err := exec.Command("git", "-C", dir, "status", "--porcelain", "--untracked-files=no").Output()
+	st, err := git.Output(context.Background(), dir, "status", "--porcelain", "--untracked-files=no")
 	return strings.TrimSpace(string(out)), err == nil && len(strings.TrimSpace(string(st))) > 0, true
 }
 

@@ -1,29 +1,36 @@
 #!/usr/bin/env bash
 # Times the README's first command on fresh clones of this repository:
-# go run ./cmd/perfrun run, three times, alone or beside one busy loop.
-#   bash results/main-job/run.sh OUT [alone|busy] [N]
-# Each run's stdout, stderr and results file land in OUT; summary.txt has
-# the exit codes and walls. The Go build cache is the machine's own.
+# go run ./cmd/perfrun run, N times, alone or beside one busy loop, with
+# the machine's Go build cache or an empty one.
+#   bash results/main-job/run.sh OUT [alone|busy] [N] [warm|empty]
+# Each run's stdout, stderr (each line stamped with the seconds since the
+# start) and results file land in OUT; summary.txt has the exit codes and
+# walls. empty gives each run a new GOCACHE (the module cache stays).
 set -euo pipefail
 out=$(realpath -m "$1")
 mode=${2:-alone}
 n=${3:-3}
+cache=${4:-warm}
 repo=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
 mkdir -p "$out"
 for i in $(seq 1 "$n"); do
 	clone=$(mktemp -d)
 	git clone -q "$repo" "$clone/perfrun"
+	[ "$cache" = warm ] || export GOCACHE="$clone/gocache"
 	hog=
 	if [ "$mode" = busy ]; then
-		yes >/dev/null &
+		bash -c 'while :; do :; done' &
 		hog=$!
 	fi
+	name="$mode-$cache-$i"
 	start=$(date +%s.%N)
 	rc=0
-	(cd "$clone/perfrun" && go run ./cmd/perfrun run >"$out/$mode-$i.txt" 2>"$out/$mode-$i.log") || rc=$?
+	(cd "$clone/perfrun" && go run ./cmd/perfrun run 2>&1 >"$out/$name.txt" |
+		while IFS= read -r line; do printf '%6.1f %s\n' "$(echo "$(date +%s.%N) - $start" | bc)" "$line"; done >"$out/$name.log") || rc=$?
 	end=$(date +%s.%N)
 	if [ -n "$hog" ]; then kill "$hog"; fi
-	cp "$clone/perfrun/perfrun-out/results.txt" "$out/$mode-$i-results.txt" 2>/dev/null || true
-	printf '%s %d exit=%d wall=%.1fs\n' "$mode" "$i" "$rc" "$(echo "$end - $start" | bc)" | tee -a "$out/summary.txt"
+	cp "$clone/perfrun/perfrun-out/results.txt" "$out/$name-results.txt" 2>/dev/null || true
+	printf '%s %s %d exit=%d wall=%.1fs\n' "$mode" "$cache" "$i" "$rc" "$(echo "$end - $start" | bc)" | tee -a "$out/summary.txt"
 	rm -rf "$clone"
+	unset GOCACHE
 done

@@ -12,6 +12,7 @@ import (
 	"unsafe"
 
 	"github.com/perfrun/perfrun/harness/locks"
+	"github.com/perfrun/perfrun/store/ownlock"
 )
 
 // work100 and work300 execute 101 and 299 instructions, their RET
@@ -26,18 +27,18 @@ type ownLock struct{ held atomic.Bool }
 func (l *ownLock) Lock() {
 	for !l.held.CompareAndSwap(false, true) {
 	}
-	locks.Acquired(unsafe.Pointer(l))
+	ownlock.Acquired(unsafe.Pointer(l))
 }
 
 func (l *ownLock) Unlock() {
-	locks.Releasing(unsafe.Pointer(l))
+	ownlock.Releasing(unsafe.Pointer(l))
 	l.held.Store(false)
 }
 
 var emptyOwn ownLock
 
 func init() {
-	locks.RegisterOwn(func(n int) {
+	ownlock.RegisterEmpty(func(n int) {
 		for range n {
 			emptyOwn.Lock()
 			emptyOwn.Unlock()

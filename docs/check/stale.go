@@ -1,0 +1,80 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+)
+
+// modulePath is the import path a page may name a package by.
+const modulePath = "github.com/perfrun/perfrun/"
+
+var (
+	codeSpan    = regexp.MustCompile("`([^`\n]+)`")
+	placeholder = regexp.MustCompile(`^[A-Z][A-Z0-9]*$`)
+)
+
+// StalePaths gives the paths into the repository's code a page names in
+// code spans and does not find: a token that starts with "./", with the
+// module's import path, or with one of the repository's top-level folders
+// and a slash, found neither from the root nor from the page's folder.
+// Patterns (a *, …, {, <, $) are not paths; results/ paths are held by
+// ResultsPaths.
+func StalePaths(root, page, text string) []string {
+	tops := topFolders(root)
+	var out []string
+	for _, m := range codeSpan.FindAllStringSubmatch(text, -1) {
+		for _, tok := range strings.Fields(m[1]) {
+			p, ok := codePath(tok, tops)
+			if !ok {
+				continue
+			}
+			if exists(filepath.Join(root, p)) || exists(filepath.Join(filepath.Dir(page), p)) {
+				continue
+			}
+			out = append(out, tok)
+		}
+	}
+	return out
+}
+
+// codePath is the path tok names, from the root, where it names one.
+func codePath(tok string, tops map[string]bool) (string, bool) {
+	tok = strings.TrimRight(tok, ".,;:)\"'")
+	if strings.ContainsAny(tok, "*…{<$=#@") || strings.Contains(tok, "://") {
+		return "", false
+	}
+	tok = strings.TrimSuffix(strings.TrimSuffix(tok, "/..."), "/")
+	for _, piece := range strings.FieldsFunc(tok, func(r rune) bool { return strings.ContainsRune("/._-", r) }) {
+		if placeholder.MatchString(piece) && !strings.HasPrefix(piece, "README") {
+			return "", false // impls/NAME/, run-K.txt: a pattern
+		}
+	}
+	if rest, ok := strings.CutPrefix(tok, modulePath); ok {
+		return rest, rest != ""
+	}
+	if rest, ok := strings.CutPrefix(tok, "./"); ok {
+		top, _, _ := strings.Cut(rest, "/")
+		return rest, tops[top] && rest != ""
+	}
+	top, _, found := strings.Cut(tok, "/")
+	return tok, found && tops[top] && top != "results"
+}
+
+// topFolders are the repository's top-level folders but its hidden ones.
+func topFolders(root string) map[string]bool {
+	entries, _ := os.ReadDir(root)
+	tops := map[string]bool{}
+	for _, e := range entries {
+		if e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
+			tops[e.Name()] = true
+		}
+	}
+	return tops
+}
+
+func exists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}

@@ -1,0 +1,34 @@
+package git
+
+import (
+	"context"
+	"errors"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// TestRunsInTheRepositoryGiven: git runs in repo (-C), its output comes
+// back, and its failure carries git's own words.
+func TestRunsInTheRepositoryGiven(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	ctx := context.Background()
+	repo := t.TempDir()
+	if err := Run(ctx, repo, "init", "-q"); err != nil {
+		t.Fatal(err)
+	}
+	out, err := Output(ctx, repo, "rev-parse", "--show-toplevel")
+	if err != nil || !strings.HasSuffix(strings.TrimSpace(string(out)), repo[strings.LastIndex(repo, "/"):]) {
+		t.Errorf("rev-parse --show-toplevel: %q, %v; want %s", out, err, repo)
+	}
+	_, err = Output(ctx, repo, "rev-parse", "--verify", "nosuch^{commit}")
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || len(exit.Stderr) == 0 {
+		t.Errorf("a revision that is not there: %v, want git's exit with its message", err)
+	}
+	if msg, err := Combined(ctx, repo, "log"); err == nil || !strings.Contains(string(msg), "does not have any commits") {
+		t.Errorf("git log of an empty repository: %q, %v", msg, err)
+	}
+}

@@ -1,0 +1,35 @@
+package published
+
+import (
+	"math"
+	"os"
+	"testing"
+)
+
+// TestTheTablesAreTheEvidence: the embedded tables are
+// results/published/pr28599.txt byte for byte, and read back to the
+// published figures (before: 2 434.803 ns at 1 thread, 37 816.247 at 16).
+func TestTheTablesAreTheEvidence(t *testing.T) {
+	evidence, err := os.ReadFile("../../results/published/pr28599.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(evidence) != pr28599 {
+		t.Fatal("predict/published/pr28599.txt differs from results/published/pr28599.txt: copy the evidence again")
+	}
+	set, err := PR28599()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, ok := Scaling(set, "pr28599-before", 16); !ok || math.Abs(r-37816.247/2434.803) > 1e-9 {
+		t.Errorf("before at 16: %v, %v; want %v", r, ok, 37816.247/2434.803)
+	}
+	for impl, s := range StandsFor {
+		if _, ok := Scaling(set, s.Impl, 16); !ok {
+			t.Errorf("%s stands for %s, which has no 16-thread row", impl, s.Impl)
+		}
+	}
+	if _, ok := Scaling(set, "pr28599-before", 3); ok {
+		t.Error("a thread count the table does not have was given a scaling")
+	}
+}
