@@ -104,7 +104,9 @@ func CheckLocation(loc string) error {
 	fi, err := os.Stat(loc)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		if _, lerr := os.Lstat(loc); lerr == nil {
+		// Only a link can be there and lead nowhere: a file another
+		// process created since the Stat is a history being made.
+		if lfi, lerr := os.Lstat(loc); lerr == nil && lfi.Mode()&os.ModeSymlink != 0 {
 			return fmt.Errorf("%s: %w: a link to nothing", loc, ErrLocation)
 		}
 		return nil
