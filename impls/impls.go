@@ -40,10 +40,21 @@ func Names() []string {
 	return names
 }
 
-// Register adds an implementation after the others: a store kept outside
-// this repository, handed to perfrun.Main. Its name must be new and of
-// lower case letters, digits and '-' (it becomes a benchmark name key).
-func Register(im store.Impl) error {
+// Register adds implementations after the others, in order, stopping at
+// the first it refuses: stores kept outside this repository, handed to
+// perfrun.Main. Each name must be new and of lower case letters, digits
+// and '-' (it becomes a benchmark name key).
+func Register(ims ...store.Impl) error {
+	for _, im := range ims {
+		if err := register(im); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// register adds one implementation, or says why not.
+func register(im store.Impl) error {
 	if im.Name == "" || strings.IndexFunc(im.Name, func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-')
 	}) >= 0 {

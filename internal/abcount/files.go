@@ -95,12 +95,12 @@ var sides = [2]string{compare.ArmBase, compare.ArmHead}
 // countText is a count as a file holds it: exactly, to read back the same.
 func countText(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 
-// parseCounts parses columns of counts, each at least least and finite.
-func parseCounts(columns []string, least float64) ([]float64, bool) {
+// parseCounts parses columns of counts, each finite and not negative.
+func parseCounts(columns []string) ([]float64, bool) {
 	v := make([]float64, len(columns))
 	for i, c := range columns {
 		var err error
-		if v[i], err = strconv.ParseFloat(c, 64); err != nil || !(v[i] >= least) || math.IsInf(v[i], 0) {
+		if v[i], err = strconv.ParseFloat(c, 64); err != nil || !(v[i] >= 0) || math.IsInf(v[i], 0) {
 			return nil, false
 		}
 	}

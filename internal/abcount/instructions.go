@@ -108,7 +108,7 @@ var instructionsFile = countFile[float64]{
 	what: "an instructions file", count: "a count", columns: []string{"instructions/op"},
 	format: func(v float64) []string { return []string{countText(v)} },
 	parse: func(columns []string) (float64, bool) {
-		v, ok := parseCounts(columns, 0)
+		v, ok := parseCounts(columns)
 		if !ok {
 			return 0, false
 		}

@@ -22,7 +22,7 @@ var locksFile = countFile[unitCount]{
 	format: func(u unitCount) []string { return []string{profileUnits[u.unit], countText(u.value)} },
 	parse: func(columns []string) (unitCount, bool) {
 		unit := slices.Index(profileUnits, columns[0])
-		v, ok := parseCounts(columns[1:], 0)
+		v, ok := parseCounts(columns[1:])
 		if !ok || unit < 0 {
 			return unitCount{}, false
 		}

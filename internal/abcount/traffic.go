@@ -53,7 +53,7 @@ var trafficFile = countFile[callgrind.Traffic]{
 		return row
 	},
 	parse: func(columns []string) (callgrind.Traffic, bool) {
-		v, ok := parseCounts(columns, 0)
+		v, ok := parseCounts(columns)
 		if !ok {
 			return callgrind.Traffic{}, false
 		}

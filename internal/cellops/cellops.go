@@ -135,11 +135,9 @@ func (f *Flags) cell() (harness.Cell, error) {
 // the built-in implementations and extra after them. It returns the exit
 // code: 0, 2 for a command line it cannot run, 4 for a failure.
 func Main(args []string, stdout, stderr io.Writer, extra []store.Impl) int {
-	for _, im := range extra {
-		if err := impls.Register(im); err != nil {
-			fmt.Fprintf(stderr, "perfrun: %v\n", err)
-			return 2
-		}
+	if err := impls.Register(extra...); err != nil {
+		fmt.Fprintf(stderr, "perfrun: %v\n", err)
+		return 2
 	}
 	if len(args) == 0 || args[0] != Name {
 		fmt.Fprintf(stderr, "perfrun: this perfrun was built to be counted (-tags %s): it runs %s alone; build it without the tag for the rest\n", Tag, Name)

@@ -15,11 +15,9 @@ import (
 // exit code. Its implementations are the built-in ones and extra, which
 // come after them in every table.
 func Main(args []string, stdout, stderr io.Writer, extra []store.Impl) int {
-	for _, im := range extra {
-		if err := impls.Register(im); err != nil {
-			fmt.Fprintf(stderr, "perfrun: %v\n", err)
-			return exitUsage
-		}
+	if err := impls.Register(extra...); err != nil {
+		fmt.Fprintf(stderr, "perfrun: %v\n", err)
+		return exitUsage
 	}
 	return run(stdout, stderr, args)
 }
