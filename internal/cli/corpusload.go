@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/perfrun/perfrun/internal/scratch"
 	"github.com/perfrun/perfrun/store/corpus"
 	"github.com/perfrun/perfrun/workloads"
 )
@@ -96,4 +98,27 @@ func corpusProvider(ctx context.Context, path string, strict bool, seed uint64, 
 	fmt.Fprintf(stderr, "perfrun: corpus %s: %d CAs, %d CRLs, %d leaves with issuer, %d without%s\n",
 		path, len(c.CAs), len(c.CRLs), len(c.Hits), len(c.Misses), dups)
 	return func(int) (*corpus.Corpus, error) { return c, nil }, max(len(c.CAs), 1), nil
+}
+
+// shareCorpora has this run's generated corpora kept in a scratch folder
+// its counting processes read (corpus.CacheEnv), so that a count under
+// callgrind loads the corpus the run generated instead of generating it
+// again at callgrind's speed; where the user named a folder, that one.
+// The returned func removes the folder.
+func shareCorpora() (func(), error) {
+	if os.Getenv(corpus.CacheEnv) != "" {
+		return func() {}, nil
+	}
+	dir, err := scratch.Dir("corpus-")
+	if err != nil {
+		return nil, err
+	}
+	if err := os.Setenv(corpus.CacheEnv, dir); err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	return func() {
+		os.Unsetenv(corpus.CacheEnv)
+		os.RemoveAll(dir)
+	}, nil
 }

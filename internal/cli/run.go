@@ -230,6 +230,11 @@ func (f *runFlags) run(ctx context.Context, o *streams, args []string) error {
 	// an interrupt stops that too.
 	ctx, stop := interruptible(ctx)
 	defer stop()
+	unshare, err := shareCorpora()
+	if err != nil {
+		return err
+	}
+	defer unshare()
 	cells, err := f.cells(ctx, o, &opts)
 	if err != nil {
 		return err
