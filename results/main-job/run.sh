@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Times the README's first command on fresh clones of this repository:
-# go run ./cmd/perfrun run, N times, alone or beside one busy loop, with
+# Times the README's first command (its third line) on fresh clones of
+# this repository, N times, alone or beside one busy loop, with
 # the machine's Go build cache or an empty one.
 #   bash results/main-job/run.sh OUT [alone|busy] [N] [warm|empty]
 # Each run's stdout, stderr (each line stamped with the seconds since the
@@ -12,6 +12,8 @@ mode=${2:-alone}
 n=${3:-3}
 cache=${4:-warm}
 repo=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
+main=$(sed -n 3p "$repo/README.md" | sed 's/ *#.*//; s/^ *//')
+case "$main" in "go run "*) ;; *) echo "README's third line is no go run: $main" >&2; exit 2 ;; esac
 mkdir -p "$out"
 for i in $(seq 1 "$n"); do
 	clone=$(mktemp -d)
@@ -25,7 +27,7 @@ for i in $(seq 1 "$n"); do
 	name="$mode-$cache-$i"
 	start=$(date +%s.%N)
 	rc=0
-	(cd "$clone/perfrun" && go run ./cmd/perfrun run 2>&1 >"$out/$name.txt" |
+	(cd "$clone/perfrun" && $main 2>&1 >"$out/$name.txt" |
 		while IFS= read -r line; do printf '%6.1f %s\n' "$(echo "$(date +%s.%N) - $start" | bc)" "$line"; done >"$out/$name.log") || rc=$?
 	end=$(date +%s.%N)
 	if [ -n "$hog" ]; then kill "$hog"; fi
