@@ -50,9 +50,10 @@ func (r *Outcome) CountInstructions(ctx context.Context, procs int, command func
 	})
 }
 
-// CountLocks adds the lock profile (locks.Units) and its busiest lock
-// (records.BusiestLockUnits) to every sample of each single-threaded store
-// cell: one process a cell, since a profile is exact. command is a binary
+// CountLocks adds the lock profile (locks.Units), its busiest lock
+// (records.BusiestLockUnits) and its lines (records.LineUnits) to every
+// sample of each single-threaded store cell: one process a cell, since a
+// profile is exact. command is a binary
 // built for lock profiles running the cell's operations through locks.Run
 // (the CLI's cell-ops -locks).
 func (r *Outcome) CountLocks(ctx context.Context, command func(c Cell, ops int) []string, progress func(c Cell, ops int)) error {
@@ -68,7 +69,10 @@ func (r *Outcome) CountLocks(ctx context.Context, command func(c Cell, ops int) 
 				}
 				r.Samples[i].Metrics = append(r.Samples[i].Metrics,
 					workloads.Metric{Value: acquired, Unit: records.BusiestLocks},
-					workloads.Metric{Value: held, Unit: records.BusiestLockedInstructions})
+					workloads.Metric{Value: held, Unit: records.BusiestLockedInstructions},
+					workloads.Metric{Value: p.Lines.Hottest, Unit: records.HottestLineAtomics},
+					workloads.Metric{Value: p.Lines.Others, Unit: records.OtherLines},
+					workloads.Metric{Value: p.Lines.OtherVisits, Unit: records.OtherLineVisits})
 			}
 		}
 	})

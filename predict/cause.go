@@ -26,8 +26,21 @@ func Cause(c Cell, k Constants, n int) (string, error) {
 		return fmt.Sprintf("%s exclusive %s a call, held %s instructions each: %d%% of a call at %d threads waits for or holds one",
 			count(c.ExclusiveLocks), plural(c.ExclusiveLocks, "lock", "locks"), grouped(held), share(t.Locks), n), nil
 	}
-	return fmt.Sprintf("%s atomic writes a call to lines other threads write (reader counts among them): %d%% of a call at %d threads brings a line from another core",
-		count(math.Max(0, c.Atomics-2*c.ExclusiveLocks)), share(t.Line), n), nil
+	return fmt.Sprintf("%s atomic writes a call to lines other threads write (reader counts among them)%s: %d%% of a call at %d threads brings a line from another core",
+		count(math.Max(0, c.Atomics-2*c.ExclusiveLocks)), onLines(c), share(t.Line), n), nil
+}
+
+// onLines says how a cell's atomics spread over lines, where the profile
+// spreads them: ", 0.13 on the hottest line, the rest over 15 others".
+func onLines(c Cell) string {
+	hot, rest, others := c.lines()
+	switch {
+	case !(c.HottestLine > 0):
+		return ", taken as one line (the profile tells no lines apart)"
+	case !(rest > 0):
+		return ", all on one line"
+	}
+	return fmt.Sprintf(", %s on the hottest line, the rest over %.3g others", count(hot), others)
 }
 
 // count is a count per call as a sentence says it: "one", or two decimals.

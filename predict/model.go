@@ -29,6 +29,31 @@ type Cell struct {
 	// the profile names it (records.BusiestLockUnits); zero: all the
 	// exclusive locks are taken as one.
 	BusiestLocks, BusiestLocked float64
+	// HottestLine, OtherLines and OtherLineVisits are how the atomics
+	// besides the exclusive locks' own spread over cache lines
+	// (records.LineUnits): the atomics per operation on the most written
+	// line, how many lines of equal weight the rest make, and a call's
+	// visits to those. Zero HottestLine: every such atomic is on one line.
+	HottestLine, OtherLines, OtherLineVisits float64
+}
+
+// lines are the transfers a call makes of the hottest line and of the
+// others, and how many others. Every write to the hottest line is a
+// transfer: other threads take it back between a call's two writes. A
+// call's writes to one of the other lines are one transfer, its visit:
+// each is written by a share of the calls, so rarely by another thread in
+// between. Every atomic besides the exclusive locks' own is on one line
+// where the profile does not spread them.
+func (c Cell) lines() (hot, rest, others float64) {
+	shared := math.Max(0, c.Atomics-2*c.ExclusiveLocks)
+	if !(c.HottestLine > 0) || c.HottestLine >= shared {
+		return shared, 0, 0
+	}
+	rest = shared - c.HottestLine
+	if c.OtherLineVisits > 0 {
+		rest = math.Min(rest, c.OtherLineVisits)
+	}
+	return c.HottestLine, rest, math.Max(1, c.OtherLines)
 }
 
 // queues are the exclusive locks the model queues on: the busiest, and
@@ -66,7 +91,8 @@ type Constants struct {
 // (a thread is a customer that calls again as soon as it returns): each
 // exclusive lock queue (Cell.queues) is a centre whose service is the
 // time its lock is held, and a waiter ahead in its queue adds a hand-off
-// per acquisition; the cache line the other atomics write is another,
+// per acquisition; the cache lines the other atomics write are others
+// (the hottest line, and the rest as lines of equal weight, Cell.lines),
 // whose service is a transfer, paid only when another thread wrote the
 // line last; the rest of a call is a delay every thread spends alone. At
 // one thread it is the measured time (or the instructions at
@@ -111,23 +137,29 @@ func mva(c Cell, k Constants, most int) (map[int]float64, Terms, error) {
 	for i := range held {
 		held[i], handoff[i] = heldInstr[i]*perInstr, acquired[i]*k.Handoff
 	}
-	shared := math.Max(0, c.Atomics-2*c.ExclusiveLocks) * k.Transfer
+	hot, rest, others := c.lines()
+	hot, rest = hot*k.Transfer, rest*k.Transfer
 	alone := math.Max(0, one-held[0]-held[1])
 	at := make(map[int]float64, most)
 	var qLock [2]float64 // mean queue lengths at n-1 threads
-	var qLine float64
+	var qHot, qRest float64
 	var last Terms
 	for n := 1; n <= most; n++ {
 		var rLock [2]float64
 		for i := range rLock {
 			rLock[i] = held[i] + (held[i]+handoff[i])*qLock[i]
 		}
-		rLine := shared * float64(n-1) / float64(n) * (1 + qLine)
-		r := alone + rLock[0] + rLock[1] + rLine
+		other := float64(n-1) / float64(n)
+		rHot := hot * other * (1 + qHot)
+		rRest := rest * other * (1 + qRest)
+		r := alone + rLock[0] + rLock[1] + rHot + rRest
 		x := float64(n) / r // calls per second, all threads
-		qLock[0], qLock[1], qLine = x*rLock[0], x*rLock[1], x*rLine
+		qLock[0], qLock[1], qHot = x*rLock[0], x*rLock[1], x*rHot
+		if others > 0 {
+			qRest = x * rRest / others // at one of the other lines
+		}
 		at[n] = r
-		last = Terms{alone, rLock[0] + rLock[1], rLine}
+		last = Terms{alone, rLock[0] + rLock[1], rHot + rRest}
 	}
 	return at, last, nil
 }

@@ -47,6 +47,15 @@ const (
 	// (package predict) queues on it apart from the others.
 	BusiestLocks              = "busiest-lock-acquisitions/op"
 	BusiestLockedInstructions = "busiest-locked-instructions/op"
+	// How an operation's atomics besides its exclusive locks' own spread
+	// over cache lines, as one thread sees them (locks.Lines): the atomics
+	// on the most written line, how many lines of equal weight the rest
+	// make, and the operation's visits to those (a line written twice in
+	// one operation is one visit). The model past the cores queues on each
+	// line apart.
+	HottestLineAtomics = "hottest-line-atomics/op"
+	OtherLines         = "other-lines"
+	OtherLineVisits    = "other-line-visits/op"
 	// What an operation does beside its instructions, counted under
 	// callgrind with a simulated cache of a fixed geometry: the misses of
 	// its first-level caches and of its last level, and its system calls.
@@ -97,6 +106,11 @@ var TrafficUnits = []string{L1Misses, LLMisses, Syscalls}
 // writes them after LockUnits and gates on LockUnits alone.
 var BusiestLockUnits = []string{BusiestLocks, BusiestLockedInstructions}
 
+// LineUnits describe the lines a profile's atomics write; perfrun writes
+// them after BusiestLockUnits and gates on neither. A profile without
+// them (an older file's) has every atomic on one line.
+var LineUnits = []string{HottestLineAtomics, OtherLines, OtherLineVisits}
+
 // Tidy returns the unit as a Set holds it: benchunit's tidied form
 // (ns/op -> sec/op, ns/call -> sec/call).
 func Tidy(unit string) string {
@@ -124,7 +138,7 @@ func Metadata(units []string) []*benchfmt.UnitMetadata {
 	}
 	for _, u := range units {
 		switch {
-		case u == AllocsPerOp || slices.Contains(LockUnits, u) || slices.Contains(BusiestLockUnits, u):
+		case u == AllocsPerOp || slices.Contains(LockUnits, u) || slices.Contains(BusiestLockUnits, u) || slices.Contains(LineUnits, u):
 			// Counted for one worker alone: the same in every process.
 			add(u, "assume", "exact")
 		case u == OpsPerSec || strings.HasSuffix(u, "-ops/s") || u == Fairness:

@@ -210,6 +210,19 @@ var factors = []factor{
 		},
 	},
 	{
+		set: func(to *predict.Cell, from predict.Cell) {
+			to.HottestLine, to.OtherLines, to.OtherLineVisits = from.HottestLine, from.OtherLines, from.OtherLineVisits
+		},
+		same: func(b, h predict.Cell) bool {
+			return b.HottestLine == h.HottestLine && b.OtherLines == h.OtherLines && b.OtherLineVisits == h.OtherLineVisits ||
+				others(b) == 0 || others(h) == 0
+		},
+		what: func(b, h predict.Cell) string {
+			return fmt.Sprintf("atomics on the hottest line %s, the rest over %.3g -> %.3g other lines",
+				change(b.HottestLine, h.HottestLine), b.OtherLines, h.OtherLines)
+		},
+	},
+	{
 		set:  func(to *predict.Cell, from predict.Cell) { to.Instructions = from.Instructions },
 		same: func(b, h predict.Cell) bool { return b.Instructions == h.Instructions },
 		what: func(b, h predict.Cell) string { return "instructions " + change(b.Instructions, h.Instructions) },

@@ -35,6 +35,9 @@ type Profile struct {
 	// Locks are the locks one at a time, in the order an operation first
 	// took them.
 	Locks []LockProfile
+	// Lines are how the atomics besides the exclusive locks' own spread
+	// over cache lines.
+	Lines Lines
 }
 
 // A LockProfile is one lock's share of a Profile.
@@ -152,6 +155,7 @@ func (rep Report) profile(dumps map[string]cost) (Profile, error) {
 		p.SharedLocks += float64(l.Shared) / n
 		p.Locks = append(p.Locks, LockProfile{Kind: l.Kind, Exclusive: float64(l.Exclusive) / n, Shared: float64(l.Shared) / n})
 	}
+	p.Lines = spread(max(0, p.Atomics-2*p.ExclusiveLocks), rep.Lines, rep.Ops)
 	if p.ExclusiveLocks > 0 {
 		if p.LockedInstructions, err = held(exclusiveLabel, false, rep.PerKind); err != nil {
 			return Profile{}, err

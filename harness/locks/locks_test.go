@@ -131,3 +131,33 @@ func TestProfileExactAcrossProcesses(t *testing.T) {
 		}
 	}
 }
+
+// TestLinesByHand holds the lines a profile tells apart to what handcount's
+// operations write: a read lock's reader count and a counter each on a
+// line of its own; 16 shards' read locks in turn, each on a line of its
+// own, with a counter on the shard's line or one counter of all. An
+// operation's writes to one line are one visit.
+func TestLinesByHand(t *testing.T) {
+	bin := handcount(t)
+	for _, c := range []struct {
+		variant string
+		want    Lines
+	}{
+		{"read100", Lines{Hottest: 3, Others: 1, OtherVisits: 1}},
+		{"write100", Lines{Hottest: 2}},
+		{"mutex100", Lines{}},
+		{"shards", Lines{Hottest: 2.0 / 16, Others: 15, OtherVisits: 15.0 / 16}},
+		{"shards-counter", Lines{Hottest: 3.0 / 16, Others: 15, OtherVisits: 15.0 / 16}},
+		{"shards-global", Lines{Hottest: 1, Others: 16, OtherVisits: 1}},
+	} {
+		p, err := Count(context.Background(), []string{bin, c.variant, "320"}, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", c.variant, err)
+		}
+		if !near(p.Lines.Hottest, c.want.Hottest) || !near(p.Lines.Others, c.want.Others) || !near(p.Lines.OtherVisits, c.want.OtherVisits) {
+			t.Errorf("%s: lines %+v (atomics %g), want %+v", c.variant, p.Lines, p.Atomics, c.want)
+		}
+	}
+}
+
+func near(a, b float64) bool { return a-b < 1e-9 && b-a < 1e-9 }

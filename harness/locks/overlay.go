@@ -63,6 +63,9 @@ func Overlay(ctx context.Context, buildDir, dir string) (string, error) {
 		return "", err
 	}
 	replace[filepath.Join(syncDir, "zz_perfrun_locks.go")] = hook
+	if err := overlayAtomics(filepath.Join(syncDir, "atomic"), dir, replace); err != nil {
+		return "", err
+	}
 	data, err := json.Marshal(struct{ Replace map[string]string }{replace})
 	if err != nil {
 		return "", err

@@ -164,6 +164,10 @@ type Report struct {
 	// all operations, in the order of Calibrations.
 	PerKind      []int64  `json:"per_kind"`
 	Calibrations []string `json:"calibrations"`
+	// Lines are the writes of sync/atomic's types over all operations,
+	// per cache line, most written first, with the operations that wrote
+	// each.
+	Lines []LineCount `json:"lines"`
 }
 
 // The labels of the passes a profile dumps.
@@ -208,12 +212,18 @@ func Run(op func(n int) error, n int, w io.Writer) error {
 	p.calibrate(rep.Calibrations)
 
 	p.set(Pass{Counting: true}, nil)
+	written := new(addresses)
+	installAtomics(written.write)
 	callgrind.ToggleCollect()
 	err := batches(op, n, true)
 	callgrind.ToggleCollect()
+	installAtomics(nil)
 	p.set(Pass{}, nil)
 	callgrind.DumpStats(countLabel)
 	if err != nil {
+		return err
+	}
+	if rep.Lines, err = linesPass(op, n, written); err != nil {
 		return err
 	}
 	owners, addrs := p.collect(&rep)
@@ -221,6 +231,25 @@ func Run(op func(n int) error, n int, w io.Writer) error {
 		return err
 	}
 	return json.NewEncoder(w).Encode(rep)
+}
+
+// linesPass runs the n operations once more, one at a time and collecting
+// nothing, to count the operations that write each line the counting pass
+// saw written; it returns every line's writes and visits.
+func linesPass(op func(n int) error, n int, written *addresses) ([]LineCount, error) {
+	visited := new(visits)
+	installAtomics(visited.write)
+	err := batches(func(k int) error {
+		for range k {
+			visited.next()
+			if err := op(1); err != nil {
+				return err
+			}
+		}
+		return nil
+	}, n, false)
+	installAtomics(nil)
+	return lines(written, visited), err
 }
 
 // collect adds to rep every lock the counting pass saw, sync's and the

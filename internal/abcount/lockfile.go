@@ -38,7 +38,8 @@ func WriteLocks(names []string, profiles Profiles) []byte {
 		var r [2][]unitCount
 		for side := range 2 {
 			acq, held := p[side].Busiest()
-			for i, v := range append(p[side].Values(), acq, held) {
+			l := p[side].Lines
+			for i, v := range append(p[side].Values(), acq, held, l.Hottest, l.Others, l.OtherVisits) {
 				r[side] = append(r[side], unitCount{i, v})
 			}
 		}
@@ -68,13 +69,20 @@ func ReadLocks(data []byte) (names []string, profiles Profiles, err error) {
 				}
 				v[u.unit], given[u.unit] = u.value, true
 			}
-			if i := slices.Index(given, false); i >= 0 {
+			// The lines are optional, both or neither: a file from before
+			// them has every atomic on one line.
+			need := given[:lineUnit]
+			if slices.Contains(given[lineUnit:], true) {
+				need = given
+			}
+			if i := slices.Index(need, false); i >= 0 {
 				return nil, nil, fmt.Errorf("%s has no %s of %s: a profile cut short is not judged", name, profileUnits[i], sides[side])
 			}
 			p[side] = locks.FromValues(v[:len(locks.Units)])
 			if acq, held := v[len(locks.Units)], v[len(locks.Units)+1]; acq > 0 {
 				p[side].Locks = []locks.LockProfile{{Kind: busiestKind, Exclusive: acq, HeldExclusive: held}}
 			}
+			p[side].Lines = locks.Lines{Hottest: v[lineUnit], Others: v[lineUnit+1], OtherVisits: v[lineUnit+2]}
 			if err := p[side].Check(sides[side] + "'s " + name); err != nil {
 				return nil, nil, err
 			}

@@ -1,6 +1,7 @@
 package abcount
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -31,6 +32,17 @@ func TestLocksFileRoundTrip(t *testing.T) {
 	}
 	if regressions != 3 {
 		t.Errorf("shared to exclusive: %d REGRESSION verdicts, want 3 (exclusive locks, instructions under one, atomics)", regressions)
+	}
+	// A file from before the lines reads back with every atomic on one
+	// line.
+	var before []string
+	for _, l := range strings.SplitAfter(string(WriteLocks([]string{name}, profiles)), "\n") {
+		if !slices.ContainsFunc(records.LineUnits, func(u string) bool { return strings.Contains(l, ","+u+",") }) {
+			before = append(before, l)
+		}
+	}
+	if _, old, err := ReadLocks([]byte(strings.Join(before, ""))); err != nil || old[name][1].Lines != (locks.Lines{}) || old[name][1].Atomics != 4 {
+		t.Errorf("a file without the lines: %+v, %v", old, err)
 	}
 	// A file that lacks what a verdict needs fails closed: an arm missing,
 	// a unit given twice, a profile cut short.

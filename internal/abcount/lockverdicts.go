@@ -90,6 +90,9 @@ func besidesLocks(p locks.Profile) (float64, bool) {
 const busiestKind = "busiest"
 
 // profileUnits are the units a lock profiles file holds for each cell and
-// arm: the profile's, then its busiest lock's, which the prediction past
-// the cores reads.
-var profileUnits = append(slices.Clone(locks.Units), records.BusiestLockUnits...)
+// arm: the profile's, then its busiest lock's and its lines, which the
+// prediction past the cores reads.
+var profileUnits = append(append(slices.Clone(locks.Units), records.BusiestLockUnits...), records.LineUnits...)
+
+// lineUnit is the first of the lines' units in profileUnits.
+var lineUnit = len(locks.Units) + len(records.BusiestLockUnits)

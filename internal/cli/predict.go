@@ -32,9 +32,11 @@ lock (the profile's busiest-lock units) is a queue whose service is the time
 it is held (the instructions under it at the cell's own time per
 instruction), and every waiter ahead adds a hand-off per acquisition; the
 other exclusive locks together are a second such queue;
-the cache line the other atomics write (a read lock's reader count) is a
-second queue whose service is a transfer between cores; the rest of a call
-each thread spends alone. The hand-off and the transfer are by default the
+the cache lines the other atomics write (a read lock's reader count, a
+counter) are queues whose service is a transfer between cores: the most
+written line one, the rest as lines of equal weight (the profile's line
+units; an older profile has them all on one); the rest of a call each
+thread spends alone. The hand-off and the transfer are by default the
 reference set (results/scaling/), fixed, so a prediction is the same from
 run to run and machine load to machine load; -constants measure measures
 them on this machine now (two threads wanting one mutex, with nothing and

@@ -46,7 +46,18 @@ func init() {
 	})
 }
 
+// shard is a read/write lock and a counter alone on a cache line (the
+// array below is aligned by its first element's allocation, a multiple of
+// 64 bytes: its size class).
+type shard struct {
+	rw sync.RWMutex
+	n  atomic.Int64
+	_  [32]byte
+}
+
 func main() {
+	var shards [16]shard
+	var next int
 	var own ownLock
 	var mu, other sync.Mutex
 	var rw sync.RWMutex
@@ -77,6 +88,31 @@ func main() {
 			mu.Unlock()
 		},
 		"free": func() { work100() },
+		// A read lock of one of 16 shards in turn, each on a line of its
+		// own; beside it a counter of the shard's, or one of all.
+		"shards": func() {
+			sh := &shards[next%16]
+			next++
+			sh.rw.RLock()
+			work100()
+			sh.rw.RUnlock()
+		},
+		"shards-counter": func() {
+			sh := &shards[next%16]
+			next++
+			sh.rw.RLock()
+			work100()
+			sh.rw.RUnlock()
+			sh.n.Add(1)
+		},
+		"shards-global": func() {
+			sh := &shards[next%16]
+			next++
+			sh.rw.RLock()
+			work100()
+			sh.rw.RUnlock()
+			counter.Add(1)
+		},
 	}
 	op, ok := ops[os.Args[1]]
 	n, err := strconv.Atoi(os.Args[2])
