@@ -70,9 +70,9 @@ func (r *Outcome) CountLocks(ctx context.Context, command func(c Cell, ops int) 
 				r.Samples[i].Metrics = append(r.Samples[i].Metrics,
 					workloads.Metric{Value: acquired, Unit: records.BusiestLocks},
 					workloads.Metric{Value: held, Unit: records.BusiestLockedInstructions},
-					workloads.Metric{Value: p.Lines.Hottest, Unit: records.HottestLineAtomics},
+					workloads.Metric{Value: p.Lines.Hottest, Unit: records.HottestLineTransfers},
 					workloads.Metric{Value: p.Lines.Others, Unit: records.OtherLines},
-					workloads.Metric{Value: p.Lines.OtherVisits, Unit: records.OtherLineVisits})
+					workloads.Metric{Value: p.Lines.OtherTransfers, Unit: records.OtherLineTransfers})
 			}
 		}
 	})

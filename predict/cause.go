@@ -31,16 +31,17 @@ func Cause(c Cell, k Constants, n int) (string, error) {
 }
 
 // onLines says how a cell's atomics spread over lines, where the profile
-// spreads them: ", 0.13 on the hottest line, the rest over 15 others".
+// spreads them, in the transfers the model charges: ", 2.00 transfers of
+// one line", ", 0.15 transfers of the busiest line and 0.92 of 15 others".
 func onLines(c Cell) string {
 	hot, rest, others := c.lines()
 	switch {
 	case !(c.HottestLine > 0):
 		return ", taken as one line (the profile tells no lines apart)"
 	case !(rest > 0):
-		return ", all on one line"
+		return fmt.Sprintf(", %s %s of one line", count(hot), plural(hot, "transfer", "transfers"))
 	}
-	return fmt.Sprintf(", %s on the hottest line, the rest over %.3g others", count(hot), others)
+	return fmt.Sprintf(", %s %s of the busiest line and %s of %.3g others", count(hot), plural(hot, "transfer", "transfers"), count(rest), others)
 }
 
 // count is a count per call as a sentence says it: "one", or two decimals.

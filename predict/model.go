@@ -29,31 +29,30 @@ type Cell struct {
 	// the profile names it (records.BusiestLockUnits); zero: all the
 	// exclusive locks are taken as one.
 	BusiestLocks, BusiestLocked float64
-	// HottestLine, OtherLines and OtherLineVisits are how the atomics
+	// HottestLine, OtherLines and OtherLineTransfers are how the atomics
 	// besides the exclusive locks' own spread over cache lines
-	// (records.LineUnits): the atomics per operation on the most written
-	// line, how many lines of equal weight the rest make, and a call's
-	// visits to those. Zero HottestLine: every such atomic is on one line.
-	HottestLine, OtherLines, OtherLineVisits float64
+	// (records.LineUnits), in the writes that may find their line taken by
+	// another thread: per operation those of the line with the most, how
+	// many lines of equal weight the rest make, and the rest's. Zero
+	// HottestLine: every such atomic is on one line, each a transfer.
+	HottestLine, OtherLines, OtherLineTransfers float64
 }
 
 // lines are the transfers a call makes of the hottest line and of the
-// others, and how many others. Every write to the hottest line is a
-// transfer: other threads take it back between a call's two writes. A
-// call's writes to one of the other lines are one transfer, its visit:
-// each is written by a share of the calls, so rarely by another thread in
-// between. Every atomic besides the exclusive locks' own is on one line
-// where the profile does not spread them.
+// others, and how many others: every atomic besides the exclusive locks'
+// own on one line, each a transfer, where the profile does not spread
+// them.
 func (c Cell) lines() (hot, rest, others float64) {
 	shared := math.Max(0, c.Atomics-2*c.ExclusiveLocks)
-	if !(c.HottestLine > 0) || c.HottestLine >= shared {
+	if !(c.HottestLine > 0) {
 		return shared, 0, 0
 	}
-	rest = shared - c.HottestLine
-	if c.OtherLineVisits > 0 {
-		rest = math.Min(rest, c.OtherLineVisits)
+	hot = math.Min(c.HottestLine, shared)
+	rest = math.Min(c.OtherLineTransfers, shared-hot)
+	if !(rest > 0) {
+		return hot, 0, 0
 	}
-	return c.HottestLine, rest, math.Max(1, c.OtherLines)
+	return hot, rest, math.Max(1, c.OtherLines)
 }
 
 // queues are the exclusive locks the model queues on: the busiest, and

@@ -40,9 +40,9 @@ func CellOf(c *records.Cell) (Cell, bool) {
 	out.Atomics, ok[4] = med(records.Atomics)
 	out.BusiestLocks, _ = med(records.BusiestLocks)
 	out.BusiestLocked, _ = med(records.BusiestLockedInstructions)
-	out.HottestLine, _ = med(records.HottestLineAtomics)
+	out.HottestLine, _ = med(records.HottestLineTransfers)
 	out.OtherLines, _ = med(records.OtherLines)
-	out.OtherLineVisits, _ = med(records.OtherLineVisits)
+	out.OtherLineTransfers, _ = med(records.OtherLineTransfers)
 	return out, c.Threads == 1 && ok == [5]bool{true, true, true, true, true}
 }
 

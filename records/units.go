@@ -48,14 +48,14 @@ const (
 	BusiestLocks              = "busiest-lock-acquisitions/op"
 	BusiestLockedInstructions = "busiest-locked-instructions/op"
 	// How an operation's atomics besides its exclusive locks' own spread
-	// over cache lines, as one thread sees them (locks.Lines): the atomics
-	// on the most written line, how many lines of equal weight the rest
-	// make, and the operation's visits to those (a line written twice in
-	// one operation is one visit). The model past the cores queues on each
-	// line apart.
-	HottestLineAtomics = "hottest-line-atomics/op"
+	// over cache lines, as one thread sees them (locks.Lines), in the
+	// writes that may find their line taken by another thread: those of
+	// the line with the most, how many lines of equal weight the rest
+	// make, and the rest's. The model past the cores queues on each line
+	// apart.
+	HottestLineTransfers = "hottest-line-transfers/op"
 	OtherLines         = "other-lines"
-	OtherLineVisits    = "other-line-visits/op"
+	OtherLineTransfers    = "other-line-transfers/op"
 	// What an operation does beside its instructions, counted under
 	// callgrind with a simulated cache of a fixed geometry: the misses of
 	// its first-level caches and of its last level, and its system calls.
@@ -109,7 +109,7 @@ var BusiestLockUnits = []string{BusiestLocks, BusiestLockedInstructions}
 // LineUnits describe the lines a profile's atomics write; perfrun writes
 // them after BusiestLockUnits and gates on neither. A profile without
 // them (an older file's) has every atomic on one line.
-var LineUnits = []string{HottestLineAtomics, OtherLines, OtherLineVisits}
+var LineUnits = []string{HottestLineTransfers, OtherLines, OtherLineTransfers}
 
 // Tidy returns the unit as a Set holds it: benchunit's tidied form
 // (ns/op -> sec/op, ns/call -> sec/call).

@@ -211,10 +211,10 @@ var factors = []factor{
 	},
 	{
 		set: func(to *predict.Cell, from predict.Cell) {
-			to.HottestLine, to.OtherLines, to.OtherLineVisits = from.HottestLine, from.OtherLines, from.OtherLineVisits
+			to.HottestLine, to.OtherLines, to.OtherLineTransfers = from.HottestLine, from.OtherLines, from.OtherLineTransfers
 		},
 		same: func(b, h predict.Cell) bool {
-			return b.HottestLine == h.HottestLine && b.OtherLines == h.OtherLines && b.OtherLineVisits == h.OtherLineVisits ||
+			return b.HottestLine == h.HottestLine && b.OtherLines == h.OtherLines && b.OtherLineTransfers == h.OtherLineTransfers ||
 				others(b) == 0 || others(h) == 0
 		},
 		what: func(b, h predict.Cell) string {

@@ -52,46 +52,53 @@ func (a *addresses) add(addr uintptr) {
 	a.spilled++
 }
 
-// visits counts, in the lines pass, the operations that write each line:
-// a line an operation writes twice is one visit, since the second write
-// finds the line in the core's cache unless another thread took it in
-// between. Its table is keyed by the line's first address.
-type visits struct {
+// transfers counts, in the lines pass, the writes to each line that may
+// find it taken by another thread: an operation's first write to a line;
+// one after a lock was released since its previous write to the line
+// (another thread wrote it while this one held the lock); and a lock's
+// own write as it acquires (where threads meet: the write just before an
+// acquisition). Any other write straight after a write to the same line,
+// a counter beside its lock, finds the line in the core's cache. Its
+// table is keyed by the line's first address.
+type transfers struct {
 	addresses
-	op    [opLines]uintptr // the lines this operation wrote so far
-	opLen int
+	last    uintptr // the line the operation's last atomic wrote
+	crossed bool    // a lock event since
+	pending uintptr // a write taken for a cached line, unless a lock's acquiring one
 }
 
-// opLines is how many lines one operation's visits tell apart; the writes
-// to any more are each a visit.
-const opLines = 32
-
 // next begins an operation.
-func (v *visits) next() { v.opLen = 0 }
+func (v *transfers) next() { v.last, v.pending = 0, 0 }
 
-func (v *visits) write(p unsafe.Pointer) {
+// lockEvent notes an acquisition or a release: the write just before an
+// acquisition, if taken for a cached line, was the lock's own.
+func (v *transfers) lockEvent(acquire bool) {
+	if acquire && v.pending != 0 {
+		v.addresses.add(v.pending)
+	}
+	v.crossed, v.pending = true, 0
+}
+
+func (v *transfers) write(p unsafe.Pointer) {
 	line := uintptr(p) / lineSize * lineSize
-	if slices.Contains(v.op[:v.opLen], line) {
+	if line == v.last && !v.crossed {
+		v.pending = line
 		return
 	}
-	if v.opLen < opLines {
-		v.op[v.opLen] = line
-		v.opLen++
-	}
+	v.last, v.crossed, v.pending = line, false, 0
 	v.addresses.add(line)
 }
 
-// A LineCount is one cache line's writes over all operations, and the
-// operations that wrote it.
+// A LineCount is one cache line's writes over all operations, and those
+// of them that may find it taken by another thread (transfers).
 type LineCount struct {
-	Writes int64 `json:"writes"`
-	Visits int64 `json:"visits"`
+	Writes    int64 `json:"writes"`
+	Transfers int64 `json:"transfers"`
 }
 
-// lines are the writes counted per cache line with the operations that
-// visited each, most written first; a spilled write is a line of its own,
-// and a visit.
-func lines(written *addresses, visited *visits) []LineCount {
+// lines are the writes counted per cache line with their transfers, most
+// written first; a spilled write is a line of its own, and a transfer.
+func lines(written *addresses, moved *transfers) []LineCount {
 	per := make(map[uintptr]*LineCount)
 	at := func(line uintptr) *LineCount {
 		if per[line] == nil {
@@ -104,77 +111,77 @@ func lines(written *addresses, visited *visits) []LineCount {
 			at(s.addr / lineSize).Writes += s.n
 		}
 	}
-	for _, s := range visited.slots {
+	for _, s := range moved.slots {
 		if s.addr != 0 {
-			at(s.addr / lineSize).Visits += s.n
+			at(s.addr / lineSize).Transfers += s.n
 		}
 	}
 	out := make([]LineCount, 0, len(per)+int(written.spilled))
 	for _, c := range per {
-		out = append(out, LineCount{Writes: c.Writes, Visits: min(c.Visits, c.Writes)})
+		out = append(out, LineCount{Writes: c.Writes, Transfers: min(c.Transfers, c.Writes)})
 	}
 	for range written.spilled {
-		out = append(out, LineCount{Writes: 1, Visits: 1})
+		out = append(out, LineCount{Writes: 1, Transfers: 1})
 	}
 	slices.SortFunc(out, func(x, y LineCount) int { return int(y.Writes - x.Writes) })
 	return out
 }
 
 // Lines is how an operation's atomics on lines other threads may write
-// spread over the lines, as far as one thread can tell: Hottest are the
-// atomics per operation on the most written line; Others is how many
-// lines of equal weight the rest would make (their sum squared over their
-// squares' sum; 0 where there is no rest); and OtherVisits are the
-// operations' visits to those lines, per operation: a write to a line the
-// same operation wrote before is no visit. The atomics whose address the
-// profile does not see (sync/atomic's functions, a C library's) are taken
-// as one line, each write a visit.
+// spread over the lines, as far as one thread can tell, in transfers (the
+// writes that may find the line taken): Hottest are the transfers per
+// operation of the line with the most; Others is how many lines of equal
+// weight the rest would make (their sum squared over their squares' sum;
+// 0 where there is no rest); and OtherTransfers are the rest's transfers
+// per operation. The atomics whose address the profile does not see
+// (sync/atomic's functions, a C library's) are taken as one line, each
+// write a transfer.
 type Lines struct {
-	Hottest, Others, OtherVisits float64
+	Hottest, Others, OtherTransfers float64
 }
 
 // spread is Lines of shared atomics per operation, given the writes and
-// visits per line the hook counted over ops operations: what the hook saw
-// is scaled to shared where it saw more (a write lock's own reader-count
-// writes are among shared's), and what it did not see is one line more.
+// transfers per line the hook counted over ops operations: what the hook
+// saw is scaled to shared where it saw more (a write lock's own
+// reader-count writes are among shared's), and what it did not see is one
+// line more.
 func spread(shared float64, counted []LineCount, ops int) Lines {
 	if !(shared > 0) {
 		return Lines{}
 	}
-	type line struct{ writes, visits float64 }
+	type line struct{ writes, transfers float64 }
 	per := make([]line, 0, len(counted)+1)
 	seen := 0.0
 	for _, c := range counted {
 		w := float64(c.Writes) / float64(ops)
-		per = append(per, line{w, float64(c.Visits) / float64(ops)})
+		per = append(per, line{w, float64(c.Transfers) / float64(ops)})
 		seen += w
 	}
 	if seen > shared {
 		for i := range per {
 			per[i].writes *= shared / seen
-			per[i].visits *= shared / seen
+			per[i].transfers *= shared / seen
 		}
 	} else if unseen := shared - seen; unseen > 1e-9 {
 		per = append(per, line{unseen, unseen})
 	}
 	slices.SortStableFunc(per, func(x, y line) int {
 		switch {
-		case x.writes > y.writes:
+		case x.transfers > y.transfers:
 			return -1
-		case x.writes < y.writes:
+		case x.transfers < y.transfers:
 			return 1
 		}
 		return 0
 	})
-	l := Lines{Hottest: per[0].writes}
-	var sum, squares float64
+	l := Lines{Hottest: per[0].transfers}
+	var squares float64
 	for _, v := range per[1:] {
-		sum += v.writes
-		squares += v.writes * v.writes
-		l.OtherVisits += v.visits
+		l.OtherTransfers += v.transfers
+		squares += v.transfers * v.transfers
 	}
 	if squares > 0 {
-		l.Others = sum * sum / squares
+		l.Others = l.OtherTransfers * l.OtherTransfers / squares
 	}
 	return l
 }

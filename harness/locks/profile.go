@@ -87,6 +87,8 @@ type tracker struct {
 	depth    int
 	locks    [maxLocks]lockCount
 	n        int
+	// lines, in the lines pass, is told of every lock event.
+	lines *transfers
 }
 
 type lockCount struct {
@@ -95,6 +97,9 @@ type lockCount struct {
 }
 
 func (t *tracker) hook(event int, lock unsafe.Pointer) {
+	if t.lines != nil {
+		t.lines.lockEvent(event%2 == 0)
+	}
 	if t.held {
 		t.switchCollect(event, lock)
 	} else if t.counting && event%2 == 0 {
@@ -165,8 +170,8 @@ type Report struct {
 	PerKind      []int64  `json:"per_kind"`
 	Calibrations []string `json:"calibrations"`
 	// Lines are the writes of sync/atomic's types over all operations,
-	// per cache line, most written first, with the operations that wrote
-	// each.
+	// per cache line, most written first, with those of them that may
+	// find the line taken by another thread.
 	Lines []LineCount `json:"lines"`
 }
 
@@ -223,7 +228,7 @@ func Run(op func(n int) error, n int, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if rep.Lines, err = linesPass(op, n, written); err != nil {
+	if rep.Lines, err = p.linesPass(op, n, written); err != nil {
 		return err
 	}
 	owners, addrs := p.collect(&rep)
@@ -234,14 +239,16 @@ func Run(op func(n int) error, n int, w io.Writer) error {
 }
 
 // linesPass runs the n operations once more, one at a time and collecting
-// nothing, to count the operations that write each line the counting pass
-// saw written; it returns every line's writes and visits.
-func linesPass(op func(n int) error, n int, written *addresses) ([]LineCount, error) {
-	visited := new(visits)
-	installAtomics(visited.write)
+// nothing, to count the writes to each line the counting pass saw written
+// that may find it taken by another thread (transfers); it returns every
+// line's writes and transfers.
+func (p *profiler) linesPass(op func(n int) error, n int, written *addresses) ([]LineCount, error) {
+	moved := new(transfers)
+	p.t.lines = moved
+	installAtomics(moved.write)
 	err := batches(func(k int) error {
 		for range k {
-			visited.next()
+			moved.next()
 			if err := op(1); err != nil {
 				return err
 			}
@@ -249,7 +256,8 @@ func linesPass(op func(n int) error, n int, written *addresses) ([]LineCount, er
 		return nil
 	}, n, false)
 	installAtomics(nil)
-	return lines(written, visited), err
+	p.t.lines = nil
+	return lines(written, moved), err
 }
 
 // collect adds to rep every lock the counting pass saw, sync's and the

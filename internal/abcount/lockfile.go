@@ -39,7 +39,7 @@ func WriteLocks(names []string, profiles Profiles) []byte {
 		for side := range 2 {
 			acq, held := p[side].Busiest()
 			l := p[side].Lines
-			for i, v := range append(p[side].Values(), acq, held, l.Hottest, l.Others, l.OtherVisits) {
+			for i, v := range append(p[side].Values(), acq, held, l.Hottest, l.Others, l.OtherTransfers) {
 				r[side] = append(r[side], unitCount{i, v})
 			}
 		}
@@ -82,7 +82,7 @@ func ReadLocks(data []byte) (names []string, profiles Profiles, err error) {
 			if acq, held := v[len(locks.Units)], v[len(locks.Units)+1]; acq > 0 {
 				p[side].Locks = []locks.LockProfile{{Kind: busiestKind, Exclusive: acq, HeldExclusive: held}}
 			}
-			p[side].Lines = locks.Lines{Hottest: v[lineUnit], Others: v[lineUnit+1], OtherVisits: v[lineUnit+2]}
+			p[side].Lines = locks.Lines{Hottest: v[lineUnit], Others: v[lineUnit+1], OtherTransfers: v[lineUnit+2]}
 			if err := p[side].Check(sides[side] + "'s " + name); err != nil {
 				return nil, nil, err
 			}

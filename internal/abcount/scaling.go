@@ -51,7 +51,7 @@ func cellOf(name string, p locks.Profile, instructions float64) predict.Cell {
 	acq, held := p.Busiest()
 	return predict.Cell{Name: name, Instructions: instructions, ExclusiveLocks: p.ExclusiveLocks,
 		LockedInstructions: p.LockedInstructions, Atomics: p.Atomics, BusiestLocks: acq, BusiestLocked: held,
-		HottestLine: p.Lines.Hottest, OtherLines: p.Lines.Others, OtherLineVisits: p.Lines.OtherVisits}
+		HottestLine: p.Lines.Hottest, OtherLines: p.Lines.Others, OtherLineTransfers: p.Lines.OtherTransfers}
 }
 
 // BaseTime is the median of the kept windows of both base arms, 0 where

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Profiles the shardedmap example's store as it is and with a lookup
-# counter added two ways: one per shard, on the shard's own line, and one
-# for the whole store. Each variant is a copy of examples/shardedmap with
+# counter added two ways: one per shard, beside the shard's lock on its
+# line, and one for the whole store. Each variant is a copy of examples/shardedmap with
 # sharded.go edited; each is run at one thread with its counts:
 #   bash results/lines/run.sh OUT
 # OUT/sharded.txt, OUT/shard-counter.txt, OUT/global-counter.txt (each with
 # hashmap beside it), and OUT/predict-*.txt, perfrun predict of each.
+# Only the counts matter here (scaling.TestAShardedStoreScales predicts
+# from them alone), so no sample is set aside. results/lines/profiles is
+# the OUT the test reads.
 set -euo pipefail
 out=$(realpath -m "${1:?OUT}")
 repo=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
@@ -17,9 +20,10 @@ for variant in sharded shard-counter global-counter; do
 	src="$dir/sharded/sharded.go"
 	case "$variant" in
 	shard-counter)
-		# The counter after the shard's map: on the line of its lock's
-		# reader count.
-		sed -i 's|^\tm  map\[key\]\[\]\*store.Object$|&\n\tlookups atomic.Int64|' "$src"
+		# The counter right after the shard's lock: on the line of its
+		# reader count in every shard (a shard is 96 bytes, so each starts
+		# at 0 or 32 bytes into a line).
+		sed -i 's|^\tmu sync.RWMutex$|&\n\tlookups atomic.Int64|' "$src"
 		perl -0pi -e 's|(\tlist := sh.m\[key\{store.Cert, cert.Issuer\}\]\n\tsh.mu.RUnlock\(\)\n)|$1\tsh.lookups.Add(1)\n|' "$src"
 		;;
 	global-counter)
@@ -28,7 +32,7 @@ for variant in sharded shard-counter global-counter; do
 	esac
 	grep -c lookups "$src" >"$out/$variant.edits" || true
 	(cd "$dir" && go run -trimpath . run -impl sharded,hashmap -threads 1 -param cost=own -rounds 3 \
-		-instructions -locks -predict 0 -label variant="$variant" -o "$out/$variant.txt" -q)
+		-instructions -locks -predict 0 -quarantine=false -label variant="$variant" -o "$out/$variant.txt" -q)
 	(cd "$dir" && go run -trimpath . predict -threads 1,2,4,8,16 "$out/$variant.txt") >"$out/predict-$variant.txt"
 	rm -rf "$dir"
 done

@@ -88,6 +88,15 @@ func main() {
 			mu.Unlock()
 		},
 		"free": func() { work100() },
+		// A read lock taken again after work outside it.
+		"retake": func() {
+			rw.RLock()
+			work100()
+			rw.RUnlock()
+			work100()
+			rw.RLock()
+			rw.RUnlock()
+		},
 		// A read lock of one of 16 shards in turn, each on a line of its
 		// own; beside it a counter of the shard's, or one of all.
 		"shards": func() {
