@@ -54,8 +54,8 @@ const (
 	// make, and the rest's. The model past the cores queues on each line
 	// apart.
 	HottestLineTransfers = "hottest-line-transfers/op"
-	OtherLines         = "other-lines"
-	OtherLineTransfers    = "other-line-transfers/op"
+	OtherLines           = "other-lines"
+	OtherLineTransfers   = "other-line-transfers/op"
 	// What an operation does beside its instructions, counted under
 	// callgrind with a simulated cache of a fixed geometry: the misses of
 	// its first-level caches and of its last level, and its system calls.
