@@ -1,12 +1,9 @@
 package locks
 
 import (
-	"bytes"
 	"fmt"
 	"go/ast"
-	"go/format"
 	"go/parser"
-	"go/token"
 	"os"
 	"path/filepath"
 	"slices"
@@ -64,45 +61,37 @@ func overlayAtomics(atomicDir, dir string, replace map[string]string) error {
 // method writers names must be found, each with its value in x.v: a Go
 // whose sync/atomic is shaped otherwise is refused, never profiled wrong.
 func rewriteAtomics(path string) ([]byte, error) {
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, path, nil, parser.ParseComments)
-	if err != nil {
-		return nil, err
-	}
-	found := 0
-	for _, d := range f.Decls {
-		fn, ok := d.(*ast.FuncDecl)
-		if !ok || fn.Recv == nil || len(fn.Recv.List) != 1 || fn.Body == nil {
-			continue
+	return rewriteGo(path, func(f *ast.File) error {
+		found := 0
+		for _, d := range f.Decls {
+			fn, ok := d.(*ast.FuncDecl)
+			if !ok || fn.Recv == nil || len(fn.Recv.List) != 1 || fn.Body == nil {
+				continue
+			}
+			star, ok := fn.Recv.List[0].Type.(*ast.StarExpr)
+			if !ok || len(fn.Recv.List[0].Names) != 1 {
+				continue
+			}
+			typ := star.X
+			if ix, ok := typ.(*ast.IndexExpr); ok {
+				typ = ix.X // Pointer[T]
+			}
+			id, ok := typ.(*ast.Ident)
+			if !ok || !slices.Contains(writers[id.Name], fn.Name.Name) {
+				continue
+			}
+			call, err := parser.ParseExpr(fmt.Sprintf("perfrunAtomic(unsafe.Pointer(&%s.v))", fn.Recv.List[0].Names[0].Name))
+			if err != nil {
+				return err
+			}
+			fn.Body.List = append([]ast.Stmt{&ast.ExprStmt{X: call}}, fn.Body.List...)
+			found++
 		}
-		star, ok := fn.Recv.List[0].Type.(*ast.StarExpr)
-		if !ok || len(fn.Recv.List[0].Names) != 1 {
-			continue
+		if want := writerMethods(); found != want {
+			return fmt.Errorf("%s is not shaped as lock profiles know it (%d writing methods, want %d): this Go cannot be profiled", path, found, want)
 		}
-		typ := star.X
-		if ix, ok := typ.(*ast.IndexExpr); ok {
-			typ = ix.X // Pointer[T]
-		}
-		id, ok := typ.(*ast.Ident)
-		if !ok || !slices.Contains(writers[id.Name], fn.Name.Name) {
-			continue
-		}
-		recv := fn.Recv.List[0].Names[0].Name
-		call, err := parser.ParseExpr(fmt.Sprintf("perfrunAtomic(unsafe.Pointer(&%s.v))", recv))
-		if err != nil {
-			return nil, err
-		}
-		fn.Body.List = append([]ast.Stmt{&ast.ExprStmt{X: call}}, fn.Body.List...)
-		found++
-	}
-	if want := writerMethods(); found != want {
-		return nil, fmt.Errorf("%s is not shaped as lock profiles know it (%d writing methods, want %d): this Go cannot be profiled", path, found, want)
-	}
-	var b bytes.Buffer
-	if err := format.Node(&b, fset, f); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
+		return nil
+	})
 }
 
 // atomicHookFile is added to package sync/atomic: the hook its writing

@@ -1,6 +1,10 @@
 package locks
 
 import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
 	"testing"
 	"unsafe"
 )
@@ -74,5 +78,26 @@ func TestAddressesByLine(t *testing.T) {
 	}
 	if b.spilled == 0 || b.used > atomicSlots*3/4 {
 		t.Errorf("%d addresses: %d used, %d spilled; want the table three quarters full and the rest spilled", len(many), b.used, b.spilled)
+	}
+}
+
+// TestRewriteAtomicsOfThisGo: sync/atomic's types of the Go that runs the
+// tests tell the hook every write; a sync/atomic shaped otherwise is
+// refused, not half rewritten.
+func TestRewriteAtomicsOfThisGo(t *testing.T) {
+	out, err := rewriteAtomics(filepath.Join(runtime.GOROOT(), "src", "sync", "atomic", "type.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(out), "perfrunAtomic(unsafe.Pointer(&x.v))"); n != writerMethods() {
+		t.Errorf("%d writing methods tell the hook, want %d", n, writerMethods())
+	}
+	path := filepath.Join(t.TempDir(), "type.go")
+	src := "package atomic\n\ntype Int64 struct{ v int64 }\n\nfunc (x *Int64) Add(d int64) int64 { return 0 }\n"
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := rewriteAtomics(path); err == nil || !strings.Contains(err.Error(), "cannot be profiled") {
+		t.Fatalf("a sync/atomic of one method: %v, want it refused", err)
 	}
 }

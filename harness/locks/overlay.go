@@ -79,11 +79,28 @@ func Overlay(ctx context.Context, buildDir, dir string) (string, error) {
 // not a lock of the store's own. Every rename must happen: a Go whose sync
 // is shaped otherwise is refused, never profiled wrong.
 func rewrite(path string) ([]byte, error) {
+	return rewriteGo(path, func(f *ast.File) error { return renameLocks(path, f) })
+}
+
+// rewriteGo is the Go file at path, parsed, edited and printed again.
+func rewriteGo(path string, edit func(*ast.File) error) ([]byte, error) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, path, nil, parser.ParseComments)
 	if err != nil {
 		return nil, err
 	}
+	if err := edit(f); err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	if err := format.Node(&b, fset, f); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// renameLocks is rewrite's edit of f, sync's file at path.
+func renameLocks(path string, f *ast.File) error {
 	methods, calls := 0, 0
 	for _, d := range f.Decls {
 		fn, ok := d.(*ast.FuncDecl)
@@ -112,14 +129,10 @@ func rewrite(path string) ([]byte, error) {
 		return true
 	})
 	if want := shapes[filepath.Base(path)]; methods != want[0] || calls != want[1] {
-		return nil, fmt.Errorf("%s is not shaped as lock profiles know it (%d lock methods and %d inner calls, want %d and %d): this Go cannot be profiled",
+		return fmt.Errorf("%s is not shaped as lock profiles know it (%d lock methods and %d inner calls, want %d and %d): this Go cannot be profiled",
 			path, methods, calls, want[0], want[1])
 	}
-	var b bytes.Buffer
-	if err := format.Node(&b, fset, f); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
+	return nil
 }
 
 func isIdent(e ast.Expr, name string) bool {
