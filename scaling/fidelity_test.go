@@ -12,8 +12,10 @@ import (
 )
 
 // A standIn is a design, model or real store, whose 1-thread counts
-// (results/published/predicted/: the real stores' files, and the models'
-// three fresh runs in fresh/, whose median is held) predict a published
+// (results/published/predicted/: the models' three fresh runs in fresh/,
+// whose median is held, and the real stores' recorded files, whose fresh
+// runs count the same and differ in their 1-thread time alone,
+// fresh/README.md) predict a published
 // PR 28599 table: its predicted per(n)/per(1) over the published must stay
 // in [lo, hi] at every published n from 4 to 18. Within ±25% of the table,
 // the band is that; where the model misses, the band is the miss as it
