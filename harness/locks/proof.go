@@ -65,9 +65,32 @@ func Rebuilt(ctx context.Context, exe string, info *debug.BuildInfo, dir, pkg, s
 	}
 	if !bytes.Equal(a, b) {
 		return fmt.Errorf("%s carries no VCS revision, and the source in %s builds another binary: counting it would count other code than the code timed "+
-			"(build perfrun again from %s, or in a git checkout without -buildvcs=false, so that it names its revision)", exe, dir, dir)
+			"(build perfrun again from %s, or in a git checkout without -buildvcs=false, so that it names its revision)%s", exe, dir, dir, unrecordedCgo(info))
 	}
 	return nil
+}
+
+// unrecordedCgo says, of a cgo binary built with -trimpath, that it
+// recorded no CGO_CFLAGS or CGO_LDFLAGS (go build leaves them out, as they
+// may name folders), so its build again has only this process's: a
+// library linked from elsewhere (a local libcrypto) needs them set as they
+// were. "" for any other binary.
+func unrecordedCgo(info *debug.BuildInfo) string {
+	var trimmed, cgo bool
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "-trimpath":
+			trimmed = s.Value == "true"
+		case "CGO_ENABLED":
+			cgo = s.Value == "1"
+		case "CGO_CFLAGS", "CGO_LDFLAGS":
+			return ""
+		}
+	}
+	if !trimmed || !cgo {
+		return ""
+	}
+	return "; a cgo program built with -trimpath records no CGO_CFLAGS or CGO_LDFLAGS: run it with those it was built with set (the environment build-libcrypto.sh prints)"
 }
 
 // symbols says whether the ELF program at path has a symbol table.

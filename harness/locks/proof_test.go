@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 )
@@ -72,5 +73,30 @@ func TestRebuiltProvesAGoRunBinary(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "main.go"), []byte(strings.Replace(src, "mu.RLock()\n\tmu.RUnlock()", "mu.Lock()\n\tmu.Unlock()", 1)), 0o644)
 	if err := Rebuilt(ctx, exe, info, dir, ".", t.TempDir()); err == nil {
 		t.Error("source changed after go run built it: proven all the same")
+	}
+}
+
+// TestUnrecordedCgoIsSaid: a cgo program built with -trimpath, whose
+// build info leaves its C flags out, is told to run with them set; a
+// program that recorded them, or no cgo, or no -trimpath, is told nothing.
+func TestUnrecordedCgoIsSaid(t *testing.T) {
+	info := func(kv ...string) *debug.BuildInfo {
+		b := &debug.BuildInfo{}
+		for i := 0; i < len(kv); i += 2 {
+			b.Settings = append(b.Settings, debug.BuildSetting{Key: kv[i], Value: kv[i+1]})
+		}
+		return b
+	}
+	if h := unrecordedCgo(info("-trimpath", "true", "CGO_ENABLED", "1")); !strings.Contains(h, "CGO_LDFLAGS") {
+		t.Errorf("a -trimpath cgo build: %q, want the C flags named", h)
+	}
+	for _, b := range []*debug.BuildInfo{
+		info("-trimpath", "true", "CGO_ENABLED", "1", "CGO_LDFLAGS", "-L/x"),
+		info("-trimpath", "true", "CGO_ENABLED", "0"),
+		info("CGO_ENABLED", "1"),
+	} {
+		if h := unrecordedCgo(b); h != "" {
+			t.Errorf("%v: %q, want nothing", b.Settings, h)
+		}
 	}
 }
