@@ -28,16 +28,24 @@ func TestRewriteThisGo(t *testing.T) {
 	}
 }
 
-// TestRewriteRefusesAnotherShape: a sync whose locks are shaped otherwise
-// is refused, not half rewritten.
+// TestRewriteRefusesAnotherShape: a sync whose locks are shaped
+// otherwise, or a sync/atomic whose types are, is refused, not half
+// rewritten.
 func TestRewriteRefusesAnotherShape(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "mutex.go")
-	src := "package sync\n\ntype Mutex struct{}\n\nfunc (m *Mutex) Lock() {}\n\nfunc (m *Mutex) Unlock() {}\n"
-	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := rewrite(path); err == nil || !strings.Contains(err.Error(), "cannot be profiled") {
-		t.Fatalf("a Mutex without TryLock: %v, want it refused", err)
+	for _, c := range []struct {
+		what, file, src string
+		rewrite         func(string) ([]byte, error)
+	}{
+		{"a Mutex without TryLock", "mutex.go", "package sync\n\ntype Mutex struct{}\n\nfunc (m *Mutex) Lock() {}\n\nfunc (m *Mutex) Unlock() {}\n", rewrite},
+		{"a sync/atomic of one method", "type.go", "package atomic\n\ntype Int64 struct{ v int64 }\n\nfunc (x *Int64) Add(d int64) int64 { return 0 }\n", rewriteAtomics},
+	} {
+		path := filepath.Join(t.TempDir(), c.file)
+		if err := os.WriteFile(path, []byte(c.src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.rewrite(path); err == nil || !strings.Contains(err.Error(), "cannot be profiled") {
+			t.Errorf("%s: %v, want it refused", c.what, err)
+		}
 	}
 }
 
