@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"github.com/perfrun/perfrun/internal/gobuild"
@@ -64,6 +65,16 @@ func Self() (pkg string, tags []string, err error) {
 		}
 	}
 	return info.Path, tags, nil
+}
+
+// selfTrimmed says whether this program was built with -trimpath: a build
+// of it again with the same setting finds the packages its build compiled
+// in go's cache.
+func selfTrimmed() bool {
+	info, _ := debug.ReadBuildInfo()
+	return info != nil && slices.ContainsFunc(info.Settings, func(s debug.BuildSetting) bool {
+		return s.Key == "-trimpath" && s.Value == "true"
+	})
 }
 
 // Binary is where a profiling build of a program named name goes in dir.

@@ -17,6 +17,8 @@ type SelfBuild struct {
 	// there; Name is the program's import path, for messages.
 	Dir, Pkg, Name string
 	Tags           []string
+	// Trimpath says this binary was built with -trimpath.
+	Trimpath bool
 }
 
 // SelfSource is the source a build of this program must come from so
@@ -33,13 +35,20 @@ func SelfSource(ctx context.Context) (SelfBuild, error) {
 	selfProven.Lock()
 	defer selfProven.Unlock()
 	if b := selfProven.b; b != nil {
-		return SelfBuild{Dir: b.Dir, Pkg: b.Pkg, Name: b.Name, Tags: slices.Clone(b.Tags)}, nil
+		return b.clone(), nil
 	}
 	b, err := selfSource(ctx)
 	if err == nil {
-		selfProven.b = &SelfBuild{Dir: b.Dir, Pkg: b.Pkg, Name: b.Name, Tags: slices.Clone(b.Tags)}
+		kept := b.clone()
+		selfProven.b = &kept
 	}
 	return b, err
+}
+
+// clone is b with tags of its own, for a caller to change.
+func (b SelfBuild) clone() SelfBuild {
+	b.Tags = slices.Clone(b.Tags)
+	return b
 }
 
 // selfProven is the source SelfSource proved, once it has.
@@ -53,7 +62,7 @@ func selfSource(ctx context.Context) (SelfBuild, error) {
 	if err != nil {
 		return SelfBuild{}, err
 	}
-	b := SelfBuild{Name: pkg, Tags: tags}
+	b := SelfBuild{Name: pkg, Tags: tags, Trimpath: selfTrimmed()}
 	if dir := selfsource.MainDir(); dir != "" {
 		b.Dir, b.Pkg = dir, "."
 	} else if b.Dir, err = os.Getwd(); err != nil {

@@ -72,9 +72,13 @@ func countableSelf(ctx context.Context, dir string, stderr io.Writer, quiet bool
 		fmt.Fprintf(stderr, "perfrun: this binary has no symbol table to count instructions in (go run links without one): building %s from %s with one\n", src.Name, src.Dir)
 	}
 	out := filepath.Join(dir, "perfrun")
-	// -trimpath, as the lock build: a build of another clone's folder
-	// then finds every package compiled already.
-	if err := gobuild.Run(ctx, src.Dir, "build", "-trimpath", "-tags", strings.Join(append(src.Tags, cellops.Tag), ","), "-o", out, "--", src.Pkg); err != nil {
+	// -trimpath where this program was built with it: either way the
+	// build finds the packages this program's build compiled.
+	args := []string{"build", "-tags", strings.Join(append(src.Tags, cellops.Tag), ","), "-o", out}
+	if src.Trimpath {
+		args = append(args, "-trimpath")
+	}
+	if err := gobuild.Run(ctx, src.Dir, append(args, "--", src.Pkg)...); err != nil {
 		return "", fmt.Errorf("%v; building it again to count: %w (build perfrun with go build and run that)", why, err)
 	}
 	return out, nil
