@@ -27,7 +27,7 @@ func Cause(c Cell, k Constants, n int) (string, error) {
 			count(c.ExclusiveLocks), plural(c.ExclusiveLocks, "lock", "locks"), grouped(held), share(t.Locks), n), nil
 	}
 	return fmt.Sprintf("%s atomic writes a call to lines other threads write (reader counts among them)%s: %d%% of a call at %d threads brings a line from another core",
-		count(math.Max(0, c.Atomics-2*c.ExclusiveLocks)), onLines(c), share(t.Line), n), nil
+		count(c.SharedAtomics()), onLines(c), share(t.Line), n), nil
 }
 
 // onLines says how a cell's atomics spread over lines, where the profile

@@ -38,12 +38,16 @@ type Cell struct {
 	HottestLine, OtherLines, OtherLineTransfers float64
 }
 
+// SharedAtomics are the atomics per operation besides the exclusive
+// locks' own two an acquisition: the writes to lines other threads write.
+func (c Cell) SharedAtomics() float64 { return math.Max(0, c.Atomics-2*c.ExclusiveLocks) }
+
 // lines are the transfers a call makes of the hottest line and of the
 // others, and how many others: every atomic besides the exclusive locks'
 // own on one line, each a transfer, where the profile does not spread
 // them.
 func (c Cell) lines() (hot, rest, others float64) {
-	shared := math.Max(0, c.Atomics-2*c.ExclusiveLocks)
+	shared := c.SharedAtomics()
 	if !(c.HottestLine > 0) {
 		return shared, 0, 0
 	}

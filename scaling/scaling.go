@@ -152,7 +152,7 @@ type factor struct {
 
 // others are a cell's atomics besides its exclusive locks' own two an
 // acquisition: the writes to a line the model shares between threads.
-func others(c predict.Cell) float64 { return max(0, c.Atomics-2*c.ExclusiveLocks) }
+func others(c predict.Cell) float64 { return c.SharedAtomics() }
 
 // setLocks gives to from's exclusive acquisitions, keeping to's other
 // atomics: a lock brings its own two.
