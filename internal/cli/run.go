@@ -230,11 +230,13 @@ func (f *runFlags) run(ctx context.Context, o *streams, args []string) error {
 	// an interrupt stops that too.
 	ctx, stop := interruptible(ctx)
 	defer stop()
-	unshare, err := shareCorpora()
-	if err != nil {
-		return err
+	if f.counting() && f.corpus == "" {
+		unshare, err := shareCorpora()
+		if err != nil {
+			return err
+		}
+		defer unshare()
 	}
-	defer unshare()
 	cells, err := f.cells(ctx, o, &opts)
 	if err != nil {
 		return err
@@ -282,6 +284,10 @@ func (f *runFlags) run(ctx context.Context, o *streams, args []string) error {
 	}
 	return fmt.Errorf("%w (%s is written without the counts that failed)", counts[len(counts)-1], f.out)
 }
+
+// counting says whether the run takes counts under callgrind once its
+// windows are measured (count).
+func (f *runFlags) counting() bool { return f.instructions || f.locks || f.predict > 0 }
 
 // count takes the counts the flags ask for (instructions, lock profiles,
 // and those a prediction stands on) once the windows are measured, and
