@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/perfrun/perfrun/internal/threadcpu"
+	"github.com/perfrun/perfrun/records"
 )
 
 // Measured are the machine's constants as Measure found them over its
@@ -29,6 +30,15 @@ type Measured struct {
 	// Source names where constants not measured here come from (a
 	// reference set); "" for Measure's.
 	Source string
+	// PerInstruction, where set, is the time one instruction of c's call
+	// takes (lowest, middle, highest), for a cell whose every 1-thread
+	// sample the machine set aside: its instructions then stand for its
+	// time, and a busy machine still gets a prediction from its counts.
+	PerInstruction func(c *records.Cell) [3]float64
+	// FromCounts predicts every cell from its instructions at
+	// PerInstruction, its measured time unread: a prediction that is a
+	// function of the counts alone, the same beside any load.
+	FromCounts bool
 }
 
 // MaxWait is the share of a window a spinning thread may wait for a CPU

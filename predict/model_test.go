@@ -177,9 +177,63 @@ func TestUnpredictedSaysWhy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := Unpredicted(in)
+	got := Unpredicted(in, Measured{})
 	if len(got) != 1 || !strings.HasPrefix(got[0], "Issuer/impl=sorted/threads=1: no instructions/op or lock profile") {
 		t.Errorf("Unpredicted = %q, want the sorted cell alone, with what it lacks", got)
+	}
+}
+
+// TestASetAsideCellIsPredictedFromItsCounts: a cell whose every 1-thread
+// sample a busy machine set aside is predicted, where the constants give a
+// time per instruction, from its instructions at that rate, and the file
+// says so; without one it is not predicted, and Unpredicted says why.
+func TestASetAsideCellIsPredictedFromItsCounts(t *testing.T) {
+	text := "cores: 2\n" +
+		"quarantined: no\n" +
+		"BenchmarkIssuer/impl=hashmap/cost=openssl/threads=1 1 700 ns/call\n" +
+		"BenchmarkIssuer/impl=hashmap/cost=openssl/threads=1 1 4000 instructions/op 0 exclusive-locks/op 0 locked-instructions/op 2 atomics/op\n" +
+		"BenchmarkIssuer/impl=sorted/cost=openssl/threads=1 1 5000 instructions/op 1.25 exclusive-locks/op 1800 locked-instructions/op 2.5 atomics/op\n" +
+		"quarantined: the machine ran more than 25% slower than usual (speed probe)\n" +
+		"BenchmarkIssuer/impl=sorted/cost=openssl/threads=1 1 1900 ns/call\n"
+	in, err := records.Read(strings.NewReader(text), "r.txt", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := Measured{Low: Constants{Handoff: 600e-9, Transfer: 30e-9}, Mid: Constants{Handoff: 600e-9, Transfer: 30e-9}, High: Constants{Handoff: 600e-9, Transfer: 30e-9}}
+	if got := Unpredicted(in, k); len(got) != 1 || !strings.Contains(got[0], "impl=sorted") || !strings.Contains(got[0], "no time per call kept") {
+		t.Fatalf("without a time per instruction: Unpredicted = %q, want the sorted cell, its time set aside", got)
+	}
+	k.PerInstruction = func(*records.Cell) [3]float64 { return [3]float64{0.1e-9, 0.2e-9, 0.3e-9} }
+	if got := Unpredicted(in, k); len(got) != 0 {
+		t.Errorf("with a time per instruction: Unpredicted = %q, want none", got)
+	}
+	out, err := Results(in, []int{1, 16}, k, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := func(name, unit string) float64 {
+		c, ok := out.Cell(name)
+		if !ok {
+			t.Fatalf("%s not predicted", name)
+		}
+		return 1e9 * records.Median(c.Values[records.Tidy(unit)]) // read back in seconds
+	}
+	sorted := "Issuer/impl=sorted/cost=openssl/threads="
+	// At one thread the model adds nothing to a call: its time is its
+	// 5000 instructions at 0.1, 0.2 and 0.3 ns, never the 1 900 set aside.
+	for unit, want := range map[string]float64{records.NsPerCall: 1000, Low: 500, High: 1500} {
+		if got := at(sorted+"1", unit); !near(got, want) {
+			t.Errorf("sorted at 1 thread: %s %g, want %g", unit, got, want)
+		}
+	}
+	if got := at("Issuer/impl=hashmap/cost=openssl/threads=1", records.NsPerCall); !near(got, 700) {
+		t.Errorf("hashmap at 1 thread: %g ns/call, want its measured 700: a kept time is used as ever", got)
+	}
+	if !(at(sorted+"16", records.NsPerCall) > 2*at(sorted+"1", records.NsPerCall)) {
+		t.Errorf("sorted at 16 threads %g ns/call: its exclusive lock adds nothing", at(sorted+"16", records.NsPerCall))
+	}
+	if got := out.Config("predict-untimed"); !strings.Contains(got, "Issuer/impl=sorted/cost=openssl/threads=1 at 0.100 0.200 0.300 ns") || strings.Contains(got, "hashmap") {
+		t.Errorf("predict-untimed: %q, want the sorted cell alone with its rate", got)
 	}
 }
 
@@ -193,7 +247,7 @@ func TestANonFiniteCountIsRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, _, err = Inputs(in)
+	_, _, err = Inputs(in, Measured{})
 	if err == nil || !strings.Contains(err.Error(), "r.txt:3: non-finite +Inf locked-instructions/op") {
 		t.Errorf("Inputs = %v, want the +Inf count named", err)
 	}

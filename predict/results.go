@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"golang.org/x/perf/benchfmt"
 
@@ -19,8 +20,16 @@ const (
 
 // CellOf reads what the model needs of a 1-thread cell of a results file:
 // false if the cell lacks its instruction count or lock profile (run it
-// with -instructions -locks).
+// with -instructions -locks), or every sample of its time was set aside.
 func CellOf(c *records.Cell) (Cell, bool) {
+	out, ok := CountsOf(c)
+	return out, ok && out.PerCall > 0
+}
+
+// CountsOf is CellOf for constants that give a time per instruction
+// (Measured.PerInstruction): a cell's counts alone, its time per call zero
+// where the machine set every sample aside.
+func CountsOf(c *records.Cell) (Cell, bool) {
 	med := func(unit string) (float64, bool) {
 		v := c.Values[records.Tidy(unit)]
 		if len(v) == 0 {
@@ -29,37 +38,59 @@ func CellOf(c *records.Cell) (Cell, bool) {
 		return records.Median(v), true
 	}
 	out := Cell{Name: c.Name}
-	var ok [5]bool
-	out.PerCall, ok[0] = med(records.NsPerCall)
-	if ok[0] {
-		out.PerCallLo, out.PerCallHi = records.Interval(c.Values[records.Tidy(records.NsPerCall)])
+	if v := c.Values[records.Tidy(records.NsPerCall)]; len(v) > 0 {
+		out.PerCall = records.Median(v)
+		out.PerCallLo, out.PerCallHi = records.Interval(v)
 	}
-	out.Instructions, ok[1] = med(records.Instructions)
-	out.ExclusiveLocks, ok[2] = med(records.ExclusiveLocks)
-	out.LockedInstructions, ok[3] = med(records.LockedInstructions)
-	out.Atomics, ok[4] = med(records.Atomics)
+	var ok [4]bool
+	out.Instructions, ok[0] = med(records.Instructions)
+	out.ExclusiveLocks, ok[1] = med(records.ExclusiveLocks)
+	out.LockedInstructions, ok[2] = med(records.LockedInstructions)
+	out.Atomics, ok[3] = med(records.Atomics)
 	out.BusiestLocks, _ = med(records.BusiestLocks)
 	out.BusiestLocked, _ = med(records.BusiestLockedInstructions)
 	out.HottestLine, _ = med(records.HottestLineTransfers)
 	out.OtherLines, _ = med(records.OtherLines)
 	out.OtherLineTransfers, _ = med(records.OtherLineTransfers)
-	return out, c.Threads == 1 && ok == [5]bool{true, true, true, true, true}
+	return out, c.Threads == 1 && ok == [4]bool{true, true, true, true}
 }
 
-// Unpredicted are the 1-thread store cells of in that CellOf cannot read,
+// cellFor reads c as m predicts it: with its time, or, where m gives a
+// time per instruction, with its counts alone.
+func (m Measured) cellFor(c *records.Cell) (Cell, bool) {
+	if m.PerInstruction != nil {
+		return CountsOf(c)
+	}
+	return CellOf(c)
+}
+
+// For are the constants c is predicted with: m's, and where every sample
+// of c's time was set aside or m predicts from counts (FromCounts), m's
+// with its time per instruction (PerInstruction), so c's instructions
+// stand for its time at one thread.
+func (m Measured) For(c *records.Cell, cell Cell) Measured {
+	if cell.PerCall > 0 && !m.FromCounts || m.PerInstruction == nil {
+		return m
+	}
+	r := m.PerInstruction(c)
+	m.Low.Instruction, m.Mid.Instruction, m.High.Instruction = r[0], r[1], r[2]
+	return m
+}
+
+// Unpredicted are the 1-thread store cells of in that m cannot predict,
 // each with why: what a reader of a prediction would otherwise take for
 // designs the run left out.
-func Unpredicted(in *records.Set) []string {
+func Unpredicted(in *records.Set, m Measured) []string {
 	var out []string
 	for _, c := range in.Cells() {
 		if c.Threads != 1 || c.IsReference() {
 			continue
 		}
-		if _, ok := CellOf(c); ok {
+		if _, ok := m.cellFor(c); ok {
 			continue
 		}
 		why := "no instructions/op or lock profile (run it with -instructions -locks)"
-		if len(c.Values[records.Tidy(records.NsPerCall)]) == 0 {
+		if _, ok := CountsOf(c); ok {
 			why = "no time per call kept (every sample set aside, or none measured)"
 		}
 		out = append(out, c.Name+": "+why)
@@ -67,12 +98,13 @@ func Unpredicted(in *records.Set) []string {
 	return out
 }
 
-// Inputs are the 1-thread cells of in a prediction starts from, with what
-// the model reads of each: refused where one is a prediction itself or a
+// Inputs are the 1-thread cells of in a prediction with m starts from,
+// with what the model reads of each (a cell whose time was set aside is
+// one where m gives a time per instruction): refused where one is a prediction itself or a
 // profile no operation can have (Check) or a value the reader skipped as
 // not finite, or where none has a lock profile. What Results predicts from, checked before anything is
 // measured.
-func Inputs(in *records.Set) ([]*records.Cell, []Cell, error) {
+func Inputs(in *records.Set, m Measured) ([]*records.Cell, []Cell, error) {
 	for _, w := range in.Warnings {
 		var nf *records.NonFinite
 		if errors.As(w, &nf) {
@@ -82,7 +114,7 @@ func Inputs(in *records.Set) ([]*records.Cell, []Cell, error) {
 	var cs []*records.Cell
 	var cells []Cell
 	for _, c := range in.Cells() {
-		cell, ok := CellOf(c)
+		cell, ok := m.cellFor(c)
 		if !ok {
 			continue
 		}
@@ -112,14 +144,15 @@ func Results(in *records.Set, threads []int, m Measured, command string) (*recor
 			out.AddUnit(md)
 		}
 	}
-	cs, cells, err := Inputs(in)
+	cs, cells, err := Inputs(in, m)
 	if err != nil {
 		return nil, err
 	}
 	d := Delivery(in)
+	untimed := untimedText(cs, cells, m)
 	for i, c := range cs {
-		cell := cells[i]
-		band, err := Predict(cell, m.Low, m.Mid, m.High, threads)
+		cell, k := cells[i], m.For(c, cells[i])
+		band, err := Predict(cell, k.Low, k.Mid, k.High, threads)
 		if err != nil {
 			return nil, err
 		}
@@ -127,10 +160,10 @@ func Results(in *records.Set, threads []int, m Measured, command string) (*recor
 		// the model starts from: its median's 95% interval.
 		lo, hi := cell, cell
 		lo.PerCall, hi.PerCall = cell.PerCallLo, cell.PerCallHi
-		if band.Low, err = perCall(lo, m.Low, threads); err != nil {
+		if band.Low, err = perCall(lo, k.Low, threads); err != nil {
 			return nil, err
 		}
-		if band.High, err = perCall(hi, m.High, threads); err != nil {
+		if band.High, err = perCall(hi, k.High, threads); err != nil {
 			return nil, err
 		}
 		widen(band, d)
@@ -151,6 +184,11 @@ func Results(in *records.Set, threads []int, m Measured, command string) (*recor
 				benchfmt.Config{Key: "predict-disturbed", Value: []byte(fmt.Sprintf("%d of %d windows (a thread that spins throughout waited for a CPU more than %.0f%% of one)", m.Disturbed, m.Windows, 100*MaxWait)), File: true},
 				benchfmt.Config{Key: "predict-parallel", Value: []byte(fmt.Sprintf("%.2f (two threads of independent work over one, the lowest of the windows)", m.Parallel)), File: true},
 				benchfmt.Config{Key: "predict-delivery", Value: []byte(fmt.Sprintf("%.3f (the run's control cell, time per call at two threads over one: the band's edges from two threads carry it)", d)), File: true})
+			if untimed != "" {
+				// One value for every record: benchstat makes a table
+				// per configuration, and a prediction is one table.
+				r.Config = append(r.Config, benchfmt.Config{Key: "predict-untimed", Value: []byte(untimed), File: true})
+			}
 			mid := band.Mid[i]
 			r.Values = []benchfmt.Value{
 				records.Value(1e9*mid, records.NsPerCall),
@@ -162,6 +200,25 @@ func Results(in *records.Set, threads []int, m Measured, command string) (*recor
 		}
 	}
 	return out, nil
+}
+
+// untimedText names the cells m predicts from their instructions, with
+// the time an instruction took: "" where m read every cell's time.
+func untimedText(cs []*records.Cell, cells []Cell, m Measured) string {
+	var names []string
+	for i, c := range cs {
+		if k := m.For(c, cells[i]); k.Mid.Instruction > 0 {
+			names = append(names, fmt.Sprintf("%s at %.3f %.3f %.3f ns", c.Name, 1e9*k.Low.Instruction, 1e9*k.Mid.Instruction, 1e9*k.High.Instruction))
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	why := "every 1-thread sample set aside"
+	if m.FromCounts || m.Mid.Instruction > 0 {
+		why = "from the counts alone"
+	}
+	return why + ": predicted from instructions/op at a time per instruction (low, mid, high): " + strings.Join(names, "; ")
 }
 
 // constantsText is a constant's low, middle and high in nanoseconds.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/perfrun/perfrun/compare"
 	"github.com/perfrun/perfrun/predict"
+	"github.com/perfrun/perfrun/records"
 )
 
 // DefaultThreads is the thread count a change is judged at: the count at
@@ -30,6 +31,9 @@ var Reference = predict.Measured{
 	// Parallel: the runs were measured where two threads ran as two.
 	Parallel: 2,
 	Source:   "the reference set of results/scaling",
+	// A cell whose every 1-thread sample a busy machine set aside is
+	// still predicted, from its counts.
+	PerInstruction: PerInstruction,
 }
 
 // Instruction is the reference time one instruction of a lookup takes,
@@ -40,6 +44,21 @@ var Reference = predict.Measured{
 // 0.079 to 0.093 ns); the highest, the designs at cost=openssl, whose
 // shared work misses the cache more.
 var Instruction = [3]float64{0.079e-9, 0.082e-9, 0.180e-9}
+
+// InstructionOpenSSL is Instruction for a call at cost=openssl: the
+// lowest, median and highest of the four designs' time per instruction at
+// that cost (results/scaling/instruction.md), whose shared work misses
+// the cache more than cost=own's.
+var InstructionOpenSSL = [3]float64{0.165e-9, 0.174e-9, 0.180e-9}
+
+// PerInstruction is the reference time per instruction of c's call, by
+// its cost: InstructionOpenSSL at cost=openssl, Instruction otherwise.
+func PerInstruction(c *records.Cell) [3]float64 {
+	if records.NameKey(c.Name, "cost") == "openssl" {
+		return InstructionOpenSSL
+	}
+	return Instruction
+}
 
 // Fixed are the constants a comparison predicts with: Reference's
 // hand-off and transfer and Instruction's time per instruction, all fixed

@@ -120,7 +120,7 @@ func predictFlags(fs *flag.FlagSet) runFunc {
 		}
 		// The inputs are checked before the machine is measured: a file
 		// no prediction can come from is refused at once.
-		if _, _, err := predict.Inputs(in); err != nil {
+		if _, _, err := predict.Inputs(in, scaling.Reference); err != nil {
 			return asUsage(err)
 		}
 		m := scaling.Reference
@@ -130,6 +130,7 @@ func predictFlags(fs *flag.FlagSet) runFunc {
 			}
 			fmt.Fprintf(o.stderr, "perfrun: predict: measuring the machine's hand-off and cache-line transfer (%d windows of %v each, on two threads)\n", *windows, *window)
 			m = predict.Measure(*window, *windows)
+			m.PerInstruction = scaling.PerInstruction
 		}
 		if busy := m.Busy(); busy != "" {
 			fmt.Fprintf(o.stderr, "perfrun: predict: %s\n", busy)
@@ -139,7 +140,7 @@ func predictFlags(fs *flag.FlagSet) runFunc {
 			return asUsage(err)
 		}
 		printPrediction(o, set, in, m)
-		for _, why := range predict.Unpredicted(in) {
+		for _, why := range predict.Unpredicted(in, m) {
 			fmt.Fprintf(o.stderr, "perfrun: predict: not predicted: %s\n", why)
 		}
 		if published != nil {
@@ -206,7 +207,11 @@ func printPrediction(o *streams, set, in *records.Set, m predict.Measured) {
 		// per(1) is the cell's own, its measured 1-thread time, whatever
 		// thread counts were asked for: never another design's.
 		first := math.NaN()
-		if one, ok := in.Cell(records.AtThreads(c.Name, 1)); ok {
+		if one, ok := in.Cell(records.AtThreads(c.Name, 1)); ok && len(one.Values[records.Tidy(records.NsPerCall)]) > 0 {
+			first = 1e9 * records.Median(one.Values[records.Tidy(records.NsPerCall)])
+		} else if one, ok := set.Cell(records.AtThreads(c.Name, 1)); ok {
+			// Its time set aside: its own 1-thread prediction, from its
+			// instructions (predict.Measured.PerInstruction).
 			first = 1e9 * records.Median(one.Values[records.Tidy(records.NsPerCall)])
 		}
 		seen := ""
@@ -243,13 +248,13 @@ func printCauses(o *streams, set, in *records.Set, m predict.Measured) {
 	for _, c := range set.Cells() {
 		most = max(most, c.Threads)
 	}
-	inputs, cells, err := predict.Inputs(in)
+	inputs, cells, err := predict.Inputs(in, m)
 	if err != nil || most < 2 {
 		return
 	}
 	fmt.Fprintf(o.stdout, "\nwhy, at %d threads (the middle constants):\n", most)
 	for i, c := range inputs {
-		if cause, err := predict.Cause(cells[i], m.Mid, most); err == nil {
+		if cause, err := predict.Cause(cells[i], m.For(c, cells[i]).Mid, most); err == nil {
 			fmt.Fprintf(o.stdout, "  %s: %s\n", strings.TrimSuffix(c.Name, "/threads=1"), cause)
 		}
 	}
@@ -264,12 +269,12 @@ func printWide(o *streams, set, in *records.Set, m predict.Measured) {
 		most = max(most, c.Threads)
 	}
 	first := true
-	for _, c := range in.Cells() {
-		cell, ok := predict.CellOf(c)
-		if !ok {
-			continue
-		}
-		why, wide := predict.WhyWide(cell, m, most)
+	inputs, cells, err := predict.Inputs(in, m)
+	if err != nil {
+		return
+	}
+	for i, c := range inputs {
+		why, wide := predict.WhyWide(cells[i], m.For(c, cells[i]), most)
 		if why == "" {
 			continue
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/perfrun/perfrun/predict"
 	"github.com/perfrun/perfrun/records"
 	"github.com/perfrun/perfrun/report"
+	"github.com/perfrun/perfrun/scaling"
 )
 
 var cmdReport = &command{
@@ -136,14 +137,14 @@ func renderDocument(doc *report.Document) (*publish.Folder, error) {
 // line a design with its cause, and the predicted curves with their
 // bands. A run with no lock profile gets none.
 func predictedSection(doc *report.Document, set *records.Set, n int) error {
-	if _, _, err := predict.Inputs(set); err != nil {
+	if _, _, err := predict.Inputs(set, scaling.Reference); err != nil {
 		return nil // nothing to predict from: not the report's to say
 	}
 	rows, pred, err := pastTheCoresRows(set, n)
 	if err != nil || len(rows) == 0 {
 		return err
 	}
-	doc.Notes = append(doc.Notes, fmt.Sprintf("At %d threads, one core a thread, each design's 1-thread lock profile predicts (the reference constants, docs/predict.md; not measured):", n))
+	doc.Notes = append(doc.Notes, fmt.Sprintf("At %d threads, one core a thread, each design's counts predict (its 1-thread lock profile and its instructions at the reference time per instruction, with the reference constants, docs/predict.md; not measured):", n))
 	for _, r := range rows {
 		beside := ""
 		if r.published != "" {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -48,7 +49,7 @@ func (f *runFlags) pastTheCores(o *streams, set *records.Set) {
 		fmt.Fprintf(o.stderr, "perfrun: run: no prediction at %d threads: %v\n", n, err)
 		return
 	}
-	fmt.Fprintf(o.stdout, "\npast the cores: what each design's lock profile predicts at %d threads, one core a thread, with the reference constants (docs/predict.md)\n\n", n)
+	fmt.Fprintf(o.stdout, "\npast the cores: what each design's counts predict at %d threads, one core a thread: its lock profile, and its instructions at %s, with the reference constants (docs/predict.md)\n\n", n, ratesText(rows))
 	tw := tabwriter.NewWriter(o.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "cell\t1 thread, measured\t2 threads, measured\t%d threads, predicted\tband\tper(%d)/per(1)\t\n", n, n)
 	for _, r := range rows {
@@ -62,7 +63,7 @@ func (f *runFlags) pastTheCores(o *streams, set *records.Set) {
 			fmt.Fprintf(o.stdout, "  beside it: %s; predicted here %.2f×\n", r.published, r.ratio)
 		}
 	}
-	for _, why := range predict.Unpredicted(set) {
+	for _, why := range predict.Unpredicted(set, scaling.Reference) {
 		fmt.Fprintf(o.stdout, "not predicted: %s\n", why)
 	}
 }
@@ -74,14 +75,33 @@ type pastRow struct {
 	name, one, two       string
 	at, low, high, ratio float64
 	cause, published     string
+	// perInstruction is the reference time an instruction of its call
+	// takes: its instructions at it are its time at one thread.
+	perInstruction float64
+}
+
+// ratesText says the times per instruction rows were predicted at:
+// "0.174 ns an instruction".
+func ratesText(rows []pastRow) string {
+	var rates []string
+	for _, r := range rows {
+		if t := fmt.Sprintf("%.3f ns", 1e9*r.perInstruction); !slices.Contains(rates, t) {
+			rates = append(rates, t)
+		}
+	}
+	return strings.Join(rates, " or ") + " an instruction"
 }
 
 // pastTheCoresRows predicts set's designs at 1 to n threads, one core a
-// thread, with the reference constants, not this machine's of the
-// moment (what the counts predict is then the same whatever else the
-// machine runs), and gives a row a design at n, and the predicted set.
+// thread, from their counts alone: each design's instructions at the
+// reference time per instruction of its cost stand for its time at one
+// thread, and the reference constants for this machine's of the moment.
+// The prediction is then the same whatever else the machine runs, and a
+// design whose every 1-thread sample a busy runner set aside is predicted
+// too. It gives a row a design at n, and the predicted set.
 func pastTheCoresRows(set *records.Set, n int) ([]pastRow, *records.Set, error) {
 	m := scaling.Reference
+	m.FromCounts = true
 	threads := make([]int, n)
 	for i := range threads {
 		threads[i] = i + 1
@@ -90,7 +110,7 @@ func pastTheCoresRows(set *records.Set, n int) ([]pastRow, *records.Set, error) 
 	if err != nil {
 		return nil, nil, err
 	}
-	inputs, cells, err := predict.Inputs(set)
+	inputs, cells, err := predict.Inputs(set, m)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -117,7 +137,8 @@ func pastTheCoresRows(set *records.Set, n int) ([]pastRow, *records.Set, error) 
 			continue
 		}
 		at := func(c *records.Cell, unit string) float64 { return records.Median(c.Values[records.Tidy(unit)]) }
-		cause, err := predict.Cause(cells[i], m.Mid, n)
+		k := m.For(in, cells[i])
+		cause, err := predict.Cause(cells[i], k.Mid, n)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -125,7 +146,7 @@ func pastTheCoresRows(set *records.Set, n int) ([]pastRow, *records.Set, error) 
 			name: strings.TrimSuffix(in.Name, "/threads=1"), one: measured(in.Name, 1), two: measured(in.Name, 2),
 			at: at(c, records.NsPerCall), low: at(c, predict.Low), high: at(c, predict.High),
 			ratio: at(c, records.NsPerCall) / at(one, records.NsPerCall), cause: cause,
-			published: publishedBeside(tables, in.Impl, n),
+			published: publishedBeside(tables, in.Impl, n), perInstruction: k.Mid.Instruction,
 		})
 	}
 	return rows, pred, nil
