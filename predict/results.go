@@ -28,10 +28,14 @@ func CellOf(c *records.Cell) (Cell, bool) {
 
 // CountsOf is CellOf for constants that give a time per instruction
 // (Measured.PerInstruction): a cell's counts alone, its time per call zero
-// where the machine set every sample aside.
+// where the machine set every sample aside. The counts are exact, so the
+// records set aside give them where no record was kept.
 func CountsOf(c *records.Cell) (Cell, bool) {
 	med := func(unit string) (float64, bool) {
 		v := c.Values[records.Tidy(unit)]
+		if len(v) == 0 {
+			v = c.AsideValues[records.Tidy(unit)]
+		}
 		if len(v) == 0 {
 			return 0, false
 		}
@@ -149,6 +153,9 @@ func Results(in *records.Set, threads []int, m Measured, command string) (*recor
 		return nil, err
 	}
 	d := Delivery(in)
+	if m.FromCounts {
+		d = 1 // a function of the counts alone: not this run's machine
+	}
 	untimed := untimedText(cs, cells, m)
 	for i, c := range cs {
 		cell, k := cells[i], m.For(c, cells[i])
@@ -173,6 +180,13 @@ func Results(in *records.Set, threads []int, m Measured, command string) (*recor
 			r.Iters = 1
 			machine := "predicted from " + records.MachineOf(c.First)
 			r.Config = slices.DeleteFunc(slices.Clone(r.Config), func(c benchfmt.Config) bool { return c.Key == "command" || c.Key == "machine" })
+			// A prediction is no window the machine disturbed, whatever
+			// the record it starts from was.
+			for j := range r.Config {
+				if r.Config[j].Key == records.QuarantineKey {
+					r.Config[j].Value = []byte(records.QuarantineKept)
+				}
+			}
 			r.Config = append(r.Config,
 				benchfmt.Config{Key: "command", Value: []byte(command), File: true},
 				// A machine of its own: plotted beside the measurements,

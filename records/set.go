@@ -60,6 +60,10 @@ type Cell struct {
 	// first one's reason.
 	Aside int
 	Why   string
+	// AsideValues are the values of the records set aside, by tidied
+	// unit: a count (instructions/op, a lock profile) no disturbance
+	// changes is still there when every window of a cell was set aside.
+	AsideValues map[string][]float64
 	// Repeats counts the timed records that repeated an earlier record of
 	// the cell value for value: copies, not measurements, so each is kept
 	// once (five copies of one round are one round, not five).
@@ -218,8 +222,12 @@ func (s *Set) index(r *benchfmt.Result, owned bool) {
 	if why := AsideWhy(r); why != "" {
 		if c.Aside == 0 {
 			c.Why = why
+			c.AsideValues = make(map[string][]float64)
 		}
 		c.Aside++
+		for _, v := range r.Values {
+			c.AsideValues[v.Unit] = append(c.AsideValues[v.Unit], v.Value)
+		}
 		return
 	}
 	if key := valuesKey(r); key != "" {
