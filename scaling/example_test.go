@@ -22,6 +22,6 @@ func ExamplePredict() {
 	v := p.Verdict(compare.DefaultThresholds)
 	fmt.Printf("%s %.2f\n%s\n", v.Verdict, v.Ratio, v.Reason)
 	// Output:
-	// REGRESSION 9.25
-	// at 16 threads +824.8% a call [+103.2%, +969.8%]: calls take an exclusive lock, 0 -> 1 per op, holding it for 50 instructions (alone +824.8%); instructions 3418 -> 3420 per op (+0.1%) (alone -0.0%)
+	// REGRESSION 14.53
+	// at 16 threads +1353.2% a call [+1313.1%, +1387.4%]: calls take an exclusive lock, 0 -> 1 per op, holding it for 50 instructions (alone +1353.2%); instructions 3418 -> 3420 per op (+0.1%) (alone -0.0%)
 }

@@ -1,7 +1,10 @@
 package scaling
 
 import (
+	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,15 +16,14 @@ import (
 
 // A standIn is a design, model or real store, whose 1-thread counts
 // (results/published/predicted/: the models' three fresh runs in fresh/,
-// whose median is held, and the real stores' recorded files, whose fresh
-// runs count the same and differ in their 1-thread time alone,
-// fresh/README.md) predict a published
-// PR 28599 table: its predicted per(n)/per(1) over the published must stay
-// in [lo, hi] at every published n from 4 to 18. Within ±25% of the table,
-// the band is that; where the model misses, the band is the miss as it
-// stood on 2026-12-05 (its least and most ratio, widened 10%), and why
-// names the input the model lacks, so a change to the model that moves a
-// stand-in is seen either way.
+// whose median is held, and the real stores' recorded files, the runs the
+// reference constants are fitted to) predict a published PR 28599 table:
+// its predicted per(n)/per(1) over the published must stay in [lo, hi] at
+// every published n from 4 to 18. Within ±25% of the table, the band is
+// that; where the model misses, the band is the miss as it stood on
+// 2026-12-05 with the calibrated constants (its least and most ratio,
+// widened 10%), and why names the input the model lacks, so a change to
+// the model that moves a stand-in is seen either way.
 type standIn struct {
 	file, cell, table string
 	lo, hi            float64
@@ -29,24 +31,28 @@ type standIn struct {
 }
 
 var (
-	missWith3        = "3.0.19's miss takes its store lock twice, 8 read locks and 26 atomics a lookup: the model queues both holds as one lock and the atomics as one shared line (results/published/predicted/)"
-	missSortedReal   = "since the sorted model took 3.0.19's candidates' work into its second hold and its read locks 5 times a lookup (cc0a657, 706005b), its store lock holds 28% of a call (4 893 of 17 786 instructions), where models.txt, recorded before, held 34%: the model contends less than 3.0 did (results/published/predicted/fresh/)"
-	missOpenSSLCost  = "cost=openssl does 4.0's work outside the lock on every design, less than 3.0 did outside its own, so more of sorted's call is held than 3.0's was"
-	missHashmap      = "the hashmap model takes one read lock and 2 atomics a lookup where 4.0.2 takes two and 8.1: less of a call on the shared line (results/published/predicted/)"
+	within           = "within ±25%"
+	missOpenSSLCost  = "cost=openssl does 4.0's work outside the lock on every design, less than 3.0 did outside its own, so more of sorted's call is held than 3.0's was: the model contends as that workload would, not as 3.0 did"
+	missHashmap      = "the hashmap model takes 1.28 read locks and 2.55 atomics a lookup where 4.0.2 takes two and 8.1: less of a call on the shared line (results/published/predicted/)"
 	missSortOnInsert = "its reader count is the one shared line the model sees; no real store of the design gives the atomics the published one took"
 )
 
 // models are the models' fresh runs.
 const models = "fresh/models-*.txt"
 
+// calibration are the stand-ins the reference constants are fitted to
+// (TestReferenceIsCalibrated): the real stores, each against the table of
+// itself. Every other stand-in is held against constants it never set.
+var calibration = standIns[:2]
+
 var standIns = []standIn{
-	{"openssl-3.0.19.txt", "impl=openssl-paths/", "pr28599-before", 0.54, 0.78, missWith3},
-	{models, "impl=sorted/certs=1024/hit=1/cost=real/", "pr28599-before", 0.50, 0.79, missSortedReal},
-	{models, "impl=sorted/certs=1024/hit=1/cost=openssl/", "pr28599-before", 1.16, 1.58, missOpenSSLCost},
-	{"openssl-4.0.2.txt", "impl=openssl-paths/", "pr28599-after", 0.75, 1.25, "within ±25%"},
-	{models, "impl=hashmap/certs=1024/hit=1/cost=real/", "pr28599-after", 0.41, 0.91, missHashmap},
-	{models, "impl=hashmap/certs=1024/hit=1/cost=openssl/", "pr28599-after", 0.62, 0.97, missHashmap},
-	{models, "impl=sortoninsert/", "pr28599-sortoninsert", 0.52, 0.90, missSortOnInsert},
+	{"openssl-3.0.19.txt", "impl=openssl-paths/", "pr28599-before", 0.75, 1.25, within},
+	{"openssl-4.0.2.txt", "impl=openssl-paths/", "pr28599-after", 0.75, 1.25, within},
+	{models, "impl=sorted/certs=1024/hit=1/cost=real/", "pr28599-before", 0.75, 1.25, within},
+	{models, "impl=sorted/certs=1024/hit=1/cost=openssl/", "pr28599-before", 1.79, 2.45, missOpenSSLCost},
+	{models, "impl=hashmap/certs=1024/hit=1/cost=real/", "pr28599-after", 0.46, 0.92, missHashmap},
+	{models, "impl=hashmap/certs=1024/hit=1/cost=openssl/", "pr28599-after", 0.75, 1.25, within},
+	{models, "impl=sortoninsert/", "pr28599-sortoninsert", 0.58, 0.91, missSortOnInsert},
 }
 
 // heldRatios are a stand-in's predicted per(n)/per(1) over the published,
@@ -111,11 +117,16 @@ func TestStandInsHoldTheirBands(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, s := range standIns {
-		for n, r := range heldRatios(t, s, tables, Reference) {
+		ratios := heldRatios(t, s, tables, Reference)
+		line := ""
+		for _, n := range slices.Sorted(maps.Keys(ratios)) {
+			r := ratios[n]
+			line += fmt.Sprintf(" %d:%.2f", n, r)
 			if r < s.lo || r > s.hi {
 				t.Errorf("%s %s -> %s at %d threads: predicted ÷ published %.2f, outside [%.2f, %.2f] (%s)", s.file, s.cell, s.table, n, r, s.lo, s.hi, s.why)
 			}
 		}
+		t.Logf("%s %s -> %s:%s", s.file, s.cell, s.table, line)
 	}
 }
 

@@ -37,14 +37,16 @@ counter) are queues whose service is a transfer between cores: the most
 written line one, the rest as lines of equal weight (the profile's line
 units; an older profile has them all on one); the rest of a call each
 thread spends alone. The hand-off and the transfer are by default the
-reference set (results/scaling/), fixed, so a prediction is the same from
-run to run and machine load to machine load; -constants measure measures
+reference set, a server's, fitted to OpenSSL PR 28599's tables of its two
+real stores (results/published/predicted/calibrated/), fixed, so a
+prediction is the same from run to run and machine load to machine load; -constants measure measures
 them on this machine now (two threads wanting one mutex, with nothing and
 with work held, and one counter; run it on the machine that made RESULTS,
-with nothing else running). Never fitted to a published table: the band
-runs from the lowest constants (a hand-off a spinning waiter catches) to
-the highest (a sleeping waiter woken), widened from two threads on by what
-the run's control cell shows the machine gave each of two threads against
+with nothing else running). The band runs from the lowest constants to
+the highest (the reference set's: every pair that keeps both real stores
+within 25% of their tables; measured: a hand-off a spinning waiter catches
+to a sleeping waiter woken), widened from two threads on by what the
+run's control cell shows the machine gave each of two threads against
 one. Each design's line says what makes it wait, in words.
 
 With -against FILE -as IMPL=PUBLISHED,... it prints each predicted design's
