@@ -61,7 +61,9 @@ func TestReferenceIsCalibrated(t *testing.T) {
 	}
 	t.Logf("best hand-off %.0f ns, transfer %.0f ns: within %.1f%%; within ±25%%: hand-off %.0f to %.0f ns, transfer %.0f to %.0f ns",
 		bh, bx, 100*(math.Exp(best)-1), lo[0], hi[0], lo[1], hi[1])
-	ns := func(c predict.Constants) [2]float64 { return [2]float64{math.Round(1e9 * c.Handoff), math.Round(1e9 * c.Transfer)} }
+	ns := func(c predict.Constants) [2]float64 {
+		return [2]float64{math.Round(1e9 * c.Handoff), math.Round(1e9 * c.Transfer)}
+	}
 	if got := ns(Reference.Mid); got != [2]float64{bh, bx} {
 		t.Errorf("Reference.Mid is hand-off %.0f ns, transfer %.0f; the fit is %.0f and %.0f", got[0], got[1], bh, bx)
 	}

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"maps"
 	"math"
-	"slices"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
