@@ -18,6 +18,11 @@ type Cost struct {
 	// a waiter to sleep at once where Go's mutex spins and parks). Only
 	// the sorted model, whose store has one exclusive lock, takes it.
 	Lock sync.Locker
+	// Refs, when set, has a lookup take a reference to every object it
+	// hands out and give it back (Object.UpRef, DownRef), as OpenSSL 4.0's
+	// lookups and their callers do: the atomic writes to the objects'
+	// own lines its lock profile counts. Only the hashmap model keeps them.
+	Refs bool
 }
 
 // InsideLock does the work of Inside, if any, for a lookup of cert.

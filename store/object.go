@@ -6,6 +6,7 @@ import (
 	"encoding/asn1"
 	"fmt"
 	"math/big"
+	"sync/atomic"
 	"time"
 	"unique"
 )
@@ -72,7 +73,21 @@ type Object struct {
 
 	Certificate    *x509.Certificate    // nil for a CRL
 	RevocationList *x509.RevocationList // nil for a certificate
+
+	// refs counts the references a store handed out and took back, as
+	// OpenSSL counts them in every X509 (UpRef, DownRef): each is an
+	// atomic write to the object's own line.
+	refs atomic.Int32
 }
+
+// UpRef takes a reference to o, as X509_up_ref does.
+func (o *Object) UpRef() { o.refs.Add(1) }
+
+// DownRef gives back a reference UpRef took, as X509_free does.
+func (o *Object) DownRef() { o.refs.Add(-1) }
+
+// Refs is how many references to o are taken and not given back.
+func (o *Object) Refs() int32 { return o.refs.Load() }
 
 func (o *Object) String() string {
 	return fmt.Sprintf("%s %q (sha256 %x)", o.Kind, o.Label, o.Fingerprint[:6])

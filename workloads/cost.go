@@ -79,6 +79,9 @@ type costProfile struct {
 	// (3.0: glibc's time-zone lock, which the certificate time checks take
 	// converting a time, twice).
 	sleeping [][]time.Duration
+	// refs has a lookup take and give back a reference to every object it
+	// hands out (store.Cost.Refs), as 4.0's lookups and their callers do.
+	refs bool
 }
 
 // realProfiles are the models' real stores' profiles, measured of the real
@@ -103,7 +106,7 @@ var realProfiles = map[string]costProfile{
 	"sorted": {retry: 1650 * time.Nanosecond, outside: 1570 * time.Nanosecond,
 		sharedLocks: 5, sharedHeld: 150 * time.Nanosecond, sleepingStore: true,
 		sleeping: [][]time.Duration{{45 * time.Nanosecond, 45 * time.Nanosecond}}},
-	"hashmap": {inside: 140 * time.Nanosecond, retry: 210 * time.Nanosecond, outside: 600 * time.Nanosecond},
+	"hashmap": {inside: 140 * time.Nanosecond, retry: 210 * time.Nanosecond, outside: 600 * time.Nanosecond, refs: true},
 }
 
 // applyCost gives s the cost the cell asks for. It returns the work the
@@ -154,6 +157,7 @@ func applyReal(env Env, s store.Store) error {
 	free := outside - held
 	c.SetCost(store.Cost{
 		Lock: lock,
+		Refs: p.refs,
 		Inside: func(cert *store.Object) {
 			if p.inside > 0 {
 				burn(cert, inside)

@@ -10,7 +10,11 @@
 // reader writes the lock's shared reader count, one cache line. At its real
 // store's cost (a store.Cost with Retry), a lookup whose first candidate is
 // not the issuer takes the read lock again, as 4.0 does to check the
-// others. Objects must build the flat list from the table on every call —
+// others. At that cost it keeps 4.0's reference counts too: the first
+// object is handed out with a reference the caller gives back, and a
+// lookup that checks every candidate takes and gives back one to each and
+// to the issuer it picks (store.Cost.Refs), an atomic write to each
+// object's own line. Objects must build the flat list from the table on every call —
 // the get0/get1_objects cost of the hash map design. The table is the model's
 // own, open-addressed, keyed by store.HashName and the interned name, both
 // made once per object when it is parsed (OpenSSL caches the canonical
@@ -163,13 +167,47 @@ func (s *Store) Issuer(cert *store.Object, at time.Time) (*store.Object, bool) {
 	s.cost.InsideLock(cert)
 	candidates := s.list(cert.IssuerHash, store.Cert, cert.IssuerID)
 	s.mu.RUnlock()
+	refs := s.cost.Refs && len(candidates) > 0
+	if refs {
+		candidates[0].UpRef() // the first object, handed out
+	}
 	s.cost.AfterLock(cert)
 	if s.cost.Retry != nil && len(candidates) > 0 && !(store.CheckIssued(cert, candidates[0]) && store.TimeValid(candidates[0], at)) {
 		s.mu.RLock()
 		s.cost.RetryLock(cert)
+		if refs {
+			for _, c := range candidates { // every candidate, copied out
+				c.UpRef()
+			}
+		}
 		s.mu.RUnlock()
+		issuer, ok := store.SelectIssuer(cert, at, candidates)
+		if refs {
+			issuerRefs(issuer, candidates)
+		}
+		return issuer, ok
 	}
-	return store.SelectIssuer(cert, at, candidates)
+	issuer, ok := store.SelectIssuer(cert, at, candidates)
+	if refs {
+		candidates[0].DownRef() // the caller gives back the object handed out
+	}
+	return issuer, ok
+}
+
+// issuerRefs takes and gives back the references of a lookup that
+// checked every candidate, as 4.0's does: the chosen issuer's taken, the
+// candidates' and the first object's given back, then the caller's.
+func issuerRefs(issuer *store.Object, candidates []*store.Object) {
+	if issuer != nil {
+		issuer.UpRef()
+	}
+	for _, c := range candidates {
+		c.DownRef()
+	}
+	candidates[0].DownRef()
+	if issuer != nil {
+		issuer.DownRef()
+	}
 }
 
 func (s *Store) BySubject(kind store.Kind, name store.Name) []*store.Object {

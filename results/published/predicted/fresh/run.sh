@@ -6,7 +6,7 @@
 # the runs of predicted ÷ published per(n)/per(1).
 #   bash results/published/predicted/fresh/run.sh PERFRUN OUT [N] [KIND]
 # KIND: models (default: the three models at cost=real and cost=openssl),
-# openssl-3.0 or openssl-4.0 (the real store, openssl-paths, with PERFRUN
+# hashmap-real (the hashmap model at cost=real alone), openssl-3.0 or openssl-4.0 (the real store, openssl-paths, with PERFRUN
 # a perfrun built with -tags openssl against that libcrypto). OUT/KIND-K.txt,
 # OUT/held-KIND-K.txt (perfrun predict's output) and OUT/median-KIND.txt.
 set -euo pipefail
@@ -19,13 +19,16 @@ case "$kind" in
 models)
 	run=(-impl sorted,sortoninsert,hashmap -param cost=real,openssl)
 	as=sorted=pr28599-before,hashmap=pr28599-after,sortoninsert=pr28599-sortoninsert ;;
+hashmap-real)
+	run=(-impl hashmap -param cost=real)
+	as=hashmap=pr28599-after ;;
 openssl-3.0)
 	run=(-impl openssl-paths -param hit=0)
 	as=openssl-paths=pr28599-before ;;
 openssl-4.0)
 	run=(-impl openssl-paths -param hit=0)
 	as=openssl-paths=pr28599-after ;;
-*) echo "run.sh: unknown kind $kind (models, openssl-3.0, openssl-4.0)" >&2; exit 2 ;;
+*) echo "run.sh: unknown kind $kind (models, hashmap-real, openssl-3.0, openssl-4.0)" >&2; exit 2 ;;
 esac
 mkdir -p "$out"
 for k in $(seq 1 "$n"); do
