@@ -99,7 +99,8 @@ type costProfile struct {
 // as often as 3.0 takes its read locks. hashmap is 4.0.2's the same way:
 // its read lock held for the hash lookup (inside, sized from a cell whose
 // first candidates all succeed) and again when the first candidate fails
-// (retry). The lock profiles behind these: results/fidelity/lockprofiles/README.md. How
+// (retry), and 4.0's reference counts on the objects a lookup hands out
+// (refs). The lock profiles behind these: results/fidelity/lockprofiles/README.md. How
 // each figure was measured, and how far the shape reproduces 3.0's
 // scaling: results/notes.md, "The real stores' profiles (cost=real)".
 var realProfiles = map[string]costProfile{

@@ -14,8 +14,8 @@
 // object is handed out with a reference the caller gives back, and a
 // lookup that checks every candidate takes and gives back one to each and
 // to the issuer it picks (store.Cost.Refs), an atomic write to each
-// object's own line. Objects must build the flat list from the table on every call —
-// the get0/get1_objects cost of the hash map design. The table is the model's
+// object's own line. Objects must build the flat list from the table on
+// every call — the get0/get1_objects cost of the hash map design. The table is the model's
 // own, open-addressed, keyed by store.HashName and the interned name, both
 // made once per object when it is parsed (OpenSSL caches the canonical
 // encoding the same way): no per-process seed, so every process probes
