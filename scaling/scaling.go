@@ -174,14 +174,10 @@ type factor struct {
 	same func(b, h predict.Cell) bool
 }
 
-// others are a cell's atomics besides its exclusive locks' own two an
-// acquisition: the writes to a line the model shares between threads.
-func others(c predict.Cell) float64 { return c.SharedAtomics() }
-
 // setLocks gives to from's exclusive acquisitions, keeping to's other
 // atomics: a lock brings its own two.
 func setLocks(to *predict.Cell, from predict.Cell) {
-	o := others(*to)
+	o := to.SharedAtomics()
 	to.ExclusiveLocks, to.BusiestLocks = from.ExclusiveLocks, from.BusiestLocks
 	to.Atomics = o + 2*to.ExclusiveLocks
 }
@@ -224,13 +220,13 @@ var factors = []factor{
 		},
 	},
 	{
-		set:  func(to *predict.Cell, from predict.Cell) { to.Atomics = 2*to.ExclusiveLocks + others(from) },
-		same: func(b, h predict.Cell) bool { return others(b) == others(h) },
+		set:  func(to *predict.Cell, from predict.Cell) { to.Atomics = 2*to.ExclusiveLocks + from.SharedAtomics() },
+		same: func(b, h predict.Cell) bool { return b.SharedAtomics() == h.SharedAtomics() },
 		what: func(b, h predict.Cell) string {
-			if others(b) == 0 {
-				return fmt.Sprintf("calls write a shared cache line, atomics besides a lock's own 0 -> %.4g per op", others(h))
+			if b.SharedAtomics() == 0 {
+				return fmt.Sprintf("calls write a shared cache line, atomics besides a lock's own 0 -> %.4g per op", h.SharedAtomics())
 			}
-			return "atomic read-modify-writes besides a lock's own " + change(others(b), others(h))
+			return "atomic read-modify-writes besides a lock's own " + change(b.SharedAtomics(), h.SharedAtomics())
 		},
 	},
 	{
@@ -239,7 +235,7 @@ var factors = []factor{
 		},
 		same: func(b, h predict.Cell) bool {
 			return b.HottestLine == h.HottestLine && b.OtherLines == h.OtherLines && b.OtherLineTransfers == h.OtherLineTransfers ||
-				others(b) == 0 || others(h) == 0
+				b.SharedAtomics() == 0 || h.SharedAtomics() == 0
 		},
 		what: func(b, h predict.Cell) string {
 			return fmt.Sprintf("atomics on the hottest line %s, the rest over %.3g -> %.3g other lines",

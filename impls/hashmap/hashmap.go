@@ -172,7 +172,8 @@ func (s *Store) Issuer(cert *store.Object, at time.Time) (*store.Object, bool) {
 		candidates[0].UpRef() // the first object, handed out
 	}
 	s.cost.AfterLock(cert)
-	if s.cost.Retry != nil && len(candidates) > 0 && !(store.CheckIssued(cert, candidates[0]) && store.TimeValid(candidates[0], at)) {
+	retried := s.cost.Retry != nil && len(candidates) > 0 && !(store.CheckIssued(cert, candidates[0]) && store.TimeValid(candidates[0], at))
+	if retried {
 		s.mu.RLock()
 		s.cost.RetryLock(cert)
 		if refs {
@@ -181,14 +182,12 @@ func (s *Store) Issuer(cert *store.Object, at time.Time) (*store.Object, bool) {
 			}
 		}
 		s.mu.RUnlock()
-		issuer, ok := store.SelectIssuer(cert, at, candidates)
-		if refs {
-			issuerRefs(issuer, candidates)
-		}
-		return issuer, ok
 	}
 	issuer, ok := store.SelectIssuer(cert, at, candidates)
-	if refs {
+	switch {
+	case refs && retried:
+		issuerRefs(issuer, candidates)
+	case refs:
 		candidates[0].DownRef() // the caller gives back the object handed out
 	}
 	return issuer, ok

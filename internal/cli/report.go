@@ -13,7 +13,6 @@ import (
 	"github.com/perfrun/perfrun/predict"
 	"github.com/perfrun/perfrun/records"
 	"github.com/perfrun/perfrun/report"
-	"github.com/perfrun/perfrun/scaling"
 )
 
 var cmdReport = &command{
@@ -137,7 +136,7 @@ func renderDocument(doc *report.Document) (*publish.Folder, error) {
 // line a design with its cause, and the predicted curves with their
 // bands. A run with no lock profile gets none.
 func predictedSection(doc *report.Document, set *records.Set, n int) error {
-	if _, _, err := predict.Inputs(set, scaling.Reference); err != nil {
+	if _, _, err := predict.Inputs(set, fromCounts()); err != nil {
 		return nil // nothing to predict from: not the report's to say
 	}
 	rows, pred, err := pastTheCoresRows(set, n)

@@ -63,7 +63,7 @@ func (f *runFlags) pastTheCores(o *streams, set *records.Set) {
 			fmt.Fprintf(o.stdout, "  beside it: %s; predicted here %.2f×\n", r.published, r.ratio)
 		}
 	}
-	for _, why := range predict.Unpredicted(set, scaling.Reference) {
+	for _, why := range predict.Unpredicted(set, fromCounts()) {
 		fmt.Fprintf(o.stdout, "not predicted: %s\n", why)
 	}
 }
@@ -92,6 +92,15 @@ func ratesText(rows []pastRow) string {
 	return strings.Join(rates, " or ") + " an instruction"
 }
 
+// fromCounts are the constants the main job predicts with: the reference
+// set, each design's time at one thread its instructions at the reference
+// time per instruction.
+func fromCounts() predict.Measured {
+	m := scaling.Reference
+	m.FromCounts = true
+	return m
+}
+
 // pastTheCoresRows predicts set's designs at 1 to n threads, one core a
 // thread, from their counts alone: each design's instructions at the
 // reference time per instruction of its cost stand for its time at one
@@ -100,8 +109,7 @@ func ratesText(rows []pastRow) string {
 // design whose every 1-thread sample a busy runner set aside is predicted
 // too. It gives a row a design at n, and the predicted set.
 func pastTheCoresRows(set *records.Set, n int) ([]pastRow, *records.Set, error) {
-	m := scaling.Reference
-	m.FromCounts = true
+	m := fromCounts()
 	threads := make([]int, n)
 	for i := range threads {
 		threads[i] = i + 1
