@@ -15,21 +15,44 @@ import (
 
 // Build compiles the main package pkg (an import path, or a folder such
 // as ".") in dir into the binary out, built for lock profiles: with the
-// overlay of package sync and the build tags tags plus Tag, and flags
-// added to go build's. The compile
-// costs what a build of a changed sync costs: every package above it is
-// compiled once more, then cached.
+// build tags tags plus Tag, flags added to go build's, and an overlay that
+// hooks every sync lock and sync/atomic type of the store. Where perfrun
+// is a folder of the user's (this module, or a replace), the overlay has
+// those folders import the hooked sync and sync/atomic (package hooked):
+// the standard library compiles as in any build, so go's cache has it
+// from the build of the program itself. Else (perfrun from the module
+// cache, or a tree from before package hooked) it overlays the standard
+// sync and sync/atomic, and every package above them compiles once more.
 func Build(ctx context.Context, dir, pkg, out string, tags []string, flags ...string) error {
+	return build(ctx, dir, pkg, out, tags, howHooked, flags...)
+}
+
+// build is Build with how deciding how the build is hooked.
+func build(ctx context.Context, dir, pkg, out string, tags []string, how func([]listed) int, flags ...string) error {
 	scratch, err := scratch.Dir("overlay-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(scratch)
-	overlay, err := Overlay(ctx, dir, scratch)
+	tags = append(slices.Clip(tags), Tag)
+	pkgs, err := buildPackages(ctx, dir, pkg, tags)
+	if err != nil {
+		return fmt.Errorf("listing %s's packages for lock profiles: %w", pkg, err)
+	}
+	var overlay string
+	switch how(pkgs) {
+	case hookImports:
+		overlay, err = hookedOverlayFile(pkgs, scratch)
+	case hookStandard:
+		tags = append(tags, StandardTag)
+		fallthrough
+	default:
+		overlay, err = Overlay(ctx, dir, scratch)
+	}
 	if err != nil {
 		return err
 	}
-	args := append([]string{"build", "-overlay", overlay, "-tags", strings.Join(append(tags, Tag), ","), "-o", out}, flags...)
+	args := append([]string{"build", "-overlay", overlay, "-tags", strings.Join(tags, ","), "-o", out}, flags...)
 	if err := gobuild.Run(ctx, dir, append(args, "--", pkg)...); err != nil {
 		return fmt.Errorf("building %s for lock profiles: %w", pkg, err)
 	}
@@ -38,15 +61,18 @@ func Build(ctx context.Context, dir, pkg, out string, tags []string, flags ...st
 
 // BuildSelf builds this very program for lock profiles into out, from
 // its own source (SelfSource), with the build tags this binary was built
-// with. The build is -trimpath: every package above sync compiles again
-// for it, and its cache keys then do not name the checkout, so a fresh
-// clone of the same code finds them in go's cache.
+// with, and -trimpath where this binary was: either way it finds the
+// packages this program's build compiled in go's cache.
 func BuildSelf(ctx context.Context, out string) error {
 	src, err := SelfSource(ctx)
 	if err != nil {
 		return err
 	}
-	if err := Build(ctx, src.Dir, src.Pkg, out, src.Tags, "-trimpath"); err != nil {
+	var flags []string
+	if src.Trimpath {
+		flags = append(flags, "-trimpath")
+	}
+	if err := Build(ctx, src.Dir, src.Pkg, out, src.Tags, flags...); err != nil {
 		return fmt.Errorf("%w (lock profiles rebuild %s from its source in %s)", err, src.Name, src.Dir)
 	}
 	return nil

@@ -7,10 +7,13 @@
 //
 // How it counts. The cell's operations run on one thread under callgrind
 // (--collect-bus counts atomic instructions as "Ge" events) in a binary
-// built with an overlay of package sync (Overlay, and the build tag
-// perfrun_locks): sync.Mutex and sync.RWMutex tell a hook of every
-// acquisition and release, so any Go store is profiled as it is, with no
-// lock type of perfrun's. The hook counts acquisitions per lock, and in
+// built for lock profiles (Build, and the build tag perfrun_locks): every
+// package in the user's folders imports the hooked sync and sync/atomic
+// (package hooked) in place of the standard ones, whose sync.Mutex and
+// sync.RWMutex tell a hook of every acquisition and release, so any Go
+// store is profiled as it is, with no lock type of perfrun's. (Where
+// perfrun comes from the module cache, which go build will not overlay,
+// the standard sync itself is overlaid: Overlay.) The hook counts acquisitions per lock, and in
 // later passes over the same operations switches callgrind's collection on
 // exactly while a chosen lock is held, so callgrind counts the instructions
 // executed under it. What the hook itself adds inside a held region is the
@@ -21,7 +24,8 @@
 //
 // What a profile cannot see: locks other than sync.Mutex, sync.RWMutex and
 // what a Source reports (channels, sync.Map's internal locks, the
-// runtime's), how long another thread waits, and what a cache line costs
+// runtime's, and in a hooked build the standard library's and those of
+// modules in the module cache), how long another thread waits, and what a cache line costs
 // on a given machine; it counts what causes contention, not contention.
 //
 // Its promise: Overlay, the Profile a child prints (Run) and the parent

@@ -1,23 +1,20 @@
-//go:build perfrun_locks
+//go:build perfrun_locks && !perfrun_locks_std
 
 package locks
 
 import (
-	_ "sync"        // the overlay's hook variable lives there
-	_ "sync/atomic" // and the atomics' hook here
 	"unsafe"
+
+	"github.com/perfrun/perfrun/harness/locks/hooked"
 )
 
-//go:linkname syncHook sync.perfrunLockHook
-var syncHook func(event int, lock unsafe.Pointer)
-
-//go:linkname atomicHook sync/atomic.perfrunAtomicHook
-var atomicHook func(addr unsafe.Pointer)
-
 // Instrumented says whether this binary was built for lock profiles: with
-// the overlay and the build tag.
+// the build tag and the overlay that hooks its locks and atomics (Build).
 const Instrumented = true
 
-func install(h func(event int, lock unsafe.Pointer)) { syncHook = h }
+func install(h func(event int, lock unsafe.Pointer)) { hooked.Lock = h }
 
-func installAtomics(h func(addr unsafe.Pointer)) { atomicHook = h }
+func installAtomics(h func(addr unsafe.Pointer)) { hooked.Atomic = h }
+
+// unshaped says why this binary's hooked sync cannot be trusted, or "".
+func unshaped() string { return hooked.Unshaped }

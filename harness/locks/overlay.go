@@ -14,11 +14,17 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/perfrun/perfrun/harness/locks/hooked"
 )
 
 // Tag is the build tag a profiling binary is built with, beside -overlay:
-// it links this package's hook into package sync.
+// it installs this package's hooks into package hooked.
 const Tag = "perfrun_locks"
+
+// StandardTag, beside Tag, installs them into the overlay of the standard
+// sync and sync/atomic instead (Overlay).
+const StandardTag = "perfrun_locks_std"
 
 // shapes are, per file of package sync, how many lock methods it
 // declares and how many calls RWMutex makes to its inner Mutex (Lock,
@@ -32,11 +38,12 @@ var renamed = map[string][]string{
 	"RWMutex": {"Lock", "TryLock", "Unlock", "RLock", "TryRLock", "RUnlock"},
 }
 
-// Overlay writes, into dir, a `go build -overlay` file for the Go toolchain
-// that builds in buildDir (its GOROOT: a module may ask for another
-// toolchain), and returns its path. With it and -tags perfrun_locks,
-// sync.Mutex's and sync.RWMutex's methods tell the hook this package
-// installs; without the tag the binary behaves as ever.
+// Overlay writes, into dir, a `go build -overlay` file of the standard
+// sync and sync/atomic for the Go toolchain that builds in buildDir (its
+// GOROOT: a module may ask for another toolchain), and returns its path.
+// With it and the tags Tag and StandardTag, sync.Mutex's and
+// sync.RWMutex's methods tell the hook this package installs; without the
+// tags the binary behaves as ever.
 func Overlay(ctx context.Context, buildDir, dir string) (string, error) {
 	cmd := exec.CommandContext(ctx, "go", "env", "GOROOT")
 	cmd.Dir = buildDir
@@ -66,6 +73,12 @@ func Overlay(ctx context.Context, buildDir, dir string) (string, error) {
 	if err := overlayAtomics(filepath.Join(syncDir, "atomic"), dir, replace); err != nil {
 		return "", err
 	}
+	return writeOverlay(dir, replace)
+}
+
+// writeOverlay writes replace into dir as go build -overlay reads it and
+// returns the file's path.
+func writeOverlay(dir string, replace map[string]string) (string, error) {
 	data, err := json.Marshal(struct{ Replace map[string]string }{replace})
 	if err != nil {
 		return "", err
@@ -142,15 +155,19 @@ func isIdent(e ast.Expr, name string) bool {
 
 // The events the hook is told of: a kind of lock and mode, acquired or
 // released. Each kind has a wrapper path of its own, whose cost inside a
-// held region is measured apart (calibrate).
+// held region is measured apart (calibrate). sync's are package hooked's
+// (and the overlay's of the standard sync, which has their numbers).
 const (
-	mutexAcquire = iota
-	mutexRelease
-	writeAcquire
-	writeRelease
-	readAcquire
-	readRelease
-	cAcquire // a lock reported by a Source, exclusive
+	mutexAcquire = hooked.MutexAcquire
+	mutexRelease = hooked.MutexRelease
+	writeAcquire = hooked.WriteAcquire
+	writeRelease = hooked.WriteRelease
+	readAcquire  = hooked.ReadAcquire
+	readRelease  = hooked.ReadRelease
+)
+
+const (
+	cAcquire = readRelease + 1 + iota // a lock reported by a Source, exclusive
 	cRelease
 	cReadAcquire // a lock reported by a Source, shared
 	cReadRelease

@@ -194,6 +194,9 @@ func Run(op func(n int) error, n int, w io.Writer) error {
 	if !Instrumented {
 		return fmt.Errorf("this binary was not built for lock profiles (-overlay and -tags %s)", Tag)
 	}
+	if why := unshaped(); why != "" {
+		return fmt.Errorf("%s: this Go cannot be profiled", why)
+	}
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	sourcesMu.Lock()

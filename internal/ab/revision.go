@@ -159,8 +159,8 @@ func (v *Revision) Close() {
 }
 
 // BuildLocks builds the revision's main package at out for lock profiles
-// (harness/locks): with the overlay of package sync and its build tag, and
-// without debug information, as Plain.
+// (harness/locks): its locks hooked, with the build tag, and without debug
+// information, as Plain.
 func (v *Revision) BuildLocks(ctx context.Context, out string) error {
 	if err := locks.Build(v.scratch(ctx), v.dir, ".", out, nil, "-trimpath", "-ldflags="+v.stamp()+" -w"); err != nil {
 		return fmt.Errorf("%s (%s): %w", v.Name, v.Commit[:12], err)

@@ -98,7 +98,7 @@ func locksNote(profiled bool) string {
 		return ""
 	}
 	return " The lock profile of each 1-thread cell (exclusive and shared locks, instructions held under each, atomic read-modify-writes, per op) " +
-		"was counted exactly in both revisions, built with an overlay of package sync: more exclusive locks, more instructions under one, " +
+		"was counted exactly in both revisions, built with every lock hooked: more exclusive locks, more instructions under one, " +
 		"or more atomics than -threshold allows is a REGRESSION; shared locks are shown, not gated. A profile counts what causes contention " +
 		"at one thread, not the waiting it causes."
 }

@@ -93,7 +93,7 @@ func countLocks(ctx context.Context, res *harness.Outcome, corpusArgs []string, 
 	}
 	defer os.RemoveAll(dir)
 	if !quiet {
-		fmt.Fprintf(stderr, "perfrun: building perfrun for lock profiles (an overlay of package sync; the first build compiles the standard library again, and the program that counts alone)\n")
+		fmt.Fprintf(stderr, "perfrun: building perfrun for lock profiles (the program that counts alone, its packages importing a hooked sync)\n")
 	}
 	if err := inheritBurn(); err != nil {
 		return err

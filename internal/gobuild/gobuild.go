@@ -7,6 +7,7 @@
 package gobuild
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -132,4 +133,35 @@ func Tail(out string) string {
 		msg = fmt.Sprintf("(%d lines of go's output left out; the last %d:)\n%s", cut, len(lines), msg)
 	}
 	return msg
+}
+
+// Stdout runs go with args in dir and returns its standard output alone
+// (what go list prints); a failure is Run's, with go's standard error.
+func Stdout(ctx context.Context, dir string, args ...string) ([]byte, error) {
+	if err := Ready(); err != nil {
+		return nil, err
+	}
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Dir = dir
+	cmd.Env = os.Environ()
+	if s, ok := ctx.Value(scratchKey{}).(string); ok {
+		if err := os.MkdirAll(s, 0o755); err != nil {
+			return nil, err
+		}
+		cmd.Env = append(cmd.Env, "GOTMPDIR="+s)
+	}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	procgroup.Gentle(cmd, Grace)
+	err := cmd.Run()
+	switch {
+	case err == nil:
+		return stdout.Bytes(), nil
+	case ctx.Err() != nil:
+		return nil, fmt.Errorf("go %s: %w", args[0], ctx.Err())
+	}
+	if msg := Tail(stderr.String()); msg != "" {
+		return nil, fmt.Errorf("go %s: %w: %s", args[0], err, msg)
+	}
+	return nil, fmt.Errorf("go %s: %w", args[0], err)
 }

@@ -1,0 +1,25 @@
+//go:build perfrun_locks && perfrun_locks_std
+
+package locks
+
+import (
+	_ "sync"        // the overlay's hook variable lives there
+	_ "sync/atomic" // and the atomics' hook here
+	"unsafe"
+)
+
+//go:linkname syncHook sync.perfrunLockHook
+var syncHook func(event int, lock unsafe.Pointer)
+
+//go:linkname atomicHook sync/atomic.perfrunAtomicHook
+var atomicHook func(addr unsafe.Pointer)
+
+// Instrumented says whether this binary was built for lock profiles: with
+// the build tags and the overlay of the standard sync (Build).
+const Instrumented = true
+
+func install(h func(event int, lock unsafe.Pointer)) { syncHook = h }
+
+func installAtomics(h func(addr unsafe.Pointer)) { atomicHook = h }
+
+func unshaped() string { return "" }
