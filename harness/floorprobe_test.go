@@ -2,6 +2,7 @@ package harness
 
 import (
 	"context"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -85,6 +86,60 @@ func TestQuarantineKeepsOneStateOfLookups(t *testing.T) {
 			if aside && !strings.Contains(s.Quarantine, "(floor probe)") {
 				t.Errorf("floor probes %v, round %d set aside for %q, want the floor probe named", run.floor, i, s.Quarantine)
 			}
+		}
+	}
+}
+
+// TestRepairWaitsOutTheOtherState: a round that repairs set-aside samples
+// measures a cell only where the floor probe just before finds the host
+// in the state the run keeps: a probe in the other state (faster or
+// slower) skips the window and is counted; one in the kept state, a
+// planned round, or a run without the probe's limit measures it.
+func TestRepairWaitsOutTheOtherState(t *testing.T) {
+	p, err := workloads.Issuer.Resolve(map[string]string{"certs": "64"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := Cell{Impl: impls.All()[0], Workload: workloads.Issuer, Params: p, Threads: 1}
+	for _, k := range []struct {
+		name   string
+		before float64
+		repair bool
+		q      Quarantine
+		wait   bool
+	}{
+		{"the other state, faster", 21.3, true, DefaultQuarantine, true},
+		{"the other state, slower", 52, true, DefaultQuarantine, true},
+		{"the kept state", 38.4, true, DefaultQuarantine, false},
+		{"a planned round", 21.3, false, DefaultQuarantine, false},
+		{"no probe limit", 21.3, true, Quarantine{}, false},
+	} {
+		o := DefaultOptions
+		o.Window, o.Warmup, o.Quarantine = 20*time.Millisecond, 5*time.Millisecond, k.q
+		o.Corpus = func(cas int) (*corpus.Corpus, error) {
+			return corpus.Cached(corpus.Spec{Seed: 1, CAs: cas, Hits: cas, Misses: 8})
+		}
+		r := newRunner([]Cell{c}, o)
+		r.rng = rand.New(rand.NewPCG(1, 2))
+		// A run in the slow state: its floor probes' median is 38.
+		for i, f := range []float64{37.7, 38.5, 21.3, 38.1, 37.9} {
+			r.res.Samples = append(r.res.Samples, Sample{Cell: c, Round: i, Metrics: []workloads.Metric{
+				{Value: 30, Unit: records.NsPerOp}, {Value: f, Unit: records.FloorProbe}}})
+		}
+		probed := 0
+		r.floorBefore = func(context.Context, Cell) (workloads.Metric, bool, error) {
+			probed++
+			return workloads.Metric{Value: k.before, Unit: records.FloorProbe}, true, nil
+		}
+		if _, err := r.round(context.Background(), []Cell{c}, 6, "", k.repair); err != nil {
+			t.Fatal(err)
+		}
+		measured := len(r.res.Samples) - 5
+		if waited := r.res.WaitedOut == 1; waited != k.wait || measured == 1 == k.wait {
+			t.Errorf("%s (probe before %v): waited out %d, measured %d windows; want waited %v", k.name, k.before, r.res.WaitedOut, measured, k.wait)
+		}
+		if !k.repair && probed != 0 {
+			t.Errorf("%s: the floor probed before a planned window", k.name)
 		}
 	}
 }

@@ -139,6 +139,23 @@ func (r *runner) judgeProbes() {
 // probe of unit ran more than MaxSlow slower (or, if both, faster) than
 // the median of unit over all samples at their thread count.
 func (r *runner) judgeProbe(unit string, both bool, why string) {
+	ref := r.probeMedians(unit)
+	cores := Cores()
+	for i := range r.res.Samples {
+		s := &r.res.Samples[i]
+		p, ok := metric(s, unit)
+		if !ok || s.Quarantine != "" || s.Cell.Threads > cores {
+			continue
+		}
+		if r.outside(p, ref[s.Cell.Threads], both) {
+			s.Quarantine = why
+		}
+	}
+}
+
+// probeMedians is the median of unit's probes over all samples, by
+// thread count.
+func (r *runner) probeMedians(unit string) map[int]float64 {
 	probes := make(map[int][]float64)
 	for i := range r.res.Samples {
 		s := &r.res.Samples[i]
@@ -150,18 +167,39 @@ func (r *runner) judgeProbe(unit string, both bool, why string) {
 	for n, v := range probes {
 		ref[n] = records.Median(v)
 	}
-	limit := math.Log1p(r.opts.Quarantine.MaxSlow)
-	cores := Cores()
-	for i := range r.res.Samples {
-		s := &r.res.Samples[i]
-		p, ok := metric(s, unit)
-		if !ok || s.Quarantine != "" || s.Cell.Threads > cores || ref[s.Cell.Threads] <= 0 || p <= 0 {
-			continue
-		}
-		if d := math.Log(p / ref[s.Cell.Threads]); d > limit || both && -d > limit {
-			s.Quarantine = why
-		}
+	return ref
+}
+
+// outside says whether a probe p ran more than MaxSlow slower than ref
+// (or, if both, faster); a probe or a reference not measured is not.
+func (r *runner) outside(p, ref float64, both bool) bool {
+	if p <= 0 || ref <= 0 {
+		return false
 	}
+	limit := math.Log1p(r.opts.Quarantine.MaxSlow)
+	d := math.Log(p / ref)
+	return d > limit || both && -d > limit
+}
+
+// waitedOut says whether a window of c in a round that repairs set-aside
+// samples is better not measured now: the floor probe, run just before it,
+// finds the host in its other state for lookups, in which the window
+// would be set aside as its own floor probe judged it. Waiting costs a
+// probe, where measuring would cost a window for nothing; the state lasts
+// longer than a window (results/main-job/README.md).
+func (r *runner) waitedOut(ctx context.Context, c Cell) (bool, error) {
+	if r.opts.Quarantine.MaxSlow <= 0 || c.Threads > Cores() {
+		return false, nil
+	}
+	probe := r.floorBefore
+	if probe == nil {
+		probe = r.floorProbe
+	}
+	m, ok, err := probe(ctx, c)
+	if err != nil || !ok {
+		return false, err
+	}
+	return r.outside(m.Value, r.probeMedians(records.FloorProbe)[c.Threads], true), nil
 }
 
 // controlReference is the one-thread control's median throughput over the
@@ -253,6 +291,9 @@ func (r *runner) withControls(cells []Cell) []Cell {
 	return out
 }
 
+// repairing is what an added round that replaces set-aside samples says.
+const repairing = "re-measuring set-aside rounds"
+
 // extraRounds adds rounds after the planned ones: first to replace
 // set-aside samples (at most Quarantine.Extra rounds), then to reach
 // Precision within MaxTime. It reports stopped when interrupted.
@@ -266,7 +307,7 @@ func (r *runner) extraRounds(ctx context.Context) (bool, error) {
 		var cells []Cell
 		why := ""
 		if short := r.short(); r.opts.Quarantine.on() && len(short) > 0 && repairs < limit {
-			cells, why = short, "re-measuring set-aside rounds"
+			cells, why = short, repairing
 			repairs++
 		} else if r.opts.Precision > 0 {
 			wide := r.wide()
@@ -282,7 +323,7 @@ func (r *runner) extraRounds(ctx context.Context) (bool, error) {
 		}
 		cells = r.withControls(cells)
 		r.total += len(cells)
-		stopped, err := r.round(ctx, cells, r.opts.Rounds+r.res.ExtraRounds, why)
+		stopped, err := r.round(ctx, cells, r.opts.Rounds+r.res.ExtraRounds, why, why == repairing)
 		if stopped || err != nil {
 			return stopped, err
 		}

@@ -105,6 +105,10 @@ type Outcome struct {
 	Periods map[string]int
 	// ExtraRounds counts the rounds added after the planned ones.
 	ExtraRounds int
+	// WaitedOut counts the windows of added rounds not measured because
+	// the floor probe run just before found the host in its other state
+	// for lookups (the state whose windows the quarantine sets aside).
+	WaitedOut int
 	// Imprecise lists the gated cells that did not reach Options.Precision.
 	Imprecise []string
 	// Unsupported maps a cell left out because its store lacks an
@@ -125,6 +129,9 @@ type runner struct {
 	commands  map[string]*commandCell
 	done      int
 	total     int
+	// floorBefore probes a cell's floor before a window of an added round
+	// (floorProbe; a test's stand-in).
+	floorBefore func(context.Context, Cell) (workloads.Metric, bool, error)
 }
 
 // Run measures every cell once per round, in a new shuffled order each
@@ -151,7 +158,7 @@ func Run(ctx context.Context, cells []Cell, opts Options) (*Outcome, error) {
 	planned := append(slices.Clone(cells), res.Controls...)
 	r.total = len(planned) * opts.Rounds
 	for round := 0; round < opts.Rounds; round++ {
-		if stopped, err := r.round(ctx, planned, round, ""); stopped || err != nil {
+		if stopped, err := r.round(ctx, planned, round, "", false); stopped || err != nil {
 			return r.finish(), err
 		}
 	}
@@ -199,8 +206,10 @@ func controlCells(cells []Cell) []Cell {
 
 // round measures cells once each in a shuffled order. It reports stopped
 // when ctx was cancelled: the round's samples are then dropped and the
-// results marked incomplete.
-func (r *runner) round(ctx context.Context, cells []Cell, round int, extra string) (stopped bool, err error) {
+// results marked incomplete. A round that repairs set-aside samples
+// measures a cell only where the floor probe just before finds the host in
+// the state the run keeps (waitedOut).
+func (r *runner) round(ctx context.Context, cells []Cell, round int, extra string, repair bool) (stopped bool, err error) {
 	order := slices.Clone(cells)
 	r.rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 	var samples []Sample
@@ -215,6 +224,15 @@ func (r *runner) round(ctx context.Context, cells []Cell, round int, extra strin
 		if _, ok := r.res.Unsupported[c.Name()]; ok {
 			r.done++
 			continue
+		}
+		if repair {
+			if wait, err := r.waitedOut(ctx, c); err != nil {
+				return false, err
+			} else if wait {
+				r.done++
+				r.res.WaitedOut++
+				continue
+			}
 		}
 		s, err := r.window(ctx, c, round)
 		if err == nil {

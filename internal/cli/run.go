@@ -298,18 +298,23 @@ func (f *runFlags) count(ctx context.Context, o *streams, res *harness.Outcome) 
 	}
 	var failed []error
 	cellArgs := cellOpsArgs(f.corpus, f.strict, f.seed)
+	var lb *lockBuild
+	if f.locks || f.predict > 0 {
+		lb = startLockBuild(ctx, o.stderr, f.quiet)
+		defer lb.close()
+	}
 	if f.instructions {
 		if err := countInstructions(ctx, res, harness.Processes, cellArgs, o.stderr, f.quiet); err != nil {
 			failed = append(failed, fmt.Errorf("instructions: %w", err))
 		}
 	}
 	if f.locks && ctx.Err() == nil {
-		if err := countLocks(ctx, res, cellArgs, o.stderr, f.quiet); err != nil {
+		if err := countLocks(ctx, res, lb, cellArgs, o.stderr, f.quiet); err != nil {
 			failed = append(failed, fmt.Errorf("lock profile: %w", err))
 		}
 	}
 	if f.predict > 0 && ctx.Err() == nil {
-		f.countForPrediction(ctx, o, res)
+		f.countForPrediction(ctx, o, res, lb)
 	}
 	return failed
 }
@@ -562,8 +567,12 @@ func judgeable(set *records.Set) int {
 // summarize says what the run set aside, added and could not reach.
 func summarize(w io.Writer, res *harness.Outcome) {
 	if n, why := res.SetAside(); n > 0 {
-		fmt.Fprintf(w, "perfrun: set aside %d samples the machine disturbed (%s); %d rounds added to measure them again\n",
-			n, strings.Join(why, "; "), res.ExtraRounds)
+		waited := ""
+		if res.WaitedOut > 0 {
+			waited = fmt.Sprintf(" (%d windows of them waited out: the floor probe just before found the host running lookups in its other state)", res.WaitedOut)
+		}
+		fmt.Fprintf(w, "perfrun: set aside %d samples the machine disturbed (%s); %d rounds added to measure them again%s\n",
+			n, strings.Join(why, "; "), res.ExtraRounds, waited)
 	} else if res.ExtraRounds > 0 {
 		fmt.Fprintf(w, "perfrun: %d rounds added for -precision\n", res.ExtraRounds)
 	}
