@@ -143,3 +143,55 @@ func TestRepairWaitsOutTheOtherState(t *testing.T) {
 		}
 	}
 }
+
+// TestRepairOfAStuckHostEnds: where the host stays in its other state,
+// every window of the repair is waited out and the repair stops after
+// maxRepairs times Extra rounds of probes; where it is back, every round
+// measures a window.
+func TestRepairOfAStuckHostEnds(t *testing.T) {
+	p, err := workloads.Issuer.Resolve(map[string]string{"certs": "64"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := Cell{Impl: impls.All()[0], Workload: workloads.Issuer, Params: p, Threads: 1}
+	for _, k := range []struct {
+		name          string
+		before        float64
+		rounds, waits int
+	}{
+		{"stuck in the other state", 21.3, maxRepairs * 3, maxRepairs * 3},
+		{"back in the kept state", 38.2, 0, 0},
+	} {
+		o := DefaultOptions
+		o.Rounds, o.Window, o.Warmup, o.Quarantine = 3, 20*time.Millisecond, 5*time.Millisecond, DefaultQuarantine
+		o.Corpus = func(cas int) (*corpus.Corpus, error) {
+			return corpus.Cached(corpus.Spec{Seed: 1, CAs: cas, Hits: cas, Misses: 8})
+		}
+		r := newRunner([]Cell{c}, o)
+		r.rng = rand.New(rand.NewPCG(1, 2))
+		r.res.Started = time.Now().Add(-3 * time.Second) // a window took a second: the budget is long
+		r.done = 3
+		for i, f := range []float64{37.7, 21.3, 38.1} {
+			r.res.Samples = append(r.res.Samples, Sample{Cell: c, Round: i, Metrics: []workloads.Metric{
+				{Value: 30, Unit: records.NsPerOp}, {Value: f, Unit: records.FloorProbe}}})
+		}
+		r.judge()
+		r.floorBefore = func(context.Context, Cell) (workloads.Metric, bool, error) {
+			return workloads.Metric{Value: k.before, Unit: records.FloorProbe}, true, nil
+		}
+		if _, err := r.extraRounds(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		measured := len(r.res.Samples) - 3
+		switch {
+		case r.res.WaitedOut != k.waits:
+			t.Errorf("%s: %d windows waited out, want %d", k.name, r.res.WaitedOut, k.waits)
+		case k.waits > 0 && (r.res.ExtraRounds != k.rounds || measured != 0):
+			t.Errorf("%s: %d rounds added, %d windows measured; want %d rounds of probes alone", k.name, r.res.ExtraRounds, measured, k.rounds)
+		case k.waits == 0 && (measured < 1 || measured != r.res.ExtraRounds):
+			// The window's own floor probe, after it, is this machine's: it
+			// may set the window aside, and the repair go on.
+			t.Errorf("%s: %d rounds added, %d windows measured; want a window measured every round", k.name, r.res.ExtraRounds, measured)
+		}
+	}
+}

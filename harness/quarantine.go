@@ -29,7 +29,8 @@ import (
 //
 // Set-aside samples stay in the results, marked, and out of every table,
 // plot and verdict; their cells are measured again after the planned
-// rounds, in at most Extra added rounds (0: as many as were planned).
+// rounds, for at most as long as Extra added rounds of them take (0: as
+// many as were planned).
 // Cells with more threads than cores time-slice by design and are never
 // set aside.
 type Quarantine struct {
@@ -295,18 +296,24 @@ func (r *runner) withControls(cells []Cell) []Cell {
 const repairing = "re-measuring set-aside rounds"
 
 // extraRounds adds rounds after the planned ones: first to replace
-// set-aside samples (at most Quarantine.Extra rounds), then to reach
-// Precision within MaxTime. It reports stopped when interrupted.
+// set-aside samples (repairBudget), then to reach Precision within
+// MaxTime. It reports stopped when interrupted.
 func (r *runner) extraRounds(ctx context.Context) (bool, error) {
 	limit := r.opts.Quarantine.Extra
 	if limit <= 0 {
 		limit = r.opts.Rounds
 	}
 	repairs := 0
+	var began time.Time
+	var budget time.Duration
 	for {
 		var cells []Cell
 		why := ""
-		if short := r.short(); r.opts.Quarantine.on() && len(short) > 0 && repairs < limit {
+		short := r.short()
+		if r.opts.Quarantine.on() && len(short) > 0 && began.IsZero() {
+			began, budget = time.Now(), r.repairBudget(short, limit)
+		}
+		if len(short) > 0 && !began.IsZero() && time.Since(began) < budget && repairs < maxRepairs*limit {
 			cells, why = short, repairing
 			repairs++
 		} else if r.opts.Precision > 0 {
@@ -335,6 +342,21 @@ func (r *runner) extraRounds(ctx context.Context) (bool, error) {
 		}
 	}
 	return false, nil
+}
+
+// maxRepairs bounds the rounds that repair set-aside samples, as a
+// multiple of Quarantine.Extra: rounds whose every window is waited out
+// cost probes alone.
+const maxRepairs = 8
+
+// repairBudget is how long the rounds that repair set-aside samples may
+// take: as long as limit rounds of the cells short when they begin
+// (controls included), at the time a window has taken so far. A round
+// whose windows wait out the host's other state (waitedOut) is cheaper,
+// so more of them fit, where the state lasts longer than one.
+func (r *runner) repairBudget(short []Cell, limit int) time.Duration {
+	perWindow := time.Since(r.res.Started) / time.Duration(max(r.done, 1))
+	return time.Duration(limit*len(r.withControls(short))) * perWindow
 }
 
 // SetAside summarizes the quarantined samples: how many, and how many for

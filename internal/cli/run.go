@@ -569,7 +569,7 @@ func summarize(w io.Writer, res *harness.Outcome) {
 	if n, why := res.SetAside(); n > 0 {
 		waited := ""
 		if res.WaitedOut > 0 {
-			waited = fmt.Sprintf(" (%d windows of them waited out: the floor probe just before found the host running lookups in its other state)", res.WaitedOut)
+			waited = fmt.Sprintf(", %d windows waited out where the floor probe just before found the host running lookups in its other state", res.WaitedOut)
 		}
 		fmt.Fprintf(w, "perfrun: set aside %d samples the machine disturbed (%s); %d rounds added to measure them again%s\n",
 			n, strings.Join(why, "; "), res.ExtraRounds, waited)
