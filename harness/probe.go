@@ -68,6 +68,14 @@ func (r *runner) floorProbe(ctx context.Context, c Cell) (m workloads.Metric, ok
 	return m, err == nil, err
 }
 
+// probeFloor is floorProbe, or a test's stand-in for it.
+func (r *runner) probeFloor(ctx context.Context, c Cell) (workloads.Metric, bool, error) {
+	if r.floorStandIn != nil {
+		return r.floorStandIn(ctx, c)
+	}
+	return r.floorProbe(ctx, c)
+}
+
 // probeWith measures inst for probeWindow on threads workers and reports
 // one worker's time per call as unit.
 func probeWith(ctx context.Context, inst *workloads.Instance, threads int, cpus []int, unit string) (workloads.Metric, error) {

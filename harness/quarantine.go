@@ -192,11 +192,7 @@ func (r *runner) waitedOut(ctx context.Context, c Cell) (bool, error) {
 	if r.opts.Quarantine.MaxSlow <= 0 || c.Threads > Cores() {
 		return false, nil
 	}
-	probe := r.floorBefore
-	if probe == nil {
-		probe = r.floorProbe
-	}
-	m, ok, err := probe(ctx, c)
+	m, ok, err := r.probeFloor(ctx, c)
 	if err != nil || !ok {
 		return false, err
 	}

@@ -129,9 +129,8 @@ type runner struct {
 	commands  map[string]*commandCell
 	done      int
 	total     int
-	// floorBefore probes a cell's floor before a window of an added round
-	// (floorProbe; a test's stand-in).
-	floorBefore func(context.Context, Cell) (workloads.Metric, bool, error)
+	// floorStandIn, where a test sets it, stands in for floorProbe.
+	floorStandIn func(context.Context, Cell) (workloads.Metric, bool, error)
 }
 
 // Run measures every cell once per round, in a new shuffled order each
@@ -283,7 +282,7 @@ func (r *runner) window(ctx context.Context, c Cell, round int) (Sample, error) 
 		return Sample{}, fmt.Errorf("cell %s: speed probe: %w", c.Name(), err)
 	}
 	m = append(m, speed)
-	if f, ok, err := r.floorProbe(ctx, c); err != nil {
+	if f, ok, err := r.probeFloor(ctx, c); err != nil {
 		return Sample{}, fmt.Errorf("cell %s: floor probe: %w", c.Name(), err)
 	} else if ok {
 		m = append(m, f)
