@@ -146,8 +146,8 @@ func TestRepairWaitsOutTheOtherState(t *testing.T) {
 
 // TestRepairOfAStuckHostEnds: where the host stays in its other state,
 // every window of the repair is waited out and the repair stops after
-// maxRepairs times Extra rounds of probes; where it is back, one round
-// measures what was set aside.
+// maxRepairs times Extra rounds of probes; where it is back, every round
+// measures, and one kept window ends the repair.
 func TestRepairOfAStuckHostEnds(t *testing.T) {
 	p, err := workloads.Issuer.Resolve(map[string]string{"certs": "64"})
 	if err != nil {
@@ -188,8 +188,12 @@ func TestRepairOfAStuckHostEnds(t *testing.T) {
 			t.Errorf("%s: %d windows waited out, want %d", k.name, r.res.WaitedOut, k.waits)
 		case k.waits > 0 && (r.res.ExtraRounds != k.rounds || measured != 0):
 			t.Errorf("%s: %d rounds added, %d windows measured; want %d rounds of probes alone", k.name, r.res.ExtraRounds, measured, k.rounds)
-		case k.waits == 0 && (r.res.ExtraRounds != 1 || measured != 1):
-			t.Errorf("%s: %d rounds added, %d windows measured; want the one set aside measured again in one round", k.name, r.res.ExtraRounds, measured)
+		case k.waits == 0 && (measured < 1 || measured != r.res.ExtraRounds):
+			t.Errorf("%s: %d rounds added, %d windows measured; want a window measured every round", k.name, r.res.ExtraRounds, measured)
+		case k.waits == 0 && r.res.Samples[3].Quarantine == "" && r.res.ExtraRounds != 1:
+			// A busy machine may set the window aside for its own reasons
+			// (a worker waiting for a CPU): then the repair goes on.
+			t.Errorf("%s: the first window was kept, yet %d rounds were added", k.name, r.res.ExtraRounds)
 		}
 	}
 }
