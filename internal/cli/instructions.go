@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -85,67 +84,22 @@ func countableSelf(ctx context.Context, dir string, stderr io.Writer, quiet bool
 	return out, nil
 }
 
-// A lockBuild is this program built for lock profiles, started before
-// the instruction counts so that it runs beside them: a build and
-// callgrind's counts are exact whatever runs beside them, and a build made
-// of cached packages is mostly a link, on one core.
-type lockBuild struct {
-	dir, exe string
-	done     chan struct{}
-	err      error
-}
-
-// startLockBuild starts building this program for lock profiles, where
-// valgrind is there to count with it; else it returns nil.
-func startLockBuild(ctx context.Context, stderr io.Writer, quiet bool) *lockBuild {
-	if _, err := exec.LookPath("valgrind"); err != nil {
-		return nil
-	}
-	if !quiet {
-		fmt.Fprintf(stderr, "perfrun: building perfrun for lock profiles (the program that counts alone, its packages importing a hooked sync)\n")
-	}
-	b := &lockBuild{done: make(chan struct{})}
-	go func() {
-		defer close(b.done)
-		if b.dir, b.err = scratch.Dir("locks-"); b.err != nil {
-			return
-		}
-		b.exe = locks.Binary(b.dir, "perfrun")
-		b.err = locks.BuildSelf(ctx, b.exe)
-	}()
-	return b
-}
-
-// wait returns the binary once it is built.
-func (b *lockBuild) wait() (string, error) {
-	<-b.done
-	return b.exe, b.err
-}
-
-// close waits for the build to end and removes it.
-func (b *lockBuild) close() {
-	if b == nil {
-		return
-	}
-	<-b.done
-	if b.dir != "" {
-		os.RemoveAll(b.dir)
-	}
-}
-
 // countLocks has the harness count the lock profile of the run's
-// single-threaded cells, in the build of this program b makes for lock
-// profiles (nil: valgrind is not there).
-func countLocks(ctx context.Context, res *harness.Outcome, b *lockBuild, corpusArgs []string, stderr io.Writer, quiet bool) error {
-	if b == nil {
-		_, err := exec.LookPath("valgrind")
-		return fmt.Errorf("lock profiles run under callgrind: %w", err)
-	}
-	exe, err := b.wait()
+// single-threaded cells, in a build of this program for lock profiles.
+func countLocks(ctx context.Context, res *harness.Outcome, corpusArgs []string, stderr io.Writer, quiet bool) error {
+	dir, err := scratch.Dir("locks-")
 	if err != nil {
 		return err
 	}
+	defer os.RemoveAll(dir)
+	if !quiet {
+		fmt.Fprintf(stderr, "perfrun: building perfrun for lock profiles (the program that counts alone, its packages importing a hooked sync)\n")
+	}
 	if err := inheritBurn(); err != nil {
+		return err
+	}
+	exe := locks.Binary(dir, "perfrun")
+	if err := locks.BuildSelf(ctx, exe); err != nil {
 		return err
 	}
 	cmd := cellOpsCommand(exe, corpusArgs)

@@ -298,23 +298,18 @@ func (f *runFlags) count(ctx context.Context, o *streams, res *harness.Outcome) 
 	}
 	var failed []error
 	cellArgs := cellOpsArgs(f.corpus, f.strict, f.seed)
-	var lb *lockBuild
-	if f.locks || f.predict > 0 {
-		lb = startLockBuild(ctx, o.stderr, f.quiet)
-		defer lb.close()
-	}
 	if f.instructions {
 		if err := countInstructions(ctx, res, harness.Processes, cellArgs, o.stderr, f.quiet); err != nil {
 			failed = append(failed, fmt.Errorf("instructions: %w", err))
 		}
 	}
 	if f.locks && ctx.Err() == nil {
-		if err := countLocks(ctx, res, lb, cellArgs, o.stderr, f.quiet); err != nil {
+		if err := countLocks(ctx, res, cellArgs, o.stderr, f.quiet); err != nil {
 			failed = append(failed, fmt.Errorf("lock profile: %w", err))
 		}
 	}
 	if f.predict > 0 && ctx.Err() == nil {
-		f.countForPrediction(ctx, o, res, lb)
+		f.countForPrediction(ctx, o, res)
 	}
 	return failed
 }

@@ -16,9 +16,9 @@ import (
 )
 
 // countForPrediction counts, for -predict, what -instructions and -locks
-// did not already, lock profiles in lb's build: a count that cannot be
-// taken costs the prediction, not the run, and says why.
-func (f *runFlags) countForPrediction(ctx context.Context, o *streams, res *harness.Outcome, lb *lockBuild) {
+// did not already: a count that cannot be taken costs the prediction, not
+// the run, and says why.
+func (f *runFlags) countForPrediction(ctx context.Context, o *streams, res *harness.Outcome) {
 	args := cellOpsArgs(f.corpus, f.strict, f.seed)
 	var err error
 	if !f.instructions {
@@ -26,7 +26,7 @@ func (f *runFlags) countForPrediction(ctx context.Context, o *streams, res *harn
 		err = countInstructions(ctx, res, 1, args, o.stderr, f.quiet)
 	}
 	if err == nil && !f.locks && ctx.Err() == nil {
-		err = countLocks(ctx, res, lb, args, o.stderr, f.quiet)
+		err = countLocks(ctx, res, args, o.stderr, f.quiet)
 	}
 	if err != nil {
 		f.noPrediction = err.Error()
