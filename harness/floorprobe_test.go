@@ -96,11 +96,6 @@ func TestQuarantineKeepsOneStateOfLookups(t *testing.T) {
 // slower) skips the window and is counted; one in the kept state, a
 // planned round, or a run without the probe's limit measures it.
 func TestRepairWaitsOutTheOtherState(t *testing.T) {
-	p, err := workloads.Issuer.Resolve(map[string]string{"certs": "64"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := Cell{Impl: impls.All()[0], Workload: workloads.Issuer, Params: p, Threads: 1}
 	for _, k := range []struct {
 		name   string
 		before float64
@@ -114,11 +109,7 @@ func TestRepairWaitsOutTheOtherState(t *testing.T) {
 		{"a planned round", 21.3, false, DefaultQuarantine, false},
 		{"no probe limit", 21.3, true, Quarantine{}, false},
 	} {
-		o := DefaultOptions
-		o.Window, o.Warmup, o.Quarantine = 20*time.Millisecond, 5*time.Millisecond, k.q
-		o.Corpus = func(cas int) (*corpus.Corpus, error) {
-			return corpus.Cached(corpus.Spec{Seed: 1, CAs: cas, Hits: cas, Misses: 8})
-		}
+		c, o := repairCell(t, DefaultOptions.Rounds, k.q)
 		r := newRunner([]Cell{c}, o)
 		r.rng = rand.New(rand.NewPCG(1, 2))
 		// A run in the slow state: its floor probes' median is 38.
@@ -149,11 +140,6 @@ func TestRepairWaitsOutTheOtherState(t *testing.T) {
 // maxRepairs times Extra rounds of probes; where it is back, every round
 // measures, and one kept window ends the repair.
 func TestRepairOfAStuckHostEnds(t *testing.T) {
-	p, err := workloads.Issuer.Resolve(map[string]string{"certs": "64"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := Cell{Impl: impls.All()[0], Workload: workloads.Issuer, Params: p, Threads: 1}
 	for _, k := range []struct {
 		name          string
 		before        float64
@@ -162,11 +148,7 @@ func TestRepairOfAStuckHostEnds(t *testing.T) {
 		{"stuck in the other state", 21.3, maxRepairs * 3, maxRepairs * 3},
 		{"back in the kept state", 38.2, 1, 0},
 	} {
-		o := DefaultOptions
-		o.Rounds, o.Window, o.Warmup, o.Quarantine = 3, 20*time.Millisecond, 5*time.Millisecond, DefaultQuarantine
-		o.Corpus = func(cas int) (*corpus.Corpus, error) {
-			return corpus.Cached(corpus.Spec{Seed: 1, CAs: cas, Hits: cas, Misses: 8})
-		}
+		c, o := repairCell(t, 3, DefaultQuarantine)
 		r := newRunner([]Cell{c}, o)
 		r.rng = rand.New(rand.NewPCG(1, 2))
 		r.res.Started = time.Now().Add(-3 * time.Second) // a window took a second: the budget is long
@@ -196,4 +178,20 @@ func TestRepairOfAStuckHostEnds(t *testing.T) {
 			t.Errorf("%s: the first window was kept, yet %d rounds were added", k.name, r.res.ExtraRounds)
 		}
 	}
+}
+
+// repairCell is a small lookup cell at one thread, and options that
+// measure it in short windows from a cached corpus.
+func repairCell(t *testing.T, rounds int, q Quarantine) (Cell, Options) {
+	t.Helper()
+	p, err := workloads.Issuer.Resolve(map[string]string{"certs": "64"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := DefaultOptions
+	o.Rounds, o.Window, o.Warmup, o.Quarantine = rounds, 20*time.Millisecond, 5*time.Millisecond, q
+	o.Corpus = func(cas int) (*corpus.Corpus, error) {
+		return corpus.Cached(corpus.Spec{Seed: 1, CAs: cas, Hits: cas, Misses: 8})
+	}
+	return Cell{Impl: impls.All()[0], Workload: workloads.Issuer, Params: p, Threads: 1}, o
 }
