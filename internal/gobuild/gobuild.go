@@ -51,19 +51,30 @@ func goOutput(ctx context.Context, dir string, args ...string) (string, error) {
 }
 
 func goOutputEnv(ctx context.Context, dir string, env []string, args ...string) (string, error) {
-	if err := Ready(); err != nil {
+	cmd, err := command(ctx, dir, env, args)
+	if err != nil {
 		return "", err
+	}
+	return output(ctx, cmd, "go "+args[0])
+}
+
+// command is go with args in dir, env set over this process's, its work
+// folders in ctx's scratch folder where it has one; nil and why where go
+// cannot build here (Ready).
+func command(ctx context.Context, dir string, env, args []string) (*exec.Cmd, error) {
+	if err := Ready(); err != nil {
+		return nil, err
 	}
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
 	if s, ok := ctx.Value(scratchKey{}).(string); ok {
 		if err := os.MkdirAll(s, 0o755); err != nil {
-			return "", err
+			return nil, err
 		}
 		cmd.Env = append(cmd.Env, "GOTMPDIR="+s)
 	}
-	return output(ctx, cmd, "go "+args[0])
+	return cmd, nil
 }
 
 // scratchKey marks a context whose go commands keep their work folders in
@@ -82,16 +93,22 @@ func WithScratch(ctx context.Context, dir string) context.Context {
 func output(ctx context.Context, cmd *exec.Cmd, what string) (string, error) {
 	procgroup.Gentle(cmd, Grace)
 	out, err := cmd.CombinedOutput()
+	return string(out), failure(ctx, what, err, string(out))
+}
+
+// failure is nil where err is; else what failed, with the interrupt or
+// the exit and the end of what go said (said).
+func failure(ctx context.Context, what string, err error, said string) error {
 	switch {
 	case err == nil:
-		return string(out), nil
+		return nil
 	case ctx.Err() != nil:
-		return string(out), fmt.Errorf("%s: %w", what, ctx.Err())
+		return fmt.Errorf("%s: %w", what, ctx.Err())
 	}
-	if msg := Tail(string(out)); msg != "" {
-		return string(out), fmt.Errorf("%s: %w: %s", what, err, msg)
+	if msg := Tail(said); msg != "" {
+		return fmt.Errorf("%s: %w: %s", what, err, msg)
 	}
-	return string(out), fmt.Errorf("%s: %w", what, err)
+	return fmt.Errorf("%s: %w", what, err)
 }
 
 // Ready says what go lacks to build here, before it is asked to: a home
@@ -138,30 +155,15 @@ func Tail(out string) string {
 // Stdout runs go with args in dir and returns its standard output alone
 // (what go list prints); a failure is Run's, with go's standard error.
 func Stdout(ctx context.Context, dir string, args ...string) ([]byte, error) {
-	if err := Ready(); err != nil {
+	cmd, err := command(ctx, dir, nil, args)
+	if err != nil {
 		return nil, err
-	}
-	cmd := exec.CommandContext(ctx, "go", args...)
-	cmd.Dir = dir
-	cmd.Env = os.Environ()
-	if s, ok := ctx.Value(scratchKey{}).(string); ok {
-		if err := os.MkdirAll(s, 0o755); err != nil {
-			return nil, err
-		}
-		cmd.Env = append(cmd.Env, "GOTMPDIR="+s)
 	}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	procgroup.Gentle(cmd, Grace)
-	err := cmd.Run()
-	switch {
-	case err == nil:
-		return stdout.Bytes(), nil
-	case ctx.Err() != nil:
-		return nil, fmt.Errorf("go %s: %w", args[0], ctx.Err())
+	if err := failure(ctx, "go "+args[0], cmd.Run(), stderr.String()); err != nil {
+		return nil, err
 	}
-	if msg := Tail(stderr.String()); msg != "" {
-		return nil, fmt.Errorf("go %s: %w: %s", args[0], err, msg)
-	}
-	return nil, fmt.Errorf("go %s: %w", args[0], err)
+	return stdout.Bytes(), nil
 }
