@@ -122,7 +122,11 @@ func TestRepairWaitsOutTheOtherState(t *testing.T) {
 			probed++
 			return workloads.Metric{Value: k.before, Unit: records.FloorProbe}, true, nil
 		}
-		if _, err := r.round(context.Background(), []Cell{c}, 6, "", k.repair); err != nil {
+		extra := ""
+		if k.repair {
+			extra = repairing
+		}
+		if _, err := r.round(context.Background(), []Cell{c}, 6, extra); err != nil {
 			t.Fatal(err)
 		}
 		measured := len(r.res.Samples) - 5

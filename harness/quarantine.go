@@ -185,10 +185,11 @@ func (r *runner) outside(p, ref float64, both bool) bool {
 // waitedOut says whether a window of c in a round that repairs set-aside
 // samples is better not measured now: the floor probe, run just before it,
 // finds the host in its other state for lookups, in which the window
-// would be set aside as its own floor probe judged it. Waiting costs a
-// probe, where measuring would cost a window for nothing; the state lasts
-// longer than a window (results/main-job/README.md).
-func (r *runner) waitedOut(ctx context.Context, c Cell) (bool, error) {
+// would be set aside as its own floor probe judged it against ref, the
+// median of the run's floor probes at c's threads. Waiting costs a probe,
+// where measuring would cost a window for nothing; the state lasts longer
+// than a window (results/main-job/README.md).
+func (r *runner) waitedOut(ctx context.Context, c Cell, ref float64) (bool, error) {
 	if r.opts.Quarantine.MaxSlow <= 0 || c.Threads > Cores() {
 		return false, nil
 	}
@@ -196,7 +197,7 @@ func (r *runner) waitedOut(ctx context.Context, c Cell) (bool, error) {
 	if err != nil || !ok {
 		return false, err
 	}
-	return r.outside(m.Value, r.probeMedians(records.FloorProbe)[c.Threads], true), nil
+	return r.outside(m.Value, ref, true), nil
 }
 
 // controlReference is the one-thread control's median throughput over the
@@ -326,7 +327,7 @@ func (r *runner) extraRounds(ctx context.Context) (bool, error) {
 		}
 		cells = r.withControls(cells)
 		r.total += len(cells)
-		stopped, err := r.round(ctx, cells, r.opts.Rounds+r.res.ExtraRounds, why, why == repairing)
+		stopped, err := r.round(ctx, cells, r.opts.Rounds+r.res.ExtraRounds, why)
 		if stopped || err != nil {
 			return stopped, err
 		}

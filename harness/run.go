@@ -9,6 +9,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/perfrun/perfrun/records"
 	"github.com/perfrun/perfrun/store"
 	"github.com/perfrun/perfrun/store/corpus"
 	"github.com/perfrun/perfrun/workloads"
@@ -157,7 +158,7 @@ func Run(ctx context.Context, cells []Cell, opts Options) (*Outcome, error) {
 	planned := append(slices.Clone(cells), res.Controls...)
 	r.total = len(planned) * opts.Rounds
 	for round := 0; round < opts.Rounds; round++ {
-		if stopped, err := r.round(ctx, planned, round, "", false); stopped || err != nil {
+		if stopped, err := r.round(ctx, planned, round, ""); stopped || err != nil {
 			return r.finish(), err
 		}
 	}
@@ -206,11 +207,15 @@ func controlCells(cells []Cell) []Cell {
 // round measures cells once each in a shuffled order. It reports stopped
 // when ctx was cancelled: the round's samples are then dropped and the
 // results marked incomplete. A round that repairs set-aside samples
-// measures a cell only where the floor probe just before finds the host in
-// the state the run keeps (waitedOut).
-func (r *runner) round(ctx context.Context, cells []Cell, round int, extra string, repair bool) (stopped bool, err error) {
+// (extra is repairing) measures a cell only where the floor probe just
+// before finds the host in the state the run keeps (waitedOut).
+func (r *runner) round(ctx context.Context, cells []Cell, round int, extra string) (stopped bool, err error) {
 	order := slices.Clone(cells)
 	r.rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+	var floors map[int]float64 // the floor probes' medians, fixed until the round's samples join
+	if extra == repairing {
+		floors = r.probeMedians(records.FloorProbe)
+	}
 	var samples []Sample
 	for _, c := range order {
 		if ctx.Err() != nil {
@@ -224,8 +229,8 @@ func (r *runner) round(ctx context.Context, cells []Cell, round int, extra strin
 			r.done++
 			continue
 		}
-		if repair {
-			if wait, err := r.waitedOut(ctx, c); err != nil {
+		if floors != nil {
+			if wait, err := r.waitedOut(ctx, c, floors[c.Threads]); err != nil {
 				return false, err
 			} else if wait {
 				r.done++
