@@ -208,12 +208,14 @@ func printPrediction(o *streams, set, in *records.Set, m predict.Measured) {
 		mid, low, high := v(records.NsPerCall), v(predict.Low), v(predict.High)
 		// per(1) is the cell's own, its measured 1-thread time, whatever
 		// thread counts were asked for: never another design's.
+		// Where its time was set aside, its own 1-thread prediction stands
+		// for it, from its instructions (predict.Measured.PerInstruction).
 		first := math.NaN()
-		if one, ok := in.Cell(records.AtThreads(c.Name, 1)); ok && len(one.Values[records.Tidy(records.NsPerCall)]) > 0 {
-			first = 1e9 * records.Median(one.Values[records.Tidy(records.NsPerCall)])
-		} else if one, ok := set.Cell(records.AtThreads(c.Name, 1)); ok {
-			// Its time set aside: its own 1-thread prediction, from its
-			// instructions (predict.Measured.PerInstruction).
+		one, ok := in.Cell(records.AtThreads(c.Name, 1))
+		if !ok || len(one.Values[records.Tidy(records.NsPerCall)]) == 0 {
+			one, ok = set.Cell(records.AtThreads(c.Name, 1))
+		}
+		if ok {
 			first = 1e9 * records.Median(one.Values[records.Tidy(records.NsPerCall)])
 		}
 		seen := ""

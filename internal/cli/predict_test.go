@@ -122,3 +122,26 @@ func TestPredictRefusesAnotherMachine(t *testing.T) {
 		t.Errorf("predict -constants reference of another machine's results: exit %d\n%s", code, stderr)
 	}
 }
+
+// TestPredictionOfASetAsideDesignScalesFromItsOwnTime: a design whose
+// every 1-thread sample was set aside has per(n)/per(1) from its own
+// predicted 1-thread time (its instructions), not NaN.
+func TestPredictionOfASetAsideDesignScalesFromItsOwnTime(t *testing.T) {
+	read := func(text string) *records.Set {
+		s, err := records.Read(strings.NewReader(text), "f.txt", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	band := read("predicted: yes\n" +
+		"BenchmarkIssuer/impl=sorted/threads=1 1 100 ns/call 100 low-ns/call 100 high-ns/call\n" +
+		"BenchmarkIssuer/impl=sorted/threads=2 1 170 ns/call 150 low-ns/call 200 high-ns/call\n")
+	in := read("quarantined: the machine ran more than 25% slower than usual (speed probe)\n" +
+		"BenchmarkIssuer/impl=sorted/threads=1 1 190 ns/call\n")
+	var out bytes.Buffer
+	printPrediction(&streams{&out, &out}, band, in, predict.Measured{})
+	if !strings.Contains(out.String(), "1.70") || strings.Contains(out.String(), "NaN") {
+		t.Errorf("sorted at 2 threads, its 1-thread time set aside: want per(2)/per(1) 1.70 from its predicted 100 ns in\n%s", &out)
+	}
+}
