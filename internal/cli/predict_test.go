@@ -15,22 +15,15 @@ import (
 // TestPredictionSaysWhereTheMeasurementSits: each thread count the input
 // measured is held against the band, and one outside is named OUTSIDE.
 func TestPredictionSaysWhereTheMeasurementSits(t *testing.T) {
-	read := func(text string) *records.Set {
-		s, err := records.Read(strings.NewReader(text), "f.txt", "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
-	band := read("predicted: yes\n" +
-		"BenchmarkIssuer/impl=sorted/threads=1 1 100 ns/call 100 low-ns/call 100 high-ns/call\n" +
-		"BenchmarkIssuer/impl=sorted/threads=2 1 170 ns/call 150 low-ns/call 200 high-ns/call\n" +
+	band := readSet(t, "predicted: yes\n"+
+		"BenchmarkIssuer/impl=sorted/threads=1 1 100 ns/call 100 low-ns/call 100 high-ns/call\n"+
+		"BenchmarkIssuer/impl=sorted/threads=2 1 170 ns/call 150 low-ns/call 200 high-ns/call\n"+
 		"BenchmarkIssuer/impl=sorted/threads=4 1 300 ns/call 250 low-ns/call 380 high-ns/call\n")
 	for _, tc := range []struct {
 		two  string
 		want string
 	}{{"180", "inside the predicted band: 2 of 2"}, {"240", "inside the predicted band: 1 of 2"}} {
-		in := read("BenchmarkIssuer/impl=sorted/threads=1 1 100 ns/call\nBenchmarkIssuer/impl=sorted/threads=2 1 " + tc.two + " ns/call\n")
+		in := readSet(t, "BenchmarkIssuer/impl=sorted/threads=1 1 100 ns/call\nBenchmarkIssuer/impl=sorted/threads=2 1 "+tc.two+" ns/call\n")
 		var out bytes.Buffer
 		printPrediction(&streams{&out, &out}, band, in, predict.Measured{})
 		if !strings.Contains(out.String(), tc.want) {
@@ -127,21 +120,24 @@ func TestPredictRefusesAnotherMachine(t *testing.T) {
 // every 1-thread sample was set aside has per(n)/per(1) from its own
 // predicted 1-thread time (its instructions), not NaN.
 func TestPredictionOfASetAsideDesignScalesFromItsOwnTime(t *testing.T) {
-	read := func(text string) *records.Set {
-		s, err := records.Read(strings.NewReader(text), "f.txt", "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
-	band := read("predicted: yes\n" +
-		"BenchmarkIssuer/impl=sorted/threads=1 1 100 ns/call 100 low-ns/call 100 high-ns/call\n" +
+	band := readSet(t, "predicted: yes\n"+
+		"BenchmarkIssuer/impl=sorted/threads=1 1 100 ns/call 100 low-ns/call 100 high-ns/call\n"+
 		"BenchmarkIssuer/impl=sorted/threads=2 1 170 ns/call 150 low-ns/call 200 high-ns/call\n")
-	in := read("quarantined: the machine ran more than 25% slower than usual (speed probe)\n" +
+	in := readSet(t, "quarantined: the machine ran more than 25% slower than usual (speed probe)\n"+
 		"BenchmarkIssuer/impl=sorted/threads=1 1 190 ns/call\n")
 	var out bytes.Buffer
 	printPrediction(&streams{&out, &out}, band, in, predict.Measured{})
 	if !strings.Contains(out.String(), "1.70") || strings.Contains(out.String(), "NaN") {
 		t.Errorf("sorted at 2 threads, its 1-thread time set aside: want per(2)/per(1) 1.70 from its predicted 100 ns in\n%s", &out)
 	}
+}
+
+// readSet is the results file text, read.
+func readSet(t *testing.T, text string) *records.Set {
+	t.Helper()
+	s, err := records.Read(strings.NewReader(text), "f.txt", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
