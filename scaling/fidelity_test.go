@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/perfrun/perfrun/predict"
@@ -78,10 +79,36 @@ func heldRatios(t *testing.T, s standIn, tables *records.Set, k predict.Measured
 	return out
 }
 
+// read holds each results file once read: TestReferenceIsCalibrated
+// predicts from the same few files at every point of its grid, and
+// predict.Results never changes the set it reads.
+var read struct {
+	sync.Mutex
+	sets map[string]*records.Set
+}
+
+// readOnce is records.ReadFile of file, read once per test binary.
+func readOnce(file string) (*records.Set, error) {
+	read.Lock()
+	defer read.Unlock()
+	if s, ok := read.sets[file]; ok {
+		return s, nil
+	}
+	s, err := records.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	if read.sets == nil {
+		read.sets = map[string]*records.Set{}
+	}
+	read.sets[file] = s
+	return s, nil
+}
+
 // heldRatiosOf is heldRatios of one results file.
 func heldRatiosOf(t *testing.T, file string, s standIn, tables *records.Set, k predict.Measured) map[int]float64 {
 	t.Helper()
-	in, err := records.ReadFile(file)
+	in, err := readOnce(file)
 	if err != nil {
 		t.Fatal(err)
 	}
