@@ -1,9 +1,6 @@
 package cli
 
 import (
-	"bytes"
-	"context"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -86,36 +83,4 @@ func TestInstructionsUnderGoRun(t *testing.T) {
 	if c == nil || len(c.Values["instructions/op"]) != 1 || c.Values["instructions/op"][0] < 50 {
 		t.Fatalf("instructions/op of a perfrun linked as go run links it: %v", c)
 	}
-}
-
-// TestPreemptionAbortsCallgrind provokes what counting is made immune to:
-// with asynchronous preemption on, a Go process under callgrind now and
-// then dies on callgrind's assertion (the runtime's SIGURG redirects a
-// thread into the scheduler, a return callgrind's call tracking does not
-// expect). The same command run as perfrun runs every count
-// (callgrind.Run, preemption off) counts. Where three runs with preemption
-// on do not abort, the host does not provoke it and the test says so.
-func TestPreemptionAbortsCallgrind(t *testing.T) {
-	needs.Valgrind(t)
-	if testing.Short() {
-		t.Skip("slow: runs valgrind up to four times on a workload that parses a bundle")
-	}
-	t.Parallel()
-	bin := builtPerfrun(t)
-	args := []string{"--tool=callgrind", "--callgrind-out-file=/dev/null", "--toggle-collect=github.com/perfrun/perfrun/harness/callgrind.CountedOps", "--instr-atstart=no",
-		bin, "cell-ops", "-impl", "hashmap", "-workload", "reload", "-ops", "30"}
-	var stdout bytes.Buffer
-	if err := callgrind.Run(context.Background(), args, nil, &stdout, nil); err != nil {
-		t.Fatalf("with preemption off: %v", err)
-	}
-	for try := range 3 {
-		cmd := exec.Command("valgrind", args...)
-		cmd.Env = append(os.Environ(), "GOMAXPROCS=1", "GOGC=off", "GODEBUG=asyncpreemptoff=0")
-		out, err := cmd.CombinedOutput()
-		if err != nil && strings.HasPrefix(callgrind.Reason(err, out), "callgrind aborted") {
-			t.Logf("with preemption on, run %d: %s", try+1, callgrind.Reason(err, out))
-			return
-		}
-	}
-	t.Skip("three runs with preemption on did not abort on this host: the cause was not provoked")
 }
