@@ -7,9 +7,11 @@ import (
 )
 
 // NoRace skips t under the race detector, saying why: for a test that
-// shares no memory between goroutines and that the detector only slows
+// the detector only slows, since it shares no memory between goroutines
 // (a simulation of thousands of campaigns runs nine times slower under
-// it). .ci/run runs such tests again without it, so CI never skips them.
+// it) or its goroutines are the same code other tests run under the
+// detector. .ci/run runs such tests again without it, so CI never skips
+// them.
 func NoRace(t testing.TB, why string) {
 	t.Helper()
 	if raceDetector {

@@ -3,6 +3,8 @@ package corpus
 import (
 	"path/filepath"
 	"testing"
+
+	"github.com/perfrun/perfrun/internal/needs"
 )
 
 // TestEveryHitHasItsIssuer: at these seeds the last CA family, cut to fit
@@ -15,6 +17,7 @@ func TestEveryHitHasItsIssuer(t *testing.T) {
 	if testing.Short() {
 		t.Skip("generates five corpora of 1024 CAs")
 	}
+	needs.NoRace(t, "five corpora generated, which the detector makes eight times slower; Generate's goroutines are raced in every other test that generates one")
 	hits, misses := GeneratedLeaves(1024)
 	for _, seed := range []uint64{6, 7, 11, 717, 718} {
 		spec := Spec{Seed: seed, CAs: 1024, Hits: hits, Misses: misses}
