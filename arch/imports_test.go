@@ -48,6 +48,7 @@ var layers = []struct {
 	{"store/ownlock", 0},
 	{"records", 0},
 	{"history/changepoint", 0},
+	{"history/internal/pgxserver", 0},
 	{"internal/browser", 0},
 	{"internal/bisect", 0},
 	{"internal/procgroup", 0},
@@ -63,6 +64,7 @@ var layers = []struct {
 	{"harness/locks", 2},
 	{"scaling", 2},
 	{"history", 2},
+	{"history/drivers", 3}, // the databases, linked where a program opens a history
 	{"internal/ab", 3},
 	{"store/storetest", 3},
 	{"workloads", 3},

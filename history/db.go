@@ -8,8 +8,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-
-	_ "modernc.org/sqlite" // the database/sql driver "sqlite"
 )
 
 // applicationID marks a SQLite file as a perfrun history ("pfrh").
@@ -130,6 +128,9 @@ func connect(path string, readOnly bool) (*DB, error) {
 	mode := ""
 	if readOnly {
 		mode = "&mode=ro"
+	}
+	if err := ready(); err != nil {
+		return nil, err
 	}
 	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() +
 		"?_pragma=busy_timeout(30000)&_pragma=foreign_keys(1)&_pragma=cache_size(-65536)&_pragma=temp_store(2)&_txlock=immediate" + mode

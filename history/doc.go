@@ -11,6 +11,9 @@
 // server and modernc.org/sqlite is SQLite compiled to Go, so the default
 // build stays free of cgo; a postgres:// path (IsServer) names a server
 // instead, through pgx, pure Go too. Both hold one schema, written once.
+// The two drivers are the largest part of perfrun to compile, so they are
+// linked only by a program that imports history/drivers (perfrun's command
+// line where built with Tag); without them Open is ErrNoDrivers.
 //
 // The schema carries its version and a perfrun application id (SQLite's
 // header, or a perfrun_meta table on the server). Opening a database

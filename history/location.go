@@ -9,8 +9,6 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/perfrun/perfrun/internal/regularfile"
 )
 
@@ -126,13 +124,14 @@ func Same(a, b string) bool {
 		return false
 	}
 	if IsServer(a) {
-		ca, erra := pgx.ParseConfig(connString(a))
-		cb, errb := pgx.ParseConfig(connString(b))
-		if erra != nil || errb != nil {
+		if postgres == nil {
 			return a == b
 		}
-		return ca.Host == cb.Host && ca.Port == cb.Port && ca.Database == cb.Database &&
-			ca.User == cb.User && ca.RuntimeParams["search_path"] == cb.RuntimeParams["search_path"]
+		same, ok := postgres.Same(connString(a), connString(b))
+		if !ok {
+			return a == b
+		}
+		return same
 	}
 	return canonical(a) == canonical(b)
 }

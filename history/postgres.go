@@ -5,9 +5,6 @@ import (
 	"database/sql"
 	"fmt"
 	"strconv"
-
-	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/stdlib"
 )
 
 // metaTable holds what SQLite keeps in its header: the application and
@@ -17,18 +14,17 @@ const metaTable = "perfrun_meta"
 // applicationName marks a PostgreSQL schema as a perfrun history.
 const applicationName = "perfrun history"
 
-// connectPostgres opens the pool. A reader's sessions are read-only on
-// the server's side, so a report cannot write even by mistake and a
-// role with SELECT alone is enough.
+// connectPostgres opens the pool, through the registered Postgres. A
+// reader's sessions are read-only on the server's side, so a report
+// cannot write even by mistake and a role with SELECT alone is enough.
 func connectPostgres(path string, readOnly bool) (*DB, error) {
-	cfg, err := pgx.ParseConfig(connString(path))
+	if err := ready(); err != nil {
+		return nil, err
+	}
+	db, err := postgres.Open(connString(path), readOnly)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w: %s", Printable(path), ErrLocation, unparsed(err))
+		return nil, fmt.Errorf("%s: %w: %s", Printable(path), ErrLocation, postgres.Unparsed(err))
 	}
-	if readOnly {
-		cfg.RuntimeParams["default_transaction_read_only"] = "on"
-	}
-	db := stdlib.OpenDB(*cfg)
 	db.SetMaxOpenConns(4)
 	return &DB{db: db, Path: Printable(path), d: dialect{postgres: true}}, nil
 }

@@ -1,10 +1,7 @@
 package history
 
 import (
-	"errors"
 	"strings"
-
-	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // connSpace is what separates a keyword/value connection string's parts,
@@ -86,19 +83,4 @@ func valueEnd(s string, i int) (int, bool) {
 		}
 	}
 	return len(s), true
-}
-
-// unparsed is why pgx refused a connection string, without the string it
-// quotes: pgx hides a password there by a pattern that stops at an
-// escaped space.
-func unparsed(err error) string {
-	var pe *pgconn.ParseConfigError
-	if !errors.As(err, &pe) {
-		return err.Error()
-	}
-	msg := pe.Error()
-	if i := strings.LastIndex(msg, "`: "); i >= 0 {
-		return "cannot parse it: " + msg[i+3:]
-	}
-	return "cannot parse it"
 }
