@@ -34,7 +34,11 @@ The history is -db, else $PERFRUN_HISTORY, else perfrun-out/history.db: a
 SQLite file, or a postgres:// URL (its tables in the connection's schema;
 many runners may add at once; a role that may only SELECT is enough for
 changes, plot, report and info). Series from different machines are never
-mixed. "perfrun history COMMAND -h" prints a command's flags.`,
+mixed. "perfrun history COMMAND -h" prints a command's flags.
+
+A perfrun built without the history's databases (go run ./cmd/perfrun
+builds it so: the main job needs none) builds one with them for these
+commands (-tags perfrun_history), once.`,
 }
 
 // historyCommands are history's commands, in the order help lists them.
@@ -127,6 +131,9 @@ func runHistory(ctx context.Context, o *streams, args []string) error {
 	}
 	for _, c := range historyCommands {
 		if c.name == "history "+args[0] {
+			if !history.Ready() && !helpAsked(args[1:]) {
+				return historyElsewhere(ctx, o, args)
+			}
 			return named(args[0], c.execute(ctx, o, args[1:]))
 		}
 	}

@@ -1,0 +1,54 @@
+package arch
+
+import (
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// historyDatabases are what the binary go run ./cmd/perfrun builds leaves
+// out: the history's SQLite and PostgreSQL driver, the largest part of
+// perfrun to compile on a fresh machine, which the main job never opens.
+var historyDatabases = []string{"modernc.org/", "github.com/jackc/"}
+
+// TestMainJobBuildLeavesTheDatabasesOut: perfrun built as the README's
+// first command builds it holds neither database; built with the history's
+// tag it holds both, as its history commands need.
+func TestMainJobBuildLeavesTheDatabasesOut(t *testing.T) {
+	if testing.Short() {
+		t.Skip("go list of the module's dependencies")
+	}
+	for _, tags := range []string{"", "perfrun_history"} {
+		out, err := exec.Command("go", "list", "-deps", "-tags", tags, module+"cmd/perfrun").CombinedOutput()
+		if err != nil {
+			t.Fatalf("go list -tags %q: %v\n%s", tags, err, out)
+		}
+		found := databases(strings.Fields(string(out)))
+		if tags == "" && len(found) > 0 {
+			t.Errorf("go run ./cmd/perfrun builds %v into the main job's binary", found)
+		}
+		if tags != "" && len(found) != len(historyDatabases) {
+			t.Errorf("-tags %s: the build holds %v, want every one of %v", tags, found, historyDatabases)
+		}
+	}
+}
+
+// TestPlantedDatabaseFound shows the check failing on a build that holds
+// SQLite.
+func TestPlantedDatabaseFound(t *testing.T) {
+	if got := databases([]string{"sync", "modernc.org/sqlite", "modernc.org/libc", module + "store"}); !slices.Equal(got, []string{"modernc.org/"}) {
+		t.Errorf("got %q, want modernc.org/", got)
+	}
+}
+
+// databases are the prefixes of historyDatabases that deps hold.
+func databases(deps []string) []string {
+	var found []string
+	for _, db := range historyDatabases {
+		if slices.ContainsFunc(deps, func(d string) bool { return strings.HasPrefix(d, db) }) {
+			found = append(found, db)
+		}
+	}
+	return found
+}
