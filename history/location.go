@@ -124,14 +124,12 @@ func Same(a, b string) bool {
 		return false
 	}
 	if IsServer(a) {
-		if postgres == nil {
-			return a == b
+		if postgres != nil {
+			if same, ok := postgres.Same(connString(a), connString(b)); ok {
+				return same
+			}
 		}
-		same, ok := postgres.Same(connString(a), connString(b))
-		if !ok {
-			return a == b
-		}
-		return same
+		return a == b
 	}
 	return canonical(a) == canonical(b)
 }

@@ -105,3 +105,14 @@ func selfTrimmed() bool {
 
 // Binary is where a profiling build of a program named name goes in dir.
 func Binary(dir, name string) string { return filepath.Join(dir, name+"-locks") }
+
+// BuildWith builds this program again from b into out, with b's tags and
+// tag besides, and -trimpath where this program was built with it: either
+// way the build finds the packages this program's build compiled.
+func (b SelfBuild) BuildWith(ctx context.Context, out, tag string) error {
+	args := []string{"build", "-tags", strings.Join(append(slices.Clone(b.Tags), tag), ","), "-o", out}
+	if b.Trimpath {
+		args = append(args, "-trimpath")
+	}
+	return gobuild.Run(ctx, b.Dir, append(args, "--", b.Pkg)...)
+}

@@ -12,7 +12,6 @@ import (
 
 	"github.com/perfrun/perfrun/harness/locks"
 	"github.com/perfrun/perfrun/history"
-	"github.com/perfrun/perfrun/internal/gobuild"
 )
 
 // historyElsewhere runs the history command args in a build of this
@@ -34,11 +33,7 @@ func historyElsewhere(ctx context.Context, o *streams, args []string) error {
 	if _, err := os.Stat(out); err != nil {
 		fmt.Fprintf(o.stderr, "perfrun: this perfrun was built without the history's databases (the main job needs none): building %s from %s with them (-tags %s), once\n", src.Name, src.Dir, history.Tag)
 	}
-	build := []string{"build", "-tags", strings.Join(append(src.Tags, history.Tag), ","), "-o", out}
-	if src.Trimpath {
-		build = append(build, "-trimpath")
-	}
-	if err := gobuild.Run(ctx, src.Dir, append(build, "--", src.Pkg)...); err != nil {
+	if err := src.BuildWith(ctx, out, history.Tag); err != nil {
 		return fmt.Errorf("building perfrun with the history's databases: %w (build it with -tags %s and run that)", err, history.Tag)
 	}
 	// No context: an interrupt reaches the command too, which ends as it

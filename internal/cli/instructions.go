@@ -9,13 +9,11 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 
 	"github.com/perfrun/perfrun/harness"
 	"github.com/perfrun/perfrun/harness/callgrind"
 	"github.com/perfrun/perfrun/harness/locks"
 	"github.com/perfrun/perfrun/internal/cellops"
-	"github.com/perfrun/perfrun/internal/gobuild"
 	"github.com/perfrun/perfrun/internal/scratch"
 	"github.com/perfrun/perfrun/workloads"
 )
@@ -72,13 +70,7 @@ func countableSelf(ctx context.Context, dir string, stderr io.Writer, quiet bool
 		fmt.Fprintf(stderr, "perfrun: this binary has no symbol table to count instructions in (go run links without one): building %s from %s with one\n", src.Name, src.Dir)
 	}
 	out := filepath.Join(dir, "perfrun")
-	// -trimpath where this program was built with it: either way the
-	// build finds the packages this program's build compiled.
-	args := []string{"build", "-tags", strings.Join(append(src.Tags, cellops.Tag), ","), "-o", out}
-	if src.Trimpath {
-		args = append(args, "-trimpath")
-	}
-	if err := gobuild.Run(ctx, src.Dir, append(args, "--", src.Pkg)...); err != nil {
+	if err := src.BuildWith(ctx, out, cellops.Tag); err != nil {
 		return "", fmt.Errorf("%v; building it again to count: %w (build perfrun with go build and run that)", why, err)
 	}
 	return out, nil
