@@ -56,11 +56,17 @@ func notCounting(deps []string) []string {
 	var found []string
 	for _, d := range deps {
 		for _, out := range countingBuildLeavesOut {
-			if d == out || strings.HasPrefix(d, out) && (strings.HasSuffix(out, "/") || strings.HasPrefix(d, out+"/")) {
+			if under(d, out) {
 				found = append(found, d+" is in a build made only to be counted")
 				break
 			}
 		}
 	}
 	return found
+}
+
+// under says whether package d is pkg, or below pkg, or, where pkg ends
+// in a slash, any package of that prefix (a module host, say).
+func under(d, pkg string) bool {
+	return d == pkg || strings.HasPrefix(d, pkg) && (strings.HasSuffix(pkg, "/") || strings.HasPrefix(d, pkg+"/"))
 }

@@ -46,7 +46,7 @@ func TestPlantedDatabaseFound(t *testing.T) {
 func databases(deps []string) []string {
 	var found []string
 	for _, db := range historyDatabases {
-		if slices.ContainsFunc(deps, func(d string) bool { return strings.HasPrefix(d, db) }) {
+		if slices.ContainsFunc(deps, func(d string) bool { return under(d, db) }) {
 			found = append(found, db)
 		}
 	}
