@@ -44,6 +44,7 @@ var layers = []struct {
 	{"internal/selfsource", -1},
 	{"internal/needs", -1},
 	{"internal/scratch", -1},
+	{"internal/filelock", -1},
 	{"store/certgen", 0},
 	{"store/ownlock", 0},
 	{"records", 0},

@@ -8,6 +8,8 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+
+	"github.com/perfrun/perfrun/internal/filelock"
 )
 
 // applicationID marks a SQLite file as a perfrun history ("pfrh").
@@ -95,7 +97,9 @@ func open(ctx context.Context, path string, target int) (*DB, error) {
 			return nil, err
 		}
 	}
-	unlock, err := lockFile(ctx, path)
+	// An exclusive flock on the database file orders perfrun's openers,
+	// apart from the fcntl locks SQLite itself takes.
+	unlock, err := filelock.Lock(ctx, path)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

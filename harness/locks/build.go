@@ -62,17 +62,25 @@ func build(ctx context.Context, dir, pkg, out string, tags []string, how func([]
 // BuildSelf builds this very program for lock profiles into out, from
 // its own source (SelfSource), with the build tags this binary was built
 // with, and -trimpath where this binary was: either way it finds the
-// packages this program's build compiled in go's cache.
+// packages this program's build compiled in go's cache. Without
+// -trimpath it builds through a stable folder (stableFolder), where the
+// packages it rewrites were compiled by the last build of any copy of
+// this module.
 func BuildSelf(ctx context.Context, out string) error {
 	src, err := SelfSource(ctx)
 	if err != nil {
 		return err
 	}
 	var flags []string
+	dir := src.Dir
 	if src.Trimpath {
 		flags = append(flags, "-trimpath")
+	} else {
+		var release func()
+		dir, release = stableFolder(ctx, src.Dir)
+		defer release()
 	}
-	if err := Build(ctx, src.Dir, src.Pkg, out, src.Tags, flags...); err != nil {
+	if err := Build(ctx, dir, src.Pkg, out, src.Tags, flags...); err != nil {
 		return fmt.Errorf("%w (lock profiles rebuild %s from its source in %s)", err, src.Name, src.Dir)
 	}
 	return nil

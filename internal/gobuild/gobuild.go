@@ -60,14 +60,16 @@ func goOutputEnv(ctx context.Context, dir string, env []string, args ...string) 
 
 // command is go with args in dir, env set over this process's, its work
 // folders in ctx's scratch folder where it has one; nil and why where go
-// cannot build here (Ready).
+// cannot build here (Ready). go sees dir by the path given, links and all.
 func command(ctx context.Context, dir string, env, args []string) (*exec.Cmd, error) {
 	if err := Ready(); err != nil {
 		return nil, err
 	}
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), env...)
+	// PWD names dir as given, so that go sees a folder reached through a
+	// link by the link's path, as a shell that cd'd there would show it.
+	cmd.Env = append(append(os.Environ(), "PWD="+dir), env...)
 	if s, ok := ctx.Value(scratchKey{}).(string); ok {
 		if err := os.MkdirAll(s, 0o755); err != nil {
 			return nil, err

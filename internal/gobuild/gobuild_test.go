@@ -74,3 +74,34 @@ func TestShortOutputIsKeptWhole(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+// TestAFolderThroughALinkIsBuiltByTheLinksPath: go builds a folder
+// reached through a link as the link's path, not the folder's own, so a
+// link that stays put keys go's cache the same for every folder it points
+// at (the lock profile build's stable folder).
+func TestAFolderThroughALinkIsBuiltByTheLinksPath(t *testing.T) {
+	real, links := t.TempDir(), t.TempDir()
+	write := func(name, text string) {
+		if err := os.WriteFile(filepath.Join(real, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("go.mod", "module example.com/linked\n\ngo 1.22\n")
+	write("main.go", "package main\n\nfunc main() { panic(\"where am I\") }\n")
+	link := filepath.Join(links, "stable")
+	if err := os.Symlink(real, link); err != nil {
+		t.Skipf("no links here: %v", err)
+	}
+	out := filepath.Join(t.TempDir(), "linked")
+	if err := Run(context.Background(), link, "build", "-o", out, "."); err != nil {
+		t.Fatal(err)
+	}
+	bin, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	realMain, _ := filepath.EvalSymlinks(filepath.Join(real, "main.go"))
+	if !strings.Contains(string(bin), filepath.Join(link, "main.go")) || strings.Contains(string(bin), realMain) {
+		t.Errorf("the binary built in %s (a link to %s) does not name its source by the link's path", link, real)
+	}
+}
