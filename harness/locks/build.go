@@ -71,7 +71,7 @@ func BuildSelf(ctx context.Context, out string) error {
 	if err != nil {
 		return err
 	}
-	var flags []string
+	flags := []string{NoDWARF}
 	dir := src.Dir
 	if src.Trimpath {
 		flags = append(flags, "-trimpath")
@@ -115,12 +115,19 @@ func selfTrimmed() bool {
 func Binary(dir, name string) string { return filepath.Join(dir, name+"-locks") }
 
 // BuildWith builds this program again from b into out, with b's tags and
-// tag besides, and -trimpath where this program was built with it: either
-// way the build finds the packages this program's build compiled.
-func (b SelfBuild) BuildWith(ctx context.Context, out, tag string) error {
-	args := []string{"build", "-tags", strings.Join(append(slices.Clone(b.Tags), tag), ","), "-o", out}
+// tag besides, flags added to go build's, and -trimpath where this program
+// was built with it: either way the build finds the packages this
+// program's build compiled.
+func (b SelfBuild) BuildWith(ctx context.Context, out, tag string, flags ...string) error {
+	args := append([]string{"build", "-tags", strings.Join(append(slices.Clone(b.Tags), tag), ","), "-o", out}, flags...)
 	if b.Trimpath {
 		args = append(args, "-trimpath")
 	}
 	return gobuild.Run(ctx, b.Dir, append(args, "--", b.Pkg)...)
 }
+
+// NoDWARF is the linker flag of a build that only callgrind runs: counts
+// need the symbol table's names alone, and without the DWARF the link is
+// shorter and valgrind reads less at every start.
+const NoDWARF = "-ldflags=-w"
+

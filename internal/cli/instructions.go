@@ -70,7 +70,7 @@ func countableSelf(ctx context.Context, dir string, stderr io.Writer, quiet bool
 		fmt.Fprintf(stderr, "perfrun: this binary has no symbol table to count instructions in (go run links without one): building %s from %s with one\n", src.Name, src.Dir)
 	}
 	out := filepath.Join(dir, "perfrun")
-	if err := src.BuildWith(ctx, out, cellops.Tag); err != nil {
+	if err := src.BuildWith(ctx, out, cellops.Tag, locks.NoDWARF); err != nil {
 		return "", fmt.Errorf("%v; building it again to count: %w (build perfrun with go build and run that)", why, err)
 	}
 	return out, nil
