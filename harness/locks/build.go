@@ -130,4 +130,3 @@ func (b SelfBuild) BuildWith(ctx context.Context, out, tag string, flags ...stri
 // need the symbol table's names alone, and without the DWARF the link is
 // shorter and valgrind reads less at every start.
 const NoDWARF = "-ldflags=-w"
-

@@ -101,7 +101,9 @@ func linkableModule(ctx context.Context, dir string) (module, error) {
 	}
 	var file struct {
 		Module  struct{ Path string }
-		Replace []struct{ New struct{ Path, Version string } }
+		Replace []struct {
+			New struct{ Path, Version string }
+		}
 	}
 	if err := json.Unmarshal(out, &file); err != nil {
 		return module{}, err
