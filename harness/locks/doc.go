@@ -13,7 +13,10 @@
 // sync.RWMutex tell a hook of every acquisition and release, so any Go
 // store is profiled as it is, with no lock type of perfrun's. (Where
 // perfrun comes from the module cache, which go build will not overlay,
-// the standard sync itself is overlaid: Overlay.) The hook counts acquisitions per lock, and in
+// the standard sync itself is overlaid: Overlay.) Go's cache keys a
+// package by its folder, so the build runs through a link in the user's
+// cache that every clone of a module shares: a new clone finds the
+// rewritten packages compiled. The hook counts acquisitions per lock, and in
 // later passes over the same operations switches callgrind's collection on
 // exactly while a chosen lock is held, so callgrind counts the instructions
 // executed under it. What the hook itself adds inside a held region is the
