@@ -24,7 +24,10 @@ func TestHookedImportsProfileAsTheStandardOverlay(t *testing.T) {
 	if err := build(context.Background(), ".", "./testdata/handcount", std, nil, func([]listed) int { return hookStandard }); err != nil {
 		t.Fatal(err)
 	}
-	for _, variant := range []string{"read100", "own100"} { // a read lock, its reader count and a counter; a lock of the program's own on an atomic.Bool
+	// A read lock, its reader count and a counter; a lock of the program's
+	// own on an atomic.Bool; a write lock tried and refused under a read
+	// lock.
+	for _, variant := range []string{"read100", "own100", "tryunder"} {
 		a, err := Count(context.Background(), []string{bin, variant, "320"}, nil)
 		if err != nil {
 			t.Fatalf("%s, imports hooked: %v", variant, err)

@@ -97,6 +97,17 @@ func main() {
 			rw.RLock()
 			rw.RUnlock()
 		},
+		// A write lock tried while this thread holds a read lock: the try
+		// fails on the reader count, and the work is done under the read
+		// lock.
+		"tryunder": func() {
+			rw.RLock()
+			if rw.TryLock() {
+				panic("TryLock succeeded under a read lock")
+			}
+			work100()
+			rw.RUnlock()
+		},
 		// A read lock of one of 16 shards in turn, each on a line of its
 		// own; beside it a counter of the shard's, or one of all.
 		"shards": func() {
