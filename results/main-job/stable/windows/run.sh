@@ -12,7 +12,7 @@ for i in $(seq 1 "$n"); do
 		set -- $cfg
 		name=w$1-u$2-$i
 		start=$(date +%s.%N)
-		"$perfrun" run -window "$1" -warmup "$2" -plots none -o "$out/$name.txt" 2>&1 >"$out/$name.out" |
+		"$perfrun" run -window "$1" -warmup "$2" -o "$out/$name.txt" 2>&1 >"$out/$name.out" |
 			while IFS= read -r line; do printf '%6.1f %s\n' "$(echo "$(date +%s.%N) - $start" | bc)" "$line"; done >"$out/$name.log"
 		echo "$name $(tail -1 "$out/$name.log" | cut -c1-7)"
 	done
