@@ -2,7 +2,6 @@ package locks
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -83,35 +82,19 @@ type module struct{ root, path string }
 // relative to a folder outside the module: no workspace (go.work is found
 // by walking up from the folder) and no replace by a relative folder.
 func linkableModule(ctx context.Context, dir string) (module, error) {
-	out, err := gobuild.Stdout(ctx, dir, "env", "-json", "GOMOD", "GOWORK")
+	gomod, gowork, err := gobuild.ModuleFile(ctx, dir)
 	if err != nil {
 		return module{}, err
 	}
-	var env struct{ GOMOD, GOWORK string }
-	if err := json.Unmarshal(out, &env); err != nil {
-		return module{}, err
-	}
-	if env.GOMOD == "" || env.GOMOD == os.DevNull || env.GOWORK != "" && env.GOWORK != "off" {
+	if gomod == "" || gowork != "" {
 		return module{}, fmt.Errorf("no module of its own, or a workspace")
 	}
-	root := filepath.Dir(env.GOMOD)
-	out, err = gobuild.Stdout(ctx, root, "mod", "edit", "-json")
+	path, local, err := gobuild.LocalReplaces(ctx, gomod)
 	if err != nil {
 		return module{}, err
 	}
-	var file struct {
-		Module  struct{ Path string }
-		Replace []struct {
-			New struct{ Path, Version string }
-		}
+	if len(local) > 0 {
+		return module{}, fmt.Errorf("%s replaced by the relative folder %s", local[0].Old, local[0].New)
 	}
-	if err := json.Unmarshal(out, &file); err != nil {
-		return module{}, err
-	}
-	for _, r := range file.Replace {
-		if r.New.Version == "" && !filepath.IsAbs(r.New.Path) {
-			return module{}, fmt.Errorf("replaced by the relative folder %s", r.New.Path)
-		}
-	}
-	return module{root: root, path: file.Module.Path}, nil
+	return module{root: filepath.Dir(gomod), path: path}, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -103,5 +104,32 @@ func TestAFolderThroughALinkIsBuiltByTheLinksPath(t *testing.T) {
 	realMain, _ := filepath.EvalSymlinks(filepath.Join(real, "main.go"))
 	if !strings.Contains(string(bin), filepath.Join(link, "main.go")) || strings.Contains(string(bin), realMain) {
 		t.Errorf("the binary built in %s (a link to %s) does not name its source by the link's path", link, real)
+	}
+}
+
+// TestLocalReplacesAreTheRelativeFolders: of a go.mod's replaces, those
+// by ./ or ../ folders are listed, with the version replaced; a module
+// version or an absolute folder is not. A folder in no module has no
+// go.mod.
+func TestLocalReplacesAreTheRelativeFolders(t *testing.T) {
+	t.Setenv("GOWORK", "")
+	root := t.TempDir()
+	abs := filepath.Join(t.TempDir(), "abs")
+	mod := "module example.com/m\n\ngo 1.22\n\nreplace (\n\texample.com/a v1.2.0 => ../a\n\texample.com/b => ./b\n\texample.com/c => example.com/fork v1.0.0\n\texample.com/d => " + abs + "\n)\n"
+	if err := os.WriteFile(filepath.Join(root, "go.mod"), []byte(mod), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	gomod, _, err := ModuleFile(ctx, root)
+	if err != nil || gomod != filepath.Join(root, "go.mod") {
+		t.Fatalf("ModuleFile: %q, %v", gomod, err)
+	}
+	path, local, err := LocalReplaces(ctx, gomod)
+	want := []Replace{{"example.com/a@v1.2.0", "../a"}, {"example.com/b", "./b"}}
+	if err != nil || path != "example.com/m" || !slices.Equal(local, want) {
+		t.Errorf("LocalReplaces: %q %v %v, want example.com/m %v", path, local, err, want)
+	}
+	if gomod, _, err := ModuleFile(ctx, t.TempDir()); err != nil || gomod != "" {
+		t.Errorf("ModuleFile of a folder in no module: %q, %v", gomod, err)
 	}
 }
