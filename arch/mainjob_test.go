@@ -1,9 +1,7 @@
 package arch
 
 import (
-	"os/exec"
 	"slices"
-	"strings"
 	"testing"
 )
 
@@ -20,11 +18,7 @@ func TestMainJobBuildLeavesTheDatabasesOut(t *testing.T) {
 		t.Skip("go list of the module's dependencies")
 	}
 	for _, tags := range []string{"", "perfrun_history"} {
-		out, err := exec.Command("go", "list", "-deps", "-tags", tags, module+"cmd/perfrun").CombinedOutput()
-		if err != nil {
-			t.Fatalf("go list -tags %q: %v\n%s", tags, err, out)
-		}
-		found := databases(strings.Fields(string(out)))
+		found := databases(perfrunDeps(t, tags))
 		if tags == "" && len(found) > 0 {
 			t.Errorf("go run ./cmd/perfrun builds %v into the main job's binary", found)
 		}
