@@ -31,7 +31,7 @@ func stableFolder(ctx context.Context, dir string) (folder string, release func(
 		return dir, none
 	}
 	rel, err := filepath.Rel(mod.root, dir)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+	if err != nil || !filepath.IsLocal(rel) {
 		return dir, none
 	}
 	cache, err := os.UserCacheDir()
