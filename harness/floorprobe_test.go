@@ -184,6 +184,49 @@ func TestRepairOfAStuckHostEnds(t *testing.T) {
 	}
 }
 
+// TestRepairGoesOnForAStarvedCell: with Extra at one round, the repair of
+// a host stuck in its other state stops at one round's share of rounds
+// where the cell kept 5 of 6 windows, and goes on to the planned rounds'
+// share where it kept 2, fewer than half; Short names what is left.
+func TestRepairGoesOnForAStarvedCell(t *testing.T) {
+	for _, k := range []struct {
+		name         string
+		floors       []float64
+		kept, rounds int
+	}{
+		{"5 of 6 kept", []float64{37.7, 38.5, 21.3, 38.1, 37.9, 38.3}, 5, maxRepairs},
+		{"2 of 6 kept", []float64{37.7, 21.3, 38.1}, 2, maxRepairs * 6},
+	} {
+		q := DefaultQuarantine
+		q.Extra = 1
+		c, o := repairCell(t, 6, q)
+		r := newRunner([]Cell{c}, o)
+		r.rng = rand.New(rand.NewPCG(1, 2))
+		r.res.Started = time.Now().Add(-time.Duration(len(k.floors)) * time.Second) // a window took a second: the budgets are long
+		r.done = len(k.floors)
+		for i, f := range k.floors {
+			r.res.Samples = append(r.res.Samples, Sample{Cell: c, Round: i, Metrics: []workloads.Metric{
+				{Value: 30, Unit: records.NsPerOp}, {Value: f, Unit: records.FloorProbe}}})
+		}
+		r.judge()
+		if kept := len(r.res.valid(c, records.NsPerOp)); kept != k.kept {
+			t.Fatalf("%s: %d windows kept before the repair", k.name, kept)
+		}
+		r.floorStandIn = func(context.Context, Cell) (workloads.Metric, bool, error) {
+			return workloads.Metric{Value: 21.3, Unit: records.FloorProbe}, true, nil
+		}
+		if _, err := r.extraRounds(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if r.res.ExtraRounds != k.rounds {
+			t.Errorf("%s: %d rounds added, want %d", k.name, r.res.ExtraRounds, k.rounds)
+		}
+		if short := r.res.Short(); len(short) != 1 || short[0].Kept != k.kept {
+			t.Errorf("%s: Short() = %v, want the cell with %d kept", k.name, short, k.kept)
+		}
+	}
+}
+
 // repairCell is a small lookup cell at one thread, and options that
 // measure it in short windows from a cached corpus.
 func repairCell(t *testing.T, rounds int, q Quarantine) (Cell, Options) {

@@ -30,7 +30,8 @@ import (
 // Set-aside samples stay in the results, marked, and out of every table,
 // plot and verdict; their cells are measured again after the planned
 // rounds, for at most as long as Extra added rounds of them take (0: as
-// many as were planned).
+// many as were planned), and, while a cell has kept fewer than half the
+// planned rounds, as long as the planned rounds of them take.
 // Cells with more threads than cores time-slice by design and are never
 // set aside.
 type Quarantine struct {
@@ -242,14 +243,40 @@ func (r *Outcome) kept(c Cell, unit string, aside bool) []float64 {
 func (r *runner) short() []Cell {
 	var out []Cell
 	for _, c := range r.res.Cells {
-		if _, ok := r.res.Unsupported[c.Name()]; ok {
-			continue
-		}
-		if len(r.res.valid(c, records.NsPerOp)) < r.opts.Rounds {
+		if _, short := r.res.keptOf(c); short {
 			out = append(out, c)
 		}
 	}
 	return out
+}
+
+// ShortCell is a cell that kept fewer windows than the rounds planned.
+type ShortCell struct {
+	Name string
+	Kept int
+}
+
+// Short lists the measured cells that kept fewer windows than the rounds
+// planned, in the run's order: what the rounds that repair set-aside
+// samples left short.
+func (r *Outcome) Short() []ShortCell {
+	var out []ShortCell
+	for _, c := range r.Cells {
+		if kept, short := r.keptOf(c); short {
+			out = append(out, ShortCell{c.Name(), kept})
+		}
+	}
+	return out
+}
+
+// keptOf is how many undisturbed samples a measured cell has, and whether
+// that is fewer than the planned rounds.
+func (r *Outcome) keptOf(c Cell) (kept int, short bool) {
+	if _, ok := r.Unsupported[c.Name()]; ok {
+		return 0, false
+	}
+	kept = len(r.valid(c, records.NsPerOp))
+	return kept, kept < r.Options.Rounds
 }
 
 // wide lists the gated cells (no more threads than cores) whose median
@@ -300,17 +327,23 @@ func (r *runner) extraRounds(ctx context.Context) (bool, error) {
 	if limit <= 0 {
 		limit = r.opts.Rounds
 	}
+	// A starved cell may take the rounds planned, where limit is fewer.
+	starvedLimit := max(limit, r.opts.Rounds)
 	repairs := 0
 	var began time.Time
-	var budget time.Duration
+	var budget, starvedBudget time.Duration
 	for {
 		var cells []Cell
 		why := ""
 		short := r.short()
 		if r.opts.Quarantine.on() && len(short) > 0 && began.IsZero() {
-			began, budget = time.Now(), r.repairBudget(short, limit)
+			began, budget, starvedBudget = time.Now(), r.repairBudget(short, limit), r.repairBudget(short, starvedLimit)
 		}
-		if len(short) > 0 && !began.IsZero() && time.Since(began) < budget && repairs < maxRepairs*limit {
+		within, most := budget, maxRepairs*limit
+		if r.starved() {
+			within, most = starvedBudget, maxRepairs*starvedLimit
+		}
+		if len(short) > 0 && !began.IsZero() && time.Since(began) < within && repairs < most {
 			cells, why = short, repairing
 			repairs++
 		} else if r.opts.Precision > 0 {
@@ -339,6 +372,19 @@ func (r *runner) extraRounds(ctx context.Context) (bool, error) {
 		}
 	}
 	return false, nil
+}
+
+// starved says whether a cell has kept fewer than half the planned
+// rounds: its mean then stands on too few windows to print, and the
+// repair may go on past Quarantine.Extra for as long as the planned
+// rounds of the short cells take.
+func (r *runner) starved() bool {
+	for _, c := range r.res.Cells {
+		if kept, short := r.res.keptOf(c); short && kept < (r.opts.Rounds+1)/2 {
+			return true
+		}
+	}
+	return false
 }
 
 // maxRepairs bounds the rounds that repair set-aside samples, as a

@@ -73,17 +73,32 @@ var printers = map[string]func(io.Writer, *records.Set, int) error{
 
 // runWindow and runWarmup are run's windows: short enough that the main
 // job answers in about a minute on 2 cores, long enough that a window
-// holds thousands of lookups (ab's are shorter still).
+// holds thousands of lookups (ab's are shorter still). runRepair bounds
+// the main job's rounds that measure set-aside windows again to one round
+// of the cells short of windows, unless a cell kept fewer than half: the
+// host's other state lasts from seconds to minutes, and waiting it out
+// longer answers later for a window or two more a cell
+// (results/main-job/README.md, "The repair's budget").
 const (
 	runWindow = 200 * time.Millisecond
 	runWarmup = 50 * time.Millisecond
+	runRepair = 1
 )
+
+// defaultRepair sets -repair, where it was not given, for the main job
+// (runRepair); a run shaped by hand, or given -rounds, repairs for as long
+// as its planned rounds of the short cells take.
+func (f *runFlags) defaultRepair(fs *flag.FlagSet) {
+	if !given(fs, append(shapingFlags, "repair", "rounds")...) {
+		f.repair = runRepair
+	}
+}
 
 // runFlags are run's flags, as parsed.
 type runFlags struct {
 	cellChoice
 	labels                     listFlag
-	rounds                     int
+	rounds, repair             int
 	window, warmup, maxTime    time.Duration
 	corpus, match, out, format string
 	plots, precision, saveAs   string
@@ -121,6 +136,7 @@ func newRunFlags(fs *flag.FlagSet) *runFlags {
 	fs.StringVar(&f.plots, "plots", "", "directory for plots (default: beside -o, as NAME-plots; \"none\" for none)")
 	fs.BoolVar(&f.pin, "pin", def.Pin, "pin each worker to a CPU of its own when the threads fit the CPUs")
 	fs.BoolVar(&f.quarantine, "quarantine", true, "set aside and re-measure rounds the machine disturbed (see above)")
+	fs.IntVar(&f.repair, "repair", 0, "measure the cells the machine disturbed again for at most as long as this many rounds of them take, and up to -rounds of them while a cell has kept fewer than half (default: 1 for the main job, a run given no -impl, -workload, -threads, -param, -corpus, -match, -exec or -rounds; else -rounds)")
 	fs.StringVar(&f.precision, "precision", "", "add rounds until every gated cell's median is known to within this, e.g. 2%")
 	fs.DurationVar(&f.maxTime, "max-time", def.MaxTime, "with -precision: stop adding rounds when the run has taken this long")
 	fs.StringVar(&f.profiles.CPU, "cpuprofile", "", "write a CPU profile of each cell into `DIR` (an extra window after round 1)")
@@ -138,8 +154,8 @@ func (f *runFlags) options() (harness.Options, error) {
 	if _, ok := printers[f.format]; !ok {
 		return opts, usageError("unknown format %q (have table, benchfmt, jmh, csv, json)", f.format)
 	}
-	if f.rounds < 1 || f.window <= 0 || f.warmup < 0 {
-		return opts, usageError("-rounds and -window must be positive, -warmup not negative")
+	if f.rounds < 1 || f.window <= 0 || f.warmup < 0 || f.repair < 0 {
+		return opts, usageError("-rounds and -window must be positive, -warmup and -repair not negative")
 	}
 	if f.predict < 0 || f.predict > 1024 {
 		return opts, usageError("-predict %d: want a thread count from 1 to 1024, or 0 for no prediction", f.predict)
@@ -189,6 +205,7 @@ func (f *runFlags) options() (harness.Options, error) {
 	opts.Rounds, opts.Window, opts.Warmup, opts.Seed, opts.OrderSeed = f.rounds, f.window, f.warmup, f.seed, f.orderSeed
 	opts.Pin, opts.Precision, opts.MaxTime, opts.Profiles = f.pin, prec, f.maxTime, f.profiles
 	opts.Profiles.Write = writeOwned
+	opts.Quarantine.Extra = f.repair
 	if !f.quarantine {
 		opts.Quarantine = harness.Quarantine{}
 	}
@@ -199,6 +216,7 @@ func runDefine(fs *flag.FlagSet) runFunc {
 	f := newRunFlags(fs)
 	return func(ctx context.Context, o *streams, args []string) error {
 		f.defaultPredict(fs)
+		f.defaultRepair(fs)
 		return f.run(ctx, o, args)
 	}
 }
@@ -571,6 +589,7 @@ func summarize(w io.Writer, res *harness.Outcome) {
 	} else if res.ExtraRounds > 0 {
 		fmt.Fprintf(w, "perfrun: %d rounds added for -precision\n", res.ExtraRounds)
 	}
+	shortCells(w, res)
 	var unsupported []string
 	for name := range res.Unsupported {
 		unsupported = append(unsupported, name)
@@ -582,4 +601,35 @@ func summarize(w io.Writer, res *harness.Outcome) {
 	for _, name := range res.Imprecise {
 		fmt.Fprintf(w, "perfrun: %s: not within -precision by -max-time\n", name)
 	}
+}
+
+// shortCells names the cells the rounds that repair set-aside samples
+// left with fewer kept windows than planned, says why the repair ended,
+// and what to do: their tables stand on fewer windows, and a median's
+// interval needs six.
+func shortCells(w io.Writer, res *harness.Outcome) {
+	short := res.Short()
+	if len(short) == 0 || res.Incomplete {
+		return
+	}
+	var names []string
+	for _, c := range short {
+		names = append(names, fmt.Sprintf("%s (%d)", c.Name, c.Kept))
+	}
+	extra := res.Options.Quarantine.Extra
+	if extra <= 0 || slices.ContainsFunc(short, func(c harness.ShortCell) bool { return c.Kept < (res.Options.Rounds+1)/2 }) {
+		// A cell short of half its rounds had the planned rounds' time.
+		extra = max(extra, res.Options.Rounds)
+	}
+	rounds := fmt.Sprintf("%d rounds of those cells take", extra)
+	if extra == 1 {
+		rounds = "one round of those cells takes"
+	}
+	why := "the rounds added to measure set-aside windows again took their time, as long as " + rounds + " (-repair)"
+	cells := "cells"
+	if len(short) == 1 {
+		cells = "cell"
+	}
+	fmt.Fprintf(w, "perfrun: %d %s kept fewer windows than the %d rounds planned: %s; %s. Their tables stand on the windows kept, and a cell with fewer than 6 has no interval (± ∞): run again on a quieter machine, or with more -rounds\n",
+		len(short), cells, res.Options.Rounds, strings.Join(names, ", "), why)
 }

@@ -192,16 +192,19 @@ const mainJobPredicts = 16
 // corpus, cell or command measures the default suite, and answers past the
 // cores too; a run shaped by hand predicts when asked.
 func (f *runFlags) defaultPredict(fs *flag.FlagSet) {
-	shaped := false
-	fs.Visit(func(fl *flag.Flag) {
-		switch fl.Name {
-		case "predict", "impl", "workload", "threads", "param", "corpus", "match", "exec":
-			shaped = true
-		}
-	})
 	// The prediction prints beside the tables: a run that prints another
 	// format counts nothing for it.
-	if !shaped && f.format == "table" {
+	if !given(fs, append(shapingFlags, "predict")...) && f.format == "table" {
 		f.predict = mainJobPredicts
 	}
+}
+
+// shapingFlags are the flags that make a run other than the main job.
+var shapingFlags = []string{"impl", "workload", "threads", "param", "corpus", "match", "exec"}
+
+// given says whether any of the named flags was set.
+func given(fs *flag.FlagSet, names ...string) bool {
+	set := false
+	fs.Visit(func(fl *flag.Flag) { set = set || slices.Contains(names, fl.Name) })
+	return set
 }

@@ -1,0 +1,88 @@
+package cli
+
+import (
+	"flag"
+	"strings"
+	"testing"
+
+	"github.com/perfrun/perfrun/harness"
+	"github.com/perfrun/perfrun/impls"
+	"github.com/perfrun/perfrun/records"
+	"github.com/perfrun/perfrun/workloads"
+)
+
+// TestShortCellsSaysWhichAndWhy: a run whose repair left a cell with
+// fewer kept windows than planned names it with its count, says that the
+// repair's time ran out and which flag sets it, and what to do; a run whose every cell kept its rounds
+// says nothing.
+func TestShortCellsSaysWhichAndWhy(t *testing.T) {
+	impl := impls.All()[0]
+	c := harness.Cell{Impl: impl, Workload: workloads.Issuer, Threads: 1}
+	o := harness.DefaultOptions
+	o.Quarantine.Extra = runRepair
+	res := &harness.Outcome{Cells: []harness.Cell{c}, Options: o}
+	sample := func(why string) harness.Sample {
+		return harness.Sample{Cell: c, Metrics: []workloads.Metric{{Value: 900, Unit: records.NsPerOp}}, Quarantine: why}
+	}
+	for range 4 {
+		res.Samples = append(res.Samples, sample(""))
+	}
+	res.Samples = append(res.Samples, sample("the host"), sample("the host"))
+	var b strings.Builder
+	shortCells(&b, res)
+	for _, want := range []string{"1 cell kept fewer windows than the 6 rounds planned", c.Name() + " (4)", "as long as one round of those cells takes (-repair)", "± ∞", "more -rounds"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("short cells say %q, want %q in it", b.String(), want)
+		}
+	}
+	// A cell that kept fewer than half its rounds had the planned rounds'
+	// time.
+	starved := *res
+	starved.Samples = res.Samples[2:]
+	b.Reset()
+	shortCells(&b, &starved)
+	if want := "as long as 6 rounds of those cells take"; !strings.Contains(b.String(), want) {
+		t.Errorf("a starved cell's line says %q, want %q in it", b.String(), want)
+	}
+	res.Samples = append(res.Samples, sample(""), sample(""))
+	b.Reset()
+	shortCells(&b, res)
+	if b.Len() != 0 {
+		t.Errorf("a run whose cells kept every round says %q", b.String())
+	}
+}
+
+// TestMainJobRepairsOneRound: the main job repairs for one round of its
+// short cells; a run shaped by hand, or given -rounds, for its planned
+// rounds (0: harness.Quarantine's default); -repair sets it.
+func TestMainJobRepairsOneRound(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want int
+	}{
+		{nil, runRepair},
+		{[]string{"-window", "100ms", "-o", ""}, runRepair},
+		{[]string{"-rounds", "3"}, 0},
+		{[]string{"-impl", "sorted"}, 0},
+		{[]string{"-match", "rcu"}, 0},
+		{[]string{"-repair", "4"}, 4},
+		{[]string{"-impl", "rcu", "-repair", "2"}, 2},
+	} {
+		fs := flag.NewFlagSet("run", flag.ContinueOnError)
+		f := newRunFlags(fs)
+		if err := fs.Parse(tc.args); err != nil {
+			t.Fatal(err)
+		}
+		f.defaultRepair(fs)
+		if f.repair != tc.want {
+			t.Errorf("run %v: repairs for %d rounds, want %d", tc.args, f.repair, tc.want)
+		}
+		opts, err := f.options()
+		if err != nil {
+			t.Fatalf("run %v: %v", tc.args, err)
+		}
+		if opts.Quarantine.Extra != tc.want {
+			t.Errorf("run %v: the harness repairs for %d rounds, want %d", tc.args, opts.Quarantine.Extra, tc.want)
+		}
+	}
+}
