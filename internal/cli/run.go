@@ -608,8 +608,15 @@ func summarize(w io.Writer, res *harness.Outcome) {
 // and what to do: their tables stand on fewer windows, and a median's
 // interval needs six.
 func shortCells(w io.Writer, res *harness.Outcome) {
-	short := res.Short()
-	if len(short) == 0 || res.Incomplete {
+	all := res.Short()
+	if len(all) == 0 || res.Incomplete {
+		return
+	}
+	starved := slices.ContainsFunc(all, func(c harness.ShortCell) bool { return c.Kept < (res.Options.Rounds+1)/2 })
+	// A cell that kept none is named by the run's last line.
+	named := unjudgeable(res.Set())
+	short := slices.DeleteFunc(all, func(c harness.ShortCell) bool { return slices.Contains(named, c.Name) })
+	if len(short) == 0 {
 		return
 	}
 	var names []string
@@ -617,7 +624,7 @@ func shortCells(w io.Writer, res *harness.Outcome) {
 		names = append(names, fmt.Sprintf("%s (%d)", c.Name, c.Kept))
 	}
 	extra := res.Options.Quarantine.Extra
-	if extra <= 0 || slices.ContainsFunc(short, func(c harness.ShortCell) bool { return c.Kept < (res.Options.Rounds+1)/2 }) {
+	if extra <= 0 || starved {
 		// A cell short of half its rounds had the planned rounds' time.
 		extra = max(extra, res.Options.Rounds)
 	}

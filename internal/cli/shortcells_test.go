@@ -14,7 +14,8 @@ import (
 // TestShortCellsSaysWhichAndWhy: a run whose repair left a cell with
 // fewer kept windows than planned names it with its count, says that the
 // repair's time ran out and which flag sets it, and what to do; a run whose every cell kept its rounds
-// says nothing.
+// says nothing, as does one whose short cell kept no window (the run's
+// last line names it).
 func TestShortCellsSaysWhichAndWhy(t *testing.T) {
 	impl := impls.All()[0]
 	c := harness.Cell{Impl: impl, Workload: workloads.Issuer, Threads: 1}
@@ -43,6 +44,14 @@ func TestShortCellsSaysWhichAndWhy(t *testing.T) {
 	shortCells(&b, &starved)
 	if want := "as long as 6 rounds of those cells take"; !strings.Contains(b.String(), want) {
 		t.Errorf("a starved cell's line says %q, want %q in it", b.String(), want)
+	}
+	// A cell that kept none is the last line's to name.
+	none := *res
+	none.Samples = res.Samples[4:]
+	b.Reset()
+	shortCells(&b, &none)
+	if b.Len() != 0 {
+		t.Errorf("a cell with no window kept is named twice: %q", b.String())
 	}
 	res.Samples = append(res.Samples, sample(""), sample(""))
 	b.Reset()
