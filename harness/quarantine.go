@@ -375,9 +375,9 @@ func (r *runner) extraRounds(ctx context.Context) (bool, error) {
 }
 
 // starved says whether a cell has kept fewer than half the planned
-// rounds: its mean then stands on too few windows to print, and the
-// repair may go on past Quarantine.Extra for as long as the planned
-// rounds of the short cells take.
+// rounds: a mean of a window or two is worth waiting for, so the repair
+// may go on past Quarantine.Extra for as long as the planned rounds of
+// the short cells take.
 func (r *runner) starved() bool {
 	for _, c := range r.res.Cells {
 		if kept, short := r.res.keptOf(c); short && kept < (r.opts.Rounds+1)/2 {
@@ -388,8 +388,8 @@ func (r *runner) starved() bool {
 }
 
 // maxRepairs bounds the rounds that repair set-aside samples, as a
-// multiple of Quarantine.Extra: rounds whose every window is waited out
-// cost probes alone.
+// multiple of Quarantine.Extra (of the planned rounds while a cell is
+// starved): rounds whose every window is waited out cost probes alone.
 const maxRepairs = 8
 
 // repairBudget is how long the rounds that repair set-aside samples may

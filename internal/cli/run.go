@@ -35,9 +35,9 @@ benchstat -filter '.unit:sec/call quarantined:no' -col /impl -row '.name /thread
 FILE: the per-thread tables' unit, the samples perfrun kept).
 
 With no flags it runs the default suite: all implementations, the issuer
-workload on 1024 generated CAs, threads 1 to 2x the cores, in about 80 s on 2 cores,
-and writes perfrun-out/results.txt with its plots beside it. Cells with more
-threads than cores are marked oversubscribed.
+workload on 1024 generated CAs, threads 1 to the cores, in about 45 s on 2
+cores, and writes perfrun-out/results.txt with its plots beside it. Cells with
+more threads than cores (-threads) are marked oversubscribed.
 
 The models are measured as OpenSSL runs its store (cost=openssl, in every
 cell's name): each lookup also does the work an OpenSSL issuer lookup does
@@ -54,7 +54,10 @@ its speedup over p(N). A round in which the control got less than 85% of N
 cores, or a worker waited for a CPU a quarter of its window, or the
 hypervisor stole 5% of the machine, is set aside (kept in the file under a
 "quarantined:" line, left out of tables, plots and verdicts) and measured
-again at the end (-quarantine=false to keep every round).`,
+again at the end: in the default suite for as long as one round of those
+cells takes, longer where a cell kept under half its rounds (-repair N to
+wait longer, -quarantine=false to keep every round). The run names each cell
+left with fewer windows than rounds.`,
 }
 
 func init() { cmdRun.define = runDefine }
