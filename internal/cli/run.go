@@ -622,24 +622,25 @@ func shortCells(w io.Writer, res *harness.Outcome) {
 	if len(short) == 0 {
 		return
 	}
-	var names []string
-	for _, c := range short {
-		names = append(names, fmt.Sprintf("%s (%d)", c.Name, c.Kept))
+	fewest := slices.MinFunc(short, func(a, b harness.ShortCell) int { return a.Kept - b.Kept })
+	most := slices.MaxFunc(short, func(a, b harness.ShortCell) int { return a.Kept - b.Kept }).Kept
+	kept := fmt.Sprintf("%d", most)
+	if fewest.Kept < most {
+		kept = fmt.Sprintf("%d to %d", fewest.Kept, most)
 	}
 	extra := res.Options.Quarantine.Extra
 	if extra <= 0 || starved {
 		// A cell short of half its rounds had the planned rounds' time.
 		extra = max(extra, res.Options.Rounds)
 	}
-	rounds := fmt.Sprintf("%d rounds of those cells take", extra)
+	rounds := fmt.Sprintf("%d rounds", extra)
 	if extra == 1 {
-		rounds = "one round of those cells takes"
+		rounds = "one round"
 	}
-	why := "the rounds added to measure set-aside windows again took their time, as long as " + rounds + " (-repair)"
-	cells := "cells"
+	cells := fmt.Sprintf("%d cells", len(short))
 	if len(short) == 1 {
-		cells = "cell"
+		cells = "1 cell"
 	}
-	fmt.Fprintf(w, "perfrun: %d %s kept fewer windows than the %d rounds planned: %s; %s. Their tables stand on the windows kept, and a cell with fewer than 6 has no interval (± ∞): run again on a quieter machine, or with more -rounds\n",
-		len(short), cells, res.Options.Rounds, strings.Join(names, ", "), why)
+	fmt.Fprintf(w, "perfrun: %s kept %s of %d windows (the fewest: %s, %d): the host disturbed the rest, and the repair took %s of those cells (-repair). Their tables stand on the windows kept; under 6 a median has no interval (± ∞). -repair %d waits longer\n",
+		cells, kept, res.Options.Rounds, fewest.Name, fewest.Kept, rounds, max(res.Options.Rounds, 6))
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"flag"
+	"slices"
 	"strings"
 	"testing"
 
@@ -31,7 +32,7 @@ func TestShortCellsSaysWhichAndWhy(t *testing.T) {
 	res.Samples = append(res.Samples, sample("the host"), sample("the host"))
 	var b strings.Builder
 	shortCells(&b, res)
-	for _, want := range []string{"1 cell kept fewer windows than the 6 rounds planned", c.Name() + " (4)", "as long as one round of those cells takes (-repair)", "± ∞", "more -rounds"} {
+	for _, want := range []string{"1 cell kept 4 of 6 windows", "the fewest: " + c.Name() + ", 4", "the repair took one round of those cells (-repair)", "± ∞", "-repair 6 waits longer"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("short cells say %q, want %q in it", b.String(), want)
 		}
@@ -42,7 +43,7 @@ func TestShortCellsSaysWhichAndWhy(t *testing.T) {
 	starved.Samples = res.Samples[2:]
 	b.Reset()
 	shortCells(&b, &starved)
-	if want := "as long as 6 rounds of those cells take"; !strings.Contains(b.String(), want) {
+	if want := "the repair took 6 rounds of those cells"; !strings.Contains(b.String(), want) {
 		t.Errorf("a starved cell's line says %q, want %q in it", b.String(), want)
 	}
 	// A cell that kept none is the last line's to name.
@@ -52,6 +53,19 @@ func TestShortCellsSaysWhichAndWhy(t *testing.T) {
 	shortCells(&b, &none)
 	if b.Len() != 0 {
 		t.Errorf("a cell with no window kept is named twice: %q", b.String())
+	}
+	// Two short cells: the range of their kept windows, and the fewest.
+	d := harness.Cell{Impl: impls.All()[1], Workload: workloads.Issuer, Threads: 1}
+	two := *res
+	two.Cells = []harness.Cell{c, d}
+	two.Samples = slices.Clone(res.Samples)
+	for range 5 {
+		two.Samples = append(two.Samples, harness.Sample{Cell: d, Metrics: []workloads.Metric{{Value: 700, Unit: records.NsPerOp}}})
+	}
+	b.Reset()
+	shortCells(&b, &two)
+	if want := "2 cells kept 4 to 5 of 6 windows (the fewest: " + c.Name() + ", 4)"; !strings.Contains(b.String(), want) {
+		t.Errorf("two short cells say %q, want %q in it", b.String(), want)
 	}
 	res.Samples = append(res.Samples, sample(""), sample(""))
 	b.Reset()
