@@ -56,8 +56,8 @@ hypervisor stole 5% of the machine, is set aside (kept in the file under a
 "quarantined:" line, left out of tables, plots and verdicts) and measured
 again at the end: in the default suite for as long as one round of those
 cells takes, longer where a cell kept under half its rounds (-repair N to
-wait longer, -quarantine=false to keep every round). The run names each cell
-left with fewer windows than rounds.`,
+wait longer, -quarantine=false to keep every round). The run says how many
+cells it left with fewer windows than rounds.`,
 }
 
 func init() { cmdRun.define = runDefine }
