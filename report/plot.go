@@ -161,7 +161,7 @@ func Plots(sets []*records.Set, o PlotOptions) ([]*Plot, error) {
 	if !hasUnit(sets, latency) {
 		latency, unitName, title = records.Tidy(records.NsPerOp), "ns/op", "wall time per operation"
 	}
-	spread := " (median, 95% interval over rounds)"
+	spread := " (median; 95% interval where 6+ rounds were kept)"
 	if allPredicted(sets) {
 		title, spread = "predicted, one core a thread", " (the model's middle; shaded: its band)"
 	}
@@ -183,7 +183,7 @@ func Plots(sets []*records.Set, o PlotOptions) ([]*Plot, error) {
 		if len(f.xs) < 2 {
 			continue
 		}
-		thr, err := d.linePlot(f, 1e-6, "aggregate throughput", "million ops/s (median, 95% interval over rounds)")
+		thr, err := d.linePlot(f, 1e-6, "aggregate throughput", "million ops/s (median; 95% interval where 6+ rounds were kept)")
 		if err != nil {
 			return nil, err
 		}
