@@ -43,8 +43,13 @@ func TestShortCellsSaysWhichAndWhy(t *testing.T) {
 	starved.Samples = res.Samples[2:]
 	b.Reset()
 	shortCells(&b, &starved)
-	if want := "the repair took 6 rounds of those cells"; !strings.Contains(b.String(), want) {
-		t.Errorf("a starved cell's line says %q, want %q in it", b.String(), want)
+	for _, want := range []string{"the repair took 6 rounds of those cells", "a quieter machine keeps more"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("a starved cell's line says %q, want %q in it", b.String(), want)
+		}
+	}
+	if strings.Contains(b.String(), "-repair 6 waits longer") {
+		t.Errorf("a repair that took the planned rounds' time says to wait longer: %q", b.String())
 	}
 	// A cell that kept none is the last line's to name.
 	none := *res
