@@ -187,15 +187,16 @@ func TestRepairOfAStuckHostEnds(t *testing.T) {
 // TestRepairGoesOnForAStarvedCell: with Extra at one round, the repair of
 // a host stuck in its other state stops at one round's share of rounds
 // where the cell kept 5 of 6 windows, and goes on to the planned rounds'
-// share where it kept 2, fewer than half; Short names what is left.
+// share where it kept 2, fewer than half, and says which time it had;
+// Short names what is left.
 func TestRepairGoesOnForAStarvedCell(t *testing.T) {
 	for _, k := range []struct {
-		name         string
-		floors       []float64
-		kept, rounds int
+		name                 string
+		floors               []float64
+		kept, rounds, budget int
 	}{
-		{"5 of 6 kept", []float64{37.7, 38.5, 21.3, 38.1, 37.9, 38.3}, 5, maxRepairs},
-		{"2 of 6 kept", []float64{37.7, 21.3, 38.1}, 2, maxRepairs * 6},
+		{"5 of 6 kept", []float64{37.7, 38.5, 21.3, 38.1, 37.9, 38.3}, 5, maxRepairs, 1},
+		{"2 of 6 kept", []float64{37.7, 21.3, 38.1}, 2, maxRepairs * 6, 6},
 	} {
 		q := DefaultQuarantine
 		q.Extra = 1
@@ -218,8 +219,8 @@ func TestRepairGoesOnForAStarvedCell(t *testing.T) {
 		if _, err := r.extraRounds(context.Background()); err != nil {
 			t.Fatal(err)
 		}
-		if r.res.ExtraRounds != k.rounds {
-			t.Errorf("%s: %d rounds added, want %d", k.name, r.res.ExtraRounds, k.rounds)
+		if r.res.ExtraRounds != k.rounds || r.res.RepairRounds != k.budget {
+			t.Errorf("%s: %d rounds added in the time of %d rounds, want %d in the time of %d", k.name, r.res.ExtraRounds, r.res.RepairRounds, k.rounds, k.budget)
 		}
 		if short := r.res.Short(); len(short) != 1 || short[0].Kept != k.kept {
 			t.Errorf("%s: Short() = %v, want the cell with %d kept", k.name, short, k.kept)

@@ -339,13 +339,14 @@ func (r *runner) extraRounds(ctx context.Context) (bool, error) {
 		if r.opts.Quarantine.on() && len(short) > 0 && began.IsZero() {
 			began, budget, starvedBudget = time.Now(), r.repairBudget(short, limit), r.repairBudget(short, starvedLimit)
 		}
-		within, most := budget, maxRepairs*limit
+		within, most, rounds := budget, maxRepairs*limit, limit
 		if r.starved() {
-			within, most = starvedBudget, maxRepairs*starvedLimit
+			within, most, rounds = starvedBudget, maxRepairs*starvedLimit, starvedLimit
 		}
 		if len(short) > 0 && !began.IsZero() && time.Since(began) < within && repairs < most {
 			cells, why = short, repairing
 			repairs++
+			r.res.RepairRounds = max(r.res.RepairRounds, rounds)
 		} else if r.opts.Precision > 0 {
 			wide := r.wide()
 			perCell := time.Since(r.res.Started) / time.Duration(max(r.done, 1))

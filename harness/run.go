@@ -110,6 +110,11 @@ type Outcome struct {
 	// the floor probe run just before found the host in its other state
 	// for lookups (the state whose windows the quarantine sets aside).
 	WaitedOut int
+	// RepairRounds is how many rounds of the short cells bounded the
+	// time of the rounds that repaired set-aside samples: Quarantine.Extra,
+	// or the planned rounds while a cell had kept fewer than half (0: none
+	// ran).
+	RepairRounds int
 	// Imprecise lists the gated cells that did not reach Options.Precision.
 	Imprecise []string
 	// Unsupported maps a cell left out because its store lacks an

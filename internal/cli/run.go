@@ -611,14 +611,13 @@ func summarize(w io.Writer, res *harness.Outcome) {
 // and what to do: their tables stand on fewer windows, and a median's
 // interval needs six.
 func shortCells(w io.Writer, res *harness.Outcome) {
-	all := res.Short()
-	if len(all) == 0 || res.Incomplete {
+	short := res.Short()
+	if len(short) == 0 || res.Incomplete {
 		return
 	}
-	starved := slices.ContainsFunc(all, func(c harness.ShortCell) bool { return c.Kept < (res.Options.Rounds+1)/2 })
 	// A cell that kept none is named by the run's last line.
 	named := unjudgeable(res.Set())
-	short := slices.DeleteFunc(all, func(c harness.ShortCell) bool { return slices.Contains(named, c.Name) })
+	short = slices.DeleteFunc(short, func(c harness.ShortCell) bool { return slices.Contains(named, c.Name) })
 	if len(short) == 0 {
 		return
 	}
@@ -628,13 +627,8 @@ func shortCells(w io.Writer, res *harness.Outcome) {
 	if fewest.Kept < most {
 		kept = fmt.Sprintf("%d to %d", fewest.Kept, most)
 	}
-	extra := res.Options.Quarantine.Extra
-	if extra <= 0 || starved {
-		// A cell short of half its rounds had the planned rounds' time.
-		extra = max(extra, res.Options.Rounds)
-	}
-	rounds := fmt.Sprintf("%d rounds", extra)
-	if extra == 1 {
+	rounds := fmt.Sprintf("%d rounds", res.RepairRounds)
+	if res.RepairRounds == 1 {
 		rounds = "one round"
 	}
 	cells := fmt.Sprintf("%d cells", len(short))
@@ -642,7 +636,7 @@ func shortCells(w io.Writer, res *harness.Outcome) {
 		cells = "1 cell"
 	}
 	remedy := "a quieter machine keeps more"
-	if extra < res.Options.Rounds {
+	if res.RepairRounds < res.Options.Rounds {
 		remedy = fmt.Sprintf("-repair %d waits longer", res.Options.Rounds)
 	}
 	fmt.Fprintf(w, "perfrun: %s kept %s of %d windows (the fewest: %s, %d): the host disturbed the rest, and the repair took %s of those cells (-repair). Their tables stand on the windows kept; under 6 a median has no interval (± ∞). %s\n",

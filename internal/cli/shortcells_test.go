@@ -22,7 +22,7 @@ func TestShortCellsSaysWhichAndWhy(t *testing.T) {
 	c := harness.Cell{Impl: impl, Workload: workloads.Issuer, Threads: 1}
 	o := harness.DefaultOptions
 	o.Quarantine.Extra = runRepair
-	res := &harness.Outcome{Cells: []harness.Cell{c}, Options: o}
+	res := &harness.Outcome{Cells: []harness.Cell{c}, Options: o, RepairRounds: runRepair}
 	sample := func(why string) harness.Sample {
 		return harness.Sample{Cell: c, Metrics: []workloads.Metric{{Value: 900, Unit: records.NsPerOp}}, Quarantine: why}
 	}
@@ -38,9 +38,9 @@ func TestShortCellsSaysWhichAndWhy(t *testing.T) {
 		}
 	}
 	// A cell that kept fewer than half its rounds had the planned rounds'
-	// time.
+	// time (the harness says so in RepairRounds).
 	starved := *res
-	starved.Samples = res.Samples[2:]
+	starved.Samples, starved.RepairRounds = res.Samples[2:], o.Rounds
 	b.Reset()
 	shortCells(&b, &starved)
 	for _, want := range []string{"the repair took 6 rounds of those cells", "a quieter machine keeps more"} {
