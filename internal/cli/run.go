@@ -97,6 +97,16 @@ func (f *runFlags) defaultRepair(fs *flag.FlagSet) {
 	}
 }
 
+// shapingFlags are the flags that make a run other than the main job.
+var shapingFlags = []string{"impl", "workload", "threads", "param", "corpus", "match", "exec"}
+
+// given says whether any of the named flags was set.
+func given(fs *flag.FlagSet, names ...string) bool {
+	set := false
+	fs.Visit(func(fl *flag.Flag) { set = set || slices.Contains(names, fl.Name) })
+	return set
+}
+
 // runFlags are run's flags, as parsed.
 type runFlags struct {
 	cellChoice

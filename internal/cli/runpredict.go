@@ -198,13 +198,3 @@ func (f *runFlags) defaultPredict(fs *flag.FlagSet) {
 		f.predict = mainJobPredicts
 	}
 }
-
-// shapingFlags are the flags that make a run other than the main job.
-var shapingFlags = []string{"impl", "workload", "threads", "param", "corpus", "match", "exec"}
-
-// given says whether any of the named flags was set.
-func given(fs *flag.FlagSet, names ...string) bool {
-	set := false
-	fs.Visit(func(fl *flag.Flag) { set = set || slices.Contains(names, fl.Name) })
-	return set
-}
