@@ -466,7 +466,7 @@ func (f *runFlags) write(o *streams, res *harness.Outcome) error {
 		f.pastTheCores(o, set)
 	}
 	if !f.quiet {
-		summarize(o.stderr, res)
+		summarize(o.stderr, res, set)
 		if prev != nil && !res.Incomplete {
 			sincePrevious(o.stderr, prev, set, f.out)
 		}
@@ -590,8 +590,9 @@ func judgeable(set *records.Set) int {
 	return n
 }
 
-// summarize says what the run set aside, added and could not reach.
-func summarize(w io.Writer, res *harness.Outcome) {
+// summarize says what the run set aside, added and could not reach; set
+// is res's results.
+func summarize(w io.Writer, res *harness.Outcome, set *records.Set) {
 	if n, why := res.SetAside(); n > 0 {
 		waited := ""
 		if res.WaitedOut > 0 {
@@ -602,7 +603,7 @@ func summarize(w io.Writer, res *harness.Outcome) {
 	} else if res.ExtraRounds > 0 {
 		fmt.Fprintf(w, "perfrun: %d rounds added for -precision\n", res.ExtraRounds)
 	}
-	shortCells(w, res)
+	shortCells(w, res, set)
 	var unsupported []string
 	for name := range res.Unsupported {
 		unsupported = append(unsupported, name)
@@ -619,14 +620,15 @@ func summarize(w io.Writer, res *harness.Outcome) {
 // shortCells names the cells the rounds that repair set-aside samples
 // left with fewer kept windows than planned, says why the repair ended,
 // and what to do: their tables stand on fewer windows, and a median's
-// interval needs six.
-func shortCells(w io.Writer, res *harness.Outcome) {
+// interval needs six. set is res's results, where the run's last line
+// finds the cells that kept none.
+func shortCells(w io.Writer, res *harness.Outcome, set *records.Set) {
 	short := res.Short()
 	if len(short) == 0 || res.Incomplete {
 		return
 	}
 	// A cell that kept none is named by the run's last line.
-	named := unjudgeable(res.Set())
+	named := unjudgeable(set)
 	short = slices.DeleteFunc(short, func(c harness.ShortCell) bool { return slices.Contains(named, c.Name) })
 	if len(short) == 0 {
 		return

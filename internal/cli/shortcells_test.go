@@ -31,7 +31,7 @@ func TestShortCellsSaysWhichAndWhy(t *testing.T) {
 	}
 	res.Samples = append(res.Samples, sample("the host"), sample("the host"))
 	var b strings.Builder
-	shortCells(&b, res)
+	shortCells(&b, res, res.Set())
 	for _, want := range []string{"1 cell kept 4 of 6 windows", "the fewest: " + c.Name() + ", 4", "the repair took one round of those cells (-repair)", "± ∞", "-repair 6 waits longer"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("short cells say %q, want %q in it", b.String(), want)
@@ -42,7 +42,7 @@ func TestShortCellsSaysWhichAndWhy(t *testing.T) {
 	starved := *res
 	starved.Samples, starved.RepairRounds = res.Samples[2:], o.Rounds
 	b.Reset()
-	shortCells(&b, &starved)
+	shortCells(&b, &starved, starved.Set())
 	for _, want := range []string{"the repair took 6 rounds of those cells", "a quieter machine keeps more"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("a starved cell's line says %q, want %q in it", b.String(), want)
@@ -55,7 +55,7 @@ func TestShortCellsSaysWhichAndWhy(t *testing.T) {
 	none := *res
 	none.Samples = res.Samples[4:]
 	b.Reset()
-	shortCells(&b, &none)
+	shortCells(&b, &none, none.Set())
 	if b.Len() != 0 {
 		t.Errorf("a cell with no window kept is named twice: %q", b.String())
 	}
@@ -68,13 +68,13 @@ func TestShortCellsSaysWhichAndWhy(t *testing.T) {
 		two.Samples = append(two.Samples, harness.Sample{Cell: d, Metrics: []workloads.Metric{{Value: 700, Unit: records.NsPerOp}}})
 	}
 	b.Reset()
-	shortCells(&b, &two)
+	shortCells(&b, &two, two.Set())
 	if want := "2 cells kept 4 to 5 of 6 windows (the fewest: " + c.Name() + ", 4)"; !strings.Contains(b.String(), want) {
 		t.Errorf("two short cells say %q, want %q in it", b.String(), want)
 	}
 	res.Samples = append(res.Samples, sample(""), sample(""))
 	b.Reset()
-	shortCells(&b, res)
+	shortCells(&b, res, res.Set())
 	if b.Len() != 0 {
 		t.Errorf("a run whose cells kept every round says %q", b.String())
 	}
