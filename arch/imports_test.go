@@ -34,9 +34,6 @@ var layers = []struct {
 	pkg   string
 	layer int
 }{
-	{"harness/locks/hooked", -4}, // the hooks a build for lock profiles has every package call
-	{"harness/locks/hooked/sync/atomic", -3},
-	{"harness/locks/hooked/sync", -2},
 	{"internal/git", -2},
 	{"internal/regularfile", -1},
 	{"internal/recorded", -1},

@@ -9,16 +9,16 @@ import (
 	"strings"
 )
 
-// selfCosts reads a callgrind output file written with
+// SelfCosts reads a callgrind output file written with
 // --compress-strings=no and returns, by function, the cost of event that
 // the function's own instructions caused: the cost lines under its fn=
 // line, not those that follow a calls= line (a call's inclusive cost).
-func selfCosts(r io.Reader, event string) (map[string]float64, error) {
+func SelfCosts(r io.Reader, event string) (map[string]float64, error) {
 	self, _, err := costs(r, event, nil)
 	return self, err
 }
 
-// costs is selfCosts and, beside it, the inclusive cost of event of every
+// costs is SelfCosts and, beside it, the inclusive cost of event of every
 // call from a function into one that into says yes to, summed.
 func costs(r io.Reader, event string, into func(caller, callee string) bool) (map[string]float64, float64, error) {
 	out := make(map[string]float64)

@@ -91,7 +91,7 @@ func runtimeFunc(fn string) bool {
 	return strings.HasPrefix(fn, "runtime.") || strings.HasPrefix(fn, "internal/runtime/") && !strings.HasPrefix(fn, "internal/runtime/syscall/")
 }
 
-// syscalls sums the system calls booked to each function (selfCosts of
+// syscalls sums the system calls booked to each function (SelfCosts of
 // sysCount) that the counted code can have made: those of a function
 // with a syscall instruction outside package runtime, and those of code
 // outside the program; waited are those of the code's waits (costs'

@@ -65,11 +65,11 @@ calls=1 0
 fn=syscall.Getpid
 3 30 1
 `
-	got, err := selfCosts(strings.NewReader(out), "sysCount")
+	got, err := SelfCosts(strings.NewReader(out), "sysCount")
 	if err != nil || got["main.lookup"] != 2 || got["syscall.Getpid"] != 1 {
-		t.Errorf("selfCosts = %v, %v; want main.lookup 2 (its call's 1 left out), syscall.Getpid 1", got, err)
+		t.Errorf("SelfCosts = %v, %v; want main.lookup 2 (its call's 1 left out), syscall.Getpid 1", got, err)
 	}
-	if _, err := selfCosts(strings.NewReader("events: Ir\n"), "sysCount"); err == nil {
+	if _, err := SelfCosts(strings.NewReader("events: Ir\n"), "sysCount"); err == nil {
 		t.Error("an output without the event gave no error")
 	}
 }

@@ -15,43 +15,24 @@ import (
 
 // Build compiles the main package pkg (an import path, or a folder such
 // as ".") in dir into the binary out, built for lock profiles: with the
-// build tags tags plus Tag, flags added to go build's, and an overlay that
-// hooks every sync lock and sync/atomic type of the store. Where perfrun
-// is a folder of the user's (this module, or a replace), the overlay has
-// those folders import the hooked sync and sync/atomic (package hooked):
-// the standard library compiles as in any build, so go's cache has it
-// from the build of the program itself. Else (perfrun from the module
-// cache, or a tree from before package hooked) it overlays the standard
-// sync and sync/atomic, and every package above them compiles once more.
+// build tags tags plus Tag, flags added to go build's, and an overlay of
+// the standard sync and sync/atomic (Overlay) whose locks and atomic types
+// tell the profile of every acquisition and write. Every lock a call takes
+// through sync is seen so: the store's, the standard library's (log's
+// writer lock, sync.Once's, sync.Pool's slow path) and a module's. Every
+// package above sync compiles once more for it, the standard library
+// included; go's cache keeps them for the next build.
 func Build(ctx context.Context, dir, pkg, out string, tags []string, flags ...string) error {
-	return build(ctx, dir, pkg, out, tags, howHooked, flags...)
-}
-
-// build is Build with how deciding how the build is hooked.
-func build(ctx context.Context, dir, pkg, out string, tags []string, how func([]listed) int, flags ...string) error {
 	scratch, err := scratch.Dir("overlay-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(scratch)
-	tags = append(slices.Clip(tags), Tag)
-	pkgs, err := buildPackages(ctx, dir, pkg, tags)
-	if err != nil {
-		return fmt.Errorf("listing %s's packages for lock profiles: %w", pkg, err)
-	}
-	var overlay string
-	switch how(pkgs) {
-	case hookImports:
-		overlay, err = hookedOverlayFile(pkgs, scratch)
-	case hookStandard:
-		tags = append(tags, StandardTag)
-		fallthrough
-	default:
-		overlay, err = Overlay(ctx, dir, scratch)
-	}
+	overlay, err := Overlay(ctx, dir, scratch)
 	if err != nil {
 		return err
 	}
+	tags = append(slices.Clip(tags), Tag, olderTag)
 	args := append([]string{"build", "-overlay", overlay, "-tags", strings.Join(tags, ","), "-o", out}, flags...)
 	if err := gobuild.Run(ctx, dir, append(args, "--", pkg)...); err != nil {
 		return fmt.Errorf("building %s for lock profiles: %w", pkg, err)

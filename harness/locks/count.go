@@ -1,13 +1,13 @@
 package locks
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -38,13 +38,25 @@ type Profile struct {
 	// Lines are how the atomics besides the exclusive locks' own spread
 	// over cache lines.
 	Lines Lines
+	// Unseen are the kinds of lock an operation took that the profile
+	// cannot see.
+	Unseen []Unseen
 }
 
 // A LockProfile is one lock's share of a Profile.
 type LockProfile struct {
-	Kind                      string
+	Kind string
+	// Site is the function that first took it; "" for the locks past the
+	// most a profile tells apart (Spilled).
+	Site                      string
 	Exclusive, Shared         float64 // acquisitions per operation
 	HeldExclusive, HeldShared float64 // instructions held per operation
+	// Spilled are the locks past the most a profile tells apart, each
+	// taken as a lock of its own.
+	Spilled bool
+	// Spread is how many locks the acquisitions went to, where they are
+	// Spilled: each acquisition one.
+	Spread float64
 }
 
 // Check refuses a profile no operation can have (predict.CheckLocks).
@@ -62,12 +74,56 @@ func (p Profile) Values() []float64 {
 // instructions: its exclusive acquisitions and those instructions per
 // operation, zero where no lock is taken exclusively.
 func (p Profile) Busiest() (acquisitions, held float64) {
-	for _, l := range p.Locks {
-		if l.Exclusive > 0 && (acquisitions == 0 || l.HeldExclusive > held) {
-			acquisitions, held = l.Exclusive, l.HeldExclusive
+	if i := p.busiest(); i >= 0 {
+		return p.Locks[i].Exclusive, p.Locks[i].HeldExclusive
+	}
+	return 0, 0
+}
+
+// BusiestSite is the function that first took the busiest lock, "" where
+// no lock is taken exclusively.
+func (p Profile) BusiestSite() string {
+	if i := p.busiest(); i >= 0 {
+		return p.Locks[i].Site
+	}
+	return ""
+}
+
+// busiest is the busiest lock's place in Locks, -1 for none.
+func (p Profile) busiest() int {
+	at := -1
+	for i, l := range p.Locks {
+		if l.Exclusive > 0 && !l.Spilled && (at < 0 || l.HeldExclusive > p.Locks[at].HeldExclusive) {
+			at = i
 		}
 	}
-	return acquisitions, held
+	return at
+}
+
+// OtherLocks is how many locks of equal weight the exclusive locks besides
+// the busiest make, by their acquisitions (their sum squared over their
+// squares' sum): 63 for a lookup that takes one of 64 stripes of a lock in
+// turn, 1 for one other lock; 0 where there is none. Each queues on its
+// own (package predict).
+func (p Profile) OtherLocks() float64 {
+	b := p.busiest()
+	var sum, squares float64
+	for i, l := range p.Locks {
+		switch {
+		case i == b || !(l.Exclusive > 0):
+		case l.Spilled:
+			// Each acquisition a lock of its own: weight 1/Spread apiece.
+			sum += l.Exclusive
+			squares += l.Exclusive * l.Exclusive / l.Spread
+		default:
+			sum += l.Exclusive
+			squares += l.Exclusive * l.Exclusive
+		}
+	}
+	if !(squares > 0) {
+		return 0
+	}
+	return sum * sum / squares
 }
 
 // FromValues is the profile whose Values are v (a file's, read back);
@@ -92,7 +148,7 @@ func Count(ctx context.Context, argv, env []string) (Profile, error) {
 	defer os.RemoveAll(dir)
 	out := filepath.Join(dir, "callgrind.out")
 	args := append([]string{"--tool=callgrind", "--instr-atstart=no", "--collect-atstart=no", "--collect-bus=yes",
-		"--dump-instr=no", "--dump-line=no", "--callgrind-out-file=" + out}, argv...)
+		"--dump-instr=no", "--dump-line=no", "--compress-strings=no", "--callgrind-out-file=" + out}, argv...)
 	var stdout bytes.Buffer
 	if err := callgrind.Run(ctx, args, env, &stdout, nil); err != nil {
 		return Profile{}, err
@@ -108,8 +164,12 @@ func Count(ctx context.Context, argv, env []string) (Profile, error) {
 	return rep.profile(dumps)
 }
 
-// cost is what one dump collected.
-type cost struct{ instructions, atomics float64 }
+// cost is what one dump collected: in all, and the atomics each function
+// executed itself.
+type cost struct {
+	instructions, atomics float64
+	byFunction            map[string]float64
+}
 
 // profile turns the report and the dumps into counts per operation.
 func (rep Report) profile(dumps map[string]cost) (Profile, error) {
@@ -149,43 +209,95 @@ func (rep Report) profile(dumps map[string]cost) (Profile, error) {
 	if err != nil {
 		return Profile{}, err
 	}
-	p := Profile{Atomics: count.atomics / n}
+	p := Profile{Atomics: count.atomics / n, Unseen: unseen(count.byFunction, rep.Ops, rep.Sourced)}
 	for _, l := range rep.Locks {
 		p.ExclusiveLocks += float64(l.Exclusive) / n
 		p.SharedLocks += float64(l.Shared) / n
-		p.Locks = append(p.Locks, LockProfile{Kind: l.Kind, Exclusive: float64(l.Exclusive) / n, Shared: float64(l.Shared) / n})
+		lp := LockProfile{Kind: l.Kind, Site: l.Site, Exclusive: float64(l.Exclusive) / n, Shared: float64(l.Shared) / n, Spilled: l.Spilled}
+		if l.Spilled {
+			lp.Spread = float64(l.Exclusive)
+		}
+		p.Locks = append(p.Locks, lp)
 	}
 	p.Lines = spread(max(0, p.Atomics-2*p.ExclusiveLocks), rep.Lines, rep.Ops)
-	if p.ExclusiveLocks > 0 {
-		if p.LockedInstructions, err = held(exclusiveLabel, false, rep.PerKind); err != nil {
+	for _, shared := range []bool{false, true} {
+		label, acquired, total := exclusiveLabel, p.ExclusiveLocks, &p.LockedInstructions
+		if shared {
+			label, acquired, total = sharedLabel, p.SharedLocks, &p.SharedLockedInstructions
+		}
+		if !(acquired > 0) {
+			continue
+		}
+		if *total, err = held(label, shared, rep.PerKind); err != nil {
 			return Profile{}, err
 		}
-	}
-	if p.SharedLocks > 0 {
-		if p.SharedLockedInstructions, err = held(sharedLabel, true, rep.PerKind); err != nil {
+		if err := rep.apportion(&p, shared, *total, held); err != nil {
 			return Profile{}, err
-		}
-	}
-	for i, l := range rep.Locks {
-		lp := &p.Locks[i]
-		if l.Exclusive > 0 {
-			lp.HeldExclusive = p.LockedInstructions
-		}
-		if l.Shared > 0 {
-			lp.HeldShared = p.SharedLockedInstructions
-		}
-		if l.HeldLabel != "" {
-			if lp.HeldExclusive, err = held(l.HeldLabel, false, l.PerKind); err != nil {
-				return Profile{}, err
-			}
-		}
-		if l.SharedLabel != "" {
-			if lp.HeldShared, err = held(l.SharedLabel, true, l.PerKind); err != nil {
-				return Profile{}, err
-			}
 		}
 	}
 	return p, nil
+}
+
+// apportion gives each lock of p its instructions held in a mode: its
+// unit's (the locks taken at one call, or a source's lock), as the held
+// pass of the unit counted them, shared by the unit's locks as their
+// acquisitions are; the locks of no unit's pass (one unit alone in the
+// mode, or those past the most a profile tells apart) share what the
+// mode's pass counted beyond the units', the same way.
+func (rep Report) apportion(p *Profile, shared bool, total float64, held func(string, bool, []int64) (float64, error)) error {
+	acquisitions := func(l Lock) int64 {
+		if shared {
+			return l.Shared
+		}
+		return l.Exclusive
+	}
+	labelOf := func(l Lock) string {
+		if shared {
+			return l.SharedLabel
+		}
+		return l.HeldLabel
+	}
+	set := func(i int, h float64) {
+		if shared {
+			p.Locks[i].HeldShared = h
+		} else {
+			p.Locks[i].HeldExclusive = h
+		}
+	}
+	// Each label's locks: their acquisitions, per kind and in all.
+	perKind, all := make(map[string][]int64), make(map[string]int64)
+	for _, l := range rep.Locks {
+		if acquisitions(l) == 0 {
+			continue
+		}
+		label := labelOf(l)
+		if perKind[label] == nil {
+			perKind[label] = make([]int64, len(kinds))
+		}
+		for i, a := range l.PerKind {
+			perKind[label][i] += a
+		}
+		all[label] += acquisitions(l)
+	}
+	sums := make(map[string]float64)
+	left := total
+	for label := range all {
+		if label == "" {
+			continue
+		}
+		h, err := held(label, shared, perKind[label])
+		if err != nil {
+			return err
+		}
+		sums[label], left = h, left-h
+	}
+	sums[""] = max(0, left)
+	for i, l := range rep.Locks {
+		if a := acquisitions(l); a > 0 {
+			set(i, sums[labelOf(l)]*float64(a)/float64(all[labelOf(l)]))
+		}
+	}
+	return nil
 }
 
 // readDumps reads every dump callgrind wrote beside out (out.1, out.2, …
@@ -208,19 +320,17 @@ func readDumps(out string) (map[string]cost, error) {
 	return dumps, nil
 }
 
-// readDump reads one callgrind dump's trigger and its totals of the
-// events Ir (instructions) and Ge (atomic instructions).
+// readDump reads one callgrind dump's trigger, its totals of the events
+// Ir (instructions) and Ge (atomic instructions), and the Ge of each
+// function's own instructions.
 func readDump(path string) (label string, c cost, err error) {
-	f, err := os.Open(path)
+	data, err := os.ReadFile(path)
 	if err != nil {
 		return "", c, err
 	}
-	defer f.Close()
 	var events []string
-	s := bufio.NewScanner(f)
-	s.Buffer(make([]byte, 64<<10), 1<<20)
-	for s.Scan() {
-		line := s.Text()
+	for line := range strings.Lines(string(data)) {
+		line = strings.TrimSuffix(line, "\n")
 		switch {
 		case strings.HasPrefix(line, "desc: Trigger: Client Request: "):
 			label = strings.TrimPrefix(line, "desc: Trigger: Client Request: ")
@@ -241,5 +351,10 @@ func readDump(path string) (label string, c cost, err error) {
 			}
 		}
 	}
-	return label, c, s.Err()
+	if slices.Contains(events, "Ge") {
+		if c.byFunction, err = callgrind.SelfCosts(bytes.NewReader(data), "Ge"); err != nil {
+			return "", c, fmt.Errorf("%s: %w", path, err)
+		}
+	}
+	return label, c, nil
 }

@@ -7,29 +7,30 @@
 //
 // How it counts. The cell's operations run on one thread under callgrind
 // (--collect-bus counts atomic instructions as "Ge" events) in a binary
-// built for lock profiles (Build, and the build tag perfrun_locks): every
-// package in the user's folders imports the hooked sync and sync/atomic
-// (package hooked) in place of the standard ones, whose sync.Mutex and
-// sync.RWMutex tell a hook of every acquisition and release, so any Go
-// store is profiled as it is, with no lock type of perfrun's. (Where
-// perfrun comes from the module cache, which go build will not overlay,
-// the standard sync itself is overlaid: Overlay.) Go's cache keys a
-// package by its folder, so the build runs through a link in the user's
-// cache that every clone of a module shares: a new clone finds the
-// rewritten packages compiled. The hook counts acquisitions per lock, and in
-// later passes over the same operations switches callgrind's collection on
-// exactly while a chosen lock is held, so callgrind counts the instructions
-// executed under it. What the hook itself adds inside a held region is the
-// same for every region of a kind of lock, and is measured on an empty
-// critical section and taken off. A store behind cgo can report its own
-// locks through Register (the real OpenSSL store wraps libcrypto's pthread
-// read/write locks).
+// built for lock profiles (Build, and the build tag perfrun_locks) with an
+// overlay of the standard sync and sync/atomic: sync.Mutex's and
+// sync.RWMutex's methods tell a hook of every acquisition and release, and
+// sync/atomic's types of every write, so every lock a call takes through
+// sync is seen wherever it is taken — the store's, the standard library's
+// (log's writer lock, sync.Once's, sync.Pool's slow path) or a module's —
+// and any Go store is profiled as it is, with no lock type of perfrun's.
+// The hook counts acquisitions per lock and keeps the call that first took
+// each; locks taken at one call (the stripes of one lock) are a group. In
+// later passes over the same operations it switches callgrind's collection
+// on exactly while a lock of a mode is held, and while one of a group is,
+// so callgrind counts the instructions executed under each; a group's are
+// shared by its locks as their acquisitions are. What the hook itself adds
+// inside a held region is the same for every region of a kind of lock,
+// and is measured on an empty critical section and taken off. A store
+// behind cgo can report its own locks through Register (the real OpenSSL
+// store wraps libcrypto's pthread read/write locks).
 //
-// What a profile cannot see: locks other than sync.Mutex, sync.RWMutex and
-// what a Source reports (channels, sync.Map's internal locks, the
-// runtime's, and in a hooked build the standard library's and those of
-// modules in the module cache), how long another thread waits, and what a cache line costs
-// on a given machine; it counts what causes contention, not contention.
+// What a profile cannot see, it names (Unseen): the runtime's locks (a
+// channel's, a timer's, the allocator's), internal/sync's (sync.Map's), and
+// a C library's where no Source reports them, each by the atomics the
+// functions that take it execute. It cannot see how long another thread
+// waits, or what a cache line costs on a given machine; it counts what
+// causes contention, not contention.
 //
 // Its promise: Overlay, the Profile a child prints (Run) and the parent
 // reads (Count), and the units of a profile (Units), each assume=exact.

@@ -1,20 +1,23 @@
-//go:build perfrun_locks && !perfrun_locks_std
+//go:build perfrun_locks
 
 package locks
 
 import (
+	_ "sync"        // the overlay's hook variable lives there
+	_ "sync/atomic" // and the atomics' hook here
 	"unsafe"
-
-	"github.com/perfrun/perfrun/harness/locks/hooked"
 )
 
+//go:linkname syncHook sync.perfrunLockHook
+var syncHook func(event int, lock unsafe.Pointer)
+
+//go:linkname atomicHook sync/atomic.perfrunAtomicHook
+var atomicHook func(addr unsafe.Pointer)
+
 // Instrumented says whether this binary was built for lock profiles: with
-// the build tag and the overlay that hooks its locks and atomics (Build).
+// the build tag and the overlay of the standard sync (Build).
 const Instrumented = true
 
-func install(h func(event int, lock unsafe.Pointer)) { hooked.Lock = h }
+func install(h func(event int, lock unsafe.Pointer)) { syncHook = h }
 
-func installAtomics(h func(addr unsafe.Pointer)) { hooked.Atomic = h }
-
-// unshaped says why this binary's hooked sync cannot be trusted, or "".
-func unshaped() string { return hooked.Unshaped }
+func installAtomics(h func(addr unsafe.Pointer)) { atomicHook = h }

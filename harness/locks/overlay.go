@@ -15,16 +15,18 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/perfrun/perfrun/harness/locks/hooked"
 )
 
 // Tag is the build tag a profiling binary is built with, beside -overlay:
-// it installs this package's hooks into package hooked.
+// it installs this package's hooks into the overlay of the standard sync
+// and sync/atomic (Overlay).
 const Tag = "perfrun_locks"
 
-// StandardTag, beside Tag, installs them into the overlay of the standard
-// sync and sync/atomic instead (Overlay).
-const StandardTag = "perfrun_locks_std"
+// olderTag is the tag a tree from before this one (an older revision ab
+// builds) needs beside Tag to link its hooks into the standard overlay:
+// such a tree's hooks otherwise go to packages it had sync imported as.
+// A tree without those packages ignores it.
+const olderTag = "perfrun_locks_std"
 
 // shapes are, per file of package sync, how many lock methods it
 // declares and how many calls RWMutex makes to its inner Mutex (Lock,
@@ -41,9 +43,9 @@ var renamed = map[string][]string{
 // Overlay writes, into dir, a `go build -overlay` file of the standard
 // sync and sync/atomic for the Go toolchain that builds in buildDir (its
 // GOROOT: a module may ask for another toolchain), and returns its path.
-// With it and the tags Tag and StandardTag, sync.Mutex's and
-// sync.RWMutex's methods tell the hook this package installs; without the
-// tags the binary behaves as ever.
+// With it and the tag Tag, sync.Mutex's and sync.RWMutex's methods tell
+// the hook this package installs; without the tag the binary behaves as
+// ever.
 func Overlay(ctx context.Context, buildDir, dir string) (string, error) {
 	cmd := exec.CommandContext(ctx, "go", "env", "GOROOT")
 	cmd.Dir = buildDir
@@ -154,20 +156,17 @@ func isIdent(e ast.Expr, name string) bool {
 }
 
 // The events the hook is told of: a kind of lock and mode, acquired or
-// released. Each kind has a wrapper path of its own, whose cost inside a
-// held region is measured apart (calibrate). sync's are package hooked's
-// (and the overlay's of the standard sync, which has their numbers).
+// released (release = acquire + 1). Each kind has a wrapper path of its
+// own, whose cost inside a held region is measured apart (calibrate).
+// sync's are the overlay's numbers (syncHookFile).
 const (
-	mutexAcquire = hooked.MutexAcquire
-	mutexRelease = hooked.MutexRelease
-	writeAcquire = hooked.WriteAcquire
-	writeRelease = hooked.WriteRelease
-	readAcquire  = hooked.ReadAcquire
-	readRelease  = hooked.ReadRelease
-)
-
-const (
-	cAcquire = readRelease + 1 + iota // a lock reported by a Source, exclusive
+	mutexAcquire = iota
+	mutexRelease
+	writeAcquire
+	writeRelease
+	readAcquire
+	readRelease
+	cAcquire // a lock reported by a Source, exclusive
 	cRelease
 	cReadAcquire // a lock reported by a Source, shared
 	cReadRelease

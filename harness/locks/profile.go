@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"sync"
 	"unsafe"
 
@@ -53,10 +54,6 @@ func Register(s Source) {
 	sources = append(sources, s)
 }
 
-// maxLocks is how many distinct locks a profile tells apart; the
-// acquisitions of any more are counted under the last.
-const maxLocks = 16
-
 // calibrations is how many empty critical sections measure what the hook
 // adds to one held region.
 const calibrations = 64
@@ -75,87 +72,23 @@ var kinds = []struct {
 	{"own", ownAcquire, false},
 }
 
-// tracker is the hook: in the counting pass it counts acquisitions per
-// lock; in a held pass it switches callgrind's collection on while the
-// target lock (or any lock of the pass's mode) is held.
-type tracker struct {
-	counting bool
-	held     bool
-	any      bool
-	shared   bool
-	target   uintptr
-	depth    int
-	locks    [maxLocks]lockCount
-	n        int
-	// lines, in the lines pass, is told of every lock event.
-	lines *transfers
-}
-
-type lockCount struct {
-	addr     unsafe.Pointer
-	acquired [events / 2]int64
-}
-
-func (t *tracker) hook(event int, lock unsafe.Pointer) {
-	if t.lines != nil {
-		t.lines.lockEvent(event%2 == 0)
-	}
-	if t.held {
-		t.switchCollect(event, lock)
-	} else if t.counting && event%2 == 0 {
-		t.count(event, lock)
-	}
-}
-
-// switchCollect is the whole of the hook inside a held region: its cost
-// there is the same for every region of a kind, and calibrate measures it.
-func (t *tracker) switchCollect(event int, lock unsafe.Pointer) {
-	if shared(event) != t.shared || !t.any && uintptr(lock) != t.target {
-		return
-	}
-	if event%2 == 0 {
-		t.depth++
-		if t.depth == 1 {
-			callgrind.ToggleCollect()
-		}
-		return
-	}
-	t.depth--
-	if t.depth == 0 {
-		callgrind.ToggleCollect()
-	}
-}
-
-func shared(event int) bool {
-	return event == readAcquire || event == readRelease || event == cReadAcquire || event == cReadRelease
-}
-
-func (t *tracker) count(event int, lock unsafe.Pointer) {
-	i := 0
-	for i < t.n && t.locks[i].addr != lock {
-		i++
-	}
-	if i == t.n {
-		if t.n == maxLocks {
-			i = maxLocks - 1
-		} else {
-			t.locks[i].addr = lock
-			t.n++
-		}
-	}
-	t.locks[i].acquired[event/2]++
-}
-
 // Lock is one lock a profile saw, by the order it was first acquired in.
 type Lock struct {
 	Kind string `json:"kind"`
 	// Exclusive and Shared are acquisitions over all the operations.
 	Exclusive int64 `json:"exclusive"`
 	Shared    int64 `json:"shared"`
+	// Site is the function that first took it (a source's lock: the
+	// source's kind).
+	Site string `json:"site,omitempty"`
 	// HeldLabel and SharedLabel name the passes that counted the
-	// instructions held under this lock alone, where one ran.
+	// instructions held under its group alone (the locks taken at one
+	// call; a source's lock alone), where one ran.
 	HeldLabel   string `json:"held,omitempty"`
 	SharedLabel string `json:"shared_held,omitempty"`
+	// Spilled marks the locks past the most a profile tells apart, their
+	// acquisitions together, each taken as a lock of its own.
+	Spilled bool `json:"spilled,omitempty"`
 	// PerKind are its acquisitions by kind and mode, as Report's.
 	PerKind []int64 `json:"per_kind"`
 }
@@ -169,6 +102,9 @@ type Report struct {
 	// all operations, in the order of Calibrations.
 	PerKind      []int64  `json:"per_kind"`
 	Calibrations []string `json:"calibrations"`
+	// Sourced says a Source reported C locks: a C library's lock
+	// functions are then seen, not blind (Unseen).
+	Sourced bool `json:"sourced,omitempty"`
 	// Lines are the writes of sync/atomic's types over all operations,
 	// per cache line, most written first, with those of them that may
 	// find the line taken by another thread.
@@ -194,13 +130,10 @@ func Run(op func(n int) error, n int, w io.Writer) error {
 	if !Instrumented {
 		return fmt.Errorf("this binary was not built for lock profiles (-overlay and -tags %s)", Tag)
 	}
-	if why := unshaped(); why != "" {
-		return fmt.Errorf("%s: this Go cannot be profiled", why)
-	}
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	sourcesMu.Lock()
-	p := &profiler{t: &tracker{}, srcs: append([]Source(nil), sources...), own: ownlock.Empties()}
+	p := &profiler{t: newTracker(), srcs: append([]Source(nil), sources...), own: ownlock.Empties()}
 	sourcesMu.Unlock()
 	install(p.t.hook)
 	undo := ownlock.Hook(func(acquired bool, lock unsafe.Pointer) {
@@ -211,22 +144,22 @@ func Run(op func(n int) error, n int, w io.Writer) error {
 		}
 	})
 	defer func() { install(nil); undo() }()
-	defer p.set(Pass{}, nil)
+	defer p.set(Pass{}, none)
 	callgrind.StartInstrumentation()
-	rep := Report{Ops: n}
+	rep := Report{Ops: n, Sourced: len(p.srcs) > 0}
 	for _, k := range kinds {
 		rep.Calibrations = append(rep.Calibrations, fmt.Sprintf("%s%d", calibrationPrefix, k.acquire))
 	}
 	p.calibrate(rep.Calibrations)
 
-	p.set(Pass{Counting: true}, nil)
+	p.set(Pass{Counting: true}, none)
 	written := new(addresses)
 	installAtomics(written.write)
 	callgrind.ToggleCollect()
 	err := batches(op, n, true)
 	callgrind.ToggleCollect()
 	installAtomics(nil)
-	p.set(Pass{}, nil)
+	p.set(Pass{}, none)
 	callgrind.DumpStats(countLabel)
 	if err != nil {
 		return err
@@ -234,8 +167,8 @@ func Run(op func(n int) error, n int, w io.Writer) error {
 	if rep.Lines, err = p.linesPass(op, n, written); err != nil {
 		return err
 	}
-	owners, addrs := p.collect(&rep)
-	if err := p.heldPasses(op, n, &rep, owners, addrs); err != nil {
+	units := p.collect(&rep)
+	if err := p.heldPasses(op, n, &rep, units); err != nil {
 		return err
 	}
 	return json.NewEncoder(w).Encode(rep)
@@ -263,72 +196,101 @@ func (p *profiler) linesPass(op func(n int) error, n int, written *addresses) ([
 	return lines(written, moved), err
 }
 
-// collect adds to rep every lock the counting pass saw, sync's and the
-// sources', with the source of each (nil for sync's) and its address.
-func (p *profiler) collect(rep *Report) (owners []Source, addrs []uintptr) {
+// A unit is what one held pass collects under: a group of sync's locks
+// (those taken at one call), or one lock of a source.
+type unit struct {
+	group  int    // the tracker's group; -1 for a source's lock
+	source Source // the source, for a source's lock
+	addr   uintptr
+}
+
+// collect adds to rep every lock the counting pass saw, sync's (with the
+// function that first took it) and the sources', and the acquisitions of
+// the locks past the most it tells apart; it returns each lock's unit.
+func (p *profiler) collect(rep *Report) []unit {
 	rep.PerKind = make([]int64, len(kinds))
-	add := func(l Lock, owner Source) {
+	var units []unit
+	add := func(l Lock, u unit) {
 		for i, a := range l.PerKind {
 			rep.PerKind[i] += a
 		}
 		rep.Locks = append(rep.Locks, l)
-		owners = append(owners, owner)
+		units = append(units, u)
 	}
-	for _, c := range p.t.locks[:p.t.n] {
-		l := Lock{PerKind: make([]int64, len(kinds))}
+	sites := p.t.group()
+	for i, c := range p.t.locks {
+		l := Lock{PerKind: make([]int64, len(kinds)), Site: sites[p.t.groups[i]]}
 		for ki, k := range kinds {
 			l.count(ki, c.acquired[k.acquire/2])
 		}
-		add(l, nil)
-		addrs = append(addrs, uintptr(c.addr))
+		add(l, unit{group: p.t.groups[i]})
+	}
+	if spilled := (Lock{PerKind: make([]int64, len(kinds)), Spilled: true}); true {
+		for ki, k := range kinds {
+			spilled.count(ki, p.t.spilled[k.acquire/2])
+		}
+		if spilled.Exclusive+spilled.Shared > 0 {
+			add(spilled, unit{group: -2})
+		}
 	}
 	for _, s := range p.srcs {
 		for _, c := range s.Locks() {
-			l := Lock{PerKind: make([]int64, len(kinds))}
+			l := Lock{PerKind: make([]int64, len(kinds)), Site: c.Kind}
 			l.count(sourceKind(false), c.Exclusive)
 			l.count(sourceKind(true), c.Shared)
 			l.Kind = c.Kind
-			add(l, s)
-			addrs = append(addrs, c.Addr)
+			add(l, unit{group: -1, source: s, addr: c.Addr})
 		}
 	}
-	return owners, addrs
+	return units
 }
 
 // heldPasses runs the passes that count the instructions held: one for
-// every exclusive lock together and one for every shared one, and one per
-// lock where a mode saw several, naming each lock's pass in rep.
-func (p *profiler) heldPasses(op func(n int) error, n int, rep *Report, owners []Source, addrs []uintptr) error {
+// every exclusive lock together and one for every shared one, and, where
+// a mode's locks are of several units (calls that took them, or a
+// source's locks), one per unit, naming each lock's unit's pass in rep.
+// The locks past the most a profile tells apart have no pass of their
+// own: theirs is what the mode's pass counted beyond the units'.
+func (p *profiler) heldPasses(op func(n int) error, n int, rep *Report, units []unit) error {
 	for _, shared := range []bool{false, true} {
-		var held []int
+		var in []unit
+		spilled := false
 		for i, l := range rep.Locks {
-			if !shared && l.Exclusive > 0 || shared && l.Shared > 0 {
-				held = append(held, i)
+			switch {
+			case !shared && l.Exclusive == 0 || shared && l.Shared == 0:
+			case l.Spilled:
+				spilled = true
+			case !slices.Contains(in, units[i]):
+				in = append(in, units[i])
 			}
 		}
-		if len(held) == 0 {
+		if len(in) == 0 && !spilled {
 			continue
 		}
 		label := exclusiveLabel
 		if shared {
 			label = sharedLabel
 		}
-		if err := p.held(op, n, label, Pass{Held: true, Shared: shared}, nil); err != nil {
+		if err := p.held(op, n, label, Pass{Held: true, Shared: shared}, unit{group: -1}); err != nil {
 			return err
 		}
-		if len(held) == 1 {
+		if len(in) == 1 && !spilled {
 			continue
 		}
-		for _, i := range held {
-			label := fmt.Sprintf("%s:%d", label, i)
-			pass := Pass{Held: true, Shared: shared, Target: addrs[i]}
-			if err := p.held(op, n, label, pass, owners[i]); err != nil {
+		for j, u := range in {
+			label := fmt.Sprintf("%s:%d", label, j)
+			pass := Pass{Held: true, Shared: shared, Target: u.addr}
+			if err := p.held(op, n, label, pass, u); err != nil {
 				return err
 			}
-			if shared {
-				rep.Locks[i].SharedLabel = label
-			} else {
-				rep.Locks[i].HeldLabel = label
+			for i := range rep.Locks {
+				switch {
+				case units[i] != u:
+				case shared:
+					rep.Locks[i].SharedLabel = label
+				default:
+					rep.Locks[i].HeldLabel = label
+				}
 			}
 		}
 	}
@@ -376,17 +338,19 @@ type profiler struct {
 	own  []func(n int)
 }
 
-// set puts sync's hook and the sources into pass p. A held pass whose
-// target is one lock goes to that lock's owner alone: only (nil for sync's
-// hook).
-func (p *profiler) set(pass Pass, only Source) {
+// set puts sync's hook and the sources into pass p. A held pass of one
+// unit goes to it alone: to sync's hook for a group of its locks, to the
+// source that owns a lock for that lock. A unit of group -1 and no source
+// is every lock of the pass's mode.
+func (p *profiler) set(pass Pass, u unit) {
 	t := p.t
 	t.held, t.counting, t.depth = false, pass.Counting, 0
-	if pass.Held && (pass.Target == 0 || only == nil) {
-		t.held, t.shared, t.target, t.any = true, pass.Shared, pass.Target, pass.Target == 0
+	one := pass.Held && (u.group >= 0 || u.source != nil)
+	if pass.Held && u.source == nil {
+		t.held, t.shared, t.any, t.target = true, pass.Shared, u.group < 0, u.group
 	}
 	for _, s := range p.srcs {
-		if pass.Held && pass.Target != 0 && s != only {
+		if one && s != u.source {
 			s.Pass(Pass{})
 		} else {
 			s.Pass(pass)
@@ -394,14 +358,18 @@ func (p *profiler) set(pass Pass, only Source) {
 	}
 }
 
-// held runs n operations in a held pass and dumps the count under label.
-func (p *profiler) held(op func(int) error, n int, label string, pass Pass, owner Source) error {
-	p.set(pass, owner)
+// held runs n operations in a held pass of u and dumps the count under
+// label.
+func (p *profiler) held(op func(int) error, n int, label string, pass Pass, u unit) error {
+	p.set(pass, u)
 	err := batches(op, n, false)
-	p.set(Pass{}, nil)
+	p.set(Pass{}, none)
 	callgrind.DumpStats(label)
 	return err
 }
+
+// none is the unit of no held pass.
+var none = unit{group: -1}
 
 // calibrate runs empty critical sections of every kind of lock, each kind
 // in a pass of its own: what callgrind counts there is the hook's own
@@ -410,7 +378,7 @@ func (p *profiler) calibrate(labels []string) {
 	var mu sync.Mutex
 	var rw sync.RWMutex
 	for i, k := range kinds {
-		p.set(Pass{Held: true, Shared: k.shared}, nil)
+		p.set(Pass{Held: true, Shared: k.shared}, none)
 		switch k.acquire {
 		case mutexAcquire:
 			for range calibrations {
@@ -436,7 +404,7 @@ func (p *profiler) calibrate(labels []string) {
 				s.Empty(k.shared, calibrations)
 			}
 		}
-		p.set(Pass{}, nil)
+		p.set(Pass{}, none)
 		callgrind.DumpStats(labels[i])
 	}
 }

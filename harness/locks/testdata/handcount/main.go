@@ -5,11 +5,14 @@ package main
 
 import (
 	"fmt"
+	"log"
 	"os"
 	"strconv"
 	"sync"
 	"sync/atomic"
 	"unsafe"
+
+	"golang.org/x/sync/singleflight"
 
 	"github.com/perfrun/perfrun/harness/locks"
 	"github.com/perfrun/perfrun/store/ownlock"
@@ -55,85 +58,117 @@ type shard struct {
 	_  [32]byte
 }
 
+// stripe is a Mutex alone on a cache line: one of 64 that split a lock.
+type stripe struct {
+	sync.Mutex
+	_ [56]byte
+}
+
+// counter is a writer that is not io.Discard: log.Logger locks its
+// writer for it.
+type counter struct{ n int }
+
+func (c *counter) Write(p []byte) (int, error) { c.n += len(p); return len(p), nil }
+
+var (
+	shards  [16]shard
+	stripes [64]stripe
+	next    int
+	own     ownLock
+	mu      sync.Mutex
+	other   sync.Mutex
+	rw      sync.RWMutex
+	count   atomic.Int64
+	logger  = log.New(&counter{}, "", 0)
+	once    singleflight.Group
+	queue   = make(chan int, 1)
+)
+
+// ops are the variants, by name.
+var ops = map[string]func(){
+	"mutex100": func() { mu.Lock(); work100(); mu.Unlock() },
+	"mutex300": func() { mu.Lock(); work300(); mu.Unlock() },
+	"write100": func() { rw.Lock(); work100(); rw.Unlock() },
+	"read100": func() {
+		rw.RLock()
+		work100()
+		rw.RUnlock()
+		count.Add(1)
+		count.Add(1)
+		count.Add(1)
+	},
+	"own100": func() { own.Lock(); work100(); own.Unlock() },
+	// Two locks: a Mutex around work100 twice, the other around work300.
+	"two": func() {
+		mu.Lock()
+		work100()
+		mu.Unlock()
+		other.Lock()
+		work300()
+		other.Unlock()
+		mu.Lock()
+		work100()
+		mu.Unlock()
+	},
+	"free": func() { work100() },
+	// A read lock taken again after work outside it.
+	"retake": func() {
+		rw.RLock()
+		work100()
+		rw.RUnlock()
+		work100()
+		rw.RLock()
+		rw.RUnlock()
+	},
+	// A write lock tried while this thread holds a read lock: the try
+	// fails on the reader count, and the work is done under the read
+	// lock.
+	"tryunder": func() {
+		rw.RLock()
+		if rw.TryLock() {
+			panic("TryLock succeeded under a read lock")
+		}
+		work100()
+		rw.RUnlock()
+	},
+	// A read lock of one of 16 shards in turn, each on a line of its
+	// own; beside it a counter of the shard's, or one of all.
+	"shards":         func() { shardRead() },
+	"shards-counter": func() { shardRead().n.Add(1) },
+	"shards-global":  func() { shardRead(); count.Add(1) },
+	// One of 64 Mutex stripes in turn around work100, and beside it
+	// work300 under a Mutex of its own.
+	"stripes": func() {
+		s := &stripes[next%64]
+		next++
+		s.Lock()
+		work100()
+		s.Unlock()
+		other.Lock()
+		work300()
+		other.Unlock()
+	},
+	// A line through a logger whose writer is not io.Discard: the
+	// standard library's log takes a Mutex of its own for it.
+	"log": func() { logger.Print("x") },
+	// A call through another module's lock (golang.org/x/sync's
+	// singleflight takes its Mutex twice).
+	"module": func() { once.Do("k", func() (any, error) { return nil, nil }) },
+	// A channel's send and receive: the runtime's lock, which no hook sees.
+	"chan": func() { queue <- 1; <-queue },
+}
+
+// shardRead reads work100 under the read lock of the next of 16 shards.
+func shardRead() *shard {
+	sh := &shards[next%16]
+	next++
+	sh.rw.RLock()
+	work100()
+	sh.rw.RUnlock()
+	return sh
+}
+
 func main() {
-	var shards [16]shard
-	var next int
-	var own ownLock
-	var mu, other sync.Mutex
-	var rw sync.RWMutex
-	var counter atomic.Int64
-	ops := map[string]func(){
-		"mutex100": func() { mu.Lock(); work100(); mu.Unlock() },
-		"mutex300": func() { mu.Lock(); work300(); mu.Unlock() },
-		"write100": func() { rw.Lock(); work100(); rw.Unlock() },
-		"read100": func() {
-			rw.RLock()
-			work100()
-			rw.RUnlock()
-			counter.Add(1)
-			counter.Add(1)
-			counter.Add(1)
-		},
-		"own100": func() { own.Lock(); work100(); own.Unlock() },
-		// Two locks: a Mutex around work100 twice, the other around work300.
-		"two": func() {
-			mu.Lock()
-			work100()
-			mu.Unlock()
-			other.Lock()
-			work300()
-			other.Unlock()
-			mu.Lock()
-			work100()
-			mu.Unlock()
-		},
-		"free": func() { work100() },
-		// A read lock taken again after work outside it.
-		"retake": func() {
-			rw.RLock()
-			work100()
-			rw.RUnlock()
-			work100()
-			rw.RLock()
-			rw.RUnlock()
-		},
-		// A write lock tried while this thread holds a read lock: the try
-		// fails on the reader count, and the work is done under the read
-		// lock.
-		"tryunder": func() {
-			rw.RLock()
-			if rw.TryLock() {
-				panic("TryLock succeeded under a read lock")
-			}
-			work100()
-			rw.RUnlock()
-		},
-		// A read lock of one of 16 shards in turn, each on a line of its
-		// own; beside it a counter of the shard's, or one of all.
-		"shards": func() {
-			sh := &shards[next%16]
-			next++
-			sh.rw.RLock()
-			work100()
-			sh.rw.RUnlock()
-		},
-		"shards-counter": func() {
-			sh := &shards[next%16]
-			next++
-			sh.rw.RLock()
-			work100()
-			sh.rw.RUnlock()
-			sh.n.Add(1)
-		},
-		"shards-global": func() {
-			sh := &shards[next%16]
-			next++
-			sh.rw.RLock()
-			work100()
-			sh.rw.RUnlock()
-			counter.Add(1)
-		},
-	}
 	op, ok := ops[os.Args[1]]
 	n, err := strconv.Atoi(os.Args[2])
 	if !ok || err != nil {

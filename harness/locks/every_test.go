@@ -1,0 +1,102 @@
+package locks
+
+import (
+	"context"
+	"math"
+	"strings"
+	"testing"
+)
+
+// TestStripesAreLocksOfTheirOwn: a lookup that takes one of 64 Mutex
+// stripes in turn, and another Mutex around longer work, profiles as 64
+// locks taken at one call, each a 64th of the calls and of work100's
+// hold, beside the other lock: the busiest is the other (work300), and the
+// rest make 64 locks of equal weight, not one.
+func TestStripesAreLocksOfTheirOwn(t *testing.T) {
+	bin := handcount(t)
+	p, err := Count(context.Background(), []string{bin, "stripes", "640"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.ExclusiveLocks != 2 || p.Atomics != 4 || len(p.Locks) != 65 {
+		t.Fatalf("%d locks, %g exclusive a call, %g atomics; want 65 locks, 2 a call, 4 atomics", len(p.Locks), p.ExclusiveLocks, p.Atomics)
+	}
+	if acq, held := p.Busiest(); acq != 1 || held < 302 || held > 306 {
+		t.Errorf("busiest lock %g a call holding %g; want work300's lock, 1 a call holding 302 to 306", acq, held)
+	}
+	if k := p.OtherLocks(); !near(k, 64) {
+		t.Errorf("the stripes make %g locks of equal weight, want 64", k)
+	}
+	for _, l := range p.Locks {
+		if l.Exclusive == 1.0/64 && (l.HeldExclusive*64 < 102 || l.HeldExclusive*64 > 108) {
+			t.Errorf("a stripe holds %g a call (%g an acquisition), want work100's 102 to 108 an acquisition", l.HeldExclusive, l.HeldExclusive*64)
+		}
+	}
+}
+
+// TestLocksOutsideTheStoreAreSeen: the standard library's lock (log's, for
+// a writer that is not io.Discard) and another module's (singleflight's)
+// are in the profile, each named by the function that took it.
+func TestLocksOutsideTheStoreAreSeen(t *testing.T) {
+	bin := handcount(t)
+	for _, c := range []struct {
+		variant, site string
+		locks         float64
+	}{
+		{"log", "log.(*Logger).output", 1},
+		{"module", "golang.org/x/sync/singleflight.(*Group).Do", 2},
+	} {
+		p, err := Count(context.Background(), []string{bin, c.variant, "512"}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		acq, held := p.Busiest()
+		if acq != c.locks || !(held > 0) || p.BusiestSite() != c.site {
+			t.Errorf("%s: busiest lock %g a call holding %g, taken in %q; want %g a call, held, taken in %s", c.variant, acq, held, p.BusiestSite(), c.locks, c.site)
+		}
+	}
+}
+
+// TestUnseenLocksAreNamed: a channel's send and receive take the runtime's
+// lock, which no hook reports: the profile takes no lock, counts its 4
+// atomics, and names the kind it cannot see with them; a Mutex names none.
+func TestUnseenLocksAreNamed(t *testing.T) {
+	bin := handcount(t)
+	ch, err := Count(context.Background(), []string{bin, "chan", "512"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ch.ExclusiveLocks != 0 || ch.Atomics != 4 || len(ch.Unseen) != 1 || ch.UnseenAtomics() != 4 || !strings.Contains(ch.Unseen[0].What, "runtime") {
+		t.Errorf("a channel: %g exclusive locks, %g atomics, unseen %+v; want none, 4, and the runtime's lock with 4", ch.ExclusiveLocks, ch.Atomics, ch.Unseen)
+	}
+	m, err := Count(context.Background(), []string{bin, "mutex100", "512"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Unseen) != 0 {
+		t.Errorf("a Mutex: unseen %+v, want none", m.Unseen)
+	}
+}
+
+// TestOtherLocksWeighs: the locks besides the busiest make as many locks
+// of equal weight as their acquisitions say, the locks past the most a
+// profile tells apart each one of its own.
+func TestOtherLocksWeighs(t *testing.T) {
+	lock := func(site string, exclusive, held float64) LockProfile {
+		return LockProfile{Site: site, Exclusive: exclusive, HeldExclusive: held}
+	}
+	for _, c := range []struct {
+		what string
+		p    Profile
+		want float64
+	}{
+		{"one lock", Profile{Locks: []LockProfile{lock("a", 1, 100)}}, 0},
+		{"two", Profile{Locks: []LockProfile{lock("a", 1, 300), lock("b", 2, 200)}}, 1},
+		{"three, one taken twice as often", Profile{Locks: []LockProfile{lock("a", 1, 900), lock("b", 2, 1), lock("c", 1, 1)}}, 9.0 / 5},
+		{"spilled: 8 acquisitions over 2 operations", Profile{Locks: []LockProfile{lock("a", 1, 900), {Exclusive: 4, Spilled: true, Spread: 8}}}, 8},
+	} {
+		if got := c.p.OtherLocks(); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("%s: %g other locks, want %g", c.what, got, c.want)
+		}
+	}
+}
