@@ -11,5 +11,3 @@ const Instrumented = false
 func install(func(event int, lock unsafe.Pointer)) {}
 
 func installAtomics(func(addr unsafe.Pointer)) {}
-
-

@@ -14,7 +14,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-
 )
 
 // Tag is the build tag a profiling binary is built with, beside -overlay:
