@@ -51,7 +51,8 @@ func (r *Outcome) CountInstructions(ctx context.Context, procs int, command func
 }
 
 // CountLocks adds the lock profile (locks.Units), its busiest lock
-// (records.BusiestLockUnits) and its lines (records.LineUnits) to every
+// (records.BusiestLockUnits), its lines (records.LineUnits) and how its
+// locks spread (records.SpreadUnits) to every
 // sample of each single-threaded store cell: one process a cell, since a
 // profile is exact. command is a binary
 // built for lock profiles running the cell's operations through locks.Run
@@ -72,7 +73,9 @@ func (r *Outcome) CountLocks(ctx context.Context, command func(c Cell, ops int) 
 					workloads.Metric{Value: held, Unit: records.BusiestLockedInstructions},
 					workloads.Metric{Value: p.Lines.Hottest, Unit: records.HottestLineTransfers},
 					workloads.Metric{Value: p.Lines.Others, Unit: records.OtherLines},
-					workloads.Metric{Value: p.Lines.OtherTransfers, Unit: records.OtherLineTransfers})
+					workloads.Metric{Value: p.Lines.OtherTransfers, Unit: records.OtherLineTransfers},
+					workloads.Metric{Value: p.OtherLocks(), Unit: records.OtherLocks},
+					workloads.Metric{Value: p.UnseenAtomics(), Unit: records.UnseenLockAtomics})
 			}
 		}
 	})

@@ -16,25 +16,35 @@ func Cause(c Cell, k Constants, n int) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	total := t.Alone + t.Locks + t.Line
+	total := t.Alone + t.Locks() + t.Line()
 	share := func(x float64) int { return int(math.Round(100 * x / total)) }
 	switch {
-	case t.Locks+t.Line < 0.1*total:
+	case t.Locks()+t.Line() < 0.1*total:
 		return fmt.Sprintf("no lock or shared line to wait on: %d%% of a call at %d threads is each thread's own work", share(t.Alone), n), nil
-	case t.Locks >= t.Line:
+	case t.Locks() >= t.Line():
 		held := c.LockedInstructions / c.ExclusiveLocks
-		return fmt.Sprintf("%s exclusive %s a call, held %s instructions each: %d%% of a call at %d threads waits for or holds one",
-			count(c.ExclusiveLocks), plural(c.ExclusiveLocks, "lock", "locks"), grouped(held), share(t.Locks), n), nil
+		return fmt.Sprintf("%s exclusive %s a call%s, held %s instructions each: %d%% of a call at %d threads waits for or holds one",
+			count(c.ExclusiveLocks), plural(c.ExclusiveLocks, "lock", "locks"), overLocks(c), grouped(held), share(t.Locks()), n), nil
 	}
 	return fmt.Sprintf("%s atomic writes a call to lines other threads write (reader counts among them)%s: %d%% of a call at %d threads brings a line from another core",
-		count(c.SharedAtomics()), onLines(c), share(t.Line), n), nil
+		count(c.SharedAtomics()), onLines(c), share(t.Line()), n), nil
+}
+
+// overLocks says how many locks a cell's exclusive acquisitions spread
+// over, where the profile says they spread over more than two: " over 65
+// locks".
+func overLocks(c Cell) string {
+	if c.BusiestLocks > 0 && c.OtherLocks > 1 {
+		return fmt.Sprintf(" over %.3g locks", 1+c.OtherLocks)
+	}
+	return ""
 }
 
 // onLines says how a cell's atomics spread over lines, where the profile
 // spreads them, in the transfers the model charges: ", 2.00 transfers of
 // one line", ", 0.15 transfers of the busiest line and 0.92 of 15 others".
 func onLines(c Cell) string {
-	hot, rest, others := c.lines()
+	hot, rest, others := c.Lines()
 	switch {
 	case !(c.HottestLine > 0):
 		return ", taken as one line (the profile tells no lines apart)"

@@ -5,12 +5,17 @@
 //
 // The model is a closed queueing network solved by exact mean value
 // analysis: every thread calls the store again as soon as a call returns;
-// the exclusive lock is a queueing centre whose service is the time it is
-// held (the profile's instructions under it at the cell's own time per
-// instruction) and each waiter ahead adds a hand-off; the cache line the
-// other atomics write (a read lock's reader count, a reference count) is
-// another, whose service is a transfer between cores; the rest of a call
-// is time each thread spends alone. Mean value analysis was chosen over an
+// each exclusive lock is a queueing centre of its own whose service is the
+// time it is held (the profile's instructions under it at the cell's own
+// time per instruction) and each waiter ahead adds a hand-off. The queues
+// are formed from the profile: the busiest lock (held the longest) one,
+// and the others as many queues of equal weight as their acquisitions make
+// (records.OtherLocks: a lock split in 64 stripes, each call taking one,
+// is 64 queues each met by a 64th of the calls). Each cache line the other
+// atomics write (a read lock's reader count, a reference count) is a
+// queue too, the hottest one and the rest as lines of equal weight, whose
+// service is a transfer between cores; the rest of a call is time each
+// thread spends alone. Mean value analysis was chosen over an
 // Amdahl bound, which has no queue and so no hand-off that grows with the
 // waiters, and over a simulation, which would add noise to an answer the
 // inputs fix. The machine's constants — a hand-off and a cache-line

@@ -29,6 +29,16 @@ type Cell struct {
 	// the profile names it (records.BusiestLockUnits); zero: all the
 	// exclusive locks are taken as one.
 	BusiestLocks, BusiestLocked float64
+	// OtherLocks is how many locks of equal weight the exclusive locks
+	// besides the busiest make (records.OtherLocks): 63 for the other
+	// stripes of a lock split in 64. Zero: they are taken as one.
+	OtherLocks float64
+	// BusiestSite, where known, is the function that took the busiest
+	// lock, for a reason to name it.
+	BusiestSite string
+	// Unseen are the atomics per operation of locks the profile cannot
+	// see (records.UnseenLockAtomics): among Atomics, but no lock's.
+	Unseen float64
 	// HottestLine, OtherLines and OtherLineTransfers are how the atomics
 	// besides the exclusive locks' own spread over cache lines
 	// (records.LineUnits), in the writes that may find their line taken by
@@ -42,11 +52,11 @@ type Cell struct {
 // locks' own two an acquisition: the writes to lines other threads write.
 func (c Cell) SharedAtomics() float64 { return math.Max(0, c.Atomics-2*c.ExclusiveLocks) }
 
-// lines are the transfers a call makes of the hottest line and of the
+// Lines are the transfers a call makes of the hottest line and of the
 // others, and how many others: every atomic besides the exclusive locks'
 // own on one line, each a transfer, where the profile does not spread
 // them.
-func (c Cell) lines() (hot, rest, others float64) {
+func (c Cell) Lines() (hot, rest, others float64) {
 	shared := c.SharedAtomics()
 	if !(c.HottestLine > 0) {
 		return shared, 0, 0
@@ -59,15 +69,18 @@ func (c Cell) lines() (hot, rest, others float64) {
 	return hot, rest, math.Max(1, c.OtherLines)
 }
 
-// queues are the exclusive locks the model queues on: the busiest, and
-// the others together (each a queue of its own where the profile names
-// the busiest; one queue of them all where it does not).
-func (c Cell) queues() (acquired, held [2]float64) {
+// queues are the exclusive locks the model queues on, each lock a queue
+// of its own: the busiest, and the others as others queues of equal
+// weight, each visited by its share of the calls. Where the profile names
+// no busiest lock, all its locks are taken as one queue; where it does
+// not say how the others spread, they are taken as one.
+func (c Cell) queues() (acquired, held [2]float64, others float64) {
 	if !(c.BusiestLocks > 0) {
-		return [2]float64{c.ExclusiveLocks, 0}, [2]float64{c.LockedInstructions, 0}
+		return [2]float64{c.ExclusiveLocks, 0}, [2]float64{c.LockedInstructions, 0}, 1
 	}
 	return [2]float64{c.BusiestLocks, math.Max(0, c.ExclusiveLocks-c.BusiestLocks)},
-		[2]float64{c.BusiestLocked, math.Max(0, c.LockedInstructions-c.BusiestLocked)}
+		[2]float64{c.BusiestLocked, math.Max(0, c.LockedInstructions-c.BusiestLocked)},
+		math.Max(1, c.OtherLocks)
 }
 
 // Constants are what the machine charges for contention, measured on it
@@ -99,10 +112,11 @@ type Constants struct {
 // whose service is a transfer, paid only when another thread wrote the
 // line last; the rest of a call is a delay every thread spends alone. At
 // one thread it is the measured time (or the instructions at
-// k.Instruction). The locks besides the busiest share
-// one queue, which overstates their waits a little (they are short where
-// a busiest one is named), and shared locks cost only their atomics:
-// readers do not wait for each other.
+// k.Instruction). Each exclusive lock is a queue of its own: the busiest,
+// and the others as lines are, queues of equal weight (the stripes of a
+// lock split in many are many queues, each met held a stripe's share of
+// the time). Shared locks cost only their atomics: readers do not wait
+// for each other, and their reader count is a line.
 func perCall(c Cell, k Constants, threads []int) ([]float64, error) {
 	most := 0
 	for _, n := range threads {
@@ -119,11 +133,24 @@ func perCall(c Cell, k Constants, threads []int) ([]float64, error) {
 	return out, nil
 }
 
-// Terms are what the model makes one call's time at a thread count of:
-// the work each thread does alone, the time in the exclusive locks'
-// queues (their held time included) and the time the shared line takes
-// to come to the thread's core, in seconds.
-type Terms struct{ Alone, Locks, Line float64 }
+// Terms are what the model makes one call's time at a thread count of,
+// in seconds: the work each thread does alone; the time in the busiest
+// exclusive lock's queue and in the other locks' (their held time
+// included); and the time the hottest shared line, and the others, take
+// to come to the thread's core.
+type Terms struct{ Alone, Busiest, Others, Hot, Rest float64 }
+
+// Locks is the time in every exclusive lock's queue.
+func (t Terms) Locks() float64 { return t.Busiest + t.Others }
+
+// Line is the time every shared line takes to come.
+func (t Terms) Line() float64 { return t.Hot + t.Rest }
+
+// TermsAt are the terms of c's call at n threads, with the constants k.
+func TermsAt(c Cell, k Constants, n int) (Terms, error) {
+	_, t, err := mva(c, k, max(n, 1))
+	return t, err
+}
 
 // mva is perCall's analysis from 1 to most threads: the time per call at
 // each, and its terms at most.
@@ -135,12 +162,12 @@ func mva(c Cell, k Constants, most int) (map[int]float64, Terms, error) {
 	if k.Instruction > 0 {
 		one, perInstr = k.Instruction*c.Instructions, k.Instruction
 	}
-	acquired, heldInstr := c.queues()
+	acquired, heldInstr, others := c.queues()
 	var held, handoff [2]float64
 	for i := range held {
 		held[i], handoff[i] = heldInstr[i]*perInstr, acquired[i]*k.Handoff
 	}
-	hot, rest, others := c.lines()
+	hot, rest, lines := c.Lines()
 	hot, rest = hot*k.Transfer, rest*k.Transfer
 	alone := math.Max(0, one-held[0]-held[1])
 	at := make(map[int]float64, most)
@@ -157,12 +184,14 @@ func mva(c Cell, k Constants, most int) (map[int]float64, Terms, error) {
 		rRest := rest * other * (1 + qRest)
 		r := alone + rLock[0] + rLock[1] + rHot + rRest
 		x := float64(n) / r // calls per second, all threads
-		qLock[0], qLock[1], qHot = x*rLock[0], x*rLock[1], x*rHot
-		if others > 0 {
-			qRest = x * rRest / others // at one of the other lines
+		// At one of the other locks, and of the other lines: each of equal
+		// weight, so a queue holds its share of their time.
+		qLock[0], qLock[1], qHot = x*rLock[0], x*rLock[1]/others, x*rHot
+		if lines > 0 {
+			qRest = x * rRest / lines
 		}
 		at[n] = r
-		last = Terms{alone, rLock[0] + rLock[1], rHot + rRest}
+		last = Terms{alone, rLock[0], rLock[1], rHot, rRest}
 	}
 	return at, last, nil
 }

@@ -56,6 +56,8 @@ func CountsOf(c *records.Cell) (Cell, bool) {
 	out.HottestLine, _ = med(records.HottestLineTransfers)
 	out.OtherLines, _ = med(records.OtherLines)
 	out.OtherLineTransfers, _ = med(records.OtherLineTransfers)
+	out.OtherLocks, _ = med(records.OtherLocks)
+	out.Unseen, _ = med(records.UnseenLockAtomics)
 	return out, c.Threads == 1 && ok == [4]bool{true, true, true, true}
 }
 

@@ -56,6 +56,14 @@ const (
 	HottestLineTransfers = "hottest-line-transfers/op"
 	OtherLines           = "other-lines"
 	OtherLineTransfers   = "other-line-transfers/op"
+	// How many locks of equal weight a profile's exclusive locks besides
+	// the busiest make, by their acquisitions (locks.Profile.OtherLocks):
+	// each queues on its own past the cores.
+	OtherLocks = "other-locks"
+	// The atomics per operation of the locks a profile cannot see (the
+	// runtime's, internal/sync's, a C library's no source reports): a
+	// prediction names them as its blind spot.
+	UnseenLockAtomics = "unseen-lock-atomics/op"
 	// What an operation does beside its instructions, counted under
 	// callgrind with a simulated cache of a fixed geometry: the misses of
 	// its first-level caches and of its last level, and its system calls.
@@ -111,6 +119,12 @@ var BusiestLockUnits = []string{BusiestLocks, BusiestLockedInstructions}
 // them (an older file's) has every atomic on one line.
 var LineUnits = []string{HottestLineTransfers, OtherLines, OtherLineTransfers}
 
+// SpreadUnits describe how a profile's exclusive locks spread over locks
+// and what it could not see; perfrun writes them after LineUnits and gates
+// on neither. A profile without them (an older file's) has its other
+// locks as one and names no blind spot.
+var SpreadUnits = []string{OtherLocks, UnseenLockAtomics}
+
 // Tidy returns the unit as a Set holds it: benchunit's tidied form
 // (ns/op -> sec/op, ns/call -> sec/call).
 func Tidy(unit string) string {
@@ -138,7 +152,7 @@ func Metadata(units []string) []*benchfmt.UnitMetadata {
 	}
 	for _, u := range units {
 		switch {
-		case u == AllocsPerOp || slices.Contains(LockUnits, u) || slices.Contains(BusiestLockUnits, u) || slices.Contains(LineUnits, u):
+		case u == AllocsPerOp || slices.Contains(LockUnits, u) || slices.Contains(BusiestLockUnits, u) || slices.Contains(LineUnits, u) || slices.Contains(SpreadUnits, u):
 			// Counted for one worker alone: the same in every process.
 			add(u, "assume", "exact")
 		case u == OpsPerSec || strings.HasSuffix(u, "-ops/s") || u == Fairness:

@@ -54,9 +54,10 @@ type LockProfile struct {
 	// Spilled are the locks past the most a profile tells apart, each
 	// taken as a lock of its own.
 	Spilled bool
-	// Spread is how many locks the acquisitions went to, where they are
-	// Spilled: each acquisition one.
-	Spread float64
+	// Count, where set, is how many locks of equal weight this one stands
+	// for: each acquisition one for the Spilled; the locks besides the
+	// busiest for a profile read back from a file.
+	Count float64
 }
 
 // Check refuses a profile no operation can have (predict.CheckLocks).
@@ -93,7 +94,7 @@ func (p Profile) BusiestSite() string {
 func (p Profile) busiest() int {
 	at := -1
 	for i, l := range p.Locks {
-		if l.Exclusive > 0 && !l.Spilled && (at < 0 || l.HeldExclusive > p.Locks[at].HeldExclusive) {
+		if l.Exclusive > 0 && l.Count == 0 && (at < 0 || l.HeldExclusive > p.Locks[at].HeldExclusive) {
 			at = i
 		}
 	}
@@ -111,10 +112,10 @@ func (p Profile) OtherLocks() float64 {
 	for i, l := range p.Locks {
 		switch {
 		case i == b || !(l.Exclusive > 0):
-		case l.Spilled:
-			// Each acquisition a lock of its own: weight 1/Spread apiece.
+		case l.Count > 0:
+			// Count locks of equal weight.
 			sum += l.Exclusive
-			squares += l.Exclusive * l.Exclusive / l.Spread
+			squares += l.Exclusive * l.Exclusive / l.Count
 		default:
 			sum += l.Exclusive
 			squares += l.Exclusive * l.Exclusive
@@ -215,7 +216,7 @@ func (rep Report) profile(dumps map[string]cost) (Profile, error) {
 		p.SharedLocks += float64(l.Shared) / n
 		lp := LockProfile{Kind: l.Kind, Site: l.Site, Exclusive: float64(l.Exclusive) / n, Shared: float64(l.Shared) / n, Spilled: l.Spilled}
 		if l.Spilled {
-			lp.Spread = float64(l.Exclusive)
+			lp.Count = float64(l.Exclusive)
 		}
 		p.Locks = append(p.Locks, lp)
 	}

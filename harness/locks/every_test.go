@@ -93,7 +93,7 @@ func TestOtherLocksWeighs(t *testing.T) {
 		{"one lock", Profile{Locks: []LockProfile{lock("a", 1, 100)}}, 0},
 		{"two", Profile{Locks: []LockProfile{lock("a", 1, 300), lock("b", 2, 200)}}, 1},
 		{"three, one taken twice as often", Profile{Locks: []LockProfile{lock("a", 1, 900), lock("b", 2, 1), lock("c", 1, 1)}}, 9.0 / 5},
-		{"spilled: 8 acquisitions over 2 operations", Profile{Locks: []LockProfile{lock("a", 1, 900), {Exclusive: 4, Spilled: true, Spread: 8}}}, 8},
+		{"spilled: 8 acquisitions over 2 operations", Profile{Locks: []LockProfile{lock("a", 1, 900), {Exclusive: 4, Spilled: true, Count: 8}}}, 8},
 	} {
 		if got := c.p.OtherLocks(); math.Abs(got-c.want) > 1e-12 {
 			t.Errorf("%s: %g other locks, want %g", c.what, got, c.want)

@@ -39,7 +39,7 @@ func WriteLocks(names []string, profiles Profiles) []byte {
 		for side := range 2 {
 			acq, held := p[side].Busiest()
 			l := p[side].Lines
-			for i, v := range append(p[side].Values(), acq, held, l.Hottest, l.Others, l.OtherTransfers) {
+			for i, v := range append(p[side].Values(), acq, held, l.Hottest, l.Others, l.OtherTransfers, p[side].OtherLocks(), p[side].UnseenAtomics()) {
 				r[side] = append(r[side], unitCount{i, v})
 			}
 		}
@@ -69,20 +69,25 @@ func ReadLocks(data []byte) (names []string, profiles Profiles, err error) {
 				}
 				v[u.unit], given[u.unit] = u.value, true
 			}
-			// The lines are optional, both or neither: a file from before
-			// them has every atomic on one line.
+			// The lines and the spread are optional, each group all or
+			// none, the spread only after the lines: a file from before
+			// them has every atomic on one line, its other locks as one.
 			need := given[:lineUnit]
 			if slices.Contains(given[lineUnit:], true) {
+				need = given[:spreadUnit]
+			}
+			if slices.Contains(given[spreadUnit:], true) {
 				need = given
 			}
 			if i := slices.Index(need, false); i >= 0 {
 				return nil, nil, fmt.Errorf("%s has no %s of %s: a profile cut short is not judged", name, profileUnits[i], sides[side])
 			}
 			p[side] = locks.FromValues(v[:len(locks.Units)])
-			if acq, held := v[len(locks.Units)], v[len(locks.Units)+1]; acq > 0 {
-				p[side].Locks = []locks.LockProfile{{Kind: busiestKind, Exclusive: acq, HeldExclusive: held}}
-			}
+			p[side].Locks = recordedLocks(p[side], v[len(locks.Units)], v[len(locks.Units)+1], v[spreadUnit])
 			p[side].Lines = locks.Lines{Hottest: v[lineUnit], Others: v[lineUnit+1], OtherTransfers: v[lineUnit+2]}
+			if u := v[spreadUnit+1]; u > 0 {
+				p[side].Unseen = []locks.Unseen{{What: unseenKinds, Atomics: u}}
+			}
 			if err := p[side].Check(sides[side] + "'s " + name); err != nil {
 				return nil, nil, err
 			}
@@ -91,3 +96,21 @@ func ReadLocks(data []byte) (names []string, profiles Profiles, err error) {
 	}
 	return names, profiles, nil
 }
+
+// recordedLocks are the locks a recorded profile p describes: its busiest
+// (acquisitions acq holding held) and the rest as others locks of equal
+// weight, holding what the busiest does not.
+func recordedLocks(p locks.Profile, acq, held, others float64) []locks.LockProfile {
+	if !(acq > 0) {
+		return nil
+	}
+	out := []locks.LockProfile{{Kind: busiestKind, Exclusive: acq, HeldExclusive: held}}
+	if rest := p.ExclusiveLocks - acq; rest > 0 && others > 0 {
+		out = append(out, locks.LockProfile{Kind: busiestKind, Exclusive: rest, HeldExclusive: max(0, p.LockedInstructions-held), Count: others})
+	}
+	return out
+}
+
+// unseenKinds names a recorded profile's blind spot: the file keeps its
+// atomics, not its kind.
+const unseenKinds = "locks the profile cannot see (the runtime's, internal/sync's, a C library's)"

@@ -33,16 +33,26 @@ func TestLocksFileRoundTrip(t *testing.T) {
 	if regressions != 3 {
 		t.Errorf("shared to exclusive: %d REGRESSION verdicts, want 3 (exclusive locks, instructions under one, atomics)", regressions)
 	}
-	// A file from before the lines reads back with every atomic on one
-	// line.
-	var before []string
-	for _, l := range strings.SplitAfter(string(WriteLocks([]string{name}, profiles)), "\n") {
-		if !slices.ContainsFunc(records.LineUnits, func(u string) bool { return strings.Contains(l, ","+u+",") }) {
-			before = append(before, l)
+	// A file from before the lines (and the spread) reads back with every
+	// atomic on one line; one from before the spread, with no lock
+	// besides the busiest told apart and no blind spot.
+	without := func(units ...[]string) string {
+		var kept []string
+		for _, l := range strings.SplitAfter(string(WriteLocks([]string{name}, profiles)), "\n") {
+			if !slices.ContainsFunc(slices.Concat(units...), func(u string) bool { return strings.Contains(l, ","+u+",") }) {
+				kept = append(kept, l)
+			}
 		}
+		return strings.Join(kept, "")
 	}
-	if _, old, err := ReadLocks([]byte(strings.Join(before, ""))); err != nil || old[name][1].Lines != (locks.Lines{}) || old[name][1].Atomics != 4 {
+	if _, old, err := ReadLocks([]byte(without(records.LineUnits, records.SpreadUnits))); err != nil || old[name][1].Lines != (locks.Lines{}) || old[name][1].Atomics != 4 {
 		t.Errorf("a file without the lines: %+v, %v", old, err)
+	}
+	if _, old, err := ReadLocks([]byte(without(records.SpreadUnits))); err != nil || old[name][1].OtherLocks() != 0 || len(old[name][1].Unseen) != 0 {
+		t.Errorf("a file without the spread: %+v, %v", old, err)
+	}
+	if _, _, err := ReadLocks([]byte(without(records.LineUnits))); err == nil {
+		t.Error("a file with the spread and without the lines read without error")
 	}
 	// A file that lacks what a verdict needs fails closed: an arm missing,
 	// a unit given twice, a profile cut short.

@@ -90,9 +90,13 @@ func besidesLocks(p locks.Profile) (float64, bool) {
 const busiestKind = "busiest"
 
 // profileUnits are the units a lock profiles file holds for each cell and
-// arm: the profile's, then its busiest lock's and its lines, which the
-// prediction past the cores reads.
-var profileUnits = append(append(slices.Clone(locks.Units), records.BusiestLockUnits...), records.LineUnits...)
+// arm: the profile's, then its busiest lock's, its lines and how its locks
+// spread, which the prediction past the cores reads.
+var profileUnits = slices.Concat(locks.Units, records.BusiestLockUnits, records.LineUnits, records.SpreadUnits)
 
-// lineUnit is the first of the lines' units in profileUnits.
-var lineUnit = len(locks.Units) + len(records.BusiestLockUnits)
+// lineUnit and spreadUnit are the first of the lines' and of the spread's
+// units in profileUnits.
+var (
+	lineUnit   = len(locks.Units) + len(records.BusiestLockUnits)
+	spreadUnit = lineUnit + len(records.LineUnits)
+)

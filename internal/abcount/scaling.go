@@ -51,7 +51,8 @@ func cellOf(name string, p locks.Profile, instructions float64) predict.Cell {
 	acq, held := p.Busiest()
 	return predict.Cell{Name: name, Instructions: instructions, ExclusiveLocks: p.ExclusiveLocks,
 		LockedInstructions: p.LockedInstructions, Atomics: p.Atomics, BusiestLocks: acq, BusiestLocked: held,
-		HottestLine: p.Lines.Hottest, OtherLines: p.Lines.Others, OtherLineTransfers: p.Lines.OtherTransfers}
+		HottestLine: p.Lines.Hottest, OtherLines: p.Lines.Others, OtherLineTransfers: p.Lines.OtherTransfers,
+		OtherLocks: p.OtherLocks(), BusiestSite: p.BusiestSite(), Unseen: p.UnseenAtomics()}
 }
 
 // BaseTime is the median of the kept windows of both base arms, 0 where
