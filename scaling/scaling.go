@@ -92,6 +92,10 @@ type Prediction struct {
 	// Causes are what moved, each with what it alone would do to the
 	// ratio, largest first.
 	Causes []Cause
+	// base and head are the arms' cells, k the middle constants: the
+	// terms a reason names come from them (lead).
+	base, head predict.Cell
+	k          predict.Constants
 }
 
 // At is the last thread count, the one the verdict speaks of.
@@ -131,7 +135,7 @@ func Predict(name string, base, head predict.Cell, threads []int, k predict.Meas
 			return Prediction{}, fmt.Errorf("%s's %w", []string{"base", "head"}[side], err)
 		}
 	}
-	p := Prediction{Name: name, Threads: threads}
+	p := Prediction{Name: name, Threads: threads, base: base, head: head, k: k.Mid}
 	var err error
 	if p.Base, err = predict.Predict(base, k.Low, k.Mid, k.High, threads); err != nil {
 		return Prediction{}, err
@@ -178,7 +182,7 @@ type factor struct {
 // atomics: a lock brings its own two.
 func setLocks(to *predict.Cell, from predict.Cell) {
 	o := to.SharedAtomics()
-	to.ExclusiveLocks, to.BusiestLocks = from.ExclusiveLocks, from.BusiestLocks
+	to.ExclusiveLocks, to.BusiestLocks, to.OtherLocks = from.ExclusiveLocks, from.BusiestLocks, from.OtherLocks
 	to.Atomics = o + 2*to.ExclusiveLocks
 }
 
@@ -205,9 +209,15 @@ var factors = []factor{
 	{
 		set: setLocks,
 		same: func(b, h predict.Cell) bool {
-			return b.ExclusiveLocks == 0 || h.ExclusiveLocks == 0 || b.ExclusiveLocks == h.ExclusiveLocks && b.BusiestLocks == h.BusiestLocks
+			return b.ExclusiveLocks == 0 || h.ExclusiveLocks == 0 ||
+				b.ExclusiveLocks == h.ExclusiveLocks && b.BusiestLocks == h.BusiestLocks && b.OtherLocks == h.OtherLocks
 		},
-		what: func(b, h predict.Cell) string { return "exclusive locks " + change(b.ExclusiveLocks, h.ExclusiveLocks) },
+		what: func(b, h predict.Cell) string {
+			if b.ExclusiveLocks == h.ExclusiveLocks {
+				return fmt.Sprintf("exclusive locks spread over %.3g -> %.3g locks", 1+b.OtherLocks, 1+h.OtherLocks)
+			}
+			return "exclusive locks " + change(b.ExclusiveLocks, h.ExclusiveLocks)
+		},
 	},
 	{
 		set: setHeld,
@@ -334,12 +344,19 @@ func (p Prediction) ReasonAt(n int) string {
 	}
 	ratio, lo, hi, _ := p.RatioAt(n)
 	head := fmt.Sprintf("at %d threads %s a call [%s, %s]", n, Percent(ratio), Percent(lo), Percent(hi))
-	parts := make([]string, len(p.Causes))
-	for i, c := range p.Causes {
-		parts[i] = c.What
+	var parts []string
+	if l := p.lead(n); l != "" {
+		parts = append(parts, l)
+	}
+	for _, c := range p.Causes {
 		if n == p.At() {
-			parts[i] = fmt.Sprintf("%s (alone %s)", c.What, Percent(c.Alone))
+			parts = append(parts, fmt.Sprintf("%s (alone %s)", c.What, Percent(c.Alone)))
+		} else {
+			parts = append(parts, c.What)
 		}
+	}
+	if u := max(p.base.Unseen, p.head.Unseen); u >= unseenMatters {
+		parts = append(parts, fmt.Sprintf("blind to locks the profile cannot see, %.3g -> %.3g atomics a call in them (the runtime's, internal/sync's, a C library's)", p.base.Unseen, p.head.Unseen))
 	}
 	reason := head + ": " + strings.Join(parts, "; ")
 	if opposed(p.Causes) {
@@ -347,6 +364,11 @@ func (p Prediction) ReasonAt(n int) string {
 	}
 	return reason
 }
+
+// unseenMatters is how many atomics a call in locks the profile cannot
+// see a reason names: fewer are a first call's (an allocation's refill,
+// once in thousands of operations), not a lock the call takes.
+const unseenMatters = 0.01
 
 // opposed says whether some causes slow the cell and others speed it,
 // each by more than a thousandth: less is rounding, not a trade.
@@ -358,8 +380,15 @@ func opposed(cs []Cause) bool {
 	return up && down
 }
 
-// Percent is a ratio as a signed percentage, as a reason writes it.
-func Percent(r float64) string { return fmt.Sprintf("%+.1f%%", 100*(r-1)) }
+// Percent is a ratio as a signed percentage, as a reason writes it; a
+// change that rounds to nothing is +0.0%, never -0.0%.
+func Percent(r float64) string {
+	s := fmt.Sprintf("%+.1f%%", 100*(r-1))
+	if s == "-0.0%" {
+		return "+0.0%"
+	}
+	return s
+}
 
 // Threads is 1 to n, the counts a prediction draws.
 func Threads(n int) []int {
