@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"iter"
 	"sync"
-	"time"
 
 	"github.com/perfrun/perfrun/harness/callgrind"
 	"github.com/perfrun/perfrun/harness/locks"
@@ -17,15 +16,6 @@ import (
 // Processes is how many processes count the instructions of a cell for a
 // gate, which needs at least five a side to treat the counts as a sample.
 const Processes = 5
-
-// InstructionBudget is how long the counted operations of a cell would
-// take natively (callgrind runs them some fifty times slower): a count is
-// per operation, exact for perfrun's designs at any length, so the budget
-// only has to hold some ten thousand lookups, and a count of a lookup
-// store then costs about what callgrind's start and the corpus's setup
-// cost. Counting whole rotations of leaves keeps every leaf equally
-// weighted.
-const InstructionBudget = 5 * time.Millisecond
 
 // CountInstructions adds instructions/op to every sample of each
 // single-threaded store cell, counted in procs processes (Processes for a
@@ -142,27 +132,24 @@ func eachCounted[T any](ctx context.Context, r *Outcome, count func(context.Cont
 // operations to count: the single-threaded cells of perfrun's stores that
 // it measured (a floor measures no store; a command is not perfrun's to
 // run under valgrind; a store that lacks what the workload needs measured
-// nothing), InstructionBudget of them at the cell's measured speed, in
-// whole rotations, so every leaf weighs the same.
+// nothing), each its workload's CountOps in whole rotations, so every leaf
+// weighs the same and no measured time sizes a count.
 func (r *Outcome) countedCells() iter.Seq2[Cell, int] {
 	return func(yield func(Cell, int) bool) {
 		for _, c := range r.Cells {
 			if _, left := r.Unsupported[c.Name()]; left || c.Threads != 1 || c.Impl.Name == "" || c.Command != nil {
 				continue
 			}
-			ns := records.Median(r.Values(c, records.NsPerOp))
-			if !(ns > 0) {
-				// Every sample set aside: a disturbed window still sizes an
-				// operation well enough (a reload's is thousands of lookups').
-				ns = records.Median(r.setAside(c, records.NsPerOp))
-			}
-			if !(ns > 0) {
-				ns = 1000 // none measured: size the count as for a lookup of a microsecond
-			}
-			n := callgrind.Round(int(float64(InstructionBudget.Nanoseconds())/ns), r.Periods[c.Name()])
-			if !yield(c, n) {
+			if !yield(c, CountOps(c.Workload, r.Periods[c.Name()])) {
 				return
 			}
 		}
 	}
+}
+
+// CountOps is how many operations an exact count of a cell of w runs, its
+// worker's sequence repeating after period operations (0: none): w's
+// CountOps, fixed in advance, rounded to whole periods and batches.
+func CountOps(w workloads.Workload, period int) int {
+	return callgrind.Round(max(w.CountOps, 1), period)
 }

@@ -9,6 +9,7 @@ var Issuer = Workload{
 	Description: "Issuer(leaf, now) on a full store, each worker over its own rotation of leaves",
 	Params:      []Param{certsParam, hitParam, leavesParam, costParam},
 	Floor:       &Floor,
+	CountOps:    lookupCount,
 	Setup: func(env Env) (*Instance, error) {
 		c, s, rot, err := lookupSetup(env)
 		if err != nil {

@@ -20,6 +20,7 @@ var Mixed = Workload{
 	Description: "issuer readers while one writer replaces CRLs at a fixed rate; writer reported separately",
 	Params: []Param{certsParam, hitParam,
 		{"rate", "100", "CRL replacements per second by the writer", rate, false}, leavesParam},
+	CountOps: lookupCount,
 	Setup: func(env Env) (*Instance, error) {
 		c, s, rot, err := lookupSetup(env)
 		if err != nil {

@@ -9,6 +9,8 @@ var Objects = Workload{
 	Title:       "Objects",
 	Description: "Objects() snapshot of a full store",
 	Params:      []Param{certsParam},
+	// A snapshot copies the whole store: a few hundred of them.
+	CountOps: 256,
 	Setup: func(env Env) (*Instance, error) {
 		c, err := env.Corpus(env.Params.Int("certs"))
 		if err != nil {

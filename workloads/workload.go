@@ -44,6 +44,13 @@ type Workload struct {
 	// the machine (no store); run measures it beside, at one thread, with
 	// the same parameters.
 	Floor *Workload
+	// CountOps is how many operations an exact count of a cell runs
+	// (instructions/op, a lock profile): fixed in advance, never sized by
+	// a measured time, so a busy host counts the very operations a quiet
+	// one does. A multiple of every period its instances have and of
+	// callgrind's batch; 0 is one batch, for operations so long that a
+	// batch of them is the count.
+	CountOps int
 }
 
 // Param declares a workload parameter.

@@ -4,7 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"maps"
+
 	"math"
 	"slices"
 	"strconv"
@@ -15,6 +15,7 @@ import (
 	"github.com/perfrun/perfrun/harness"
 	"github.com/perfrun/perfrun/harness/callgrind"
 	"github.com/perfrun/perfrun/records"
+	"github.com/perfrun/perfrun/workloads"
 )
 
 // Arm is a revision as ab counts its instructions: a binary with its
@@ -71,25 +72,22 @@ type Cell struct {
 	Ops  int
 }
 
-// Cells are the single-threaded store cells ab counts, each with
-// harness.InstructionBudget of operations at base's measured speed. A
-// command cell (-exec, named in commands) is no store of perfrun's to
-// count.
-func Cells(cells []*records.Cell, arms map[string]compare.Arms, commands []string) []Cell {
+// Cells are the single-threaded store cells ab counts, each with its
+// workload's operations for a count (harness.CountOps), the same in every
+// campaign whatever its windows measured. A command cell (-exec, named in
+// commands) is no store of perfrun's to count.
+func Cells(cells []*records.Cell, commands []string) []Cell {
 	var out []Cell
 	for _, c := range cells {
 		args, ok := CellOpsArgs(c)
 		if !ok || c.Threads != 1 || slices.Contains(commands, c.Impl) {
 			continue
 		}
-		ns := 1e9 * records.Median(slices.Collect(maps.Values(arms[c.Name].Base)))
-		if !(ns > 0) {
-			// The machine set every window aside: size the count as for a
-			// lookup of a microsecond. A count is per operation, so its
-			// length changes only how long callgrind runs.
-			ns = 1000
+		w, err := workloads.Lookup(args[1])
+		if err != nil {
+			continue // no workload of this perfrun's: nothing it can run
 		}
-		out = append(out, Cell{c.Name, args, callgrind.Round(int(float64(harness.InstructionBudget.Nanoseconds())/ns), 1)})
+		out = append(out, Cell{c.Name, args, harness.CountOps(w, 1)})
 	}
 	return out
 }

@@ -69,7 +69,7 @@ func (c *Campaign) decide(ctx context.Context, r *ab.Runner, start time.Time, co
 			// After the first look, whose speeds size the counts; the
 			// later looks' budget then knows the time they took.
 			t1 := time.Now()
-			if err := c.count(ctx, counting, cells, arms, &instrWarning); err != nil {
+			if err := c.count(ctx, counting, cells, &instrWarning); err != nil {
 				return nil, nil, 0, err
 			}
 			c.counted = time.Since(t1)
@@ -171,8 +171,8 @@ func (c *Campaign) addCounts(rep *compare.Report, v countVerdicts, cores int) {
 // lock profile of every 1-thread cell, in both revisions. A count that
 // cannot be had leaves a warning (time still decides); an interrupt ends
 // the comparison.
-func (c *Campaign) count(ctx context.Context, counting [2]abcount.Arm, cells []*records.Cell, arms map[string]compare.Arms, instrWarning *string) error {
-	counted := abcount.Cells(cells, arms, c.Commands)
+func (c *Campaign) count(ctx context.Context, counting [2]abcount.Arm, cells []*records.Cell, instrWarning *string) error {
+	counted := abcount.Cells(cells, c.Commands)
 	progress := func(what string) func(abcount.Cell) {
 		return func(cell abcount.Cell) {
 			c.logf("counting %s of %s in both revisions (%d ops under callgrind)", what, cell.Name, cell.Ops)
