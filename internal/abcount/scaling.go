@@ -55,6 +55,17 @@ func cellOf(name string, p locks.Profile, instructions float64) predict.Cell {
 		OtherLocks: p.OtherLocks(), BusiestSite: p.BusiestSite(), Unseen: p.UnseenAtomics()}
 }
 
+// linesFell says whether a prediction's head writes lines other threads
+// write less than base, beyond the threshold and MinLockChange: the
+// atomics besides the exclusive locks' own (a read lock's reader count
+// among them), which no gated unit speaks of where the locks' own rose
+// with them. A cause of contention the change made better.
+func linesFell(p scaling.Prediction, th compare.Thresholds) bool {
+	base, head := p.Cells()
+	b, h := base.SharedAtomics(), head.SharedAtomics()
+	return b-h >= compare.MinLockChange && h < b*(1-th.MinEffect)
+}
+
 // BaseTime is the median of the kept windows of both base arms, 0 where
 // none was kept.
 func BaseTime(windows []compare.Window) float64 {
@@ -108,18 +119,19 @@ func (p Predicted) At(th compare.Thresholds) func(design string, n int) (compare
 
 // Decide hands the lock units of every predicted cell that trades one
 // cause of contention for another — a gated unit worse beyond the
-// threshold, another better beyond it (fewer acquisitions, each held
-// longer) — to the prediction, which weighs them: the units explain the
-// predicted time, which decides. Where the units all move one way, each
-// still gates as an exact count, its reason giving what the prediction
-// makes of it: how much a longer hold costs at 16 threads depends on the
-// machine's hand-off, and more held is never less.
-func (p Predicted) Decide(locked []compare.CellVerdict) []compare.CellVerdict {
+// threshold, another cause better beyond it (fewer acquisitions, each
+// held longer; a read lock's shared line given up for an exclusive lock,
+// whole or split in stripes) — to the prediction, which weighs them: the
+// units explain the predicted time, which decides. Where the causes all
+// move one way, each unit still gates as an exact count, its reason giving
+// what the prediction makes of it: how much a longer hold costs at 16
+// threads depends on the machine's hand-off, and more held is never less.
+func (p Predicted) Decide(th compare.Thresholds, locked []compare.CellVerdict) []compare.CellVerdict {
 	out := slices.Clone(locked)
 	worse, better := make(map[string]bool), make(map[string]bool)
 	for _, v := range out {
 		worse[v.Name] = worse[v.Name] || v.Verdict == compare.Regression
-		better[v.Name] = better[v.Name] || v.Verdict == compare.Improved
+		better[v.Name] = better[v.Name] || v.Verdict == compare.Improved || linesFell(p.Cells[v.Name], th)
 	}
 	for i, v := range out {
 		pr, ok := p.Cells[v.Name]

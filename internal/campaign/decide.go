@@ -148,7 +148,7 @@ func (c *Campaign) judgeCounts(counted, profiled []string, counts abcount.Counts
 	}
 	locked := abcount.LockVerdicts(c.Thresholds, profiled, profiles)
 	v.predicted = abcount.Predictions(profiled, counts, profiles, c.PredictAt())
-	v.all = append(v.all, v.predicted.Decide(locked)...)
+	v.all = append(v.all, v.predicted.Decide(c.Thresholds, locked)...)
 	v.all = append(v.all, v.predicted.Verdicts(c.Thresholds, profiled, c.predictedCounts(cores)...)...)
 	for _, why := range v.predicted.Why {
 		v.why = append(v.why, fmt.Sprintf("no prediction at %d threads: %s", c.PredictAt(), why))

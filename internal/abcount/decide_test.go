@@ -1,0 +1,52 @@
+package abcount
+
+import (
+	"testing"
+
+	"github.com/perfrun/perfrun/compare"
+	"github.com/perfrun/perfrun/harness/locks"
+	"github.com/perfrun/perfrun/records"
+)
+
+// TestAReadLockGivenUpIsATrade: a lookup whose read lock (its reader
+// count's two atomics on one line) is given up for one of 64 Mutex
+// stripes takes an exclusive lock where it took none, but writes no line
+// other threads write: a trade of one cause for another, which the
+// prediction decides (IMPROVED at 16 threads), not the exclusive lock's
+// count alone. The read lock given up for the write lock (its reader
+// count still written) is no trade: the count gates, a REGRESSION.
+func TestAReadLockGivenUpIsATrade(t *testing.T) {
+	name := "Issuer/impl=hashmap/certs=1024/hit=1/threads=1"
+	read := locks.Profile{SharedLocks: 1, SharedLockedInstructions: 60, Atomics: 2, Lines: locks.Lines{Hottest: 2},
+		Locks: []locks.LockProfile{{Kind: "sync.RWMutex", Shared: 1, HeldShared: 60}}}
+	var stripes locks.Profile
+	stripes.ExclusiveLocks, stripes.LockedInstructions, stripes.Atomics = 1, 60, 2
+	for range 64 {
+		stripes.Locks = append(stripes.Locks, locks.LockProfile{Kind: "sync.Mutex", Exclusive: 1.0 / 64, HeldExclusive: 60.0 / 64})
+	}
+	write := locks.Profile{ExclusiveLocks: 1, LockedInstructions: 60, Atomics: 4, Lines: locks.Lines{Hottest: 2},
+		Locks: []locks.LockProfile{{Kind: "sync.RWMutex", Exclusive: 1, HeldExclusive: 60}}}
+	counts := Counts{name: {{400, 400, 400}, {404, 404, 404}}}
+	for _, c := range []struct {
+		what      string
+		head      locks.Profile
+		exclusive compare.Verdict // the exclusive-locks/op unit's, after Decide
+		predicted compare.Verdict
+	}{
+		{"64 stripes", stripes, compare.NotGated, compare.Improved},
+		{"the write lock", write, compare.Regression, compare.Regression},
+	} {
+		profiles := Profiles{name: {read, c.head}}
+		p := Predictions([]string{name}, counts, profiles, 16)
+		var exclusive compare.Verdict
+		for _, v := range p.Decide(compare.DefaultThresholds, LockVerdicts(compare.DefaultThresholds, []string{name}, profiles)) {
+			if v.Unit == records.ExclusiveLocks {
+				exclusive = v.Verdict
+			}
+		}
+		predicted := p.Verdicts(compare.DefaultThresholds, []string{name}, 16)
+		if exclusive != c.exclusive || len(predicted) != 1 || predicted[0].Verdict != c.predicted {
+			t.Errorf("%s: exclusive locks %s, predicted %+v; want %s and %s", c.what, exclusive, predicted, c.exclusive, c.predicted)
+		}
+	}
+}
