@@ -56,10 +56,17 @@ const (
 )
 
 // Encode renders the plot in a format named by its extension: "svg" or "png".
+// A legend drawn under the data that would take more than a quarter of
+// the picture makes it taller instead, so the data keeps its height.
 func (p *Plot) Encode(format string) ([]byte, error) {
 	c, err := draw.NewFormattedCanvas(plotWidth, plotHeight, format)
 	if err != nil {
 		return nil, err
+	}
+	if extra := p.legendUnderHeight(draw.New(c)); extra > plotHeight/4 {
+		if c, err = draw.NewFormattedCanvas(plotWidth, plotHeight+extra, format); err != nil {
+			return nil, err
+		}
 	}
 	p.draw(draw.New(c))
 	var b bytes.Buffer
@@ -95,6 +102,16 @@ func (p *Plot) draw(dc draw.Canvas) {
 	p.plot.Legend = leg
 	top := p.plot.Title.TextStyle.Rectangle(p.plot.Title.Text).Size().Y + p.plot.Title.Padding + pad
 	drawFramed(dc, leg, draw.Crop(dc, dc.Size().X-width-pad, -pad/2, 0, -top), pad)
+}
+
+// legendUnderHeight is the height of the plot's legend where draw puts it
+// under the data, 0 where it goes elsewhere.
+func (p *Plot) legendUnderHeight(dc draw.Canvas) vg.Length {
+	size := p.plot.Legend.Rectangle(dc).Size()
+	if p.legendInside || size.X == 0 || !p.legendUnder && size.X <= 0.4*dc.Size().X {
+		return 0
+	}
+	return size.Y
 }
 
 // drawFramed draws leg at the top left of area in a light frame.
