@@ -70,7 +70,7 @@ func predictFlags(fs *flag.FlagSet) runFunc {
 	window := fs.Duration("window", 100*time.Millisecond, "time of each window that measures the machine's constants")
 	windows := fs.Int("windows", 9, "windows of each constant, interleaved")
 	against := fs.String("against", "", "a results file of published numbers (such as results/published/pr28599.txt) to hold the prediction's scaling against, per(n)/per(1)")
-	constants := fs.String("constants", "reference", "reference: the fixed set ab and the main job predict with (results/scaling), the same from run to run; measure: the hand-off and transfer measured on this machine now")
+	constants := fs.String("constants", "reference", "reference: the fixed set ab and the main job predict with (results/scaling), each design from its counts at the reference time per instruction, the same from run to run and as run, ab and report print it; measure: the hand-off and transfer measured on this machine now")
 	plotDir := fs.String("plot", "", "with -against: draw the prediction beside the published curves in this folder (held-against.svg and .png)")
 	as := fs.String("as", "", "with -against: which published implementation each predicted one stands for, IMPL=PUBLISHED,... (e.g. sorted=pr28599-before)")
 	return func(_ context.Context, o *streams, args []string) error {
@@ -125,7 +125,10 @@ func predictFlags(fs *flag.FlagSet) runFunc {
 		if _, _, err := predict.Inputs(in, scaling.Reference); err != nil {
 			return asUsage(err)
 		}
-		m := scaling.Reference
+		// The reference constants predict from the counts alone, as the
+		// main job, ab and report do: one number per cell, whichever
+		// command prints it.
+		m := fromCounts()
 		if *constants == "measure" {
 			if err := measuredHere(in); err != nil {
 				return asUsage(err)
@@ -206,14 +209,13 @@ func printPrediction(o *streams, set, in *records.Set, m predict.Measured) {
 	for _, c := range set.Cells() {
 		v := func(unit string) float64 { return 1e9 * records.Median(c.Values[records.Tidy(unit)]) }
 		mid, low, high := v(records.NsPerCall), v(predict.Low), v(predict.High)
-		// per(1) is the cell's own, its measured 1-thread time, whatever
-		// thread counts were asked for: never another design's.
-		// Where its time was set aside, its own 1-thread prediction stands
-		// for it, from its instructions (predict.Measured.PerInstruction).
+		// per(1) is the cell's own 1-thread prediction where one was
+		// asked for (the ratio of two predictions, as the main job's), else
+		// its measured 1-thread time: never another design's.
 		first := math.NaN()
-		one, ok := in.Cell(records.AtThreads(c.Name, 1))
-		if !ok || len(one.Values[records.Tidy(records.NsPerCall)]) == 0 {
-			one, ok = set.Cell(records.AtThreads(c.Name, 1))
+		one, ok := set.Cell(records.AtThreads(c.Name, 1))
+		if !ok {
+			one, ok = in.Cell(records.AtThreads(c.Name, 1))
 		}
 		if ok {
 			first = 1e9 * records.Median(one.Values[records.Tidy(records.NsPerCall)])

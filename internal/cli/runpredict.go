@@ -59,6 +59,9 @@ func (f *runFlags) pastTheCores(o *streams, set *records.Set) {
 	fmt.Fprintln(o.stdout)
 	for _, r := range rows {
 		fmt.Fprintf(o.stdout, "%s: %s\n", r.name, r.cause)
+		if r.unseen >= scaling.UnseenMatters {
+			fmt.Fprintf(o.stdout, "  blind spot: %.3g atomics a call in locks the profile cannot see (the runtime's, internal/sync's, a C library's): their waits are not predicted\n", r.unseen)
+		}
 		if r.published != "" {
 			fmt.Fprintf(o.stdout, "  beside it: %s; predicted here %.2f×\n", r.published, r.ratio)
 		}
@@ -75,6 +78,8 @@ type pastRow struct {
 	name, one, two       string
 	at, low, high, ratio float64
 	cause, published     string
+	// unseen are the atomics a call of locks the profile cannot see.
+	unseen float64
 	// perInstruction is the reference time an instruction of its call
 	// takes: its instructions at it are its time at one thread.
 	perInstruction float64
@@ -154,7 +159,7 @@ func pastTheCoresRows(set *records.Set, n int) ([]pastRow, *records.Set, error) 
 			name: strings.TrimSuffix(in.Name, "/threads=1"), one: measured(in.Name, 1), two: measured(in.Name, 2),
 			at: at(c, records.NsPerCall), low: at(c, predict.Low), high: at(c, predict.High),
 			ratio: at(c, records.NsPerCall) / at(one, records.NsPerCall), cause: cause,
-			published: publishedBeside(tables, in.Impl, n), perInstruction: k.Mid.Instruction,
+			published: publishedBeside(tables, in.Impl, n), perInstruction: k.Mid.Instruction, unseen: cells[i].Unseen,
 		})
 	}
 	return rows, pred, nil
