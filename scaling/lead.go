@@ -66,9 +66,13 @@ func busiestName(base, head predict.Cell) string {
 	return "the queue of the exclusive lock taken in " + function(site)
 }
 
-// function is a Go function's name as a reason writes it, without the
-// parentheses that would end the short reason (log.Logger.output).
+// function is a Go function's name as a reason writes it: its package's
+// last element, and no parentheses, which would end the short reason
+// (log.Logger.output, singleflight.Group.Do).
 func function(name string) string {
+	if i := strings.LastIndex(name, "/"); i >= 0 {
+		name = name[i+1:]
+	}
 	return strings.NewReplacer("(*", "", "(", "", ")", "").Replace(name)
 }
 

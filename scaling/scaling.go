@@ -98,6 +98,9 @@ type Prediction struct {
 	k          predict.Constants
 }
 
+// Cells are the two arms' cells the prediction was made of.
+func (p Prediction) Cells() (base, head predict.Cell) { return p.base, p.head }
+
 // At is the last thread count, the one the verdict speaks of.
 func (p Prediction) At() int { return p.Threads[len(p.Threads)-1] }
 
@@ -355,7 +358,7 @@ func (p Prediction) ReasonAt(n int) string {
 			parts = append(parts, c.What)
 		}
 	}
-	if u := max(p.base.Unseen, p.head.Unseen); u >= unseenMatters {
+	if u := max(p.base.Unseen, p.head.Unseen); u >= UnseenMatters {
 		parts = append(parts, fmt.Sprintf("blind to locks the profile cannot see, %.3g -> %.3g atomics a call in them (the runtime's, internal/sync's, a C library's)", p.base.Unseen, p.head.Unseen))
 	}
 	reason := head + ": " + strings.Join(parts, "; ")
@@ -365,10 +368,10 @@ func (p Prediction) ReasonAt(n int) string {
 	return reason
 }
 
-// unseenMatters is how many atomics a call in locks the profile cannot
+// UnseenMatters is how many atomics a call in locks the profile cannot
 // see a reason names: fewer are a first call's (an allocation's refill,
 // once in thousands of operations), not a lock the call takes.
-const unseenMatters = 0.01
+const UnseenMatters = 0.01
 
 // opposed says whether some causes slow the cell and others speed it,
 // each by more than a thousandth: less is rounding, not a trade.

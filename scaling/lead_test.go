@@ -1,0 +1,76 @@
+package scaling
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/perfrun/perfrun/compare"
+	"github.com/perfrun/perfrun/predict"
+)
+
+// readLock is a hash map's lookup under a read lock: its reader count's
+// two writes a call on one line.
+var readLock = predict.Cell{Name: "hashmap", Instructions: 415, Atomics: 2, HottestLine: 2}
+
+// TestTheCauseIsWhatGrew: a memo of answers behind one mutex of the whole
+// store (the read lock's two atomics gone, a mutex held 169 instructions
+// come) is slower at 16 threads, and its reason leads with the mutex's
+// queue, never with the atomics that went away; the read lock split in
+// 64 Mutex stripes is faster, and its reason leads with the line that
+// went away, never with the stripes that came.
+func TestTheCauseIsWhatGrew(t *testing.T) {
+	memo := predict.Cell{Name: "hashmap", Instructions: 600, ExclusiveLocks: 1, LockedInstructions: 169, Atomics: 2,
+		BusiestLocks: 1, BusiestLocked: 169, BusiestSite: "github.com/perfrun/perfrun/impls/hashmap.(*Store).Issuer"}
+	stripes := predict.Cell{Name: "hashmap", Instructions: 420, ExclusiveLocks: 1, LockedInstructions: 50, Atomics: 2,
+		BusiestLocks: 1.0 / 64, BusiestLocked: 50.0 / 64, OtherLocks: 63}
+	for _, c := range []struct {
+		what    string
+		head    predict.Cell
+		verdict compare.Verdict
+		lead    string
+	}{
+		{"the memo", memo, compare.Regression, "the queue of the exclusive lock taken in hashmap.Store.Issuer 0 ns -> "},
+		{"the stripes", stripes, compare.Improved, "the hottest shared cache line "},
+	} {
+		p, err := Predict("hashmap", readLock, c.head, Threads(16), Fixed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := p.Verdict(compare.DefaultThresholds)
+		// The cause a verdict's line names: the reason's first, up to its
+		// detail.
+		_, first, _ := strings.Cut(v.Reason, "]: ")
+		first, _, _ = strings.Cut(first, "(")
+		if v.Verdict != c.verdict || !strings.HasPrefix(first, c.lead) {
+			t.Errorf("%s: %s, first cause %q; want %s, leading %q", c.what, v.Verdict, first, c.verdict, c.lead)
+		}
+		if strings.Contains(first, "atomic") {
+			t.Errorf("%s: %q names the atomics that went away", c.what, first)
+		}
+	}
+}
+
+// TestABlindSpotIsNamed: a lookup that adds a channel's send and receive
+// (the runtime's lock, which the profile cannot see, 4 atomics a call) is
+// predicted from its atomics and says it is blind to the lock; a lookup
+// without one says nothing of it.
+func TestABlindSpotIsNamed(t *testing.T) {
+	ch := readLock
+	ch.Atomics, ch.Unseen = 6, 4
+	p, err := Predict("hashmap", readLock, ch, Threads(16), Fixed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := p.Reason(); !strings.Contains(r, "blind to locks the profile cannot see, 0 -> 4 atomics a call") {
+		t.Errorf("a channel added: %q names no blind spot", r)
+	}
+	same := readLock
+	same.Instructions++
+	q, err := Predict("hashmap", readLock, same, Threads(16), Fixed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := q.Reason(); strings.Contains(r, "blind") {
+		t.Errorf("no unseen lock: %q names a blind spot", r)
+	}
+}
