@@ -84,7 +84,7 @@ func abFlags(fs *flag.FlagSet) runFunc {
 	fs.StringVar(&a.speedLimit, "speed-limit", "10%", "set aside a window triple whose speed probes differ by more than this (window pairing; 0 for never)")
 	fs.StringVar(&a.layouts, "layouts", "fresh", "code layouts (-ldflags=-randlayout): fresh, a new one for every arm of every round; or N, N per revision rotated over the rounds; 0 the default layout alone")
 	fs.BoolVar(&a.instructions, "instructions", true, "also count instructions/op, simulated cache misses and system calls of every 1-thread cell in both revisions under callgrind and gate them at -threshold")
-	fs.BoolVar(&a.locks, "locks", true, "also count the lock profile of every 1-thread cell in both revisions (a build of each whose packages import a hooked sync, under callgrind), gate it and predict from it")
+	fs.BoolVar(&a.locks, "locks", true, "also count the lock profile of every 1-thread cell in both revisions (a build of each with the standard sync overlaid, under callgrind), gate it and predict from it")
 	fs.StringVar(&a.at, "at", "1,2,16", "the thread counts a change is judged at: up to the cores by time (1 by the counts too), past them by the prediction; a design better at one and worse at another is a TRADE (16: a server's cores, where OpenSSL PR 28599 compared its designs)")
 	fs.BoolVar(&a.strict, "strict", false, "a PASS needs time's PASS: no PASS or IMPROVED by counts where time could not decide")
 	fs.BoolVar(&a.pin, "pin", true, "window pairing: pin worker i of every arm to the same i-th CPU, so the arms of a triple run on the same CPUs")

@@ -85,7 +85,7 @@ func countLocks(ctx context.Context, res *harness.Outcome, corpusArgs []string, 
 	}
 	defer os.RemoveAll(dir)
 	if !quiet {
-		fmt.Fprintf(stderr, "perfrun: building perfrun for lock profiles (the program that counts alone, its packages importing a hooked sync)\n")
+		fmt.Fprintf(stderr, "perfrun: building perfrun for lock profiles (the program that counts alone, with the standard sync overlaid: the first build on a machine compiles the standard library again)\n")
 	}
 	if err := inheritBurn(); err != nil {
 		return err

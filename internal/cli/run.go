@@ -140,7 +140,7 @@ func newRunFlags(fs *flag.FlagSet) *runFlags {
 	fs.Uint64Var(&f.orderSeed, "order-seed", 0, "seed of the round order alone (0: -seed)")
 	fs.StringVar(&f.match, "match", "", "only cells whose benchmark name matches this regular expression")
 	fs.BoolVar(&f.instructions, "instructions", false, "also count instructions/op of 1-thread cells under valgrind (callgrind)")
-	fs.BoolVar(&f.locks, "locks", false, "also count the lock profile of 1-thread cells under callgrind: exclusive and shared locks, instructions held, atomics per op (rebuilds perfrun with its packages importing a hooked sync)")
+	fs.BoolVar(&f.locks, "locks", false, "also count the lock profile of 1-thread cells under callgrind: exclusive and shared locks, instructions held, atomics per op (rebuilds perfrun with the standard sync overlaid, so every lock a call takes is seen)")
 	fs.IntVar(&f.predict, "predict", 0, "also say what each design's 1-thread lock profile predicts at this many threads, one core a thread (perfrun predict; counts instructions and locks as -instructions -locks do, about 30 s more); 0 for none (default: 16 for the main job, a run given no -impl, -workload, -threads, -param, -corpus, -match or -exec; else 0)")
 	fs.StringVar(&f.out, "o", defaultOutput, "results file (Go benchmark format); empty for none")
 	fs.StringVar(&f.format, "format", "table", "what to print: table, benchfmt, jmh, csv, json")
