@@ -11,7 +11,7 @@ import (
 // check every prediction passes through (Results, and package scaling's),
 // before anything is predicted from a profile.
 func Check(c Cell) error {
-	for _, v := range []float64{c.Instructions, c.ExclusiveLocks, c.LockedInstructions, c.Atomics, c.BusiestLocks, c.BusiestLocked, c.HottestLine, c.OtherLines, c.OtherLineTransfers, c.OtherLocks, c.Unseen} {
+	for _, v := range []float64{c.Instructions, c.ExclusiveLocks, c.LockedInstructions, c.Atomics, c.BusiestLocks, c.BusiestLocked, c.HottestLine, c.OtherLines, c.OtherLineTransfers, c.OtherLocks, c.Unseen, c.OtherSpinning} {
 		if !(v >= 0) || math.IsInf(v, 0) {
 			return fmt.Errorf("profile of %s has a count that is negative or not a number", c.Name)
 		}
@@ -26,6 +26,10 @@ func Check(c Cell) error {
 		return fmt.Errorf("profile of %s holds a lock for %.4g instructions of the %.4g it executes", c.Name, c.LockedInstructions, c.Instructions)
 	case c.BusiestLocks > c.ExclusiveLocks || c.BusiestLocked > c.LockedInstructions:
 		return fmt.Errorf("profile of %s gives its busiest lock more than all its locks", c.Name)
+	case c.BusiestSpins != 0 && c.BusiestSpins != 1:
+		return fmt.Errorf("profile of %s says its busiest lock's waiters spin %g: 0 or 1", c.Name, c.BusiestSpins)
+	case c.OtherSpinning > c.ExclusiveLocks-c.BusiestLocks+1e-9:
+		return fmt.Errorf("profile of %s has more spinning acquisitions besides the busiest than acquisitions", c.Name)
 	case c.Unseen > c.Atomics:
 		return fmt.Errorf("profile of %s has more atomics in locks it cannot see than in all", c.Name)
 	case c.PerCall < 0 || math.IsInf(c.PerCall, 0) || math.IsNaN(c.PerCall):

@@ -76,9 +76,9 @@ func (s spinner) waited() float64 {
 // (each write waits for the line to come from the other core). Each is
 // timed windows times for window, interleaved; a machine that gives the
 // second thread's core away for a while shows as a window whose constants
-// are off, kept in Low and High. Low is the fastest spinning hand-off and
-// transfer, Mid their medians (a waiter on a core of its own spins), High
-// a sleeping waiter woken at every hand-off and the slowest transfer.
+// are off, kept in Low and High. Each kind is summarized on its own
+// (summarize): the spinning hand-off is Spin, a Go lock's; the sleeping
+// one Handoff, a lock whose waiters sleep at once.
 func Measure(window time.Duration, windows int) Measured {
 	var spin, sleep, transfer []float64 // the windows kept
 	var all [3][]float64                // every window's, kept where none was
@@ -104,23 +104,19 @@ func Measure(window time.Duration, windows int) Measured {
 	return m
 }
 
-// summarize gives the constants of the windows kept: Low the fastest
-// spinning hand-off and transfer, Mid their medians, High the median
-// sleeping hand-off and the slowest transfer. A band's low edge is never
-// above its high: where a host made the sleeping hand-off the faster (it
-// woke the waiter at once), the three are put in order.
+// summarize gives the constants of the windows kept, each kind of its
+// own: Low the fastest, Mid the median, High the slowest of the spinning
+// hand-offs (Spin: a Go mutex's waiter that spins), of the sleeping ones
+// (Handoff: a waiter that had gone to sleep, woken) and of the transfers.
 func summarize(spin, sleep, transfer []float64) Measured {
 	for _, v := range [][]float64{spin, sleep, transfer} {
 		slices.Sort(v)
 	}
-	mid := func(v []float64) float64 { return v[len(v)/2] }
-	h := []float64{spin[0], mid(spin), mid(sleep)}
-	slices.Sort(h)
-	return Measured{
-		Low:  Constants{Handoff: h[0], Transfer: transfer[0]},
-		Mid:  Constants{Handoff: h[1], Transfer: mid(transfer)},
-		High: Constants{Handoff: h[2], Transfer: transfer[len(transfer)-1]},
+	at := func(v []float64, i int) float64 { return v[[]int{0, len(v) / 2, len(v) - 1}[i]] }
+	k := func(i int) Constants {
+		return Constants{Spin: at(spin, i), Handoff: at(sleep, i), Transfer: at(transfer, i)}
 	}
+	return Measured{Low: k(0), Mid: k(1), High: k(2)}
 }
 
 // timeAlone is the wall time per operation of threads threads each doing

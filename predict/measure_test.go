@@ -45,22 +45,23 @@ func TestBusySaysWhatWasSetAside(t *testing.T) {
 	}
 }
 
-// TestConstantsInOrder: a host that woke a sleeping waiter faster than a
-// spinning one hands over still gives constants low <= mid <= high.
+// TestConstantsInOrder: each kind of constant is summarized on its own,
+// low <= mid <= high: the spinning hand-offs (Spin) and the sleeping ones
+// (Handoff) apart, so a host that woke a sleeping waiter faster than a
+// spinning one hands over mixes neither into the other.
 func TestConstantsInOrder(t *testing.T) {
-	m := summarize([]float64{600e-9, 650e-9, 700e-9}, []float64{300e-9, 310e-9, 320e-9}, []float64{30e-9, 40e-9, 170e-9})
+	m := summarize([]float64{700e-9, 600e-9, 650e-9}, []float64{320e-9, 300e-9, 310e-9}, []float64{30e-9, 170e-9, 40e-9})
 	for _, k := range []struct {
 		name           string
 		low, mid, high float64
+		want           [3]float64
 	}{
-		{"hand-off", m.Low.Handoff, m.Mid.Handoff, m.High.Handoff},
-		{"transfer", m.Low.Transfer, m.Mid.Transfer, m.High.Transfer},
+		{"spinning hand-off", m.Low.Spin, m.Mid.Spin, m.High.Spin, [3]float64{600e-9, 650e-9, 700e-9}},
+		{"sleeping hand-off", m.Low.Handoff, m.Mid.Handoff, m.High.Handoff, [3]float64{300e-9, 310e-9, 320e-9}},
+		{"transfer", m.Low.Transfer, m.Mid.Transfer, m.High.Transfer, [3]float64{30e-9, 40e-9, 170e-9}},
 	} {
-		if !(k.low <= k.mid && k.mid <= k.high) {
-			t.Errorf("%s: low %g, mid %g, high %g: out of order", k.name, k.low, k.mid, k.high)
+		if [3]float64{k.low, k.mid, k.high} != k.want {
+			t.Errorf("%s: low %g, mid %g, high %g; want %v", k.name, k.low, k.mid, k.high, k.want)
 		}
-	}
-	if m.Low.Handoff != 310e-9 || m.High.Handoff != 650e-9 {
-		t.Errorf("hand-off low %g, high %g: want the sleeping median 310ns and the spinning median 650ns", m.Low.Handoff, m.High.Handoff)
 	}
 }

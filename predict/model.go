@@ -33,6 +33,12 @@ type Cell struct {
 	// besides the busiest make (records.OtherLocks): 63 for the other
 	// stripes of a lock split in 64. Zero: they are taken as one.
 	OtherLocks float64
+	// BusiestSpins is 1 where the busiest lock's waiters spin before they
+	// sleep (Go's sync locks), 0 where they sleep at once; OtherSpinning
+	// the other locks' acquisitions per operation whose waiters spin
+	// (records.BusiestLockSpins, records.OtherSpinningLocks). Each kind is
+	// handed over at its own cost (Constants.Spin, Constants.Handoff).
+	BusiestSpins, OtherSpinning float64
 	// BusiestSite, where known, is the function that took the busiest
 	// lock, for a reason to name it.
 	BusiestSite string
@@ -83,14 +89,58 @@ func (c Cell) queues() (acquired, held [2]float64, others float64) {
 		math.Max(1, c.OtherLocks)
 }
 
+// spinning is how many of a queue's acquisitions (the busiest's, i 0, or
+// the others', i 1) are of locks whose waiters spin first.
+func (c Cell) spinning(i int, acquired float64) float64 {
+	if i == 0 {
+		if !(c.BusiestLocks > 0) {
+			return 0 // the locks as one queue, as a profile that names no busiest
+		}
+		return acquired * c.BusiestSpins
+	}
+	return math.Min(acquired, c.OtherSpinning)
+}
+
+// handoffs are the hand-offs per call of a queue's acquired acquisitions,
+// held seconds a call, spinning of them of locks whose waiters spin
+// first, with queued calls ahead of an arrival: a waiter that spins takes
+// the lock at Spin where its wait (each call ahead holding and handing
+// over) ends within SpinFor, and parks to be woken at Handoff where it
+// does not, as Go's sync.Mutex does.
+func (k Constants) handoffs(acquired, spinning, held, queued float64) float64 {
+	spin := k.SpinHandoff()
+	if acquired > 0 && queued*(held/acquired+spin) > k.SpinFor {
+		spin = k.Handoff
+	}
+	return spinning*spin + (acquired-spinning)*k.Handoff
+}
+
+// SpinHandoff is the hand-off to a waiter that spins first: Spin, or,
+// where k has none, Handoff.
+func (k Constants) SpinHandoff() float64 {
+	if k.Spin > 0 {
+		return k.Spin
+	}
+	return k.Handoff
+}
+
 // Constants are what the machine charges for contention, measured on it
 // (Measure): never fitted to a published table.
 type Constants struct {
 	// Handoff is what an exclusive lock costs beyond its uncontended
-	// acquire and release when another thread waits for it: the waiter's
-	// wake-up and the lock's and the protected data's cache lines moving
-	// to its core, in seconds per acquisition.
+	// acquire and release when another thread waits for it asleep, as a
+	// C library's lock's waiters do at once: the waiter's wake-up and the
+	// lock's and the protected data's cache lines moving to its core, in
+	// seconds per acquisition.
 	Handoff float64
+	// Spin is the same for a lock whose waiters spin before they sleep
+	// (Go's sync.Mutex and sync.RWMutex): a spinning waiter takes the lock
+	// as its line comes, so a short hold is handed over at the cost of the
+	// line, not of a wake-up. Zero: as Handoff.
+	Spin float64
+	// SpinFor is how long such a waiter spins before it parks: a wait
+	// past it is handed over at Handoff, as a sleeping waiter's.
+	SpinFor float64
 	// Transfer is what an atomic write costs when another core wrote its
 	// cache line last, in seconds.
 	Transfer float64
@@ -163,9 +213,9 @@ func mva(c Cell, k Constants, most int) (map[int]float64, Terms, error) {
 		one, perInstr = k.Instruction*c.Instructions, k.Instruction
 	}
 	acquired, heldInstr, others := c.queues()
-	var held, handoff [2]float64
+	var held, spinning [2]float64
 	for i := range held {
-		held[i], handoff[i] = heldInstr[i]*perInstr, acquired[i]*k.Handoff
+		held[i], spinning[i] = heldInstr[i]*perInstr, c.spinning(i, acquired[i])
 	}
 	hot, rest, lines := c.Lines()
 	hot, rest = hot*k.Transfer, rest*k.Transfer
@@ -177,7 +227,8 @@ func mva(c Cell, k Constants, most int) (map[int]float64, Terms, error) {
 	for n := 1; n <= most; n++ {
 		var rLock [2]float64
 		for i := range rLock {
-			rLock[i] = held[i] + (held[i]+handoff[i])*qLock[i]
+			handoff := k.handoffs(acquired[i], spinning[i], held[i], qLock[i])
+			rLock[i] = held[i] + (held[i]+handoff)*qLock[i]
 		}
 		other := float64(n-1) / float64(n)
 		rHot := hot * other * (1 + qHot)

@@ -57,6 +57,8 @@ func CountsOf(c *records.Cell) (Cell, bool) {
 	out.OtherLines, _ = med(records.OtherLines)
 	out.OtherLineTransfers, _ = med(records.OtherLineTransfers)
 	out.OtherLocks, _ = med(records.OtherLocks)
+	out.BusiestSpins, _ = med(records.BusiestLockSpins)
+	out.OtherSpinning, _ = med(records.OtherSpinningLocks)
 	out.Unseen, _ = med(records.UnseenLockAtomics)
 	return out, c.Threads == 1 && ok == [4]bool{true, true, true, true}
 }
@@ -196,6 +198,7 @@ func Results(in *records.Set, threads []int, m Measured, command string) (*recor
 				benchfmt.Config{Key: "machine", Value: []byte(machine), File: true},
 				benchfmt.Config{Key: "predicted", Value: []byte("yes"), File: true},
 				benchfmt.Config{Key: "predict-handoff-ns", Value: []byte(constantsText(m, func(k Constants) float64 { return k.Handoff })), File: true},
+				benchfmt.Config{Key: "predict-spin-handoff-ns", Value: []byte(constantsText(m, Constants.SpinHandoff)), File: true},
 				benchfmt.Config{Key: "predict-transfer-ns", Value: []byte(constantsText(m, func(k Constants) float64 { return k.Transfer })), File: true},
 				benchfmt.Config{Key: "predict-disturbed", Value: []byte(fmt.Sprintf("%d of %d windows (a thread that spins throughout waited for a CPU more than %.0f%% of one)", m.Disturbed, m.Windows, 100*MaxWait)), File: true},
 				benchfmt.Config{Key: "predict-parallel", Value: []byte(fmt.Sprintf("%.2f (two threads of independent work over one, the lowest of the windows)", m.Parallel)), File: true},

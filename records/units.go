@@ -60,6 +60,14 @@ const (
 	// the busiest make, by their acquisitions (locks.Profile.OtherLocks):
 	// each queues on its own past the cores.
 	OtherLocks = "other-locks"
+	// Whether the busiest exclusive lock's waiters spin before they sleep
+	// (1: Go's sync.Mutex and sync.RWMutex) or sleep at once (0: a C
+	// library's lock, one of the program's own), and the acquisitions per
+	// operation of the other exclusive locks whose waiters spin: the two
+	// hand a lock over at different costs. A profile without them has
+	// every waiter sleep, as the reference hand-off was fitted.
+	BusiestLockSpins   = "busiest-lock-spins"
+	OtherSpinningLocks = "other-spinning-locks/op"
 	// The atomics per operation of the locks a profile cannot see (the
 	// runtime's, internal/sync's, a C library's no source reports): a
 	// prediction names them as its blind spot.
@@ -123,7 +131,7 @@ var LineUnits = []string{HottestLineTransfers, OtherLines, OtherLineTransfers}
 // and what it could not see; perfrun writes them after LineUnits and gates
 // on neither. A profile without them (an older file's) has its other
 // locks as one and names no blind spot.
-var SpreadUnits = []string{OtherLocks, UnseenLockAtomics}
+var SpreadUnits = []string{OtherLocks, BusiestLockSpins, OtherSpinningLocks, UnseenLockAtomics}
 
 // Tidy returns the unit as a Set holds it: benchunit's tidied form
 // (ns/op -> sec/op, ns/call -> sec/call).

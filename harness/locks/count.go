@@ -58,6 +58,11 @@ type LockProfile struct {
 	// for: each acquisition one for the Spilled; the locks besides the
 	// busiest for a profile read back from a file.
 	Count float64
+	// Spin says its waiters spin before they sleep (Go's sync.Mutex and
+	// sync.RWMutex) rather than sleep at once (a C library's lock, one of
+	// the program's own, as the cost profiles' futex lock): the two hand
+	// a lock over at different costs.
+	Spin bool
 }
 
 // Check refuses a profile no operation can have (predict.CheckLocks).
@@ -99,6 +104,28 @@ func (p Profile) busiest() int {
 		}
 	}
 	return at
+}
+
+// spinning are the kinds of lock whose waiters spin before they sleep.
+var spinning = []string{"sync.Mutex", "sync.RWMutex"}
+
+// BusiestSpins says whether the busiest lock's waiters spin first
+// (LockProfile.Spin); false where no lock is taken exclusively.
+func (p Profile) BusiestSpins() bool {
+	i := p.busiest()
+	return i >= 0 && p.Locks[i].Spin
+}
+
+// OtherSpinning are the exclusive acquisitions per operation of the locks
+// besides the busiest whose waiters spin first (LockProfile.Spin).
+func (p Profile) OtherSpinning() float64 {
+	b, sum := p.busiest(), 0.0
+	for i, l := range p.Locks {
+		if i != b && l.Spin {
+			sum += l.Exclusive
+		}
+	}
+	return sum
 }
 
 // OtherLocks is how many locks of equal weight the exclusive locks besides
@@ -214,7 +241,8 @@ func (rep Report) profile(dumps map[string]cost) (Profile, error) {
 	for _, l := range rep.Locks {
 		p.ExclusiveLocks += float64(l.Exclusive) / n
 		p.SharedLocks += float64(l.Shared) / n
-		lp := LockProfile{Kind: l.Kind, Site: l.Site, Exclusive: float64(l.Exclusive) / n, Shared: float64(l.Shared) / n, Spilled: l.Spilled}
+		lp := LockProfile{Kind: l.Kind, Site: l.Site, Exclusive: float64(l.Exclusive) / n, Shared: float64(l.Shared) / n, Spilled: l.Spilled,
+			Spin: slices.Contains(spinning, l.Kind)}
 		if l.Spilled {
 			lp.Count = float64(l.Exclusive)
 		}

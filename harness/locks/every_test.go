@@ -100,3 +100,28 @@ func TestOtherLocksWeighs(t *testing.T) {
 		}
 	}
 }
+
+// TestKindsThatSpin: Go's sync.Mutex's waiters spin before they sleep, a
+// lock of the program's own (as the cost profiles' futex lock, which
+// sleeps at once) is taken as one that sleeps: the profile says which,
+// for the busiest lock and the others.
+func TestKindsThatSpin(t *testing.T) {
+	bin := handcount(t)
+	for _, c := range []struct {
+		variant string
+		spins   bool
+		others  float64
+	}{
+		{"mutex100", true, 0},
+		{"own100", false, 0},
+		{"stripes", true, 1},
+	} {
+		p, err := Count(context.Background(), []string{bin, c.variant, "640"}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.BusiestSpins() != c.spins || !near(p.OtherSpinning(), c.others) {
+			t.Errorf("%s: busiest spins %v, others spinning %g a call; want %v and %g", c.variant, p.BusiestSpins(), p.OtherSpinning(), c.spins, c.others)
+		}
+	}
+}

@@ -39,7 +39,12 @@ func WriteLocks(names []string, profiles Profiles) []byte {
 		for side := range 2 {
 			acq, held := p[side].Busiest()
 			l := p[side].Lines
-			for i, v := range append(p[side].Values(), acq, held, l.Hottest, l.Others, l.OtherTransfers, p[side].OtherLocks(), p[side].UnseenAtomics()) {
+			spins := 0.0
+			if p[side].BusiestSpins() {
+				spins = 1
+			}
+			for i, v := range append(p[side].Values(), acq, held, l.Hottest, l.Others, l.OtherTransfers,
+				p[side].OtherLocks(), spins, p[side].OtherSpinning(), p[side].UnseenAtomics()) {
 				r[side] = append(r[side], unitCount{i, v})
 			}
 		}
@@ -83,9 +88,9 @@ func ReadLocks(data []byte) (names []string, profiles Profiles, err error) {
 				return nil, nil, fmt.Errorf("%s has no %s of %s: a profile cut short is not judged", name, profileUnits[i], sides[side])
 			}
 			p[side] = locks.FromValues(v[:len(locks.Units)])
-			p[side].Locks = recordedLocks(p[side], v[len(locks.Units)], v[len(locks.Units)+1], v[spreadUnit])
+			p[side].Locks = recordedLocks(p[side], v[len(locks.Units)], v[len(locks.Units)+1], v[spreadUnit:spreadUnit+3])
 			p[side].Lines = locks.Lines{Hottest: v[lineUnit], Others: v[lineUnit+1], OtherTransfers: v[lineUnit+2]}
-			if u := v[spreadUnit+1]; u > 0 {
+			if u := v[spreadUnit+3]; u > 0 {
 				p[side].Unseen = []locks.Unseen{{What: unseenKinds, Atomics: u}}
 			}
 			if err := p[side].Check(sides[side] + "'s " + name); err != nil {
@@ -98,15 +103,30 @@ func ReadLocks(data []byte) (names []string, profiles Profiles, err error) {
 }
 
 // recordedLocks are the locks a recorded profile p describes: its busiest
-// (acquisitions acq holding held) and the rest as others locks of equal
-// weight, holding what the busiest does not.
-func recordedLocks(p locks.Profile, acq, held, others float64) []locks.LockProfile {
+// (acquisitions acq holding held) and the rest as spread[0] locks of
+// equal weight, holding what the busiest does not; spread[1] says whether
+// the busiest's waiters spin first, spread[2] how many of the rest's
+// acquisitions are of locks whose waiters do, the rest's locks shared
+// between the two as their acquisitions are.
+func recordedLocks(p locks.Profile, acq, held float64, spread []float64) []locks.LockProfile {
 	if !(acq > 0) {
 		return nil
 	}
-	out := []locks.LockProfile{{Kind: busiestKind, Exclusive: acq, HeldExclusive: held}}
-	if rest := p.ExclusiveLocks - acq; rest > 0 && others > 0 {
-		out = append(out, locks.LockProfile{Kind: busiestKind, Exclusive: rest, HeldExclusive: max(0, p.LockedInstructions-held), Count: others})
+	out := []locks.LockProfile{{Kind: busiestKind, Exclusive: acq, HeldExclusive: held, Spin: spread[1] == 1}}
+	rest, others := p.ExclusiveLocks-acq, spread[0]
+	if !(rest > 0) || !(others > 0) {
+		return out
+	}
+	restHeld := max(0, p.LockedInstructions-held)
+	spin := min(spread[2], rest)
+	for _, part := range []struct {
+		acq  float64
+		spin bool
+	}{{spin, true}, {rest - spin, false}} {
+		if part.acq > 0 {
+			share := part.acq / rest
+			out = append(out, locks.LockProfile{Kind: busiestKind, Exclusive: part.acq, HeldExclusive: restHeld * share, Count: others * share, Spin: part.spin})
+		}
 	}
 	return out
 }

@@ -116,3 +116,28 @@ func TestImpossibleProfilesAreRefused(t *testing.T) {
 		t.Errorf("a possible profile refused: %v", err)
 	}
 }
+
+// TestSpreadRoundTrips: what a profile says of its locks' spread — how
+// many locks the others make, which waiters spin first, the atomics of
+// locks it cannot see — reads back from a lock profiles file as the
+// prediction reads it.
+func TestSpreadRoundTrips(t *testing.T) {
+	name := "Issuer/impl=hashmap/certs=1024/hit=1/threads=1"
+	p := locks.Profile{ExclusiveLocks: 2, LockedInstructions: 400, Atomics: 8,
+		Locks: []locks.LockProfile{{Kind: "own", Exclusive: 1, HeldExclusive: 300}},
+		Unseen: []locks.Unseen{{What: "the runtime's", Atomics: 4}}}
+	for range 16 {
+		p.Locks = append(p.Locks, locks.LockProfile{Kind: "sync.Mutex", Exclusive: 1.0 / 16, HeldExclusive: 100.0 / 16, Spin: true})
+	}
+	_, back, err := ReadLocks(WriteLocks([]string{name}, Profiles{name: {p, p}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := back[name][1]
+	if !near(r.OtherLocks(), p.OtherLocks()) || r.BusiestSpins() != p.BusiestSpins() || !near(r.OtherSpinning(), p.OtherSpinning()) || !near(r.UnseenAtomics(), 4) {
+		t.Errorf("read back: other locks %g, busiest spins %v, others spinning %g, unseen %g; want %g, %v, %g, 4",
+			r.OtherLocks(), r.BusiestSpins(), r.OtherSpinning(), r.UnseenAtomics(), p.OtherLocks(), p.BusiestSpins(), p.OtherSpinning())
+	}
+}
+
+func near(a, b float64) bool { return a-b < 1e-9 && b-a < 1e-9 }

@@ -198,8 +198,11 @@ func printPrediction(o *streams, set, in *records.Set, m predict.Measured) {
 	if m.Source != "" {
 		source = m.Source
 	}
-	fmt.Fprintf(o.stdout, "predicted, not measured: one core a thread; hand-off %.0f / %.0f / %.0f ns, cache-line transfer %.0f / %.0f / %.0f ns (low / mid / high, %s)\n\n",
-		1e9*m.Low.Handoff, 1e9*m.Mid.Handoff, 1e9*m.High.Handoff, 1e9*m.Low.Transfer, 1e9*m.Mid.Transfer, 1e9*m.High.Transfer, source)
+	ns := func(of func(predict.Constants) float64) string {
+		return fmt.Sprintf("%.0f / %.0f / %.0f ns", 1e9*of(m.Low), 1e9*of(m.Mid), 1e9*of(m.High))
+	}
+	fmt.Fprintf(o.stdout, "predicted, not measured: one core a thread; hand-off %s to a waiter that sleeps, %s to one that spins (Go's locks), cache-line transfer %s (low / mid / high, %s)\n\n",
+		ns(func(k predict.Constants) float64 { return k.Handoff }), ns(predict.Constants.SpinHandoff), ns(func(k predict.Constants) float64 { return k.Transfer }), source)
 	if d := predict.Delivery(in); d != 1 {
 		fmt.Fprintf(o.stdout, "the run's control cell took %.3f× its 1-thread time per call at two threads (the machine, not a store): the band's edges from two threads carry it\n\n", d)
 	}

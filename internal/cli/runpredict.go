@@ -63,7 +63,7 @@ func (f *runFlags) pastTheCores(o *streams, set *records.Set) {
 			fmt.Fprintf(o.stdout, "  blind spot: %.3g atomics a call in locks the profile cannot see (the runtime's, internal/sync's, a C library's): their waits are not predicted\n", r.unseen)
 		}
 		if r.published != "" {
-			fmt.Fprintf(o.stdout, "  beside it: %s; predicted here %.2f×\n", r.published, r.ratio)
+			fmt.Fprintf(o.stdout, "  beside it: %s\n", r.published)
 		}
 	}
 	for _, why := range predict.Unpredicted(set, fromCounts()) {
@@ -159,25 +159,33 @@ func pastTheCoresRows(set *records.Set, n int) ([]pastRow, *records.Set, error) 
 			name: strings.TrimSuffix(in.Name, "/threads=1"), one: measured(in.Name, 1), two: measured(in.Name, 2),
 			at: at(c, records.NsPerCall), low: at(c, predict.Low), high: at(c, predict.High),
 			ratio: at(c, records.NsPerCall) / at(one, records.NsPerCall), cause: cause,
-			published: publishedBeside(tables, in.Impl, n), perInstruction: k.Mid.Instruction, unseen: cells[i].Unseen,
+			published: publishedBeside(tables, in, n, at(c, records.NsPerCall)/at(one, records.NsPerCall)),
+			perInstruction: k.Mid.Instruction, unseen: cells[i].Unseen,
 		})
 	}
 	return rows, pred, nil
 }
 
 // publishedBeside is PR 28599's per(n)/per(1) for the store a built-in
-// design stands for, in words; "" for a design that stands for none or a
-// thread count the tables lack.
-func publishedBeside(tables *records.Set, impl string, n int) string {
-	s, ok := published.StandsFor[impl]
-	if !ok {
+// design stands for, beside the design's predicted one, in words, and,
+// where the two are more than published.Beside apart, why; "" for a
+// design that stands for none, a cell at cost=own (the store's structure
+// and lock alone, never set beside a whole lookup's table), or a thread
+// count the tables lack.
+func publishedBeside(tables *records.Set, c *records.Cell, n int, predicted float64) string {
+	s, ok := published.StandsFor[c.Impl]
+	if !ok || records.NameKey(c.Name, "cost") == "" || records.NameKey(c.Name, "cost") == "own" {
 		return ""
 	}
 	r, ok := published.Scaling(tables, s.Impl, n)
 	if !ok {
 		return ""
 	}
-	return fmt.Sprintf("OpenSSL PR 28599 measured %s at %.2f× its 1-thread time at %d threads", s.Store, r, n)
+	text := fmt.Sprintf("OpenSSL PR 28599 measured %s at %.2f× its 1-thread time at %d threads; predicted here %.2f×", s.Store, r, n, predicted)
+	if off := predicted / r; off > published.Beside || off < 1/published.Beside {
+		text += fmt.Sprintf("\n  the gap (%.2f× the table's): %s", off, s.Gap)
+	}
+	return text
 }
 
 // perCallText is a time per call in seconds as ns or µs.
