@@ -61,7 +61,23 @@ func (d *Document) writeLeads(w io.Writer) {
 	for _, l := range d.Leads {
 		fmt.Fprintf(w, "%s **%s** %s: %s\n\n", verdictMark[l.Verdict], l.Verdict, mdEscape(cellLabel(l.Cell)), mdEscape(l.Line))
 		fmt.Fprintf(w, "![%s](%s)\n\n", mdEscape(l.Plot.Caption), path.Join(d.ImageDir, l.Plot.Name+".png"))
+		writeHeld(w, l.Held)
 	}
+}
+
+// writeHeld writes a lead's prediction beside what the runner measured:
+// the model held to the run.
+func writeHeld(w io.Writer, held []Held) {
+	if len(held) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "The prediction held to what this runner measured (within its cores with its own constants):\n\n| threads | | measured | predicted | predicted ÷ measured |\n|---:|---|---:|---:|---:|\n")
+	for _, h := range held {
+		for _, r := range h.Rows() {
+			fmt.Fprintf(w, "| %d | %s | %s | %s | %s |\n", h.Threads, r[0], r[1], r[2], r[3])
+		}
+	}
+	fmt.Fprintln(w)
 }
 
 // resultsHeading names a results table for what its values are: medians
@@ -438,6 +454,7 @@ details { margin: 1em 0; } summary { cursor: pointer; font-weight: 600; }
 {{if $.D.PredictedAt}}<h2>At {{$.D.PredictedAt}} threads</h2>
 {{range $.Leads}}<p><span class="verdict {{lower .Verdict}}">{{.Verdict}}</span> <code>{{label .Cell}}</code>: {{.Line}}</p>
 <figure>{{.SVG.SVG}}<figcaption>{{.SVG.Caption}}</figcaption></figure>
+{{if .Held}}<table><tr><th>threads</th><th></th><th>measured</th><th>predicted</th><th>predicted ÷ measured</th></tr>{{range $h := .Held}}{{range .Rows}}<tr><td>{{$h.Threads}}</td><td>{{index . 0}}</td><td>{{index . 1}}</td><td>{{index . 2}}</td><td>{{index . 3}}</td></tr>{{end}}{{end}}</table>{{end}}
 {{else}}<p>No cell's prediction moved: base and head have the same lock profiles and instructions (head ÷ base 1.000 at {{$.D.PredictedAt}} threads).</p>{{end}}{{end}}
 {{range .Warnings}}<p class="note">note: {{.}}</p>{{end}}{{end}}
 {{range .D.Notes}}<p>{{.}}</p>{{end}}

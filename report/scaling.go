@@ -21,7 +21,44 @@ type Lead struct {
 	Cell    string
 	Line    string
 	Plot    *Plot
+	// Held are the prediction beside what the runner measured, at each
+	// thread count it measured either arm at: the model held to the run.
+	Held []Held
 }
+
+// Held is a prediction at a thread count the runner measured beside the
+// measurements, base's and head's time per call (0 where an arm kept no
+// window).
+type Held struct {
+	Threads                      int
+	BaseMeasured, HeadMeasured   float64
+	BasePredicted, HeadPredicted float64
+}
+
+// Rows are a Held in words: each arm's and the change's measurement,
+// prediction, and the prediction over the measurement.
+func (h Held) Rows() [3][4]string {
+	row := func(what string, predicted, measured float64, text func(float64) string) [4]string {
+		r := [4]string{what, "—", text(predicted), "—"}
+		if measured > 0 {
+			r[1], r[3] = text(measured), fmt.Sprintf("×%.2f", predicted/measured)
+		}
+		return r
+	}
+	change := func(r float64) string { return scaling.Percent(r) }
+	var measured float64
+	if h.BaseMeasured > 0 && h.HeadMeasured > 0 {
+		measured = h.HeadMeasured / h.BaseMeasured
+	}
+	return [3][4]string{
+		row("base", h.BasePredicted, h.BaseMeasured, nanos),
+		row("head", h.HeadPredicted, h.HeadMeasured, nanos),
+		row("head ÷ base", h.HeadPredicted/h.BasePredicted, measured, change),
+	}
+}
+
+// nanos is a time per call as a table writes it.
+func nanos(sec float64) string { return fmt.Sprintf("%.0f ns", 1e9*sec) }
 
 // Measured are an arm's measured times per call, by thread count.
 type Measured map[int]float64
@@ -87,8 +124,19 @@ func ScalingLead(p scaling.Prediction, verdict compare.Verdict, decidedBy []stri
 	pl.Y.Min, pl.Y.Max = 0, 1.1*top
 	pl.X.Tick.Marker = integerTicks{}
 	pl.Y.Tick.Marker = niceTicks{}
-	return Lead{Verdict: verdict, Cell: cell, Line: line,
+	return Lead{Verdict: verdict, Cell: cell, Line: line, Held: held(p, base, head),
 		Plot: &Plot{Name: name, Caption: cellLabel(cell) + ": " + line, plot: pl}}, nil
+}
+
+// held are p's predictions at the thread counts base or head measured.
+func held(p scaling.Prediction, base, head Measured) []Held {
+	var out []Held
+	for i, n := range p.Threads {
+		if base[n] > 0 || head[n] > 0 {
+			out = append(out, Held{Threads: n, BaseMeasured: base[n], HeadMeasured: head[n], BasePredicted: p.Base.Mid[i], HeadPredicted: p.Head.Mid[i]})
+		}
+	}
+	return out
 }
 
 // cellLabel is a cell's name without the benchmark's own prefix.

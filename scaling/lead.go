@@ -14,8 +14,9 @@ import (
 // fell is never the reason for a slower call. "" where no term moved that
 // way.
 func (p Prediction) lead(n int) string {
-	b, errb := predict.TermsAt(p.base, p.k, n)
-	h, errh := predict.TermsAt(p.head, p.k, n)
+	k := p.constantsAt(n)
+	b, errb := predict.TermsAt(p.base, k, n)
+	h, errh := predict.TermsAt(p.head, k, n)
 	ratio, _, _, ok := p.RatioAt(n)
 	if errb != nil || errh != nil || !ok || ratio == 1 {
 		return ""

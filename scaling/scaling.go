@@ -106,9 +106,12 @@ type Prediction struct {
 	// ratio, largest first.
 	Causes []Cause
 	// base and head are the arms' cells, k the middle constants: the
-	// terms a reason names come from them (lead).
+	// terms a reason names come from them (lead). Up to cores threads the
+	// counts were predicted again with the runner's own constants, whose
+	// middle is kWithin (Within); 0: none was.
 	base, head predict.Cell
-	k          predict.Constants
+	k, kWithin predict.Constants
+	cores      int
 }
 
 // Cells are the two arms' cells the prediction was made of.
@@ -172,6 +175,10 @@ func Predict(name string, base, head predict.Cell, threads []int, k predict.Meas
 // both at the high).
 func (p Prediction) band(i int) (ratio, lo, hi float64) {
 	ratio = p.Head.Mid[i] / p.Base.Mid[i]
+	if p.within(p.Threads[i]) {
+		lo, hi = heldBand(ratio)
+		return ratio, lo, hi
+	}
 	l, h := p.Head.Low[i]/p.Base.Low[i], p.Head.High[i]/p.Base.High[i]
 	return ratio, min(l, h, ratio), max(l, h, ratio)
 }
@@ -335,6 +342,9 @@ func (p Prediction) VerdictAt(th compare.Thresholds, n int) (compare.CellVerdict
 		return compare.CellVerdict{}, false
 	}
 	v := compare.CellVerdict{Name: p.Name, Unit: Unit(n), Verdict: compare.Pass, Ratio: ratio, Lo: lo, Hi: hi}
+	if p.within(n) {
+		return p.heldVerdict(th, n, v), true
+	}
 	switch {
 	case ratio > 1+th.MinEffect:
 		v.Verdict = compare.Regression

@@ -37,7 +37,7 @@ func TestAReadLockGivenUpIsATrade(t *testing.T) {
 		{"the write lock", write, compare.Regression, compare.Regression},
 	} {
 		profiles := Profiles{name: {read, c.head}}
-		p := Predictions([]string{name}, counts, profiles, 16)
+		p := Predictions([]string{name}, counts, profiles, 16, 2)
 		var exclusive compare.Verdict
 		for _, v := range p.Decide(compare.DefaultThresholds, LockVerdicts(compare.DefaultThresholds, []string{name}, profiles)) {
 			if v.Unit == records.ExclusiveLocks {

@@ -124,7 +124,7 @@ func TestImpossibleProfilesAreRefused(t *testing.T) {
 func TestSpreadRoundTrips(t *testing.T) {
 	name := "Issuer/impl=hashmap/certs=1024/hit=1/threads=1"
 	p := locks.Profile{ExclusiveLocks: 2, LockedInstructions: 400, Atomics: 8,
-		Locks: []locks.LockProfile{{Kind: "own", Exclusive: 1, HeldExclusive: 300}},
+		Locks:  []locks.LockProfile{{Kind: "own", Exclusive: 1, HeldExclusive: 300}},
 		Unseen: []locks.Unseen{{What: "the runtime's", Atomics: 4}}}
 	for range 16 {
 		p.Locks = append(p.Locks, locks.LockProfile{Kind: "sync.Mutex", Exclusive: 1.0 / 16, HeldExclusive: 100.0 / 16, Spin: true})

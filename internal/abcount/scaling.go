@@ -19,11 +19,13 @@ type Predicted struct {
 }
 
 // Predictions predicts base and head of every cell of names that has both
-// arms' lock profiles and instruction counts at threads 1 to n, with
-// scaling's fixed constants (scaling.Fixed): from the counts alone, never
-// a window this campaign measured, so a busy host moves no prediction. A
+// arms' lock profiles and instruction counts at threads 1 to n: past the
+// runner's cores with scaling's fixed constants (scaling.Fixed, a
+// server's), within them with the runner's own (scaling.RunnerFixed), held
+// to what it measures there. Either way from the counts alone, never a
+// window this campaign measured, so a busy host moves no prediction. A
 // profiled cell it cannot predict is named in Why with what it lacks.
-func Predictions(names []string, counts Counts, profiles Profiles, n int) Predicted {
+func Predictions(names []string, counts Counts, profiles Profiles, n, cores int) Predicted {
 	out := Predicted{Cells: make(map[string]scaling.Prediction)}
 	for _, name := range names {
 		p, ok := profiles[name]
@@ -37,6 +39,9 @@ func Predictions(names []string, counts Counts, profiles Profiles, n int) Predic
 		}
 		base, head := cellOf(name, p[0], records.Median(c[0])), cellOf(name, p[1], records.Median(c[1]))
 		pr, err := scaling.Predict(name, base, head, scaling.Threads(n), scaling.Fixed)
+		if err == nil {
+			err = pr.Within(cores, scaling.RunnerFixed)
+		}
 		if err != nil {
 			out.Why = append(out.Why, err.Error())
 			continue

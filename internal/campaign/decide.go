@@ -147,7 +147,7 @@ func (c *Campaign) judgeCounts(counted, profiled []string, counts abcount.Counts
 		return v
 	}
 	locked := abcount.LockVerdicts(c.Thresholds, profiled, profiles)
-	v.predicted = abcount.Predictions(profiled, counts, profiles, c.PredictAt())
+	v.predicted = abcount.Predictions(profiled, counts, profiles, c.PredictAt(), cores)
 	v.all = append(v.all, v.predicted.Decide(c.Thresholds, locked)...)
 	v.all = append(v.all, v.predicted.Verdicts(c.Thresholds, profiled, c.predictedCounts(cores)...)...)
 	for _, why := range v.predicted.Why {

@@ -6,12 +6,14 @@ import (
 	"flag"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/perfrun/perfrun/harness"
 	"github.com/perfrun/perfrun/predict"
+	"github.com/perfrun/perfrun/predict/published"
 	"github.com/perfrun/perfrun/records"
 	"github.com/perfrun/perfrun/report"
 	"github.com/perfrun/perfrun/scaling"
@@ -321,10 +323,23 @@ func printHeld(o *streams, held []predict.Held, file string) {
 	fmt.Fprintf(o.stdout, "\nheld against %s: per(n)/per(1), predicted (middle, band) beside published\n\n", file)
 	tw := tabwriter.NewWriter(o.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "predicted\tpublished\tthreads\tpredicted\tlow\thigh\tpublished\tpredicted÷published\t")
+	var missed []string
 	for _, h := range held {
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t\n", h.Cell, h.Published, h.Threads, h.Predicted, h.Low, h.High, h.Table, h.Ratio())
+		if r := h.Ratio(); (r > published.Beside || r < 1/published.Beside) && !slices.Contains(missed, h.Cell) {
+			missed = append(missed, h.Cell)
+		}
 	}
 	tw.Flush()
+	// A miss is named where it is read, with what the model lacks where
+	// the design is a built-in one that stands for the table.
+	for _, cell := range missed {
+		why := "no reason is known: the design is not one that stands for a published store"
+		if s, ok := published.StandsFor[records.NameKey(cell, "impl")]; ok {
+			why = s.Gap
+		}
+		fmt.Fprintf(o.stdout, "%s misses its table by more than ±%.0f%%: %s\n", cell, 100*(published.Beside-1), why)
+	}
 }
 
 // holdAgainst prints the prediction's scaling beside the published

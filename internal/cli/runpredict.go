@@ -49,13 +49,15 @@ func (f *runFlags) pastTheCores(o *streams, set *records.Set) {
 		fmt.Fprintf(o.stderr, "perfrun: run: no prediction at %d threads: %v\n", n, err)
 		return
 	}
-	fmt.Fprintf(o.stdout, "\npast the cores: what each design's counts predict at %d threads, one core a thread: its lock profile, and its instructions at %s, with the reference constants (docs/predict.md)\n\n", n, ratesText(rows))
+	fmt.Fprintf(o.stdout, "\npast the cores: what each design's counts predict at %d threads, one core a thread: its lock profile, and its instructions at %s, with the reference constants (a server's); at 1 and 2 threads with this runner's own, beside what it measured (docs/predict.md)\n\n", n, ratesText(rows))
 	tw := tabwriter.NewWriter(o.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "cell\t1 thread, measured\t2 threads, measured\t%d threads, predicted\tband\tper(%d)/per(1)\t\n", n, n)
+	fmt.Fprintf(tw, "cell\t1 thread: measured\tpredicted\t2 threads: measured\tpredicted\t%d threads, predicted\tband\tper(%d)/per(1)\t\n", n, n)
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s – %s\t%.2f\t\n", r.name, r.one, r.two, perCallText(r.at), perCallText(r.low), perCallText(r.high), r.ratio)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s – %s\t%.2f\t\n", r.name, r.one, held(r.onePredicted, r.oneMeasured), r.two, held(r.twoPredicted, r.twoMeasured),
+			perCallText(r.at), perCallText(r.low), perCallText(r.high), r.ratio)
 	}
 	tw.Flush()
+	fmt.Fprintf(o.stdout, "\n(×: predicted over measured; per(%d)/per(1): the %d-thread prediction over the 1-thread one)\n", n, n)
 	fmt.Fprintln(o.stdout)
 	for _, r := range rows {
 		fmt.Fprintf(o.stdout, "%s: %s\n", r.name, r.cause)
@@ -72,12 +74,16 @@ func (f *runFlags) pastTheCores(o *streams, set *records.Set) {
 }
 
 // A pastRow is one design past the cores: measured at 1 and 2 threads
-// (as text: a cell may be set aside), predicted at n with its band and
-// its ratio to its own 1-thread prediction, and the cause in words.
+// (as text: a cell may be set aside; and the medians, 0 where none was
+// kept) and predicted there with the runner's constants, predicted at n
+// with its band and its ratio to its own 1-thread prediction, and the
+// cause in words.
 type pastRow struct {
-	name, one, two       string
-	at, low, high, ratio float64
-	cause, published     string
+	name, one, two             string
+	oneMeasured, twoMeasured   float64
+	onePredicted, twoPredicted float64
+	at, low, high, ratio       float64
+	cause, published           string
 	// unseen are the atomics a call of locks the profile cannot see.
 	unseen float64
 	// perInstruction is the reference time an instruction of its call
@@ -114,7 +120,8 @@ func fromCounts() predict.Measured {
 // design whose every 1-thread sample a busy runner set aside is predicted
 // too. It gives a row a design at n, and the predicted set.
 func pastTheCoresRows(set *records.Set, n int) ([]pastRow, *records.Set, error) {
-	m := fromCounts()
+	m, runner := fromCounts(), scaling.Runner
+	runner.FromCounts = true
 	threads := make([]int, n)
 	for i := range threads {
 		threads[i] = i + 1
@@ -127,16 +134,16 @@ func pastTheCoresRows(set *records.Set, n int) ([]pastRow, *records.Set, error) 
 	if err != nil {
 		return nil, nil, err
 	}
-	measured := func(name string, threads int) string {
+	measured := func(name string, threads int) (string, float64) {
 		c, ok := set.Cell(records.AtThreads(name, threads))
 		if !ok {
-			return "—"
+			return "—", 0
 		}
 		v := c.Values[records.Tidy(records.NsPerCall)]
 		if len(v) == 0 {
-			return "— (set aside)"
+			return "— (set aside)", 0
 		}
-		return perCallText(records.Median(v))
+		return perCallText(records.Median(v)), records.Median(v)
 	}
 	tables, err := published.PR28599()
 	if err != nil {
@@ -155,11 +162,18 @@ func pastTheCoresRows(set *records.Set, n int) ([]pastRow, *records.Set, error) 
 		if err != nil {
 			return nil, nil, err
 		}
+		within, err := predict.Predict(cells[i], runner.For(in, cells[i]).Mid, runner.For(in, cells[i]).Mid, runner.For(in, cells[i]).Mid, []int{1, 2})
+		if err != nil {
+			return nil, nil, err
+		}
+		oneText, oneMeasured := measured(in.Name, 1)
+		twoText, twoMeasured := measured(in.Name, 2)
 		rows = append(rows, pastRow{
-			name: strings.TrimSuffix(in.Name, "/threads=1"), one: measured(in.Name, 1), two: measured(in.Name, 2),
+			name: strings.TrimSuffix(in.Name, "/threads=1"), one: oneText, two: twoText,
+			oneMeasured: oneMeasured, twoMeasured: twoMeasured, onePredicted: within.Mid[0], twoPredicted: within.Mid[1],
 			at: at(c, records.NsPerCall), low: at(c, predict.Low), high: at(c, predict.High),
 			ratio: at(c, records.NsPerCall) / at(one, records.NsPerCall), cause: cause,
-			published: publishedBeside(tables, in, n, at(c, records.NsPerCall)/at(one, records.NsPerCall)),
+			published:      publishedBeside(tables, in, n, at(c, records.NsPerCall)/at(one, records.NsPerCall)),
 			perInstruction: k.Mid.Instruction, unseen: cells[i].Unseen,
 		})
 	}
@@ -186,6 +200,15 @@ func publishedBeside(tables *records.Set, c *records.Cell, n int, predicted floa
 		text += fmt.Sprintf("\n  the gap (%.2f× the table's): %s", off, s.Gap)
 	}
 	return text
+}
+
+// held is a prediction within the cores beside the measurement it is
+// held to: "912 ns (×1.16)", the prediction alone where none was kept.
+func held(predicted, measured float64) string {
+	if !(measured > 0) {
+		return perCallText(predicted)
+	}
+	return fmt.Sprintf("%s (×%.2f)", perCallText(predicted), predicted/measured)
 }
 
 // perCallText is a time per call in seconds as ns or µs.

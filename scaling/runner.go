@@ -1,0 +1,123 @@
+package scaling
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/perfrun/perfrun/compare"
+	"github.com/perfrun/perfrun/predict"
+)
+
+// Runner are the constants a prediction uses within the runner's cores
+// (1 and 2 threads on this project's 2-core runner): the runner's own, as
+// perfrun predict -constants measure found them alone in seven runs
+// (results/scaling/runner: the medians of the runs' middles, the lowest
+// and highest of their edges), each kind of hand-off apart, and the
+// reference time per instruction, also the runner's. A waiter that spins
+// looks at the lock every 2 × (Spin − 2 transfers) here, 4 times before
+// it parks (SpinFor).
+var Runner = predict.Measured{
+	Low:      predict.Constants{Handoff: 42.2e-6, Spin: 219e-9, SpinFor: runnerSpinFor, Transfer: 56e-9},
+	Mid:      predict.Constants{Handoff: 51.2e-6, Spin: 344e-9, SpinFor: runnerSpinFor, Transfer: 73e-9},
+	High:     predict.Constants{Handoff: 76.6e-6, Spin: 450e-9, SpinFor: runnerSpinFor, Transfer: 102e-9},
+	Parallel: 2,
+	Source:   "measured alone on this project's 2-core runner, results/scaling/runner",
+	// A cell whose every sample a busy runner set aside is still
+	// predicted, from its counts.
+	PerInstruction: PerInstruction,
+}
+
+// runnerSpinFor is 4 looks of a spinning waiter at Runner's middle.
+const runnerSpinFor = 4 * 2 * (344e-9 - 2*73e-9)
+
+// RunnerFixed is Runner with Instruction's time per instruction, as Fixed
+// is Reference with it: a prediction within the cores from the counts
+// alone.
+var RunnerFixed = func() predict.Measured {
+	k := Runner
+	k.Low.Instruction, k.Mid.Instruction, k.High.Instruction = Instruction[0], Instruction[1], Instruction[2]
+	k.Source += " and the reference time per instruction"
+	return k
+}()
+
+// RunnerHeld is how far, either way, the prediction within the cores has
+// missed what the runner measured: the largest of head ÷ base predicted
+// over head ÷ base measured at 2 threads, over every change held on this
+// runner alone (results/scaling/runner/held). Within the cores a
+// prediction decides a count time could not measure only by more than
+// this: it is its band there.
+const RunnerHeld = 2.9
+
+// Within predicts the prediction's counts up to cores again with k (the
+// runner's own constants, RunnerFixed) in place of those it was made with:
+// within the cores the runner measures, and its prediction there is held
+// to what it measured. Its band there is RunnerHeld either way of the
+// middle, not the constants' spread.
+func (p *Prediction) Within(cores int, k predict.Measured) error {
+	var counts []int
+	for _, n := range p.Threads {
+		if n <= cores {
+			counts = append(counts, n)
+		}
+	}
+	if len(counts) == 0 {
+		return nil
+	}
+	for _, arm := range []struct {
+		c    predict.Cell
+		band *predict.Band
+	}{{p.base, &p.Base}, {p.head, &p.Head}} {
+		b, err := predict.Predict(arm.c, k.Low, k.Mid, k.High, counts)
+		if err != nil {
+			return err
+		}
+		for j, n := range counts {
+			i := slices.Index(p.Threads, n)
+			arm.band.Low[i], arm.band.Mid[i], arm.band.High[i] = b.Low[j], b.Mid[j], b.High[j]
+		}
+	}
+	p.cores, p.kWithin = cores, k.Mid
+	return nil
+}
+
+// within says whether n is a count the prediction made within the cores.
+func (p Prediction) within(n int) bool { return n <= p.cores }
+
+// constantsAt are the middle constants of the prediction at n threads.
+func (p Prediction) constantsAt(n int) predict.Constants {
+	if p.within(n) {
+		return p.kWithin
+	}
+	return p.k
+}
+
+// heldVerdict is VerdictAt for a count within the cores: a REGRESSION or
+// an IMPROVED only where the change passes the threshold by more than
+// the prediction has missed the runner's measurements (RunnerHeld), else
+// undecided.
+func (p Prediction) heldVerdict(th compare.Thresholds, n int, v compare.CellVerdict) compare.CellVerdict {
+	switch {
+	case v.Lo > 1+th.MinEffect:
+		v.Verdict = compare.Regression
+	case v.Hi < 1-th.MinEffect:
+		v.Verdict = compare.Improved
+	case v.Ratio == 1:
+		v.Verdict = compare.Pass
+	default:
+		v.Verdict = compare.Inconclusive
+	}
+	v.Reason = fmt.Sprintf("at %d threads %s a call predicted with this runner's constants, held to %.1f× either way of what it measured [%s, %s] (results/scaling/runner)",
+		n, Percent(v.Ratio), RunnerHeld, Percent(v.Lo), Percent(v.Hi))
+	if v.Verdict == compare.Inconclusive {
+		v.Reason += fmt.Sprintf(": undecided, the band spans the %.0f%% threshold", 100*th.MinEffect)
+	}
+	if l := p.lead(n); l != "" {
+		v.Reason += "; " + l
+	}
+	return v
+}
+
+// heldBand is the band of a ratio predicted within the cores.
+func heldBand(ratio float64) (lo, hi float64) {
+	return ratio / RunnerHeld, ratio * RunnerHeld
+}
