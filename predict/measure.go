@@ -39,6 +39,10 @@ type Measured struct {
 	// PerInstruction, its measured time unread: a prediction that is a
 	// function of the counts alone, the same beside any load.
 	FromCounts bool
+	// Within, where set, are the constants at thread counts up to Cores:
+	// a runner's own, where it measures, when these are a server's.
+	Within *Measured
+	Cores  int
 }
 
 // MaxWait is the share of a window a spinning thread may wait for a CPU

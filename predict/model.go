@@ -38,7 +38,10 @@ type Cell struct {
 	// the other locks' acquisitions per operation whose waiters spin
 	// (records.BusiestLockSpins, records.OtherSpinningLocks). Each kind is
 	// handed over at its own cost (Constants.Spin, Constants.Handoff).
+	// Kinds says the profile told them; one from before them has every
+	// waiter sleep, as the reference hand-off was fitted.
 	BusiestSpins, OtherSpinning float64
+	Kinds                       bool
 	// BusiestSite, where known, is the function that took the busiest
 	// lock, for a reason to name it.
 	BusiestSite string
@@ -88,6 +91,11 @@ func (c Cell) queues() (acquired, held [2]float64, others float64) {
 		[2]float64{c.BusiestLocked, math.Max(0, c.LockedInstructions-c.BusiestLocked)},
 		math.Max(1, c.OtherLocks)
 }
+
+// KnowsItsLocks says whether c can be predicted with constants whose
+// hand-offs differ by kind: it takes no exclusive lock, or its profile
+// says which of its locks' waiters spin.
+func (c Cell) KnowsItsLocks() bool { return c.Kinds || !(c.ExclusiveLocks > 0) }
 
 // spinning is how many of a queue's acquisitions (the busiest's, i 0, or
 // the others', i 1) are of locks whose waiters spin first.

@@ -57,7 +57,7 @@ func CountsOf(c *records.Cell) (Cell, bool) {
 	out.OtherLines, _ = med(records.OtherLines)
 	out.OtherLineTransfers, _ = med(records.OtherLineTransfers)
 	out.OtherLocks, _ = med(records.OtherLocks)
-	out.BusiestSpins, _ = med(records.BusiestLockSpins)
+	out.BusiestSpins, out.Kinds = med(records.BusiestLockSpins)
 	out.OtherSpinning, _ = med(records.OtherSpinningLocks)
 	out.Unseen, _ = med(records.UnseenLockAtomics)
 	return out, c.Threads == 1 && ok == [4]bool{true, true, true, true}
@@ -162,22 +162,10 @@ func Results(in *records.Set, threads []int, m Measured, command string) (*recor
 	}
 	untimed := untimedText(cs, cells, m)
 	for i, c := range cs {
-		cell, k := cells[i], m.For(c, cells[i])
-		band, err := Predict(cell, k.Low, k.Mid, k.High, threads)
+		band, err := m.band(c, cells[i], threads, d)
 		if err != nil {
 			return nil, err
 		}
-		// The band's edges also carry the uncertainty of the 1-thread time
-		// the model starts from: its median's 95% interval.
-		lo, hi := cell, cell
-		lo.PerCall, hi.PerCall = cell.PerCallLo, cell.PerCallHi
-		if band.Low, err = perCall(lo, k.Low, threads); err != nil {
-			return nil, err
-		}
-		if band.High, err = perCall(hi, k.High, threads); err != nil {
-			return nil, err
-		}
-		widen(band, d)
 		for i, t := range threads {
 			r := c.First.Clone()
 			r.Name = benchfmt.Name(records.AtThreads(c.Name, t))
@@ -203,6 +191,9 @@ func Results(in *records.Set, threads []int, m Measured, command string) (*recor
 				benchfmt.Config{Key: "predict-disturbed", Value: []byte(fmt.Sprintf("%d of %d windows (a thread that spins throughout waited for a CPU more than %.0f%% of one)", m.Disturbed, m.Windows, 100*MaxWait)), File: true},
 				benchfmt.Config{Key: "predict-parallel", Value: []byte(fmt.Sprintf("%.2f (two threads of independent work over one, the lowest of the windows)", m.Parallel)), File: true},
 				benchfmt.Config{Key: "predict-delivery", Value: []byte(fmt.Sprintf("%.3f (the run's control cell, time per call at two threads over one: the band's edges from two threads carry it)", d)), File: true})
+			if m.Within != nil {
+				r.Config = append(r.Config, benchfmt.Config{Key: "predict-within", Value: []byte(fmt.Sprintf("1 to %d threads with the constants of %s", m.Cores, m.Within.Source)), File: true})
+			}
 			if untimed != "" {
 				// One value for every record: benchstat makes a table
 				// per configuration, and a prediction is one table.
@@ -219,6 +210,54 @@ func Results(in *records.Set, threads []int, m Measured, command string) (*recor
 		}
 	}
 	return out, nil
+}
+
+// band is c's (cell's) prediction at threads with m, its edges carrying
+// the 1-thread time's interval and the machine's delivery d; at counts up
+// to m.Cores with m.Within where m has it.
+func (m Measured) band(c *records.Cell, cell Cell, threads []int, d float64) (Band, error) {
+	k := m.For(c, cell)
+	band, err := Predict(cell, k.Low, k.Mid, k.High, threads)
+	if err != nil {
+		return Band{}, err
+	}
+	// The band's edges also carry the uncertainty of the 1-thread time
+	// the model starts from: its median's 95% interval.
+	lo, hi := cell, cell
+	lo.PerCall, hi.PerCall = cell.PerCallLo, cell.PerCallHi
+	if band.Low, err = perCall(lo, k.Low, threads); err != nil {
+		return Band{}, err
+	}
+	if band.High, err = perCall(hi, k.High, threads); err != nil {
+		return Band{}, err
+	}
+	widen(band, d)
+	if m.Within == nil || !cell.KnowsItsLocks() {
+		// A profile from before the kinds of lock stays with m: the
+		// runner's sleeping hand-off would read every lock of it as one
+		// whose waiters sleep.
+		return band, nil
+	}
+	var within []int
+	for _, n := range threads {
+		if n <= m.Cores {
+			within = append(within, n)
+		}
+	}
+	if len(within) == 0 {
+		return band, nil
+	}
+	w := *m.Within
+	w.Within = nil
+	inner, err := w.band(c, cell, within, d)
+	if err != nil {
+		return Band{}, err
+	}
+	for j, n := range within {
+		i := slices.Index(threads, n)
+		band.Low[i], band.Mid[i], band.High[i] = inner.Low[j], inner.Mid[j], inner.High[j]
+	}
+	return band, nil
 }
 
 // untimedText names the cells m predicts from their instructions, with

@@ -60,7 +60,10 @@ func (p *Prediction) Within(cores int, k predict.Measured) error {
 			counts = append(counts, n)
 		}
 	}
-	if len(counts) == 0 {
+	if len(counts) == 0 || !p.base.KnowsItsLocks() || !p.head.KnowsItsLocks() {
+		// A profile from before the kinds of lock stays with the
+		// reference: the runner's sleeping hand-off would read every lock
+		// of it as one whose waiters sleep.
 		return nil
 	}
 	for _, arm := range []struct {

@@ -41,6 +41,10 @@ type Profile struct {
 	// Unseen are the kinds of lock an operation took that the profile
 	// cannot see.
 	Unseen []Unseen
+	// Kinds says the profile tells which locks' waiters spin
+	// (LockProfile.Spin): a profile read back from a file from before
+	// them does not.
+	Kinds bool
 }
 
 // A LockProfile is one lock's share of a Profile.
@@ -237,7 +241,7 @@ func (rep Report) profile(dumps map[string]cost) (Profile, error) {
 	if err != nil {
 		return Profile{}, err
 	}
-	p := Profile{Atomics: count.atomics / n, Unseen: unseen(count.byFunction, rep.Ops, rep.Sourced)}
+	p := Profile{Atomics: count.atomics / n, Unseen: unseen(count.byFunction, rep.Ops, rep.Sourced), Kinds: true}
 	for _, l := range rep.Locks {
 		p.ExclusiveLocks += float64(l.Exclusive) / n
 		p.SharedLocks += float64(l.Shared) / n

@@ -90,6 +90,7 @@ func ReadLocks(data []byte) (names []string, profiles Profiles, err error) {
 			p[side] = locks.FromValues(v[:len(locks.Units)])
 			p[side].Locks = recordedLocks(p[side], v[len(locks.Units)], v[len(locks.Units)+1], v[spreadUnit:spreadUnit+3])
 			p[side].Lines = locks.Lines{Hottest: v[lineUnit], Others: v[lineUnit+1], OtherTransfers: v[lineUnit+2]}
+			p[side].Kinds = given[spreadUnit]
 			if u := v[spreadUnit+3]; u > 0 {
 				p[side].Unseen = []locks.Unseen{{What: unseenKinds, Atomics: u}}
 			}

@@ -58,7 +58,7 @@ func cellOf(name string, p locks.Profile, instructions float64) predict.Cell {
 		LockedInstructions: p.LockedInstructions, Atomics: p.Atomics, BusiestLocks: acq, BusiestLocked: held,
 		HottestLine: p.Lines.Hottest, OtherLines: p.Lines.Others, OtherLineTransfers: p.Lines.OtherTransfers,
 		OtherLocks: p.OtherLocks(), BusiestSite: p.BusiestSite(), Unseen: p.UnseenAtomics(),
-		BusiestSpins: spinsCount(p.BusiestSpins()), OtherSpinning: p.OtherSpinning()}
+		BusiestSpins: spinsCount(p.BusiestSpins()), OtherSpinning: p.OtherSpinning(), Kinds: p.Kinds}
 }
 
 // linesFell says whether a prediction's head writes lines other threads

@@ -130,7 +130,7 @@ func predictFlags(fs *flag.FlagSet) runFunc {
 		// The reference constants predict from the counts alone, as the
 		// main job, ab and report do: one number per cell, whichever
 		// command prints it.
-		m := fromCounts()
+		m := fromCounts(in)
 		if *constants == "measure" {
 			if err := measuredHere(in); err != nil {
 				return asUsage(err)

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -68,7 +69,7 @@ func (f *runFlags) pastTheCores(o *streams, set *records.Set) {
 			fmt.Fprintf(o.stdout, "  beside it: %s\n", r.published)
 		}
 	}
-	for _, why := range predict.Unpredicted(set, fromCounts()) {
+	for _, why := range predict.Unpredicted(set, fromCounts(set)) {
 		fmt.Fprintf(o.stdout, "not predicted: %s\n", why)
 	}
 }
@@ -103,12 +104,21 @@ func ratesText(rows []pastRow) string {
 	return strings.Join(rates, " or ") + " an instruction"
 }
 
-// fromCounts are the constants the main job predicts with: the reference
-// set, each design's time at one thread its instructions at the reference
-// time per instruction.
-func fromCounts() predict.Measured {
+// fromCounts are the constants the main job predicts set's designs with:
+// the reference set, each design's time at one thread its instructions at
+// the reference time per instruction; within the cores of the machine
+// that made set (its cores line, where it has one), the runner's own
+// (scaling.Runner), which the run measured beside.
+func fromCounts(set *records.Set) predict.Measured {
 	m := scaling.Reference
 	m.FromCounts = true
+	if cores := set.ConfigValues("cores"); len(cores) == 1 {
+		if n, err := strconv.Atoi(cores[0]); err == nil && n > 0 {
+			within := scaling.Runner
+			within.FromCounts = true
+			m.Within, m.Cores = &within, n
+		}
+	}
 	return m
 }
 
@@ -120,8 +130,7 @@ func fromCounts() predict.Measured {
 // design whose every 1-thread sample a busy runner set aside is predicted
 // too. It gives a row a design at n, and the predicted set.
 func pastTheCoresRows(set *records.Set, n int) ([]pastRow, *records.Set, error) {
-	m, runner := fromCounts(), scaling.Runner
-	runner.FromCounts = true
+	m := fromCounts(set)
 	threads := make([]int, n)
 	for i := range threads {
 		threads[i] = i + 1
@@ -162,15 +171,15 @@ func pastTheCoresRows(set *records.Set, n int) ([]pastRow, *records.Set, error) 
 		if err != nil {
 			return nil, nil, err
 		}
-		within, err := predict.Predict(cells[i], runner.For(in, cells[i]).Mid, runner.For(in, cells[i]).Mid, runner.For(in, cells[i]).Mid, []int{1, 2})
-		if err != nil {
-			return nil, nil, err
+		twoPredicted := 0.0
+		if two, ok := pred.Cell(records.AtThreads(in.Name, 2)); ok {
+			twoPredicted = at(two, records.NsPerCall)
 		}
 		oneText, oneMeasured := measured(in.Name, 1)
 		twoText, twoMeasured := measured(in.Name, 2)
 		rows = append(rows, pastRow{
 			name: strings.TrimSuffix(in.Name, "/threads=1"), one: oneText, two: twoText,
-			oneMeasured: oneMeasured, twoMeasured: twoMeasured, onePredicted: within.Mid[0], twoPredicted: within.Mid[1],
+			oneMeasured: oneMeasured, twoMeasured: twoMeasured, onePredicted: at(one, records.NsPerCall), twoPredicted: twoPredicted,
 			at: at(c, records.NsPerCall), low: at(c, predict.Low), high: at(c, predict.High),
 			ratio: at(c, records.NsPerCall) / at(one, records.NsPerCall), cause: cause,
 			published:      publishedBeside(tables, in, n, at(c, records.NsPerCall)/at(one, records.NsPerCall)),
