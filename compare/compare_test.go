@@ -488,8 +488,9 @@ func TestGateInstructionsAsSample(t *testing.T) {
 	}
 }
 
-// TestGatePairedMissingFailsClosed: a cell head no longer measures is a
-// failure, one only head measures is new and not gated.
+// TestGatePairedMissingFailsClosed: a cell head no longer measures (its
+// arm never ran) is MISSING, a failure (exit 1); one only head measures
+// is new and not gated.
 func TestGatePairedMissingFailsClosed(t *testing.T) {
 	var gone, added Arms
 	for id := range 6 {
@@ -499,14 +500,14 @@ func TestGatePairedMissingFailsClosed(t *testing.T) {
 	}
 	cells := cellsOf("Gone/threads=1", "Added/threads=1")
 	rep := GatePaired(cells, map[string]Arms{"Gone/threads=1": gone, "Added/threads=1": added}, 2, DefaultThresholds)
-	if c := verdictOf(t, rep, "Gone/threads=1", "ns/op"); c.Verdict != Regression {
+	if c := verdictOf(t, rep, "Gone/threads=1", "ns/op"); c.Verdict != Missing {
 		t.Errorf("removed cell: %s (%s)", c.Verdict, c.Reason)
 	}
 	if c := verdictOf(t, rep, "Added/threads=1", "ns/op"); c.Verdict != NotGated {
 		t.Errorf("added cell: %s (%s)", c.Verdict, c.Reason)
 	}
-	if rep.Verdict != Regression {
-		t.Errorf("overall %s", rep.Verdict)
+	if rep.Verdict != Missing || rep.Verdict.Exit() != 1 {
+		t.Errorf("overall %s (exit %d)", rep.Verdict, rep.Verdict.Exit())
 	}
 }
 

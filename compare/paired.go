@@ -110,7 +110,7 @@ func GatePaired(cells []*records.Cell, arms map[string]Arms, cores int, th Thres
 			continue
 		case len(a.Head) == 0 && len(a.Base)+len(a.Base2) > 0:
 			// Fail closed: a cell base measures and head does not.
-			c.Verdict, c.Reason = Regression, "missing from head: base measures it, head does not"
+			c.Verdict, c.Reason = Missing, "missing from head: base measures it, head does not"
 			if th.AllowMissing {
 				c.Verdict = NotGated
 			}

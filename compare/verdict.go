@@ -74,6 +74,7 @@ type CellVerdict struct {
 	ByCounts bool `json:"by_counts,omitempty"`
 
 	undecided bool // more rounds may decide it (ab's second look)
+	added     bool // joined the report with a decision (Decide), gone when it is taken again
 }
 
 // Report is a whole gate decision.
@@ -98,6 +99,10 @@ type Report struct {
 	// predictionGates: a declared count is past the cores, where the
 	// prediction is the witness that judges (Decide).
 	predictionGates bool
+	// decisions are the table's, by design and declared count (Decide);
+	// shownBefore what each cell a decision changed said before it.
+	decisions   map[string]map[int]atCount
+	shownBefore map[int]shown
 }
 
 // finish sets the overall verdict: any regression, else any inconclusive
@@ -107,6 +112,13 @@ type Report struct {
 // but allowed, or only the machine's reference cells — is INCONCLUSIVE,
 // never PASS: a gate that could not look has not seen that nothing slowed.
 func (r *Report) finish() {
+	if v, ok := r.decidedVerdict(); ok {
+		r.Verdict = v
+		if v == Inconclusive && !r.decidedAnything() {
+			r.Warnings = replacing(r.Warnings, noTimeGated, noTimeGated+": no witness atCount any declared count (every time cell kept no window, and nothing counted or predicted settles it)")
+		}
+		return
+	}
 	r.Verdict = Pass
 	gated := 0
 	for _, c := range r.Cells {
@@ -129,6 +141,18 @@ func (r *Report) finish() {
 		r.Warnings = replacing(r.Warnings, noTimeGated, fmt.Sprintf(noTimeGated+": of %d verdicts none judged a time "+
 			"(more threads than cores, only in one side, no time unit, or only the machine's reference cells): gate cells that fit the cores and measure time", len(r.Cells)))
 	}
+}
+
+// decidedAnything says whether a decision rests on a witness.
+func (r *Report) decidedAnything() bool {
+	for _, at := range r.decisions {
+		for _, dec := range at {
+			if dec.By != ByNone {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Add adds verdicts on other units of the cells (ab's instructions/op

@@ -1,0 +1,485 @@
+package compare
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/perfrun/perfrun/records"
+)
+
+// shown is what a cell said before a decision changed it (not declared,
+// atCount by counts, handed to the prediction): a decision taken again
+// starts from it, and a change at a count nobody declared is still told.
+type shown struct {
+	verdict  Verdict
+	reason   string
+	byCounts bool
+}
+
+// Decide combines the witnesses at the declared counts by the decision
+// table (Decide, Table): for every design and declared count it reads
+// each witness's state from the cells, takes the table's decision, and
+// shows it on the cells (a time cell atCount by counts says so; one the
+// host kept no window of hands the count to the prediction). A verdict
+// that speaks of no declared count is shown, not gated, and its change,
+// where it passes the threshold, is still told (Answers: "not
+// declared"). The overall verdict is the decisions' (finish).
+func (r *Report) Decide(rules Rules) {
+	r.restore()
+	atList := joinInts(rules.At)
+	r.predictionGates = len(rules.At) > 0 && slices.Max(rules.At) > rules.Cores
+	undeclared := r.undeclaredChanges(rules)
+	for i := range r.Cells {
+		c := &r.Cells[i]
+		if c.Verdict == NotGated || declared(*c, rules.At) {
+			continue
+		}
+		r.keep(i)
+		c.Verdict = NotGated
+		c.Reason += fmt.Sprintf("; not gated: -at %s does not judge %s", atList, countWords(witnessAt(*c)))
+	}
+	r.decisions = make(map[string]map[int]atCount)
+	for _, d := range r.designs() {
+		r.decisions[d] = make(map[int]atCount)
+		for _, n := range rules.At {
+			if dec, ok := r.decideAt(d, n, rules); ok {
+				r.decisions[d][n] = dec
+			}
+		}
+	}
+	r.answer(rules, undeclared)
+	r.finish()
+}
+
+// A atCount is the table's decision of a design at a count, and the
+// verdict cell that shows it: the time cell, the count, or the
+// prediction that atCount.
+type atCount struct {
+	Decision
+	by CellVerdict
+	// timeSaid is what time measured where a count atCount over it.
+	timeSaid string
+}
+
+// designs are the designs of the report's cells, in order.
+func (r *Report) designs() []string {
+	var out []string
+	for _, c := range r.Cells {
+		if d := design(c.Name); !slices.Contains(out, d) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// keep saves what cell i said before a decision changes it.
+func (r *Report) keep(i int) {
+	if r.shownBefore == nil {
+		r.shownBefore = make(map[int]shown)
+	}
+	if _, ok := r.shownBefore[i]; !ok {
+		c := r.Cells[i]
+		r.shownBefore[i] = shown{c.Verdict, c.Reason, c.ByCounts}
+	}
+}
+
+// restore puts back what every cell said before the last decision.
+func (r *Report) restore() {
+	for i, s := range r.shownBefore {
+		if i < len(r.Cells) {
+			r.Cells[i].Verdict, r.Cells[i].Reason, r.Cells[i].ByCounts = s.verdict, s.reason, s.byCounts
+		}
+	}
+	r.shownBefore = nil
+	r.Cells = slices.DeleteFunc(r.Cells, func(c CellVerdict) bool { return c.added })
+}
+
+// decideAt is design d's decision at n threads: the table's, from the
+// states of its time cell at n, its counts (at 1 thread every count; past
+// it the lock units) and its prediction at n; false where no witness
+// speaks of n.
+func (r *Report) decideAt(d string, n int, rules Rules) (atCount, bool) {
+	ti := r.timeCell(d, n)
+	var tm Time
+	var timeCell CellVerdict
+	if ti >= 0 {
+		timeCell = r.Cells[ti]
+		tm = timeState(timeCell, r.Threshold)
+	}
+	counts, cs := r.countsAt(d, n, tm, rules.Need)
+	pred, predicted := r.predictionAt(d, n, rules)
+	if ti < 0 && len(counts) == 0 && !predicted {
+		return atCount{}, false
+	}
+	ps := PredictionNone
+	if predicted {
+		ps = predictionState(pred)
+	}
+	dec := atCount{Decision: Decide(tm, cs, ps)}
+	if rules.Strict && n <= rules.Cores && (dec.By == ByCounts || dec.By == ByPrediction) && (dec.Verdict == Pass || dec.Verdict == Improved) {
+		dec.Decision = Decision{Inconclusive, ByNone, "-strict asks time for a verdict within the cores, and time could not give one"}
+	}
+	// A REGRESSION is shown by the witness a reader weighs first where
+	// several say worse: time's, then the prediction's, then a count's.
+	if dec.By == ByCounted && tm == TimeSlower {
+		dec.By = ByTime
+	} else if dec.By == ByCounted && ps == PredictionWorse {
+		dec.By = ByPrediction
+	}
+	switch dec.By {
+	case ByTime:
+		dec.by = timeCell
+	case ByCounted:
+		dec.by = worstCount(counts)
+		if tm == TimeFaster || tm == TimeLeansFaster {
+			dec.timeSaid = "time measured " + percent(timeCell.Ratio)
+		}
+	case ByPrediction:
+		dec.by = pred
+	case ByCounts:
+		dec.by = timeCell
+	}
+	r.show(ti, dec, counts, pred, predicted, tm)
+	if dec.by.Name == "" {
+		dec.by = CellVerdict{Name: d, Verdict: dec.Verdict, Reason: dec.Why}
+	}
+	dec.by.Verdict = dec.Verdict
+	return dec, true
+}
+
+// show puts a decision on the time cell it concerns: a time cell atCount
+// by counts says so; one the host kept no window of is shown, not gated,
+// and hands the count to the prediction, whose cell joins the report.
+func (r *Report) show(ti int, dec atCount, counts []CellVerdict, pred CellVerdict, predicted bool, tm Time) {
+	if ti < 0 {
+		if dec.By == ByPrediction && !r.hasCell(pred) {
+			pred.added = true
+			r.Cells = append(r.Cells, pred)
+		}
+		return
+	}
+	c := &r.Cells[ti]
+	switch {
+	case dec.By == ByCounts && tm == TimeNoWindow:
+		r.keep(ti)
+		c.Verdict = NotGated
+		c.Reason += "; not gated: the host kept no window of it, so the exact counts judge it alone"
+	case dec.By == ByCounts:
+		r.keep(ti)
+		all := r.designCounts(design(c.Name))
+		what := passWhat(all, predicted, pred)
+		if dec.Verdict == Improved {
+			what = improvedWhat(all, predicted, pred)
+		}
+		noise := ""
+		if c.Layout > 0 {
+			noise = fmt.Sprintf(" at ±%.1f%% a round", 100*c.Layout)
+		}
+		c.Verdict, c.ByCounts = dec.Verdict, true
+		c.Reason = fmt.Sprintf("by counts: %s; %s%s (%s)", what, dec.Why, noise, c.Reason)
+	case dec.By == ByPrediction && tm == TimeNoWindow:
+		r.keep(ti)
+		c.Verdict = NotGated
+		c.Reason += fmt.Sprintf("; not gated: the host kept no window of it, so the prediction judges %s: %s", countWords(witnessAt(*c)), pred.Reason)
+		if !r.hasCell(pred) {
+			pred.added = true
+			r.Cells = append(r.Cells, pred)
+		}
+	case dec.Verdict == Inconclusive && c.Verdict == Inconclusive:
+		r.keep(ti)
+		c.Reason += "; " + dec.Why
+	}
+}
+
+// hasCell says whether the report has a verdict of c's name and unit.
+func (r *Report) hasCell(c CellVerdict) bool {
+	return slices.ContainsFunc(r.Cells, func(x CellVerdict) bool { return x.Name == c.Name && x.Unit == c.Unit })
+}
+
+// timeCell is the index of design d's time cell at n threads, -1 where
+// it has none.
+func (r *Report) timeCell(d string, n int) int {
+	return slices.IndexFunc(r.Cells, func(c CellVerdict) bool {
+		return !Counted(c.Unit) && design(c.Name) == d && witnessAt(c) == n && c.Verdict != NotGated
+	})
+}
+
+// designCounts are every exact count of design d, gated or shown.
+func (r *Report) designCounts(d string) []CellVerdict {
+	var out []CellVerdict
+	for _, c := range r.Cells {
+		if Counted(c.Unit) && !Predicted(c.Unit) && design(c.Name) == d {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// countsAt are design d's gated counts that speak of n threads, and what
+// they say as the table reads it. At 1 thread every exact count speaks,
+// and a verdict by them needs every unit of need there (the prediction's
+// among them). Past it the lock units speak; where time measured there,
+// the 1-thread counts join them, to settle what time could not (the code
+// did the same work), never to make it worse: a count worse at 1 thread
+// leaves the count past it undecided, and is told at 1.
+func (r *Report) countsAt(d string, n int, tm Time, need []string) ([]CellVerdict, Counts) {
+	var at, one []CellVerdict
+	for _, c := range r.designCounts(d) {
+		if c.Verdict == NotGated {
+			continue
+		}
+		switch w := witnessAt(c); {
+		case w == n || w == 0 && n > 1:
+			at = append(at, c)
+		case w == 1:
+			one = append(one, c)
+		}
+	}
+	state := countsState(at)
+	if n == 1 {
+		if state != CountsWorse && state != CountsNone && !r.hasAll(d, need) {
+			state = CountsUndecided
+		}
+		return at, state
+	}
+	if state == CountsWorse || tm == TimeNone || tm == TimeNoWindow || len(one) == 0 {
+		return at, state
+	}
+	code := countsState(one)
+	switch {
+	case code == CountsWorse || code == CountsUndecided || !r.hasAll(d, need):
+		if state != CountsBetter {
+			state = CountsUndecided
+		}
+	case state == CountsNone:
+		state = CountsSame
+	}
+	return append(at, one...), state
+}
+
+// hasAll says whether design d has every unit of need settled: there,
+// and neither worse nor undecided. A verdict by counts needs them all.
+func (r *Report) hasAll(d string, need []string) bool {
+	for _, u := range need {
+		if !slices.ContainsFunc(r.Cells, func(c CellVerdict) bool {
+			return design(c.Name) == d && c.Unit == u && (c.Verdict == Pass || c.Verdict == Improved || c.Verdict == NotGated)
+		}) {
+			return false
+		}
+	}
+	return true
+}
+
+// predictionAt is design d's prediction at n threads: its cell in the
+// report where the report gates it, else the campaign's (rules), which
+// speaks where time could not measure.
+func (r *Report) predictionAt(d string, n int, rules Rules) (CellVerdict, bool) {
+	if i := slices.IndexFunc(r.Cells, func(c CellVerdict) bool {
+		return Predicted(c.Unit) && design(c.Name) == d && witnessAt(c) == n && c.Verdict != NotGated
+	}); i >= 0 {
+		return r.Cells[i], true
+	}
+	if rules.PredictedAt == nil || n < 2 {
+		return CellVerdict{}, false
+	}
+	return rules.PredictedAt(d, n)
+}
+
+// timeState is what a time cell says, as the table reads it.
+func timeState(c CellVerdict, threshold float64) Time {
+	switch {
+	case c.Verdict == Missing:
+		return TimeMissing
+	case c.Verdict == Regression:
+		return TimeSlower
+	case c.Verdict == Improved:
+		return TimeFaster
+	case c.Verdict == Inconclusive && c.Rounds == 0:
+		return TimeNoWindow
+	case c.Verdict == Inconclusive && c.Lo > 1+threshold:
+		return TimeVetoed
+	case c.Lo > 1 || c.Ratio > 1:
+		return TimeLeansSlower
+	case c.Hi > 0 && c.Hi < 1:
+		return TimeLeansFaster
+	case c.Verdict == Pass:
+		return TimeSame
+	}
+	return TimeUndecided
+}
+
+// countsState is what counts say: worse where one is a REGRESSION;
+// undecided where one is; better where one improved and none is worse;
+// the same where every one passed; none where there are none.
+func countsState(counts []CellVerdict) Counts {
+	switch {
+	case len(counts) == 0:
+		return CountsNone
+	case slices.ContainsFunc(counts, func(c CellVerdict) bool { return c.Verdict == Regression || c.Verdict == Missing }):
+		return CountsWorse
+	case slices.ContainsFunc(counts, func(c CellVerdict) bool { return c.Verdict == Inconclusive }):
+		return CountsUndecided
+	case slices.ContainsFunc(counts, func(c CellVerdict) bool { return c.Verdict == Improved }):
+		return CountsBetter
+	}
+	return CountsSame
+}
+
+// predictionState is what a prediction's verdict says.
+func predictionState(p CellVerdict) Prediction {
+	switch p.Verdict {
+	case Regression:
+		return PredictionWorse
+	case Improved:
+		return PredictionBetter
+	case Pass:
+		return PredictionSame
+	}
+	return PredictionUndecided
+}
+
+// worstCount is the count that made counts worse.
+func worstCount(counts []CellVerdict) CellVerdict {
+	for _, c := range counts {
+		if c.Verdict == Regression || c.Verdict == Missing {
+			return c
+		}
+	}
+	return CellVerdict{}
+}
+
+// passWhat says what a PASS by counts rests on: every count unchanged, or
+// the counts that moved without a verdict against them and what the
+// prediction made of the move.
+func passWhat(counts []CellVerdict, predicted bool, pred CellVerdict) string {
+	var moved []string
+	for _, c := range counts {
+		if c.Verdict == Improved || c.Verdict == NotGated && c.Ratio != 1 {
+			moved = append(moved, c.Unit)
+		}
+	}
+	if len(moved) == 0 {
+		return "instructions, cache misses, system calls and locks unchanged"
+	}
+	what := "no count worse; " + strings.Join(moved, ", ") + " moved"
+	if predicted {
+		what += ", and the prediction puts it within the threshold: " + pred.Reason
+	}
+	return what
+}
+
+// improvedWhat says what an IMPROVED by counts rests on.
+func improvedWhat(counts []CellVerdict, predicted bool, pred CellVerdict) string {
+	if predicted && pred.Verdict == Improved {
+		return pred.Reason
+	}
+	for _, c := range counts {
+		if c.Verdict == Improved {
+			return fmt.Sprintf("%s %s at 1 thread", c.Unit, percent(c.Ratio))
+		}
+	}
+	return "no count worse"
+}
+
+// undeclaredChanges are, for each design, the changes past the threshold
+// its witnesses saw at counts the project did not declare: each design's
+// decision there, as the table would give it were the count declared.
+func (r *Report) undeclaredChanges(rules Rules) map[string][]string {
+	out := make(map[string][]string)
+	counts := make(map[int]bool)
+	for _, c := range r.Cells {
+		if n := witnessAt(c); n > 0 && !slices.Contains(rules.At, n) {
+			counts[n] = true
+		}
+	}
+	for _, d := range r.designs() {
+		for n := range counts {
+			all := rules
+			all.At, all.Strict = []int{n}, false
+			dec, ok := r.decideAt(d, n, all)
+			if ok && (dec.Verdict == Regression || dec.Verdict == Improved) {
+				out[d] = append(out[d], "not declared: "+figure(dec.by, n, dec.By, ""))
+			}
+		}
+		slices.Sort(out[d])
+	}
+	// Deciding at undeclared counts may have shown decisions on cells:
+	// they are put back before the declared counts are atCount.
+	r.restore()
+	return out
+}
+
+// answer writes r.Answers, a line for each design the change moved at a
+// declared count: what it does at each, "sorted: a trade: +175.0% a call
+// at 1 thread (time), -92.5% a call at 16 threads (predicted)", then the
+// changes at counts nobody declared; and marks the trades, whose
+// REGRESSIONs make the report a TRADE (finish).
+func (r *Report) answer(rules Rules, undeclared map[string][]string) {
+	r.Answers, r.Figures, r.trades = nil, nil, make(map[string]bool)
+	for _, d := range r.designs() {
+		var parts []string
+		worse, better := false, false
+		for _, n := range rules.At {
+			dec, ok := r.decisions[d][n]
+			if !ok || dec.Verdict == Pass || dec.Verdict == NotGated {
+				continue
+			}
+			worse, better = worse || dec.Verdict == Regression || dec.Verdict == Missing, better || dec.Verdict == Improved
+			parts = append(parts, figure(dec.by, n, dec.By, dec.timeSaid))
+			if dec.Verdict != Inconclusive && dec.by.Ratio > 0 {
+				r.Figures = append(r.Figures, Figure{Design: shortName(d), At: n, Ratio: dec.by.Ratio, Unit: dec.by.Unit})
+			}
+		}
+		parts = append(parts, undeclared[d]...)
+		if len(parts) == 0 {
+			continue
+		}
+		line := shortName(d) + ": " + strings.Join(parts, ", ")
+		if worse && better {
+			r.trades[d] = true
+			line = shortName(d) + ": a trade: " + strings.Join(parts, ", ") + fmt.Sprintf("; -at names the counts that matter (-at %d judges %s alone)", rules.At[len(rules.At)-1], countWords(rules.At[len(rules.At)-1]))
+		}
+		r.Answers = append(r.Answers, line)
+	}
+}
+
+// decidedVerdict is the overall verdict of the decisions: the worst,
+// a TRADE where every REGRESSION is a trade's; ok is false where none
+// was atCount (the report was never Decided, or atCount nothing).
+func (r *Report) decidedVerdict() (Verdict, bool) {
+	v, any := Pass, false
+	for _, at := range r.decisions {
+		for _, dec := range at {
+			any = true
+			if dec.Verdict.Severity() > v.Severity() {
+				v = dec.Verdict
+			}
+		}
+	}
+	if v == Regression && !r.untraded() {
+		v = Trade
+	}
+	return v, any
+}
+
+// untraded says whether a design that is no trade has a REGRESSION.
+func (r *Report) untraded() bool {
+	for d, at := range r.decisions {
+		for _, dec := range at {
+			if dec.Verdict == Regression && !r.trades[d] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// shortName is a design's name for a line: its impl key, else the name
+// without its thread count.
+func shortName(d string) string {
+	if impl := records.NameKey(d, "impl"); impl != "" {
+		return impl
+	}
+	return strings.TrimSuffix(d, "/threads=1")
+}

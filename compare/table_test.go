@@ -1,0 +1,71 @@
+package compare
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestTheTableIsWhole walks every combination of the witnesses' states:
+// the table decides each, and each decision keeps the rules a reviewer
+// expects.
+func TestTheTableIsWhole(t *testing.T) {
+	n := 0
+	for tm := TimeNone; tm <= TimeFaster; tm++ {
+		for c := CountsNone; c <= CountsBetter; c++ {
+			for p := PredictionNone; p <= PredictionBetter; p++ {
+				n++
+				d := Decide(tm, c, p)
+				fail := func(why string) { t.Errorf("time %s, counts %s, prediction %s: %s %s (%s): %s", tm, c, p, d.Verdict, d.By, d.Why, why) }
+				unmeasuredTime := tm == TimeNone || tm == TimeNoWindow
+				switch {
+				case tm == TimeMissing && d.Verdict != Missing:
+					fail("a missing arm must be MISSING")
+				case tm != TimeMissing && c == CountsWorse && d.Verdict != Regression:
+					fail("a counted regression must be a REGRESSION whatever time measured")
+				case tm == TimeSlower && d.Verdict != Regression:
+					fail("time slower past the threshold must be a REGRESSION")
+				case unmeasuredTime && p == PredictionWorse && c != CountsWorse && d.Verdict != Regression:
+					fail("where time could not measure, a prediction worse must be a REGRESSION")
+				case d.Verdict == Improved && (tm == TimeSlower || tm == TimeVetoed || tm == TimeLeansSlower):
+					fail("time that leans slower never stands beside IMPROVED")
+				case d.Verdict == Improved && (c == CountsWorse || c == CountsUndecided && d.By != ByTime):
+					fail("a count worse, or undecided where time did not decide, never stands beside IMPROVED")
+				case d.Verdict == Improved && p == PredictionWorse && tm != TimeFaster:
+					fail("a prediction worse is outvoted only by time that measured faster")
+				case (d.Verdict == Pass || d.Verdict == Improved) && unmeasuredTime && c == CountsNone && p == PredictionNone:
+					fail("no witness is no verdict")
+				case d.Why == "" || len(d.Why) > 100:
+					fail("every decision says why in a clause of at most 100 characters")
+				case d.Verdict != Inconclusive && d.Verdict != Missing && d.By == ByNone:
+					fail("a verdict names the witness it rests on")
+				}
+			}
+		}
+	}
+	if want := 10 * 5 * 5; n != want {
+		t.Errorf("walked %d combinations, want %d", n, want)
+	}
+}
+
+// TestTheTableShown: the Markdown the docs show has a row a rule, and
+// names every verdict the table can give.
+func TestTheTableShown(t *testing.T) {
+	md := Table()
+	if got, want := strings.Count(md, "\n"), len(table)+2; got != want {
+		t.Errorf("the table has %d lines, want %d", got, want)
+	}
+	for _, v := range []Verdict{Missing, Regression, Improved, Pass, Inconclusive} {
+		if !strings.Contains(md, "| "+string(v)+" |") {
+			t.Errorf("the table shows no %s", v)
+		}
+	}
+}
+
+// TestExitCodes: one place decides a verdict's exit code.
+func TestExitCodes(t *testing.T) {
+	for v, want := range map[Verdict]int{Pass: 0, Improved: 0, Regression: 1, Trade: 1, Missing: 1, Inconclusive: 3} {
+		if got := v.Exit(); got != want {
+			t.Errorf("%s exits %d, want %d", v, got, want)
+		}
+	}
+}
