@@ -137,4 +137,3 @@ func cause(reason string) string {
 	}
 	return strings.TrimSpace(after)
 }
-

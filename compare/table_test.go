@@ -15,7 +15,9 @@ func TestTheTableIsWhole(t *testing.T) {
 			for p := PredictionNone; p <= PredictionBetter; p++ {
 				n++
 				d := Decide(tm, c, p)
-				fail := func(why string) { t.Errorf("time %s, counts %s, prediction %s: %s %s (%s): %s", tm, c, p, d.Verdict, d.By, d.Why, why) }
+				fail := func(why string) {
+					t.Errorf("time %s, counts %s, prediction %s: %s %s (%s): %s", tm, c, p, d.Verdict, d.By, d.Why, why)
+				}
 				unmeasuredTime := tm == TimeNone || tm == TimeNoWindow
 				switch {
 				case tm == TimeMissing && d.Verdict != Missing:
