@@ -94,7 +94,7 @@ type streams struct{ stdout, stderr io.Writer }
 var commands, hidden []*command
 
 func init() {
-	commands = []*command{cmdRun, cmdList, cmdPlot, cmdReport, cmdCompare, cmdGate, cmdAB, cmdBisect, cmdPredict, cmdExport, cmdImport, cmdCorpus, cmdBaselines, cmdHistory, cmdVersion, cmdHelp}
+	commands = []*command{cmdRun, cmdList, cmdPlot, cmdReport, cmdCompare, cmdGate, cmdRules, cmdAB, cmdBisect, cmdPredict, cmdExport, cmdImport, cmdCorpus, cmdBaselines, cmdHistory, cmdVersion, cmdHelp}
 	hidden = []*command{cmdCellOps, cmdArm}
 }
 
@@ -202,10 +202,10 @@ func asUsage(err error) error {
 
 // verdictError is the exit of a gate: nil for PASS and IMPROVED.
 func verdictError(v compare.Verdict) error {
-	switch v {
-	case compare.Regression, compare.Missing, compare.Trade:
+	switch v.Exit() {
+	case exitRegression:
 		return &exitError{code: exitRegression}
-	case compare.Inconclusive:
+	case exitInconclusive:
 		return &exitError{code: exitInconclusive}
 	}
 	return nil

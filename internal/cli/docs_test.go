@@ -159,7 +159,9 @@ func TestDocsCommandsCheckFails(t *testing.T) {
 // then the block, then <!-- end output -->. KIND tables or side-by-side
 // takes a results file; KIND perfrun is a command line whose standard
 // output is the block, run in-process with its files taken from the
-// repository's root, and shown in a code block of the same page.
+// repository's root, and shown in a code block of the same page; KIND
+// markdown is such a command line whose output is Markdown the page
+// shows as it is (a table that renders).
 var outputBlock = regexp.MustCompile(`(?s)<!-- output: (\S+) ([^\n]+?) -->\n(.*?)<!-- end output -->`)
 
 // TestDocsOutputsAreToday: every output block the docs show is what
@@ -175,6 +177,9 @@ func TestDocsOutputsAreToday(t *testing.T) {
 		out := outputBlock.ReplaceAllFunc(data, func(m []byte) []byte {
 			found++
 			sub := outputBlock.FindSubmatch(m)
+			if kind := string(sub[1]); kind == "markdown" && !commandShown(data, strings.TrimPrefix(string(sub[2]), "perfrun ")) {
+				t.Errorf("%s: the output of %s is shown, but not the command", path, sub[2])
+			}
 			if string(sub[1]) == "perfrun" && !commandShown(data, string(sub[2])) {
 				t.Errorf("%s: the output of perfrun %s is shown, but not the command", path, sub[2])
 			}
@@ -238,6 +243,16 @@ func shownOutput(kind, args string) (string, error) {
 			}
 			text = text[i:]
 		}
+	case "markdown":
+		text, err := shownOutput("perfrun", strings.TrimPrefix(args, "perfrun "))
+		if err != nil {
+			return "", err
+		}
+		var out strings.Builder
+		for _, line := range strings.Split(text, "\n") {
+			out.WriteString(strings.TrimPrefix(line, "    ") + "\n")
+		}
+		return strings.TrimSuffix(out.String(), "\n"), nil
 	case "perfrun":
 		var stdout, stderr bytes.Buffer
 		words := shellWords(args)
