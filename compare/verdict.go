@@ -215,17 +215,31 @@ func holm(p []float64) []float64 {
 	return adj
 }
 
-// WriteText prints the verdict first, then the cells that are not PASS,
-// then the rest.
+// WriteText prints the verdict first, the answer at the declared counts
+// and the notes, then the cells that are not PASS, each with its reason
+// short (ShortReason), and how many more there are: the whole table, with
+// every reason, is WriteFull's (-v) and the report's.
 func (r *Report) WriteText(w io.Writer) {
-	fmt.Fprintf(w, "verdict: %s (%s vs %s, threshold %.0f%%)\n", r.Verdict, r.Old, r.New, 100*r.Threshold)
-	for _, a := range r.Answers {
-		fmt.Fprintf(w, "  %s\n", a)
+	r.writeHead(w)
+	rest := 0
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, c := range r.Cells {
+		if c.Verdict == Pass || c.Verdict == NotGated {
+			rest++
+			continue
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", c.Verdict, c.Name, c.Unit, c.RatioText(), c.ShortReason())
 	}
-	for _, warn := range r.Warnings {
-		fmt.Fprintf(w, "note: %s\n", warn)
+	tw.Flush()
+	if rest > 0 {
+		fmt.Fprintf(w, "%d more verdicts PASS or not gated: -v prints every one with its whole reason\n", rest)
 	}
-	fmt.Fprintln(w)
+}
+
+// WriteFull prints the verdict first, then the cells that are not PASS,
+// then the rest, each with its whole reason.
+func (r *Report) WriteFull(w io.Writer) {
+	r.writeHead(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "verdict\tbenchmark\tunit\tnew/old\treason")
 	for _, changed := range []bool{true, false} {
@@ -240,6 +254,45 @@ func (r *Report) WriteText(w io.Writer) {
 	if note := r.LayoutNote(); note != "" {
 		fmt.Fprintln(w, note)
 	}
+}
+
+// writeHead prints the verdict, the answer at the declared counts and
+// the notes.
+func (r *Report) writeHead(w io.Writer) {
+	fmt.Fprintf(w, "verdict: %s (%s vs %s, threshold %.0f%%)\n", r.Verdict, r.Old, r.New, 100*r.Threshold)
+	for _, a := range r.Answers {
+		fmt.Fprintf(w, "  %s\n", a)
+	}
+	for _, warn := range r.Warnings {
+		fmt.Fprintf(w, "note: %s\n", Shorten(warn, MaxShortReason))
+	}
+	fmt.Fprintln(w)
+}
+
+// MaxShortReason is the longest reason the terminal and the pull
+// request's comment show, in characters: the whole reasoning is the
+// report's.
+const MaxShortReason = 160
+
+// ShortReason is the reason's first clause, at most MaxShortReason
+// characters.
+func (c CellVerdict) ShortReason() string { return Shorten(c.Reason, MaxShortReason) }
+
+// Shorten is s's first clause (up to its first "; "), cut at a word to at
+// most n characters with an ellipsis where it was longer.
+func Shorten(s string, n int) string {
+	if i := strings.Index(s, "; "); i > 0 {
+		s = s[:i]
+	}
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	cut := string(r[:n-1])
+	if i := strings.LastIndex(cut, " "); i > n/2 {
+		cut = cut[:i]
+	}
+	return cut + "…"
 }
 
 // LayoutNote says, for the cells where an A/A arm ran, how much one

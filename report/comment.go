@@ -31,7 +31,7 @@ func (d *Document) WriteComment(w io.Writer) {
 	}
 	writeChart(w, v.Figures)
 	for _, n := range v.Warnings {
-		fmt.Fprintf(w, "> note: %s\n\n", mdEscape(n))
+		fmt.Fprintf(w, "> note: %s\n\n", mdEscape(compare.Shorten(n, compare.MaxShortReason)))
 	}
 	if ch := d.changed(); len(ch) > 0 {
 		fmt.Fprintf(w, "<details><summary>%d changed cells</summary>\n\n| | cell | unit | new/old | why |\n|---|---|---|---|---|\n", len(ch))
@@ -40,7 +40,7 @@ func (d *Document) WriteComment(w io.Writer) {
 				fmt.Fprintf(w, "| | … and %d more | | | |\n", len(ch)-i)
 				break
 			}
-			fmt.Fprintf(w, "| %s %s | %s | %s | %s | %s |\n", verdictMark[c.Verdict], c.Verdict, mdEscape(c.Name), mdEscape(c.Unit), c.RatioText(), mdEscape(c.Reason))
+			fmt.Fprintf(w, "| %s %s | %s | %s | %s | %s |\n", verdictMark[c.Verdict], c.Verdict, mdEscape(c.Name), mdEscape(c.Unit), c.RatioText(), mdEscape(c.ShortReason()))
 		}
 		fmt.Fprintf(w, "\n</details>\n\n")
 	} else if v.Verdict == compare.Pass {

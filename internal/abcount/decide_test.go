@@ -1,6 +1,7 @@
 package abcount
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/perfrun/perfrun/compare"
@@ -39,7 +40,7 @@ func TestAReadLockGivenUpIsATrade(t *testing.T) {
 		profiles := Profiles{name: {read, c.head}}
 		p := Predictions([]string{name}, counts, profiles, 16, 2)
 		var exclusive compare.Verdict
-		for _, v := range p.Decide(compare.DefaultThresholds, LockVerdicts(compare.DefaultThresholds, []string{name}, profiles)) {
+		for _, v := range p.Decide(compare.DefaultThresholds, LockVerdicts(compare.DefaultThresholds, []string{name}, profiles), 16) {
 			if v.Unit == records.ExclusiveLocks {
 				exclusive = v.Verdict
 			}
@@ -47,6 +48,23 @@ func TestAReadLockGivenUpIsATrade(t *testing.T) {
 		predicted := p.Verdicts(compare.DefaultThresholds, []string{name}, 16)
 		if exclusive != c.exclusive || len(predicted) != 1 || predicted[0].Verdict != c.predicted {
 			t.Errorf("%s: exclusive locks %s, predicted %+v; want %s and %s", c.what, exclusive, predicted, c.exclusive, c.predicted)
+		}
+	}
+}
+
+// TestLockReasonsSpeakOfTheGatedCount: with -at 3 the lock units'
+// reasons give the prediction at 3 threads, the count it gates, not at
+// 16, the farthest it reaches.
+func TestLockReasonsSpeakOfTheGatedCount(t *testing.T) {
+	name := "Issuer/impl=hashmap/certs=1024/hit=1/threads=1"
+	read := locks.Profile{SharedLocks: 1, SharedLockedInstructions: 60, Atomics: 2, Lines: locks.Lines{Hottest: 2}, Kinds: true}
+	write := locks.Profile{ExclusiveLocks: 1, LockedInstructions: 60, Atomics: 4, Lines: locks.Lines{Hottest: 2}, Kinds: true,
+		Locks: []locks.LockProfile{{Kind: "sync.RWMutex", Exclusive: 1, HeldExclusive: 60, Spin: true}}}
+	profiles := Profiles{name: {read, write}}
+	p := Predictions([]string{name}, Counts{name: {{400}, {404}}}, profiles, 16, 2)
+	for _, v := range p.Decide(compare.DefaultThresholds, LockVerdicts(compare.DefaultThresholds, []string{name}, profiles), 3) {
+		if v.Unit == records.ExclusiveLocks && (!strings.Contains(v.Reason, "predicted at 3 threads") || strings.Contains(v.Reason, "16 threads")) {
+			t.Errorf("%s: %q, want the prediction at 3 threads", v.Unit, v.Reason)
 		}
 	}
 }

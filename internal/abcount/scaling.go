@@ -140,7 +140,8 @@ func (p Predicted) At(th compare.Thresholds) func(design string, n int) (compare
 // move one way, each unit still gates as an exact count, its reason giving
 // what the prediction makes of it: how much a longer hold costs at 16
 // threads depends on the machine's hand-off, and more held is never less.
-func (p Predicted) Decide(th compare.Thresholds, locked []compare.CellVerdict) []compare.CellVerdict {
+// A reason speaks of the prediction at n threads, the count it gates.
+func (p Predicted) Decide(th compare.Thresholds, locked []compare.CellVerdict, n int) []compare.CellVerdict {
 	out := slices.Clone(locked)
 	worse, better := make(map[string]bool), make(map[string]bool)
 	for _, v := range out {
@@ -152,15 +153,19 @@ func (p Predicted) Decide(th compare.Thresholds, locked []compare.CellVerdict) [
 		if !ok || v.Verdict == compare.NotGated || !slices.Contains(records.LockUnits, v.Unit) {
 			continue
 		}
+		ratio, _, _, ok := pr.RatioAt(n)
+		if !ok {
+			n, ratio = pr.At(), pr.Ratio
+		}
 		if !(worse[v.Name] && better[v.Name]) {
 			if v.Verdict == compare.Regression {
-				v.Reason += fmt.Sprintf("; predicted at %d threads: %s a call", pr.At(), scaling.Percent(pr.Ratio))
+				v.Reason += fmt.Sprintf("; predicted at %d threads: %s a call", n, scaling.Percent(ratio))
 				out[i] = v
 			}
 			continue
 		}
 		if v.Verdict != compare.Pass {
-			v.Reason += fmt.Sprintf("; a trade: weighed in the prediction at %d threads, which decides", pr.At())
+			v.Reason += fmt.Sprintf("; a trade: weighed in the prediction at %d threads, which decides", n)
 		}
 		v.Verdict = compare.NotGated
 		out[i] = v

@@ -148,8 +148,9 @@ func (c *Campaign) judgeCounts(counted, profiled []string, counts abcount.Counts
 	}
 	locked := abcount.LockVerdicts(c.Thresholds, profiled, profiles)
 	v.predicted = abcount.Predictions(profiled, counts, profiles, c.PredictAt(), cores)
-	v.all = append(v.all, v.predicted.Decide(c.Thresholds, locked)...)
-	v.all = append(v.all, v.predicted.Verdicts(c.Thresholds, profiled, c.predictedCounts(cores)...)...)
+	gated := c.predictedCounts(cores)
+	v.all = append(v.all, v.predicted.Decide(c.Thresholds, locked, gated[len(gated)-1])...)
+	v.all = append(v.all, v.predicted.Verdicts(c.Thresholds, profiled, gated...)...)
 	for _, why := range v.predicted.Why {
 		v.why = append(v.why, fmt.Sprintf("no prediction at %d threads: %s", c.PredictAt(), why))
 	}

@@ -68,7 +68,7 @@ type abOptions struct {
 	jsonOut, reportDir, replay string
 	baseBin, headBin, baseline string
 	baseEnv, headEnv           listFlag
-	keep, quiet                bool
+	keep, quiet, verbose       bool
 	only                       string // the first look's cells (-baseline: the baseline's)
 	cmd                        commandFlags
 }
@@ -104,6 +104,7 @@ func abFlags(fs *flag.FlagSet) runFunc {
 	fs.Var(&a.headEnv, "head-env", "KEY=VALUE added to the environment of HEAD's processes (repeatable)")
 	fs.BoolVar(&a.keep, "keep", false, "keep the scratch directory with every arm's results")
 	fs.BoolVar(&a.quiet, "q", false, "no progress on stderr")
+	fs.BoolVar(&a.verbose, "v", false, "print every verdict with its whole reason, not the changed ones in short (the report has them all)")
 	return func(ctx context.Context, o *streams, _ []string) error { return a.run(ctx, o, fs) }
 }
 
@@ -168,7 +169,7 @@ func (a *abOptions) run(ctx context.Context, o *streams, fs *flag.FlagSet) error
 	defer res.Close()
 	// The verdict first: a report folder without room loses the report,
 	// never the verdict and its JSON.
-	verdict := finishGate(res.Report, a.jsonOut, o)
+	verdict := finishGate(res.Report, a.jsonOut, a.verbose, o)
 	if a.reportDir != "" {
 		if err := a.abReport(res); err != nil {
 			verdict = lostOutput(verdict, fmt.Errorf("report: %w", err), o)
@@ -339,7 +340,7 @@ func (a *abOptions) replayWindows(o *streams) error {
 		return asUsage(err)
 	}
 	res.Report.Warnings = slices.Clip(res.Report.Warnings)
-	verdict := finishGate(res.Report, a.jsonOut, o)
+	verdict := finishGate(res.Report, a.jsonOut, a.verbose, o)
 	if a.reportDir != "" {
 		doc := &report.Document{Title: "perfrun: head against base, judged again", Verdict: res.Report, Notes: []string{fmt.Sprintf(
 			"Judged again from %s. A windows file keeps no arm's own results: this page has the verdict and the windows alone.", name)}}

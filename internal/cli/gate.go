@@ -58,6 +58,7 @@ func gateFlags(fs *flag.FlagSet) runFunc {
 	fs.BoolVar(&th.AllowMissing, "allow-missing", false, "do not fail cells or units missing from NEW")
 	ignore := fs.String("ignore-config", "", "configuration `keys` (comma-separated) whose differences to accept: "+strings.Join(compare.MeaningKeys, ", "))
 	jsonOut := fs.String("json", "", "also write the verdict as JSON to this file")
+	verbose := fs.Bool("v", false, "print every verdict with its whole reason, not the changed ones in short")
 	baseline := fs.String("baseline", "", "gate NEW against the baseline saved under this `name` (run -save-baseline)")
 	return func(_ context.Context, o *streams, args []string) error {
 		if err := checkThresholds(th); err != nil {
@@ -98,7 +99,7 @@ func gateFlags(fs *flag.FlagSet) runFunc {
 		if err != nil {
 			return asUsage(err)
 		}
-		verdict := finishGate(rep, *jsonOut, o)
+		verdict := finishGate(rep, *jsonOut, *verbose, o)
 		if *baseline != "" && rep.Verdict == compare.Inconclusive && baselines.KeptBuild(*baseline) != "" {
 			fmt.Fprintf(o.stderr, "perfrun: gate: the build that measured %s is kept with it: perfrun ab -baseline %s measures it again beside this perfrun, window by window, and decides in minutes where two files minutes apart cannot\n", *baseline, *baseline)
 		}
@@ -153,8 +154,12 @@ func checkOutputs(file, dir string) error {
 // room: a file that cannot be written fails the command (exit 4 on a
 // PASS, the verdict's own code otherwise), never the verdict's other
 // outputs.
-func finishGate(rep *compare.Report, jsonOut string, o *streams) error {
-	rep.WriteText(o.stdout)
+func finishGate(rep *compare.Report, jsonOut string, verbose bool, o *streams) error {
+	if verbose {
+		rep.WriteFull(o.stdout)
+	} else {
+		rep.WriteText(o.stdout)
+	}
 	verdict := verdictError(rep.Verdict)
 	if jsonOut != "" {
 		var buf bytes.Buffer

@@ -192,7 +192,7 @@ func TestVerdictSurvivesLostOutput(t *testing.T) {
 	}{{compare.Regression, exitRegression}, {compare.Pass, exitFailure}} {
 		var stdout, stderr strings.Builder
 		rep := &compare.Report{Verdict: tc.verdict, Old: "a", New: "b", Threshold: 0.05}
-		err := finishGate(rep, filepath.Join(blocked, "v.json"), &streams{&stdout, &stderr})
+		err := finishGate(rep, filepath.Join(blocked, "v.json"), false, &streams{&stdout, &stderr})
 		if !strings.Contains(stdout.String(), "verdict: "+string(tc.verdict)) {
 			t.Errorf("%s: the verdict was not printed: %q", tc.verdict, stdout.String())
 		}
