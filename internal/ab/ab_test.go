@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/perfrun/perfrun/internal/scratch"
 	"github.com/perfrun/perfrun/records"
 )
 
@@ -99,8 +100,7 @@ func TestPruneStale(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// A pid no process has: past the kernel's limit.
-	os.WriteFile(filepath.Join(dead, "pid"), []byte("2147483646"), 0o644)
+	scratch.Mark(dead, deadPid, 0)
 	// One kept with -keep, whose process is gone too: it stays (it was
 	// removed as left by a killed comparison).
 	kept, err := TempDir()
@@ -108,7 +108,7 @@ func TestPruneStale(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer os.RemoveAll(kept)
-	os.WriteFile(filepath.Join(kept, "pid"), []byte("2147483646"), 0o644)
+	scratch.Mark(kept, deadPid, 0)
 	if err := Keep(kept); err != nil {
 		t.Fatal(err)
 	}
@@ -297,7 +297,7 @@ func TestPruneLeavesTheUsersWorktrees(t *testing.T) {
 	}
 	defer os.RemoveAll(dead)
 	git("worktree", "add", "-q", "--detach", filepath.Join(dead, "base"))
-	os.WriteFile(filepath.Join(dead, "pid"), []byte("2147483646"), 0o644)
+	scratch.Mark(dead, deadPid, 0)
 	PruneStale(repo)
 	list := git("worktree", "list", "--porcelain")
 	if !strings.Contains(list, mine) {
@@ -326,7 +326,7 @@ func TestPruneLeavesNoEmptyAdminFolder(t *testing.T) {
 	if out, err := exec.Command("git", "-C", repo, "worktree", "add", "-q", "--detach", filepath.Join(dead, "base")).CombinedOutput(); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	os.WriteFile(filepath.Join(dead, "pid"), []byte("2147483646"), 0o644)
+	scratch.Mark(dead, deadPid, 0)
 	PruneStale(repo)
 	if _, err := os.Stat(filepath.Join(repo, ".git", "worktrees")); err == nil {
 		t.Errorf("an empty .git/worktrees is left behind")
@@ -405,3 +405,6 @@ func TestAGoThatBuildsNothingIsNamed(t *testing.T) {
 		}
 	})
 }
+
+// deadPid is a pid no process has: past the kernel's limit.
+const deadPid = 2147483646

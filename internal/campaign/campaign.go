@@ -132,7 +132,7 @@ func (c *Campaign) Run(ctx context.Context, base, head string, pre *Prebuilt) (*
 			return nil, err
 		}
 		for _, d := range ab.PruneStale(c.Repo) {
-			c.logf("removed %s, left by a comparison that was killed", d)
+			c.logf("removed %s: a scratch folder a perfrun left when it ended before cleaning up", d)
 		}
 		if ab.Dirty(c.Repo) {
 			c.logf("%s has uncommitted changes; ab measures the commits %s and %s, not them", c.Repo, base, head)

@@ -1,12 +1,17 @@
 // Package scratch makes the temporary folders perfrun and the processes
 // it starts work in (a count's callgrind output, an overlay, a build of
-// itself, a comparison's worktrees), each marked with the process that
-// made it, and prunes those whose process is gone: a perfrun killed
-// before its deferred removals ran (SIGKILL, a lost runner) leaves none
-// behind for good.
+// itself, a comparison's worktrees), each marked as perfrun's with the
+// process that made it, and prunes those certainly perfrun's whose
+// process is certainly gone: a perfrun killed before its deferred
+// removals ran (SIGKILL, a lost runner) leaves none behind for good, and
+// nothing else in a shared temporary folder can pass for one of them.
 package scratch
 
 import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -17,43 +22,64 @@ import (
 // Prefix begins every scratch folder's name in the temporary folder.
 const Prefix = "perfrun-"
 
-// pidFile names the process that made a scratch folder.
-const pidFile = "pid"
+// markFile is the mark perfrun writes in every scratch folder it makes,
+// and markHead its first line: a folder without it is not perfrun's.
+const (
+	markFile = "perfrun-scratch"
+	markHead = "perfrun scratch folder"
+)
+
+// maxMark is the most a mark may hold: a larger file is not perfrun's.
+const maxMark = 256
 
 // KeptFile marks a scratch folder kept on purpose (ab -keep): Prune
 // leaves it.
 const KeptFile = "kept"
 
 // Dir makes a scratch folder named Prefix+name+random in the temporary
-// folder and records this process in it.
+// folder, only its owner's to read (os.MkdirTemp), and marks it as this
+// process's.
 func Dir(name string) (string, error) {
 	dir, err := os.MkdirTemp("", Prefix+name)
 	if err != nil {
 		return "", err
 	}
-	if err := os.WriteFile(filepath.Join(dir, pidFile), []byte(strconv.Itoa(os.Getpid())), 0o644); err != nil {
+	if err := Mark(dir, os.Getpid(), started(os.Getpid())); err != nil {
 		os.RemoveAll(dir)
 		return "", err
 	}
 	return dir, nil
 }
 
-// Prune removes the scratch folders whose process is gone, but those
-// kept on purpose and those of no recorded process (a folder older than
-// this, or another program's), and returns them.
+// Mark writes dir's mark: the process pid that made it, started at start
+// (its start time as the kernel counts it, 0 where unknown).
+func Mark(dir string, pid int, start uint64) error {
+	return os.WriteFile(filepath.Join(dir, markFile), fmt.Appendf(nil, "%s\npid %d\nstart %d\n", markHead, pid, start), 0o600)
+}
+
+// Prune removes the scratch folders that are certainly perfrun's and
+// certainly abandoned, and returns them. Certainly perfrun's: a folder,
+// not a link, its owner this user, holding a regular file of perfrun's
+// mark, this user's too, opened so that a FIFO or a link in its place can
+// neither block the prune nor lead it elsewhere. Certainly abandoned: the
+// process its mark names is gone, or its pid is another process's now (a
+// start time other than the mark's). A folder kept on purpose (KeptFile),
+// one of this process's, or one marked otherwise (an older perfrun's, or
+// another program's) stays.
 func Prune() []string {
-	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), Prefix+"*"))
+	tmp := os.TempDir()
+	entries, err := os.ReadDir(tmp)
+	if err != nil {
+		return nil
+	}
 	var removed []string
-	for _, d := range dirs {
-		if _, err := os.Stat(filepath.Join(d, KeptFile)); err == nil {
+	for _, e := range entries {
+		if !strings.HasPrefix(e.Name(), Prefix) {
 			continue
 		}
-		data, err := os.ReadFile(filepath.Join(d, pidFile))
-		if err != nil {
-			continue
-		}
-		pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
-		if err != nil || pid == os.Getpid() || alive(pid) {
+		d := filepath.Join(tmp, e.Name())
+		pid, start, ok := owner(d)
+		if !ok || pid == os.Getpid() || !abandoned(pid, start) {
 			continue
 		}
 		if os.RemoveAll(d) == nil {
@@ -63,8 +89,95 @@ func Prune() []string {
 	return removed
 }
 
-// alive reports whether a process with this pid exists.
-func alive(pid int) bool {
+// owner reads the mark of d, where d is certainly a scratch folder of
+// this user's perfrun: the pid and start time it names.
+func owner(d string) (pid int, start uint64, ok bool) {
+	info, err := os.Lstat(d)
+	if err != nil || !info.IsDir() || !mine(info) {
+		return 0, 0, false
+	}
+	if kept, err := os.Lstat(filepath.Join(d, KeptFile)); err == nil && kept.Mode().IsRegular() {
+		return 0, 0, false
+	}
+	data, ok := readMark(filepath.Join(d, markFile))
+	if !ok {
+		return 0, 0, false
+	}
+	return parseMark(data)
+}
+
+// readMark reads a mark without following a link or waiting on a FIFO:
+// only a regular file of this user's, at most maxMark bytes.
+func readMark(path string) ([]byte, bool) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW, 0)
+	if err != nil {
+		return nil, false
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil || !info.Mode().IsRegular() || !mine(info) || info.Size() > maxMark {
+		return nil, false
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxMark))
+	return data, err == nil
+}
+
+// parseMark reads a mark's pid and start time; a pid that no process can
+// have (0 or below) is no mark.
+func parseMark(data []byte) (pid int, start uint64, ok bool) {
+	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	if len(lines) != 3 || lines[0] != markHead {
+		return 0, 0, false
+	}
+	p, err1 := strconv.Atoi(strings.TrimPrefix(lines[1], "pid "))
+	s, err2 := strconv.ParseUint(strings.TrimPrefix(lines[2], "start "), 10, 64)
+	if err1 != nil || err2 != nil || !strings.HasPrefix(lines[1], "pid ") || !strings.HasPrefix(lines[2], "start ") || p <= 0 {
+		return 0, 0, false
+	}
+	return p, s, true
+}
+
+// mine says whether info is of a file this user owns.
+func mine(info os.FileInfo) bool {
+	st, ok := info.Sys().(*syscall.Stat_t)
+	return ok && int(st.Uid) == os.Getuid()
+}
+
+// abandoned says whether the process pid started at start is gone: no
+// process has the pid, or the one that has it started at another time.
+func abandoned(pid int, start uint64) bool {
 	p, err := os.FindProcess(pid)
-	return err == nil && p.Signal(syscall.Signal(0)) == nil
+	if err != nil {
+		return true
+	}
+	if err := p.Signal(syscall.Signal(0)); err != nil && !errors.Is(err, syscall.EPERM) {
+		return true // no such process; EPERM: another user's, alive
+	}
+	now := started(pid)
+	return start != 0 && now != 0 && now != start
+}
+
+// started is the start time of process pid as the kernel counts it
+// (Linux: /proc/PID/stat's 22nd field, in clock ticks since boot); 0
+// where it cannot be read.
+func started(pid int) uint64 {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	// The command name is in parentheses and may hold anything: the
+	// fields are counted from the last ")".
+	i := bytes.LastIndexByte(data, ')')
+	if i < 0 {
+		return 0
+	}
+	fields := strings.Fields(string(data[i+1:]))
+	if len(fields) < 20 {
+		return 0
+	}
+	s, err := strconv.ParseUint(fields[19], 10, 64)
+	if err != nil {
+		return 0
+	}
+	return s
 }
