@@ -83,8 +83,8 @@ func Problems(root string) ([]string, error) {
 			}
 		}
 		for _, l := range Links(string(b)) {
-			if _, err := os.Stat(filepath.Join(filepath.Dir(p), l)); err != nil {
-				say("%s: the link %s resolves to nothing", rel(root, p), l)
+			if !existsInside(root, filepath.Join(filepath.Dir(p), l)) {
+				say("%s: the link %s resolves to nothing in the repository", rel(root, p), l)
 			}
 		}
 		if !isDoc[p] {
@@ -93,7 +93,7 @@ func Problems(root string) ([]string, error) {
 		for _, r := range ResultsPaths(string(b)) {
 			full := filepath.Join(root, r)
 			info, err := os.Stat(full)
-			if err != nil {
+			if err != nil || !existsInside(root, full) {
 				say("%s: %s is not there", rel(root, p), r)
 				continue
 			}

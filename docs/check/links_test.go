@@ -114,3 +114,36 @@ func TestPagesAreReadWithABound(t *testing.T) {
 		}
 	}
 }
+
+// TestPathsOutOfTheTreeAreRefused: a code span or a link that leaves the
+// repository (by .., or through a link in the tree to a folder outside)
+// names nothing of it, however much is there.
+func TestPathsOutOfTheTreeAreRefused(t *testing.T) {
+	root := t.TempDir()
+	outside := t.TempDir()
+	write(t, outside, map[string]string{"secret.txt": "x"})
+	escape := strings.Repeat("../", strings.Count(root, "/")+1)
+	write(t, root, map[string]string{
+		"README.md":         "[out](" + escape + "etc/passwd) [through](docs/out/secret.txt)\n",
+		"docs/run.md":       "Read `docs/" + escape + "etc/passwd` and `docs/out/secret.txt`.\n",
+		"results/README.md": "Nothing yet.\n",
+	})
+	if err := os.Symlink(outside, filepath.Join(root, "docs", "out")); err != nil {
+		t.Fatal(err)
+	}
+	problems, err := Problems(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := strings.Join(problems, "\n")
+	for _, want := range []string{
+		"README.md: the link " + escape + "etc/passwd resolves to nothing",
+		"README.md: the link docs/out/secret.txt resolves to nothing",
+		"docs/run.md: docs/" + escape + "etc/passwd names a path that is not there",
+		"docs/run.md: docs/out/secret.txt names a path that is not there",
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("want %q among:\n%s", want, all)
+		}
+	}
+}

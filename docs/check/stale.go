@@ -30,7 +30,7 @@ func StalePaths(root, page, text string) []string {
 			if !ok {
 				continue
 			}
-			if exists(filepath.Join(root, p)) || exists(filepath.Join(filepath.Dir(page), p)) {
+			if existsInside(root, filepath.Join(root, p)) || existsInside(root, filepath.Join(filepath.Dir(page), p)) {
 				continue
 			}
 			out = append(out, tok)
@@ -74,7 +74,19 @@ func topFolders(root string) map[string]bool {
 	return tops
 }
 
-func exists(p string) bool {
-	_, err := os.Stat(p)
-	return err == nil
+// existsInside says whether p is there and inside the repository at
+// root, its links followed: a path that leaves it (docs/../../etc, a link
+// in the tree to a folder outside) names nothing of the repository's,
+// whatever is there.
+func existsInside(root, p string) bool {
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return false
+	}
+	top, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return false
+	}
+	rel, err := filepath.Rel(top, real)
+	return err == nil && (rel == "." || filepath.IsLocal(rel))
 }
