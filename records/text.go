@@ -51,6 +51,18 @@ func OneLine(s string) string {
 	return b.String()
 }
 
+// Lines is s with each of its lines made OneLine: a message that quotes
+// a tool's output keeps its lines, and nothing in them drives the
+// terminal. A name a user gave must be quoted (%q) where a message
+// names it, so a newline in it cannot pass for a line of the message.
+func Lines(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = OneLine(l)
+	}
+	return strings.Join(lines, "\n")
+}
+
 // Bidi says r is a bidirectional control (U+202E and its kin): printed
 // raw, it reorders the text after it, so a name can pose as another.
 func Bidi(r rune) bool {

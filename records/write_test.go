@@ -58,3 +58,14 @@ func TestOneLine(t *testing.T) {
 		}
 	}
 }
+
+// TestLinesKeepsLinesAndEscapesTheRest: a tool's output quoted in an
+// error keeps its lines; a carriage return that would overwrite one, and
+// an escape sequence, are written as escapes.
+func TestLinesKeepsLinesAndEscapesTheRest(t *testing.T) {
+	in := "go build: exit status 1:\n./a.go:3: undefined: x\rPASS\n\x1b[2J"
+	want := "go build: exit status 1:\n./a.go:3: undefined: x\\rPASS\n\\x1b[2J"
+	if got := Lines(in); got != want {
+		t.Errorf("Lines(%q) = %q, want %q", in, got, want)
+	}
+}

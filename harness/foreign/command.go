@@ -61,7 +61,7 @@ func Parse(spec, unit string) (*Command, error) {
 		return nil, fmt.Errorf("bad command %q: want NAME=COMMAND ARGS, e.g. x509storeissuer='./x509storeissuer -t {corpus} {threads}'", spec)
 	}
 	if strings.ContainsAny(name, "/= \t") || records.OneLine(name) != name {
-		return nil, fmt.Errorf("bad command name %q: it becomes impl=%s in benchmark names, so no /, =, spaces or controls", name, name)
+		return nil, fmt.Errorf("bad command name %q: it would become impl=%s in benchmark names, so no /, =, spaces or controls", name, records.OneLine(name))
 	}
 	if unit != "" {
 		if _, ok := unitNs[unit]; !ok {

@@ -13,6 +13,7 @@ import (
 	"github.com/perfrun/perfrun/harness"
 	"github.com/perfrun/perfrun/internal/ab"
 	"github.com/perfrun/perfrun/internal/abcount"
+	"github.com/perfrun/perfrun/records"
 	"github.com/perfrun/perfrun/scaling"
 )
 
@@ -119,7 +120,9 @@ func (c *Campaign) PredictAt() int {
 
 func (c *Campaign) logf(format string, args ...any) {
 	if c.Log != nil {
-		fmt.Fprintf(c.Log, "perfrun: ab: "+format+"\n", args...)
+		// A line may quote what a user gave (a revision): one line, its
+		// controls escaped.
+		fmt.Fprintf(c.Log, "perfrun: ab: %s\n", records.OneLine(fmt.Sprintf(format, args...)))
 	}
 }
 

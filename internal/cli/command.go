@@ -241,7 +241,7 @@ func exitCode(c *command, err error, stderr io.Writer) int {
 	} else if slices.ContainsFunc(inputErrors, func(s error) bool { return errors.Is(err, s) }) {
 		code = exitUsage
 	}
-	fmt.Fprintf(stderr, "perfrun: %s: %v\n", c.name, err)
+	fmt.Fprintf(stderr, "perfrun: %s: %s\n", c.name, message(err))
 	return code
 }
 
@@ -439,7 +439,7 @@ func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
 func interruptMessage(err error) string {
 	msg := ""
 	if err != nil {
-		msg = err.Error()
+		msg = message(err)
 	}
 	for _, raw := range []string{"context canceled", "signal: interrupt", "signal: terminated"} {
 		msg = strings.ReplaceAll(msg, ": "+raw, "")
