@@ -55,17 +55,23 @@ func (v *Revision) scratch(ctx context.Context) context.Context {
 // removes the worktree.
 func Checkout(ctx context.Context, repo, rev, pkg, dir, label string) (*Revision, error) {
 	out, err := git.Output(ctx, repo, "rev-parse", "--verify", "--end-of-options", rev+"^{commit}")
-	if err != nil {
-		return nil, fmt.Errorf("%w: %s is not a revision of %s", ErrBadSource, rev, repo)
+	if err != nil && ctx.Err() != nil {
+		return nil, fmt.Errorf("checking %q out: %w", rev, ctx.Err())
+	} else if err != nil {
+		return nil, fmt.Errorf("%w: %q is not a revision of %s", ErrBadSource, rev, repo)
 	}
 	v := &Revision{Name: rev, Commit: strings.TrimSpace(string(out)), wt: filepath.Join(dir, "src-"+label), repo: repo,
 		goTmp: filepath.Join(dir, "go-"+label)}
 	worktrees.Lock()
-	msg, err := git.Combined(ctx, repo, "worktree", "add", "--detach", "--", v.wt, v.Commit)
+	msg, err := git.Combined(ctx, repo, "worktree", "add", "--quiet", "--detach", "--", v.wt, v.Commit)
 	worktrees.Unlock()
 	if err != nil {
 		v.Close() // an add cut short may have registered the worktree
-		return nil, fmt.Errorf("git worktree add %s: %w: %s", rev, err, strings.TrimSpace(string(msg)))
+		if ctx.Err() != nil {
+			// Interrupted: git's end is ours, not its failure.
+			return nil, fmt.Errorf("checking %q out: %w", rev, ctx.Err())
+		}
+		return nil, fmt.Errorf("git worktree add %q: %w: %s", rev, err, lastLine(msg))
 	}
 	v.dir = filepath.Join(v.wt, filepath.FromSlash(pkg))
 	if err := anchorReplaces(ctx, v.dir, v.wt, repo); err != nil {
@@ -166,4 +172,11 @@ func (v *Revision) BuildLocks(ctx context.Context, out string) error {
 		return fmt.Errorf("%s (%s): %w", v.Name, v.Commit[:12], err)
 	}
 	return nil
+}
+
+// lastLine is the last line a command printed that says something: where
+// git says why it failed, after any progress.
+func lastLine(out []byte) string {
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	return strings.TrimSpace(lines[len(lines)-1])
 }

@@ -9,11 +9,13 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/perfrun/perfrun/compare"
@@ -103,15 +105,25 @@ const (
 	ArmQuit   = "quit"
 )
 
-// fail ends the process and returns err with what it printed.
+// fail ends the process and returns err with what it printed. Where the
+// process had ended on its own (killed, or exited) before ab could write
+// to it or read its answer, that end is what is said, not the broken pipe
+// it left.
 func (p *armProcess) fail(err error) error {
 	p.in.Close()
-	p.cmd.Wait()
+	werr := p.cmd.Wait()
+	var exit *exec.ExitError
+	if errors.As(werr, &exit) && (errors.Is(err, syscall.EPIPE) || errors.Is(err, os.ErrClosed) || errors.Is(err, errNoAnswer)) {
+		err = fmt.Errorf("its process ended (%v) while ab waited on it", exit)
+	}
 	if msg := strings.TrimSpace(p.err.String()); msg != "" {
 		err = fmt.Errorf("%v: %s", err, msg)
 	}
 	return fmt.Errorf("%s arm: %w", p.name, err)
 }
+
+// errNoAnswer is an arm's output that ended before its answer.
+var errNoAnswer = errors.New("no answer")
 
 // window measures one window of the named cell.
 func (p *armProcess) window(name string) (window, error) {
@@ -119,7 +131,7 @@ func (p *armProcess) window(name string) (window, error) {
 		return nil, p.fail(err)
 	}
 	if !p.out.Scan() {
-		return nil, p.fail(fmt.Errorf("no answer for %s", name))
+		return nil, p.fail(fmt.Errorf("%w for %s", errNoAnswer, name))
 	}
 	rest, ok := strings.CutPrefix(p.out.Text(), ArmSample+" "+name+" ")
 	if !ok {
