@@ -170,6 +170,9 @@ func (f *runFlags) options() (harness.Options, error) {
 	if f.rounds < 1 || f.window <= 0 || f.warmup < 0 || f.repair < 0 {
 		return opts, usageError("-rounds and -window must be positive, -warmup and -repair not negative")
 	}
+	if f.repair > f.rounds {
+		return opts, usageError("-repair %d: at most -rounds (%d): a repair measures again what the planned rounds left short, for as long as that many of its rounds take", f.repair, f.rounds)
+	}
 	if f.predict < 0 || f.predict > 1024 {
 		return opts, usageError("-predict %d: want a thread count from 1 to 1024, or 0 for no prediction", f.predict)
 	}
@@ -633,7 +636,13 @@ func shortCells(w io.Writer, res *harness.Outcome, set *records.Set) {
 	if len(short) == 0 {
 		return
 	}
-	fewest := slices.MinFunc(short, func(a, b harness.ShortCell) int { return a.Kept - b.Kept })
+	// The fewest is named among the stores' cells, not the machine's
+	// reference cells (a floor, the control), where a store's is short.
+	stores := slices.DeleteFunc(slices.Clone(short), func(c harness.ShortCell) bool { return records.IsReferenceName(c.Name) })
+	if len(stores) == 0 {
+		stores = short
+	}
+	fewest := slices.MinFunc(stores, func(a, b harness.ShortCell) int { return a.Kept - b.Kept })
 	most := slices.MaxFunc(short, func(a, b harness.ShortCell) int { return a.Kept - b.Kept }).Kept
 	kept := fmt.Sprintf("%d", most)
 	if fewest.Kept < most {
@@ -647,9 +656,9 @@ func shortCells(w io.Writer, res *harness.Outcome, set *records.Set) {
 	if len(short) == 1 {
 		cells = "1 cell"
 	}
-	remedy := "a quieter machine keeps more"
+	remedy := "A quieter machine keeps more."
 	if res.RepairRounds < res.Options.Rounds {
-		remedy = fmt.Sprintf("-repair %d waits longer", res.Options.Rounds)
+		remedy = fmt.Sprintf("With -repair %d it waits longer.", res.Options.Rounds)
 	}
 	fmt.Fprintf(w, "perfrun: %s kept %s of %d windows (the fewest: %s, %d): the host disturbed the rest, and the repair took %s of those cells (-repair). Their tables stand on the windows kept; under 6 a median has no interval (± ∞). %s\n",
 		cells, kept, res.Options.Rounds, fewest.Name, fewest.Kept, rounds, remedy)

@@ -32,7 +32,7 @@ func TestShortCellsSaysWhichAndWhy(t *testing.T) {
 	res.Samples = append(res.Samples, sample("the host"), sample("the host"))
 	var b strings.Builder
 	shortCells(&b, res, res.Set())
-	for _, want := range []string{"1 cell kept 4 of 6 windows", "the fewest: " + c.Name() + ", 4", "the repair took one round of those cells (-repair)", "± ∞", "-repair 6 waits longer"} {
+	for _, want := range []string{"1 cell kept 4 of 6 windows", "the fewest: " + c.Name() + ", 4", "the repair took one round of those cells (-repair)", "± ∞", "With -repair 6 it waits longer."} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("short cells say %q, want %q in it", b.String(), want)
 		}
@@ -43,12 +43,12 @@ func TestShortCellsSaysWhichAndWhy(t *testing.T) {
 	starved.Samples, starved.RepairRounds = res.Samples[2:], o.Rounds
 	b.Reset()
 	shortCells(&b, &starved, starved.Set())
-	for _, want := range []string{"the repair took 6 rounds of those cells", "a quieter machine keeps more"} {
+	for _, want := range []string{"the repair took 6 rounds of those cells", "A quieter machine keeps more."} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("a starved cell's line says %q, want %q in it", b.String(), want)
 		}
 	}
-	if strings.Contains(b.String(), "-repair 6 waits longer") {
+	if strings.Contains(b.String(), "-repair 6 it waits longer") {
 		t.Errorf("a repair that took the planned rounds' time says to wait longer: %q", b.String())
 	}
 	// A cell that kept none is the last line's to name.
@@ -71,6 +71,20 @@ func TestShortCellsSaysWhichAndWhy(t *testing.T) {
 	shortCells(&b, &two, two.Set())
 	if want := "2 cells kept 4 to 5 of 6 windows (the fewest: " + c.Name() + ", 4)"; !strings.Contains(b.String(), want) {
 		t.Errorf("two short cells say %q, want %q in it", b.String(), want)
+	}
+	// The fewest is a store's cell, not the floor's that the machine's
+	// reference is: a floor short of more windows names no design.
+	floor := harness.Cell{Workload: workloads.Floor, Threads: 1}
+	floored := *res
+	floored.Cells = []harness.Cell{c, floor}
+	floored.Samples = slices.Clone(res.Samples)
+	for range 2 {
+		floored.Samples = append(floored.Samples, harness.Sample{Cell: floor, Metrics: []workloads.Metric{{Value: 5, Unit: records.NsPerOp}}})
+	}
+	b.Reset()
+	shortCells(&b, &floored, floored.Set())
+	if want := "(the fewest: " + c.Name() + ", 4)"; !strings.Contains(b.String(), want) {
+		t.Errorf("a short floor and a short store say %q, want %q in it", b.String(), want)
 	}
 	res.Samples = append(res.Samples, sample(""), sample(""))
 	b.Reset()
