@@ -139,5 +139,12 @@ func countRatio(counts []CellVerdict, unit string) float64 {
 	return 1
 }
 
-// percent is a ratio as a signed percentage.
-func percent(r float64) string { return fmt.Sprintf("%+.1f%%", 100*(r-1)) }
+// Percent is a ratio as a signed percentage, as a reason writes it; a
+// change that rounds to nothing is +0.0%, never -0.0%.
+func Percent(r float64) string {
+	s := fmt.Sprintf("%+.1f%%", 100*(r-1))
+	if s == "-0.0%" {
+		return "+0.0%"
+	}
+	return s
+}

@@ -141,7 +141,7 @@ func bound(x float64) string {
 	case math.IsInf(x, 1):
 		return "+∞"
 	}
-	return fmt.Sprintf("%+.1f%%", 100*math.Expm1(x))
+	return Percent(math.Exp(x))
 }
 
 // finiteOrZero keeps infinities out of JSON: 0 means "no bound".

@@ -133,7 +133,7 @@ func (r *Report) decideAt(d string, n int, rules Rules) (atCount, bool) {
 	case ByCounted:
 		dec.by = worstCount(counts)
 		if tm == TimeFaster || tm == TimeLeansFaster {
-			dec.timeSaid = "time measured " + percent(timeCell.Ratio)
+			dec.timeSaid = "time measured " + Percent(timeCell.Ratio)
 		}
 	case ByPrediction:
 		dec.by = pred
@@ -376,7 +376,7 @@ func improvedWhat(counts []CellVerdict, predicted bool, pred CellVerdict) string
 	}
 	for _, c := range counts {
 		if c.Verdict == Improved {
-			return fmt.Sprintf("%s %s at 1 thread", c.Unit, percent(c.Ratio))
+			return fmt.Sprintf("%s %s at 1 thread", c.Unit, Percent(c.Ratio))
 		}
 	}
 	return "no count worse"

@@ -97,7 +97,7 @@ type Figure struct {
 // a count decided over it.
 func figure(c CellVerdict, n int, by Witness, timeSaid string) string {
 	at := countWords(n)
-	change := percent(c.Ratio) + " a call"
+	change := Percent(c.Ratio) + " a call"
 	switch {
 	case c.Verdict == Inconclusive:
 		return fmt.Sprintf("undecided at %s", at)
@@ -108,7 +108,7 @@ func figure(c CellVerdict, n int, by Witness, timeSaid string) string {
 	case c.Ratio == 0:
 		change = "fewer " + c.Unit
 	case Counted(c.Unit) && !Predicted(c.Unit):
-		change = percent(c.Ratio) + " " + c.Unit
+		change = Percent(c.Ratio) + " " + c.Unit
 	}
 	how := string(by)
 	switch {

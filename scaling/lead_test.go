@@ -74,3 +74,24 @@ func TestABlindSpotIsNamed(t *testing.T) {
 		t.Errorf("no unseen lock: %q names a blind spot", r)
 	}
 }
+
+// TestAnAddedLockSaysHowLongEachHolds: an added lock's cause gives the
+// instructions held an acquisition, not the per-call total (a lock taken
+// once in a hundred calls and held 99 instructions held it "for 0.99"),
+// and a change that rounds to nothing is +0.0%, never -0.0%.
+func TestAnAddedLockSaysHowLongEachHolds(t *testing.T) {
+	base := predict.Cell{Name: "x", Instructions: 3000}
+	head := predict.Cell{Name: "x", Instructions: 3000, ExclusiveLocks: 0.01, LockedInstructions: 0.99, Atomics: 0.02,
+		BusiestLocks: 0.01, BusiestLocked: 0.99}
+	p, err := Predict("x", base, head, Threads(16), Fixed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reason := p.Verdict(compare.DefaultThresholds).Reason
+	if !strings.Contains(reason, "holding it 99 instructions an acquisition") || strings.Contains(reason, "-0.0%") {
+		t.Errorf("reason %q: want the lock held 99 instructions an acquisition, and no -0.0%%", reason)
+	}
+	if got := Percent(1 - 1e-6); got != "+0.0%" {
+		t.Errorf("Percent(1-1e-6) = %q, want +0.0%%", got)
+	}
+}

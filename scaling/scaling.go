@@ -225,7 +225,7 @@ var factors = []factor{
 		},
 		what: func(b, h predict.Cell) string {
 			if b.ExclusiveLocks == 0 {
-				return fmt.Sprintf("calls take an exclusive lock, 0 -> %.4g per op, holding it for %.4g instructions", h.ExclusiveLocks, h.LockedInstructions)
+				return fmt.Sprintf("calls take an exclusive lock, 0 -> %.4g per op, holding it %.4g instructions an acquisition", h.ExclusiveLocks, h.LockedInstructions/h.ExclusiveLocks)
 			}
 			return fmt.Sprintf("calls take no exclusive lock, %.4g -> 0 per op", b.ExclusiveLocks)
 		},
@@ -407,15 +407,8 @@ func opposed(cs []Cause) bool {
 	return up && down
 }
 
-// Percent is a ratio as a signed percentage, as a reason writes it; a
-// change that rounds to nothing is +0.0%, never -0.0%.
-func Percent(r float64) string {
-	s := fmt.Sprintf("%+.1f%%", 100*(r-1))
-	if s == "-0.0%" {
-		return "+0.0%"
-	}
-	return s
-}
+// Percent is a ratio as a signed percentage, as compare writes one.
+func Percent(r float64) string { return compare.Percent(r) }
 
 // Threads is 1 to n, the counts a prediction draws.
 func Threads(n int) []int {
