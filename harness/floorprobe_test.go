@@ -186,21 +186,24 @@ func TestRepairOfAStuckHostEnds(t *testing.T) {
 
 // TestRepairGoesOnForAStarvedCell: with Extra at one round, the repair of
 // a host stuck in its other state stops at one round's share of rounds
-// where the cell kept 5 of 6 windows, and goes on to the planned rounds'
-// share where it kept 2, fewer than half, and says which time it had;
-// Short names what is left.
+// where the cell kept 7 of 8 windows, and goes on to the planned rounds'
+// share where it kept 5 of 8 or 5 of 6, fewer than a median's interval
+// needs (IntervalWindows), and says which time it had; Short names what
+// is left.
 func TestRepairGoesOnForAStarvedCell(t *testing.T) {
 	for _, k := range []struct {
-		name                 string
-		floors               []float64
-		kept, rounds, budget int
+		name                          string
+		floors                        []float64
+		planned, kept, rounds, budget int
 	}{
-		{"5 of 6 kept", []float64{37.7, 38.5, 21.3, 38.1, 37.9, 38.3}, 5, maxRepairs, 1},
-		{"2 of 6 kept", []float64{37.7, 21.3, 38.1}, 2, maxRepairs * 6, 6},
+		{"7 of 8 kept", []float64{37.7, 38.5, 21.3, 38.1, 37.9, 38.3, 38.0, 37.8}, 8, 7, maxRepairs, 1},
+		{"5 of 8 kept", []float64{37.7, 38.5, 21.3, 38.1, 37.9, 38.3}, 8, 5, maxRepairs * 8, 8},
+		{"5 of 6 kept", []float64{37.7, 38.5, 21.3, 38.1, 37.9, 38.3}, 6, 5, maxRepairs * 6, 6},
+		{"2 of 6 kept", []float64{37.7, 21.3, 38.1}, 6, 2, maxRepairs * 6, 6},
 	} {
 		q := DefaultQuarantine
 		q.Extra = 1
-		c, o := repairCell(t, 6, q)
+		c, o := repairCell(t, k.planned, q)
 		r := newRunner([]Cell{c}, o)
 		r.rng = rand.New(rand.NewPCG(1, 2))
 		r.res.Started = time.Now().Add(-time.Duration(len(k.floors)) * time.Second) // a window took a second: the budgets are long

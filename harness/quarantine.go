@@ -30,8 +30,9 @@ import (
 // Set-aside samples stay in the results, marked, and out of every table,
 // plot and verdict; their cells are measured again after the planned
 // rounds, for at most as long as Extra added rounds of them take (0: as
-// many as were planned), and, while a cell has kept fewer than half the
-// planned rounds, as long as the planned rounds of them take.
+// many as were planned), and, while a cell has kept fewer windows than a
+// median's interval needs (IntervalWindows), as long as the planned
+// rounds of them take.
 // Cells with more threads than cores time-slice by design and are never
 // set aside.
 type Quarantine struct {
@@ -375,13 +376,20 @@ func (r *runner) extraRounds(ctx context.Context) (bool, error) {
 	return false, nil
 }
 
-// starved says whether a cell has kept fewer than half the planned
-// rounds: a mean of a window or two is worth waiting for, so the repair
-// may go on past Quarantine.Extra for as long as the planned rounds of
-// the short cells take.
+// IntervalWindows is the fewest samples whose median has a 95% interval
+// in benchmath, and so in benchstat and the plots' bars: a cell that kept
+// fewer windows prints ± ∞ there.
+const IntervalWindows = 6
+
+// starved says whether a cell has kept fewer windows than its median's
+// interval needs (IntervalWindows, or all planned rounds where fewer were
+// planned): an interval is worth waiting for, so the repair may go on
+// past Quarantine.Extra for as long as the planned rounds of the short
+// cells take.
 func (r *runner) starved() bool {
+	least := min(IntervalWindows, r.opts.Rounds)
 	for _, c := range r.res.Cells {
-		if kept, short := r.res.keptOf(c); short && kept < (r.opts.Rounds+1)/2 {
+		if kept, short := r.res.keptOf(c); short && kept < least {
 			return true
 		}
 	}

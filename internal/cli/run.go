@@ -54,10 +54,11 @@ its speedup over p(N). A round in which the control got less than 85% of N
 cores, or a worker waited for a CPU a quarter of its window, or the
 hypervisor stole 5% of the machine, is set aside (kept in the file under a
 "quarantined:" line, left out of tables, plots and verdicts) and measured
-again at the end: in the default suite for as long as one round of those
-cells takes, longer where a cell kept under half its rounds (-repair N to
-wait longer, -quarantine=false to keep every round). The run says how many
-cells it left with fewer windows than rounds.`,
+again at the end, while a cell has kept fewer windows than a median's 95%
+interval needs (6, as benchstat reads it) or than its rounds, for at most as
+long as its planned rounds of those cells take (-repair N for N rounds'
+time, -quarantine=false to keep every round). The run says how many cells it
+left with fewer windows than rounds.`,
 }
 
 func init() { cmdRun.define = runDefine }
@@ -76,26 +77,11 @@ var printers = map[string]func(io.Writer, *records.Set, int) error{
 
 // runWindow and runWarmup are run's windows: short enough that the main
 // job answers in about a minute on 2 cores, long enough that a window
-// holds thousands of lookups (ab's are shorter still). runRepair bounds
-// the main job's rounds that measure set-aside windows again to one round
-// of the cells short of windows, unless a cell kept fewer than half: the
-// host's other state lasts from seconds to minutes, and waiting it out
-// longer answers later for a window or two more a cell
-// (results/main-job/README.md, "The repair's budget").
+// holds thousands of lookups (ab's are shorter still).
 const (
 	runWindow = 200 * time.Millisecond
 	runWarmup = 50 * time.Millisecond
-	runRepair = 1
 )
-
-// defaultRepair sets -repair, where it was not given, for the main job
-// (runRepair); a run shaped by hand, or given -rounds, repairs for as long
-// as its planned rounds of the short cells take.
-func (f *runFlags) defaultRepair(fs *flag.FlagSet) {
-	if !given(fs, append(shapingFlags, "repair", "rounds")...) {
-		f.repair = runRepair
-	}
-}
 
 // shapingFlags are the flags that make a run other than the main job.
 var shapingFlags = []string{"impl", "workload", "threads", "param", "corpus", "match", "exec"}
@@ -149,7 +135,7 @@ func newRunFlags(fs *flag.FlagSet) *runFlags {
 	fs.StringVar(&f.plots, "plots", "", "directory for plots (default: beside -o, as NAME-plots; \"none\" for none)")
 	fs.BoolVar(&f.pin, "pin", def.Pin, "pin each worker to a CPU of its own when the threads fit the CPUs")
 	fs.BoolVar(&f.quarantine, "quarantine", true, "set aside and re-measure rounds the machine disturbed (see above)")
-	fs.IntVar(&f.repair, "repair", 0, "measure the cells the machine disturbed again for at most as long as this many rounds of them take, and up to -rounds of them while a cell has kept fewer than half (default: 1 for the main job, a run given no -impl, -workload, -threads, -param, -corpus, -match, -exec or -rounds; else -rounds)")
+	fs.IntVar(&f.repair, "repair", 0, "measure the cells the machine disturbed again for at most as long as this many rounds of them take, and up to -rounds of them while a cell has kept fewer windows than a median's interval needs (6); 0 for -rounds")
 	fs.StringVar(&f.precision, "precision", "", "add rounds until every gated cell's median is known to within this, e.g. 2%")
 	fs.DurationVar(&f.maxTime, "max-time", def.MaxTime, "with -precision: stop adding rounds when the run has taken this long")
 	fs.StringVar(&f.profiles.CPU, "cpuprofile", "", "write a CPU profile of each cell into `DIR` (an extra window after round 1)")
@@ -232,7 +218,6 @@ func runDefine(fs *flag.FlagSet) runFunc {
 	f := newRunFlags(fs)
 	return func(ctx context.Context, o *streams, args []string) error {
 		f.defaultPredict(fs)
-		f.defaultRepair(fs)
 		return f.run(ctx, o, args)
 	}
 }
@@ -660,6 +645,6 @@ func shortCells(w io.Writer, res *harness.Outcome, set *records.Set) {
 	if res.RepairRounds < res.Options.Rounds {
 		remedy = fmt.Sprintf("With -repair %d it waits longer.", res.Options.Rounds)
 	}
-	fmt.Fprintf(w, "perfrun: %s kept %s of %d windows (the fewest: %s, %d): the host disturbed the rest, and the repair took %s of those cells (-repair). Their tables stand on the windows kept; under 6 a median has no interval (± ∞). %s\n",
-		cells, kept, res.Options.Rounds, fewest.Name, fewest.Kept, rounds, remedy)
+	fmt.Fprintf(w, "perfrun: %s kept %s of %d windows (the fewest: %s, %d): the host disturbed the rest, and the repair took %s of those cells (-repair). Their tables stand on the windows kept; under %d a median has no interval (± ∞). %s\n",
+		cells, kept, res.Options.Rounds, fewest.Name, fewest.Kept, rounds, harness.IntervalWindows, remedy)
 }

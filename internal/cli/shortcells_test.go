@@ -21,8 +21,8 @@ func TestShortCellsSaysWhichAndWhy(t *testing.T) {
 	impl := impls.All()[0]
 	c := harness.Cell{Impl: impl, Workload: workloads.Issuer, Threads: 1}
 	o := harness.DefaultOptions
-	o.Quarantine.Extra = runRepair
-	res := &harness.Outcome{Cells: []harness.Cell{c}, Options: o, RepairRounds: runRepair}
+	o.Quarantine.Extra = 1
+	res := &harness.Outcome{Cells: []harness.Cell{c}, Options: o, RepairRounds: 1}
 	sample := func(why string) harness.Sample {
 		return harness.Sample{Cell: c, Metrics: []workloads.Metric{{Value: 900, Unit: records.NsPerOp}}, Quarantine: why}
 	}
@@ -94,19 +94,18 @@ func TestShortCellsSaysWhichAndWhy(t *testing.T) {
 	}
 }
 
-// TestMainJobRepairsOneRound: the main job repairs for one round of its
-// short cells; a run shaped by hand, or given -rounds, for its planned
-// rounds (0: harness.Quarantine's default); -repair sets it.
-func TestMainJobRepairsOneRound(t *testing.T) {
+// TestTheRepairTakesTheRoundsUnlessTold: every run, the main job
+// included, repairs for as long as its planned rounds of the short cells
+// take (0: harness.Quarantine's default) unless -repair says otherwise.
+func TestTheRepairTakesTheRoundsUnlessTold(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
 		want int
 	}{
-		{nil, runRepair},
-		{[]string{"-window", "100ms", "-o", ""}, runRepair},
+		{nil, 0},
+		{[]string{"-window", "100ms", "-o", ""}, 0},
 		{[]string{"-rounds", "3"}, 0},
 		{[]string{"-impl", "sorted"}, 0},
-		{[]string{"-match", "rcu"}, 0},
 		{[]string{"-repair", "4"}, 4},
 		{[]string{"-impl", "rcu", "-repair", "2"}, 2},
 	} {
@@ -114,10 +113,6 @@ func TestMainJobRepairsOneRound(t *testing.T) {
 		f := newRunFlags(fs)
 		if err := fs.Parse(tc.args); err != nil {
 			t.Fatal(err)
-		}
-		f.defaultRepair(fs)
-		if f.repair != tc.want {
-			t.Errorf("run %v: repairs for %d rounds, want %d", tc.args, f.repair, tc.want)
 		}
 		opts, err := f.options()
 		if err != nil {
