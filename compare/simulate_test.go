@@ -109,7 +109,7 @@ func characteristic(seed uint64, models map[class]noise, c class, th Thresholds,
 }
 
 // TestOperatingCharacteristic fits the noise model to the A/A campaigns of
-// results/archive/campaigns (testdata/campaigns.tar.gz), then drives ab's decision rule at its defaults (10
+// results/archive/campaigns (internal/recorded/testdata/aa-campaigns.tar.bz2), then drives ab's decision rule at its defaults (10
 // rounds a look, up to 3 looks at Pocock's level, 2 windows per arm and
 // round, Holm across cells for REGRESSION and IMPROVED, each cell's PASS at
 // alpha) with synthetic arms from it. It checks the targets a CI owner
@@ -148,7 +148,7 @@ func TestOperatingCharacteristic(t *testing.T) {
 	b.WriteString("log value is what its triple shared (cancels) + its arm process's effect + its own effect, and a\n")
 	b.WriteString("fraction of windows ran slower than the windows they were paired with (resampled from those seen).\n")
 	b.WriteString("Made by `go test ./compare -run OperatingCharacteristic -args -update`; the campaigns' windows\n")
-	b.WriteString("are in `compare/testdata/campaigns.tar.gz`.\n\n")
+	b.WriteString("are in `internal/recorded/testdata/aa-campaigns.tar.bz2`.\n\n")
 	b.WriteString("Those campaigns linked 3 code layouts a revision and rotated them over the rounds, so every\n")
 	b.WriteString("layout ran in several processes: the layout component is the variance of the arm processes' effects\n")
 	b.WriteString("between layouts beyond what the processes of one layout explain (one-way random effects, per\n")

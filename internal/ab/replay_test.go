@@ -16,11 +16,12 @@ import (
 
 // TestReplayReproducesCampaigns: judged again from their recorded windows,
 // the campaigns of results/archive/campaigns (their windows in
-// testdata/campaigns.tar.gz, the verdicts ab gave them as they ran in its
+// testdata/campaigns.tar.bz2 and, the A/A ones, in internal/recorded's
+// aa-campaigns.tar.bz2; the verdicts ab gave them as they ran in its
 // verdicts.txt) get those verdicts — so a verdict re-derived from a run's
 // data by a trusted job is the verdict of the run.
 func TestReplayReproducesCampaigns(t *testing.T) {
-	dir, err := recorded.Unpack(filepath.Join("testdata", "campaigns.tar.gz"), t.TempDir())
+	dir, err := recorded.Unpack(t.TempDir(), filepath.Join("testdata", "campaigns.tar.bz2"), recorded.Path("aa-campaigns.tar.bz2"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,7 +19,7 @@ import (
 // theirs of ls.
 func TestImportedFormatsGateAndHistory(t *testing.T) {
 	dir := t.TempDir()
-	files, err := recorded.Unpack(filepath.Join("testdata", "imports.tar.gz"), dir)
+	files, err := recorded.Unpack(dir, filepath.Join("testdata", "imports.tar.gz"))
 	if err != nil {
 		t.Fatal(err)
 	}
