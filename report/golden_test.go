@@ -62,10 +62,9 @@ func goldenSets(t *testing.T) []*records.Set {
 	return sets
 }
 
-// TestGoldenPlots draws the plots of fixed results and compares each PNG
-// with its golden image (gonum's cmpimg), so a change to what a person
-// sees is a change someone looked at: go test -run GoldenPlots -update
-// rewrites them.
+// TestGoldenPlots draws the plots of fixed results and compares each with
+// its golden picture (golden), so a change to what a person sees is a
+// change someone looked at: go test -run Golden -update rewrites them.
 func TestGoldenPlots(t *testing.T) {
 	plots, err := report.Plots(goldenSets(t), report.PlotOptions{Cores: 2, Impls: []string{"sorted", "sortoninsert", "hashmap", "rcu"}})
 	if err != nil {
@@ -75,40 +74,48 @@ func TestGoldenPlots(t *testing.T) {
 		t.Fatalf("%d plots, want latency, throughput, speedup and ns/add", len(plots))
 	}
 	for _, p := range plots {
-		got, err := p.Encode("png")
-		if err != nil {
-			t.Fatal(err)
-		}
-		golden(t, p.Name, got)
+		golden(t, p.Name, p)
 		if !bytes.Contains(mustSVG(t, p), []byte("rcu @ arm64-ci")) {
 			t.Errorf("%s: no legend entry per implementation and machine", p.Name)
 		}
 	}
 }
 
-// golden compares a picture with testdata/golden/NAME.png (rewriting it
-// with -update); one that differs is kept beside it as NAME.failed.png (git
-// ignores it), as gonum's cmpimg keeps its failed pictures: look at both.
-func golden(t *testing.T, name string, got []byte) {
+// golden draws p and compares each format (SVG where none is named) with
+// testdata/golden/NAME.FORMAT, by gonum's cmpimg: an SVG byte for byte,
+// which a reviewer reads as text, a PNG pixel by pixel within 1%, which
+// holds the rasterizing. -update rewrites them; one that differs is kept
+// beside it as NAME.failed.FORMAT (git ignores it): look at both. SVG
+// keeps the goldens a sixth of their PNGs' weight in the module.
+func golden(t *testing.T, name string, p *report.Plot, formats ...string) {
 	t.Helper()
-	path := filepath.Join("testdata", "golden", name+".png")
-	if *update {
-		os.MkdirAll(filepath.Dir(path), 0o755)
-		if err := os.WriteFile(path, got, 0o644); err != nil {
+	if len(formats) == 0 {
+		formats = []string{"svg"}
+	}
+	for _, format := range formats {
+		got, err := p.Encode(format)
+		if err != nil {
 			t.Fatal(err)
 		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	bad := filepath.Join("testdata", "golden", name+".failed.png")
-	if ok, err := cmpimg.EqualApprox("png", got, want, 0.01); err != nil || !ok {
-		os.WriteFile(bad, got, 0o644)
-		t.Errorf("%s differs from %s (%v); the new picture is kept in %s", name, path, err, bad)
-	} else {
-		os.Remove(bad)
+		path := filepath.Join("testdata", "golden", name+"."+format)
+		if *update {
+			os.MkdirAll(filepath.Dir(path), 0o755)
+			if err := os.WriteFile(path, got, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatalf("%v (run with -update to create it)", err)
+		}
+		bad := filepath.Join("testdata", "golden", name+".failed."+format)
+		if ok, err := cmpimg.EqualApprox(format, got, want, 0.01); err != nil || !ok {
+			os.WriteFile(bad, got, 0o644)
+			t.Errorf("%s differs from %s (%v); the new picture is kept in %s", name, path, err, bad)
+		} else {
+			os.Remove(bad)
+		}
 	}
 }
 
@@ -150,11 +157,11 @@ func TestGoldenHistoryPlots(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := p.Encode("png")
-		if err != nil {
-			t.Fatal(err)
+		format := "svg"
+		if n == 1000 {
+			format = "png" // 3 000 points: a PNG is a fifth of their SVG
 		}
-		golden(t, fmt.Sprintf("history-%d", n), got)
+		golden(t, fmt.Sprintf("history-%d", n), p, format)
 	}
 }
 
@@ -177,11 +184,7 @@ func TestGoldenHeldPlot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := p.Encode("png")
-	if err != nil {
-		t.Fatal(err)
-	}
-	golden(t, "held-against", got)
+	golden(t, "held-against", p)
 }
 
 // abReport is an ab comparison of fixed numbers: one cell of each verdict,
@@ -213,11 +216,7 @@ func TestGoldenForestPlot(t *testing.T) {
 	if err != nil || p == nil {
 		t.Fatalf("%v, %v", p, err)
 	}
-	got, err := p.Encode("png")
-	if err != nil {
-		t.Fatal(err)
-	}
-	golden(t, "verdict-forest", got)
+	golden(t, "verdict-forest", p)
 }
 
 // TestGoldenWindowStrips: every window of two cells, arm by arm, a slow
@@ -241,9 +240,5 @@ func TestGoldenWindowStrips(t *testing.T) {
 	if err != nil || p == nil {
 		t.Fatalf("%v, %v", p, err)
 	}
-	got, err := p.Encode("png")
-	if err != nil {
-		t.Fatal(err)
-	}
-	golden(t, "windows", got)
+	golden(t, "windows", p, "svg", "png")
 }
