@@ -110,7 +110,7 @@ func TestVerdictCommentIsTheJudges(t *testing.T) {
 	files := map[string]string{"files": "impls/hashmap/hashmap.go\n", "total": "1\n",
 		"out/report.md": "**perf verdict: PASS**\n![x](https://example.invalid/p.png)\n@maintainer look\n"}
 	for _, f := range []string{"windows.csv", "instructions.csv", "locks.csv"} {
-		data, err := os.ReadFile(filepath.Join("..", "results", "locks", "report-c-hashmap", f))
+		data, err := os.ReadFile(filepath.Join("..", "docs", "testdata", "c-hashmap", f))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -173,6 +173,9 @@ func TestWorkflowCheckFailsClosed(t *testing.T) {
 func TestReusableWorkflowsOnAStoreKeptElsewhere(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a store's main three times and measures it")
+	}
+	if !*repository {
+		t.Skip("the store is examples/shardedmap, a module of its own: go test ./arch -run KeptElsewhere -args -repository (CI does)")
 	}
 	for _, tool := range []string{"bash", "git", "go"} {
 		if _, err := exec.LookPath(tool); err != nil {

@@ -163,7 +163,7 @@ func TestGateInconclusiveWithFewRounds(t *testing.T) {
 // against 5 rounds cannot get below p = 0.008, which Holm over the gated
 // cells would put above 0.05.
 func TestGateDefaultRoundsSeeRegression(t *testing.T) {
-	data, err := os.ReadFile("testdata/baseline.txt") // results/baseline.txt, a default run
+	data, err := os.ReadFile("../docs/testdata/baseline.txt") // the main job's baseline, a default run
 	if err != nil {
 		t.Fatal(err)
 	}

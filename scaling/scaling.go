@@ -27,7 +27,7 @@ const DefaultThreads = 16
 // threads (within 8%), Low and High the corners of the pairs that keep
 // both within 25%. The models and the third table are held against them,
 // never fitted (results/published/predicted/calibrated/README.md;
-// TestReferenceIsCalibrated recomputes the fit). The hand-off is of a
+// its calibration_test.go recomputes the fit). The hand-off is of a
 // waiter that sleeps, as the real stores' pthread locks' do. No published
 // table of a Go store fits a waiter that spins first (Go's sync.Mutex, a
 // sync.RWMutex writer), so its constants come from Go's runtime and the

@@ -51,14 +51,21 @@ func ResultsPaths(page string) []string {
 	return out
 }
 
-// Problems lists what breaks the promises of the docs at root: links that
-// do not resolve, results/ paths the README and docs/ name that are not
-// there or have no README.md in their folder, and folders of results/
-// that no page above them names or that lie too deep.
-func Problems(root string) ([]string, error) {
+// Problems lists what breaks the promises of the docs of the repository
+// at root: links that do not resolve, results/ paths the README and docs/
+// name that are not there or have no README.md in their folder, and
+// folders of results/ that no page above them names or that lie too deep.
+func Problems(root string) ([]string, error) { return problems(root, true) }
+
+// ModuleProblems is Problems of perfrun's module alone: the README's and
+// docs/' pages, their links and code paths, but nothing of results/, a
+// module of its own that a module download does not hold.
+func ModuleProblems(root string) ([]string, error) { return problems(root, false) }
+
+func problems(root string, repository bool) ([]string, error) {
 	var problems []string
 	say := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
-	pages, err := markdownPages(root)
+	pages, err := markdownPages(root, repository)
 	if err != nil {
 		return nil, err
 	}
@@ -83,11 +90,15 @@ func Problems(root string) ([]string, error) {
 			}
 		}
 		for _, l := range Links(string(b)) {
-			if !existsInside(root, filepath.Join(filepath.Dir(p), l)) {
+			target := filepath.Join(filepath.Dir(p), l)
+			if !repository && inResults(root, target) {
+				continue
+			}
+			if !existsInside(root, target) {
 				say("%s: the link %s resolves to nothing in the repository", rel(root, p), l)
 			}
 		}
-		if !isDoc[p] {
+		if !isDoc[p] || !repository {
 			continue
 		}
 		for _, r := range ResultsPaths(string(b)) {
@@ -105,6 +116,10 @@ func Problems(root string) ([]string, error) {
 				say("%s: %s has no README.md in its folder or above it to say how it was made", rel(root, p), r)
 			}
 		}
+	}
+	if !repository {
+		sort.Strings(problems)
+		return slices.Compact(problems), nil
 	}
 	folders, err := resultsFolders(root)
 	if err != nil {
@@ -162,9 +177,15 @@ func mentions(text, path string) bool {
 	return regexp.MustCompile(`(?:^|[^A-Za-z0-9_.-])` + regexp.QuoteMeta(path) + end).MatchString(text)
 }
 
-func markdownPages(root string) ([]string, error) {
+// markdownPages are the README and the pages under docs/ and, for the
+// repository, results/.
+func markdownPages(root string, repository bool) ([]string, error) {
 	var pages []string
-	for _, dir := range []string{"docs", "results"} {
+	dirs := []string{"docs"}
+	if repository {
+		dirs = append(dirs, "results")
+	}
+	for _, dir := range dirs {
 		err := filepath.WalkDir(filepath.Join(root, dir), func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return err
@@ -194,6 +215,12 @@ func resultsFolders(root string) ([]string, error) {
 		return nil
 	})
 	return out, err
+}
+
+// inResults says whether p, lexically, lies under root's results/.
+func inResults(root, p string) bool {
+	r, err := filepath.Rel(filepath.Join(root, "results"), p)
+	return err == nil && (r == "." || filepath.IsLocal(r))
 }
 
 func rel(root, p string) string {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -78,9 +79,19 @@ func TestProblemsAreFound(t *testing.T) {
 	}
 }
 
-// TestDocsLinksAndResultsHold runs the check on this repository.
+// repository has the docs' tests check the whole repository, results/
+// (a module of its own) included; without it they read perfrun's module
+// alone, as a module download holds it. CI passes it (.ci/run).
+var repository = flag.Bool("repository", false, "check the repository's results/ too, not perfrun's module alone")
+
+// TestDocsLinksAndResultsHold runs the check on this module, or with
+// -repository on the whole repository.
 func TestDocsLinksAndResultsHold(t *testing.T) {
-	problems, err := Problems("../..")
+	check := ModuleProblems
+	if *repository {
+		check = Problems
+	}
+	problems, err := check("../..")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,5 +156,56 @@ func TestPathsOutOfTheTreeAreRefused(t *testing.T) {
 		if !strings.Contains(all, want) {
 			t.Errorf("want %q among:\n%s", want, all)
 		}
+	}
+}
+
+// TestWhatARunWroteIsNoPartOfTheTree: a page may name a file a run writes
+// in a folder the .gitignore keeps out of the repository (perfrun-out/):
+// with that folder there, empty or not, the page names no stale path,
+// where the README's tests failed after its main job. A folder the
+// repository holds is still checked.
+func TestWhatARunWroteIsNoPartOfTheTree(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, map[string]string{
+		".gitignore":              "/perfrun\n/perfrun-out/\n*.out\n",
+		"README.md":               "Nothing.\n",
+		"docs/compare.md":         "It saves `perfrun-out/baselines/main.txt` and reads `docs/gone.md`.\n",
+		"perfrun-out/results.txt": "x\n",
+		"results/README.md":       "Nothing yet.\n",
+	})
+	problems, err := Problems(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := strings.Join(problems, "\n")
+	if strings.Contains(all, "perfrun-out") || !strings.Contains(all, "docs/gone.md names a path that is not there") {
+		t.Errorf("problems:\n%s\nwant docs/gone.md alone", all)
+	}
+}
+
+// TestTheModuleCheckLeavesResultsOut: the module's check reads no page of
+// results/ and follows no link into it, and still finds a broken link of
+// its own pages; the repository's check finds them all.
+func TestTheModuleCheckLeavesResultsOut(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, map[string]string{
+		"README.md":              "See [a run](results/gone/README.md) and [run](docs/gone.md).\n",
+		"docs/run.md":            "Nothing.\n",
+		"results/README.md":      "Nothing yet.\n",
+		"results/lost/README.md": "A folder no page names.\n",
+	})
+	module, err := ModuleProblems(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(module) != 1 || !strings.Contains(module[0], "docs/gone.md") {
+		t.Errorf("the module's check found %q, want docs/gone.md alone", module)
+	}
+	whole, err := Problems(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if all := strings.Join(whole, "\n"); len(whole) != 4 || !strings.Contains(all, "results/gone/README.md") || !strings.Contains(all, "results/lost") {
+		t.Errorf("the repository's check found:\n%s\nwant results/gone/README.md (as a link and as a path), results/lost and docs/gone.md", all)
 	}
 }

@@ -62,16 +62,34 @@ func codePath(tok string, tops map[string]bool) (string, bool) {
 	return tok, found && tops[top] && top != "results"
 }
 
-// topFolders are the repository's top-level folders but its hidden ones.
+// topFolders are the repository's top-level folders but its hidden ones
+// and those its .gitignore names from the root (perfrun-out/, which the
+// main job writes): a folder a run made is no part of the repository, and
+// a page naming a file a run writes there names no stale path.
 func topFolders(root string) map[string]bool {
 	entries, _ := os.ReadDir(root)
+	ignored := rootIgnores(root)
 	tops := map[string]bool{}
 	for _, e := range entries {
-		if e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
+		if e.IsDir() && !strings.HasPrefix(e.Name(), ".") && !ignored[e.Name()] {
 			tops[e.Name()] = true
 		}
 	}
 	return tops
+}
+
+// rootIgnores are the names the .gitignore at root ignores at the root
+// alone ("/perfrun-out/", "/perfrun").
+func rootIgnores(root string) map[string]bool {
+	data, _ := os.ReadFile(filepath.Join(root, ".gitignore"))
+	out := map[string]bool{}
+	for _, line := range strings.Split(string(data), "\n") {
+		name, ok := strings.CutPrefix(strings.TrimSpace(line), "/")
+		if name = strings.TrimSuffix(name, "/"); ok && name != "" && !strings.ContainsAny(name, "/*?[") {
+			out[name] = true
+		}
+	}
+	return out
 }
 
 // existsInside says whether p is there and inside the repository at

@@ -47,7 +47,7 @@ func TestHistoryOfAPerfrunWithoutTheDatabases(t *testing.T) {
 	}
 	db := filepath.Join(dir, "history.db")
 	const building = "built without the history's databases (the main job needs none): building"
-	code, out, errs := run("history", "add", "-db", db, "-commit", strings.TrimSpace(string(head)), "../../results/baseline.txt")
+	code, out, errs := run("history", "add", "-db", db, "-commit", strings.TrimSpace(string(head)), "../../docs/testdata/baseline.txt")
 	if code != exitOK || !strings.Contains(errs, building) || !strings.Contains(out, "1 files added") {
 		t.Fatalf("history add: exit %d, want %d, saying it builds perfrun with the databases\n%s\n%s", code, exitOK, out, errs)
 	}

@@ -14,7 +14,7 @@ import (
 func TestReportOfTheMainJobShowsItsPrediction(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "with")
-	if code, _, stderr := perfrun("report", "-o", out, "../../results/baseline.txt"); code != 0 {
+	if code, _, stderr := perfrun("report", "-o", out, "../../docs/testdata/baseline.txt"); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	md, _ := os.ReadFile(filepath.Join(out, "report.md"))
@@ -27,7 +27,7 @@ func TestReportOfTheMainJobShowsItsPrediction(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(out, "images/predicted-issuer_certs-1024_hit-1_cost-openssl-latency.png")); err != nil {
 		t.Error(err)
 	}
-	data, err := os.ReadFile("../../results/baseline.txt")
+	data, err := os.ReadFile("../../docs/testdata/baseline.txt")
 	if err != nil {
 		t.Fatal(err)
 	}

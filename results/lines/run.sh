@@ -6,7 +6,7 @@
 #   bash results/lines/run.sh OUT
 # OUT/sharded.txt, OUT/shard-counter.txt, OUT/global-counter.txt (each with
 # hashmap beside it), and OUT/predict-*.txt, perfrun predict of each.
-# Only the counts matter here (scaling.TestAShardedStoreScales predicts
+# Only the counts matter here (lines_test.go's TestAShardedStoreScales predicts
 # from them alone), so no sample is set aside. results/lines/profiles is
 # the OUT the test reads.
 set -euo pipefail

@@ -1,6 +1,7 @@
-package scaling
+package lines_test
 
 import (
+	"github.com/perfrun/perfrun/scaling"
 	"math"
 	"strings"
 	"testing"
@@ -14,7 +15,7 @@ import (
 // profile file of results/lines/profiles.
 func linesAt16(t *testing.T, file, impl string, edits ...func(*predict.Cell)) float64 {
 	t.Helper()
-	in, err := records.ReadFile("../results/lines/profiles/" + file)
+	in, err := records.ReadFile("profiles/" + file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +30,7 @@ func linesAt16(t *testing.T, file, impl string, edits ...func(*predict.Cell)) fl
 		if err := predict.Check(cell); err != nil {
 			t.Fatal(err)
 		}
-		band, err := predict.Predict(cell, Fixed.Low, Fixed.Mid, Fixed.High, []int{16})
+		band, err := predict.Predict(cell, scaling.Fixed.Low, scaling.Fixed.Mid, scaling.Fixed.High, []int{16})
 		if err != nil {
 			t.Fatal(err)
 		}

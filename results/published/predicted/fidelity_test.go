@@ -1,7 +1,8 @@
-package scaling
+package predicted_test
 
 import (
 	"fmt"
+	"github.com/perfrun/perfrun/scaling"
 	"maps"
 	"math"
 	"path/filepath"
@@ -62,7 +63,7 @@ var standIns = []standIn{
 // or the median over the files its name matches (the models' fresh runs).
 func heldRatios(t *testing.T, s standIn, tables *records.Set, k predict.Measured) map[int]float64 {
 	t.Helper()
-	files, err := filepath.Glob("../results/published/predicted/" + s.file)
+	files, err := filepath.Glob("" + s.file)
 	if err != nil || len(files) == 0 {
 		t.Fatalf("%s: no such results file (%v)", s.file, err)
 	}
@@ -145,7 +146,7 @@ func TestStandInsHoldTheirBands(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, s := range standIns {
-		ratios := heldRatios(t, s, tables, Reference)
+		ratios := heldRatios(t, s, tables, scaling.Reference)
 		line := ""
 		for _, n := range slices.Sorted(maps.Keys(ratios)) {
 			r := ratios[n]
@@ -165,7 +166,7 @@ func TestAModelChangeLeavesABand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	k := Reference
+	k := scaling.Reference
 	k.Low.Handoff, k.Mid.Handoff, k.High.Handoff = 2*k.Low.Handoff, 2*k.Mid.Handoff, 2*k.High.Handoff
 	out := 0
 	for _, s := range standIns {
