@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -14,7 +13,6 @@ import (
 	"github.com/perfrun/perfrun/compare"
 	"github.com/perfrun/perfrun/internal/ab"
 	"github.com/perfrun/perfrun/internal/campaign"
-	"github.com/perfrun/perfrun/records"
 )
 
 // resultsFile writes a results file whose cells have the given ns/op centers,
@@ -127,54 +125,6 @@ func TestReportComparison(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(out, f)); err == nil {
 			t.Errorf("%s of the earlier report is still there", f)
 		}
-	}
-}
-
-// TestUnjudgeableCellsAreNotABaseline: a design's cell whose every sample
-// was set aside makes a run no baseline (it was saved, and gated later as
-// missing); oversubscribed and reference cells do not count.
-func TestUnjudgeableCellsAreNotABaseline(t *testing.T) {
-	set, err := records.Read(strings.NewReader(`cores: 2
-BenchmarkIssuer/impl=rcu/threads=1 1 40 ns/op
-BenchmarkControl/threads=2 1 20 ns/op
-quarantined: the host took a core away
-BenchmarkIssuer/impl=rcu/threads=2 1 45 ns/op
-BenchmarkIssuer/impl=rcu/threads=4 1 90 ns/op
-BenchmarkControl/threads=1 1 20 ns/op
-`), "r.txt", "r")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := unjudgeable(set); !slices.Equal(got, []string{"Issuer/impl=rcu/threads=2"}) {
-		t.Errorf("unjudgeable = %q, want the 2-thread design cell only", got)
-	}
-}
-
-// TestBusyMachineIsNoSuccess: a run whose every sample of every design
-// cell was set aside measured nothing: INCONCLUSIVE (exit 3), saying why
-// and what to do. One that measured some cells is a result (exit 0, which
-// go run keeps), its last line naming the cells set aside.
-func TestBusyMachineIsNoSuccess(t *testing.T) {
-	aside := "quarantined: a worker waited for a CPU more than 25% of the window\n"
-	text := "cores: 2\n" + aside + "BenchmarkIssuer/impl=rcu/certs=64/hit=1/threads=2 1 100 ns/op\n"
-	set, err := records.Read(strings.NewReader(text+aside+"BenchmarkIssuer/impl=rcu/certs=64/hit=1/threads=1 1 90 ns/op\n"), "busy.txt", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = busy(set)
-	var e *exitError
-	if !errors.As(err, &e) || e.code != exitInconclusive || !strings.Contains(err.Error(), "Issuer/impl=rcu/certs=64/hit=1/threads=2") ||
-		!strings.Contains(err.Error(), "perfrun ab") || !strings.Contains(err.Error(), "-quarantine=false") {
-		t.Fatalf("busy: %v, want exit 3 naming the cell and what to do", err)
-	}
-	some, _ := records.Read(strings.NewReader(text+"quarantined: no\nBenchmarkIssuer/impl=rcu/certs=64/hit=1/threads=1 1 90 ns/op\n"), "some.txt", "")
-	note, err := busy(some)
-	if err != nil || !strings.HasPrefix(note, "measured, 1 cell set aside") || !strings.Contains(note, "threads=2") {
-		t.Errorf("a run that measured some cells: %q, %v; want exit 0 and a note naming the cell", note, err)
-	}
-	quiet, _ := records.Read(strings.NewReader("cores: 2\nBenchmarkIssuer/impl=rcu/threads=1 1 90 ns/op\n"), "quiet.txt", "")
-	if note, err := busy(quiet); err != nil || note != "" {
-		t.Errorf("a quiet run: %q, %v", note, err)
 	}
 }
 

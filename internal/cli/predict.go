@@ -11,6 +11,8 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/perfrun/perfrun/internal/mainjob"
+
 	"github.com/perfrun/perfrun/harness"
 	"github.com/perfrun/perfrun/predict"
 	"github.com/perfrun/perfrun/predict/published"
@@ -130,7 +132,7 @@ func predictFlags(fs *flag.FlagSet) runFunc {
 		// The reference constants predict from the counts alone, as the
 		// main job, ab and report do: one number per cell, whichever
 		// command prints it.
-		m := fromCounts(in)
+		m := mainjob.FromCounts(in)
 		if *constants == "measure" {
 			if err := measuredHere(in); err != nil {
 				return asUsage(err)

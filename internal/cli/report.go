@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/perfrun/perfrun/internal/mainjob"
+
 	"github.com/perfrun/perfrun/compare"
 	"github.com/perfrun/perfrun/internal/publish"
 	"github.com/perfrun/perfrun/predict"
@@ -136,21 +138,21 @@ func renderDocument(doc *report.Document) (*publish.Folder, error) {
 // line a design with its cause, and the predicted curves with their
 // bands. A run with no lock profile gets none.
 func predictedSection(doc *report.Document, set *records.Set, n int) error {
-	if _, _, err := predict.Inputs(set, fromCounts(set)); err != nil {
+	if _, _, err := predict.Inputs(set, mainjob.FromCounts(set)); err != nil {
 		return nil // nothing to predict from: not the report's to say
 	}
-	rows, pred, err := pastTheCoresRows(set, n)
+	rows, pred, err := mainjob.Past(set, n)
 	if err != nil || len(rows) == 0 {
 		return err
 	}
 	doc.Notes = append(doc.Notes, fmt.Sprintf("At %d threads, one core a thread, each design's counts predict (its 1-thread lock profile and its instructions at the reference time per instruction, with the reference constants, docs/predict.md; not measured):", n))
 	for _, r := range rows {
 		beside := ""
-		if r.published != "" {
-			beside = " Beside it: " + r.published + "."
+		if r.Published != "" {
+			beside = " Beside it: " + r.Published + "."
 		}
 		doc.Notes = append(doc.Notes, fmt.Sprintf("- %s: %s a call (band %s – %s), %.2f× its time at 1 thread; measured %s at 1 thread, %s at 2. Why: %s.%s",
-			r.name, perCallText(r.at), perCallText(r.low), perCallText(r.high), r.ratio, r.one, r.two, r.cause, beside))
+			r.Name, mainjob.PerCall(r.At), mainjob.PerCall(r.Low), mainjob.PerCall(r.High), r.Ratio, r.One, r.Two, r.Cause, beside))
 	}
 	plots, err := report.Plots([]*records.Set{pred}, report.PlotOptions{})
 	if err != nil {

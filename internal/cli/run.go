@@ -3,14 +3,16 @@ package cli
 import (
 	"bytes"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"slices"
-	"sort"
 	"strings"
 	"time"
+
+	"github.com/perfrun/perfrun/internal/mainjob"
 
 	"github.com/perfrun/perfrun/harness"
 	"github.com/perfrun/perfrun/internal/baselines"
@@ -266,7 +268,7 @@ func (f *runFlags) run(ctx context.Context, o *streams, args []string) error {
 	}
 	if !f.quiet {
 		opts.Progress = progressPrinter(o.stderr)
-		if note := busyAtStart(harness.Cores()); note != "" {
+		if note := mainjob.BusyAtStart(harness.Cores()); note != "" {
 			fmt.Fprintf(o.stderr, "perfrun: run: %s\n", note)
 		}
 	}
@@ -393,19 +395,6 @@ func unchanged(out string) string {
 	return ""
 }
 
-// unjudgeable names the cells a gate would judge (designs' cells that fit
-// the cores) that have no sample left: all were set aside.
-func unjudgeable(set *records.Set) []string {
-	var out []string
-	cores := set.Cores()
-	for _, c := range set.Cells() {
-		if !c.IsReference() && (cores == 0 || c.Threads <= cores) && len(c.Values) == 0 && c.Aside > 0 {
-			out = append(out, c.Name)
-		}
-	}
-	return out
-}
-
 // write writes what a run produced: the results file, the baseline, the
 // plots, the printed table and the summary.
 func (f *runFlags) write(o *streams, res *harness.Outcome) error {
@@ -454,7 +443,7 @@ func (f *runFlags) write(o *streams, res *harness.Outcome) error {
 		f.pastTheCores(o, set)
 	}
 	if !f.quiet {
-		summarize(o.stderr, res, set)
+		mainjob.Summarize(o.stderr, res, set)
 		if prev != nil && !res.Incomplete {
 			sincePrevious(o.stderr, prev, set, f.out)
 		}
@@ -473,9 +462,12 @@ func (f *runFlags) write(o *streams, res *harness.Outcome) error {
 	if unsaved != nil {
 		return unsaved
 	}
-	note, err := busy(set)
+	note, err := mainjob.Busy(set)
 	if note != "" {
 		fmt.Fprintf(o.stderr, "perfrun: run: %s\n", note)
+	}
+	if errors.Is(err, mainjob.ErrNothingMeasured) {
+		return &exitError{exitInconclusive, err}
 	}
 	return err
 }
@@ -484,7 +476,7 @@ func (f *runFlags) write(o *streams, res *harness.Outcome) error {
 // measured it. unsaved is the run's end when the machine decided cells: a
 // baseline without them would leave later gates of them nothing to judge.
 func (f *runFlags) saveBaseline(o *streams, set *records.Set, data []byte) (unsaved, err error) {
-	if lost := unjudgeable(set); len(lost) > 0 {
+	if lost := mainjob.Unjudgeable(set); len(lost) > 0 {
 		// Said after the tables, which still print.
 		return &exitError{exitInconclusive, fmt.Errorf("baseline %s not saved: every sample of %s was set aside (the machine disturbed them); "+
 			"a baseline without them would make every later gate of those cells INCONCLUSIVE; run again", f.saveAs, strings.Join(lost, ", "))}, nil
@@ -506,145 +498,4 @@ func (f *runFlags) saveBaseline(o *streams, set *records.Set, data []byte) (unsa
 		fmt.Fprintf(o.stderr, "perfrun: kept the build that measured it (%s); measure it again beside a later build, interleaved, with: perfrun ab -baseline %s\n", bin, f.saveAs)
 	}
 	return nil, nil
-}
-
-// busyAtStart says, before anything is measured, that other processes
-// want the machine's CPUs and what the run will do about it; "" when none
-// does. The run's end says which cells the machine did disturb (busy).
-func busyAtStart(cores int) string {
-	n, ok := harness.Others(200 * time.Millisecond)
-	if !ok || n == 0 {
-		return ""
-	}
-	from := max(cores-n+1, 1)
-	return fmt.Sprintf("the machine is busy: about %d %s of other processes want a CPU of the %d; cells at %s will likely be set aside as disturbed, "+
-		"measured again and named at the end. The instruction counts, the lock profiles and the prediction past the cores do not depend on the load.",
-		n, map[bool]string{true: "thread", false: "threads"}[n == 1], cores, threadsFrom(from))
-}
-
-// threadsFrom names the thread counts from n up.
-func threadsFrom(n int) string {
-	if n == 1 {
-		return "every thread count"
-	}
-	return fmt.Sprintf("%d threads and more", n)
-}
-
-// busy is the run's end when the machine decided cells: every sample of a
-// design's cell that fits the cores set aside. Where some design cells
-// were measured the run is a result (exit 0: go run turns any other code
-// into 1, a failure's), and its last line says which cells have nothing
-// and what to do; where none was, nothing was measured, which is no
-// success (exit 3).
-func busy(set *records.Set) (note string, err error) {
-	lost := unjudgeable(set)
-	if len(lost) == 0 {
-		return "", nil
-	}
-	why := ""
-	for _, c := range set.Cells() {
-		if c.Aside > 0 && c.Why != "" {
-			why = c.Why
-			break
-		}
-	}
-	shown := lost
-	if len(shown) > 3 {
-		shown = append(shown[:3:3], fmt.Sprintf("and %d more", len(lost)-3))
-	}
-	what := "Close what else runs and run again; to compare two builds on a busy machine use perfrun ab, which pairs them window by window; " +
-		"or -quarantine=false keeps every sample, the results then saying quarantine: off"
-	if len(lost) == judgeable(set) {
-		return "", &exitError{exitInconclusive, fmt.Errorf("the machine was busy: every sample of every cell (%s) was set aside (%s), so nothing was measured. %s",
-			strings.Join(shown, ", "), why, what)}
-	}
-	cells := "cells"
-	if len(lost) == 1 {
-		cells = "cell"
-	}
-	return fmt.Sprintf("measured, %d %s set aside: the machine was busy and every sample of %s was set aside (%s); the counts and the prediction do not depend on it. %s",
-		len(lost), cells, strings.Join(shown, ", "), why, what), nil
-}
-
-// judgeable counts the cells a gate would judge: designs' cells that fit
-// the cores.
-func judgeable(set *records.Set) int {
-	n, cores := 0, set.Cores()
-	for _, c := range set.Cells() {
-		if !c.IsReference() && (cores == 0 || c.Threads <= cores) {
-			n++
-		}
-	}
-	return n
-}
-
-// summarize says what the run set aside, added and could not reach; set
-// is res's results.
-func summarize(w io.Writer, res *harness.Outcome, set *records.Set) {
-	if n, why := res.SetAside(); n > 0 {
-		waited := ""
-		if res.WaitedOut > 0 {
-			waited = fmt.Sprintf(", %d windows waited out where the floor probe just before found the host running lookups in its other state", res.WaitedOut)
-		}
-		fmt.Fprintf(w, "perfrun: set aside %d samples the machine disturbed (%s); %d rounds added to measure them again%s\n",
-			n, strings.Join(why, "; "), res.ExtraRounds, waited)
-	} else if res.ExtraRounds > 0 {
-		fmt.Fprintf(w, "perfrun: %d rounds added for -precision\n", res.ExtraRounds)
-	}
-	shortCells(w, res, set)
-	var unsupported []string
-	for name := range res.Unsupported {
-		unsupported = append(unsupported, name)
-	}
-	sort.Strings(unsupported)
-	for _, name := range unsupported {
-		fmt.Fprintf(w, "perfrun: %s: not measured: %s\n", name, res.Unsupported[name])
-	}
-	for _, name := range res.Imprecise {
-		fmt.Fprintf(w, "perfrun: %s: not within -precision by -max-time\n", name)
-	}
-}
-
-// shortCells names the cells the rounds that repair set-aside samples
-// left with fewer kept windows than planned, says why the repair ended,
-// and what to do: their tables stand on fewer windows, and a median's
-// interval needs six. set is res's results, where the run's last line
-// finds the cells that kept none.
-func shortCells(w io.Writer, res *harness.Outcome, set *records.Set) {
-	short := res.Short()
-	if len(short) == 0 || res.Incomplete {
-		return
-	}
-	// A cell that kept none is named by the run's last line.
-	named := unjudgeable(set)
-	short = slices.DeleteFunc(short, func(c harness.ShortCell) bool { return slices.Contains(named, c.Name) })
-	if len(short) == 0 {
-		return
-	}
-	// The fewest is named among the stores' cells, not the machine's
-	// reference cells (a floor, the control), where a store's is short.
-	stores := slices.DeleteFunc(slices.Clone(short), func(c harness.ShortCell) bool { return records.IsReferenceName(c.Name) })
-	if len(stores) == 0 {
-		stores = short
-	}
-	fewest := slices.MinFunc(stores, func(a, b harness.ShortCell) int { return a.Kept - b.Kept })
-	most := slices.MaxFunc(short, func(a, b harness.ShortCell) int { return a.Kept - b.Kept }).Kept
-	kept := fmt.Sprintf("%d", most)
-	if fewest.Kept < most {
-		kept = fmt.Sprintf("%d to %d", fewest.Kept, most)
-	}
-	rounds := fmt.Sprintf("%d rounds", res.RepairRounds)
-	if res.RepairRounds == 1 {
-		rounds = "one round"
-	}
-	cells := fmt.Sprintf("%d cells", len(short))
-	if len(short) == 1 {
-		cells = "1 cell"
-	}
-	remedy := "A quieter machine keeps more."
-	if res.RepairRounds < res.Options.Rounds {
-		remedy = fmt.Sprintf("With -repair %d it waits longer.", res.Options.Rounds)
-	}
-	fmt.Fprintf(w, "perfrun: %s kept %s of %d windows (the fewest: %s, %d): the host disturbed the rest, and the repair took %s of those cells (-repair). Their tables stand on the windows kept; under %d a median has no interval (± ∞). %s\n",
-		cells, kept, res.Options.Rounds, fewest.Name, fewest.Kept, rounds, harness.IntervalWindows, remedy)
 }
