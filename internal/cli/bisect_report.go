@@ -29,7 +29,7 @@ func (b *bisectOptions) fromHistory(ctx context.Context) (good, bad string, err 
 		return "", "", err
 	}
 	defer h.Close()
-	steps := found.steps
+	steps := found.Steps
 	if b.step > len(steps) {
 		return "", "", usageError("-step %d: history changes finds %d steps in %s", b.step, len(steps), h.Path)
 	}

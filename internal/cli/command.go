@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/perfrun/perfrun/compare"
+	"github.com/perfrun/perfrun/history"
 	"github.com/perfrun/perfrun/internal/ab"
 	"github.com/perfrun/perfrun/internal/baselines"
 	"github.com/perfrun/perfrun/internal/publish"
@@ -216,7 +217,7 @@ func verdictError(v compare.Verdict) error {
 // refuses, a report folder with a file perfrun did not write. Each is a
 // usage error (exit 2) wherever it is returned, unless an exitError around
 // it says otherwise.
-var inputErrors = []error{ab.ErrBadSource, baselines.ErrInput, publish.ErrRefused}
+var inputErrors = []error{ab.ErrBadSource, baselines.ErrInput, publish.ErrRefused, history.ErrNoSeries}
 
 // errHelp is -h: the usage was printed; exit 0.
 var errHelp = &exitError{code: exitOK}

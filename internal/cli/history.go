@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -420,118 +419,30 @@ func (f *seriesFlags) method() string {
 		*f.permutations, *f.alpha, *f.minSz)
 }
 
-// searched is what a search of a history's chosen series holds: the
-// series, their machines' reference cells' series, and the steps found.
-type searched struct {
-	series, refs []*history.Series
-	steps        []history.Step
-	ties         string // tiesWarning's, "" where commits are in order
-}
-
-// openSteps opens an existing history and finds the steps of the chosen
-// series; the caller closes the history.
-func openSteps(ctx context.Context, stderr io.Writer, path string, f *seriesFlags, write bool) (*history.DB, searched, error) {
-	h, err := openExisting(ctx, path, write)
-	if err != nil {
-		return nil, searched{}, err
-	}
-	s, err := loadSteps(ctx, h, f)
-	if err != nil {
-		h.Close()
-		return nil, searched{}, err
-	}
-	if s.ties != "" {
-		fmt.Fprintf(stderr, "perfrun: history: %s\n", s.ties)
-	}
-	return h, s, nil
-}
-
-// loadSteps reads the chosen series and finds their steps.
-func loadSteps(ctx context.Context, h *history.DB, f *seriesFlags) (searched, error) {
+// openSteps opens an existing history and searches the series the flags
+// choose (history.DB.Search); the caller closes the history.
+func openSteps(ctx context.Context, stderr io.Writer, path string, f *seriesFlags, write bool) (*history.DB, history.Search, error) {
 	filter, err := f.filter()
 	if err != nil {
-		return searched{}, err
+		return nil, history.Search{}, err
 	}
 	opts, err := f.options()
 	if err != nil {
-		return searched{}, err
+		return nil, history.Search{}, err
 	}
-	series, err := h.Series(ctx, filter)
+	h, err := openExisting(ctx, path, write)
 	if err != nil {
-		return searched{}, err
+		return nil, history.Search{}, err
 	}
-	if len(series) == 0 {
-		st, _ := h.Stats(ctx)
-		if st.Series == 0 {
-			return searched{}, usageError("history %s is empty: add results with perfrun history add", h.Path)
-		}
-		return searched{}, usageError("no series of the %d in %s match -machine, -cell and -unit", st.Series, h.Path)
-	}
-	steps, err := history.FindSteps(ctx, series, opts)
-	steps = slices.DeleteFunc(steps, func(st history.Step) bool {
-		rel, _, _ := st.Relative()
-		return !math.IsNaN(rel) && math.Abs(rel) < *f.minShift
-	})
+	s, err := h.Search(ctx, filter, opts, *f.minShift)
 	if err != nil {
-		return searched{}, err
+		h.Close()
+		return nil, history.Search{}, err
 	}
-	refs, err := referenceSeries(ctx, h, filter)
-	if err != nil {
-		return searched{}, err
+	if ties := tiesWarning(s.Series, *f.repo); ties != "" {
+		fmt.Fprintf(stderr, "perfrun: history: %s\n", ties)
 	}
-	history.CommonMode(steps, refs)
-	history.Fleet(steps, series)
-	hidden, err := history.HiddenSteps(ctx, steps, series, refs, opts, *f.minShift)
-	if err != nil {
-		return searched{}, err
-	}
-	steps = append(steps, hidden...)
-	return searched{series: series, refs: refs, steps: steps, ties: tiesWarning(series, *f.repo)}, h.Mark(ctx, steps)
-}
-
-// referenceSeries are the reference cells' series of the machines filter
-// chooses, chosen by -cell or not: they tell a step of a store from one of
-// the machine.
-func referenceSeries(ctx context.Context, h *history.DB, filter history.Filter) ([]*history.Series, error) {
-	filter.Cell = regexp.MustCompile(`^(Control|Floor)/`)
-	return h.Series(ctx, filter)
-}
-
-// testable says how many of series are long enough for a step in them to
-// pass the test at the flags' -alpha, and from how many commits on.
-func testable(series []*history.Series, f *seriesFlags) (long, shortest int) {
-	opts, _ := f.options()
-	shortest = max(2**f.minSz, changepoint.Shortest(opts))
-	for _, s := range series {
-		if len(s.Points) >= shortest {
-			long++
-		}
-	}
-	return long, shortest
-}
-
-// nearestSteps are, of a search where no step passed the test, the
-// splits that came nearest (three at most), with a line that says why
-// none was reported: their p-values are above -alpha, and a series of
-// fewer commits than testable's shortest cannot go below it.
-func nearestSteps(ctx context.Context, f *seriesFlags, s searched) ([]history.Step, string, error) {
-	opts, err := f.options()
-	if err != nil {
-		return nil, "", err
-	}
-	near := history.NearestSteps(ctx, s.series, s.refs, opts, *f.minShift)
-	if len(near) == 0 {
-		return nil, "", ctx.Err()
-	}
-	_, shortest := testable(s.series, f)
-	why := fmt.Sprintf("No step passed -alpha %g; nearest to one, not reported", *f.alpha)
-	first := near[0]
-	n := len(first.Series.Points)
-	if floor := changepoint.Floor(n, first.Index, opts); floor > *f.alpha {
-		why += fmt.Sprintf(" (the first's %d commits split %d | %d: there even a step no noise hides gets p ≈ %.3f on average; %d commits or more can show one at this level)",
-			n, first.Index, n-first.Index, floor, shortest)
-	}
-	return near[:min(3, len(near))], why + ":", nil
+	return h, s, nil
 }
 
 // stepHeader and stepColumns are a step's columns as history changes
@@ -543,9 +454,10 @@ func stepColumns(st history.Step) string {
 	return strings.Join([]string{r.Kind, r.Cell, r.Unit, r.Machine, r.Commits, r.Size, r.Levels, r.P, r.Note}, "\t") + "\n"
 }
 
-// printNearest prints nearestSteps as history changes prints steps.
-func printNearest(ctx context.Context, o *streams, f *seriesFlags, s searched) error {
-	near, why, err := nearestSteps(ctx, f, s)
+// printNearest prints a search's nearest splits as history changes
+// prints steps.
+func printNearest(ctx context.Context, o *streams, s history.Search) error {
+	near, why, err := s.Nearest(ctx)
 	if err != nil || len(near) == 0 {
 		return err
 	}
@@ -571,7 +483,7 @@ func historyChanges(fs *flag.FlagSet) runFunc {
 			return err
 		}
 		defer h.Close()
-		series, steps := found.series, found.steps
+		series, steps := found.Series, found.Steps
 		if *record {
 			if err := h.Record(ctx, steps, time.Now()); err != nil {
 				return err
@@ -595,11 +507,11 @@ func historyChanges(fs *flag.FlagSet) runFunc {
 			tw.Flush()
 		}
 		if len(steps) == 0 {
-			if err := printNearest(ctx, o, sf, found); err != nil {
+			if err := printNearest(ctx, o, found); err != nil {
 				return err
 			}
 		}
-		long, shortest := testable(series, sf)
+		long, shortest := found.Testable()
 		fmt.Fprintf(o.stdout, "%d steps in %d series (%d long enough to show one at -alpha %g: %d commits or more); %d new, %d of them regressions of a store\n",
 			len(steps), len(series), long, *sf.alpha, shortest, fresh, newRegressions)
 		if *fail && newRegressions > 0 {

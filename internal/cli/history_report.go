@@ -49,7 +49,7 @@ func historyPlot(fs *flag.FlagSet) runFunc {
 			return err
 		}
 		defer h.Close()
-		series, steps := found.series, found.steps
+		series, steps := found.Series, found.Steps
 		plots, left, err := seriesPlots(series, steps, false)
 		if err != nil {
 			return err
@@ -85,7 +85,7 @@ func historyReport(fs *flag.FlagSet) runFunc {
 			return err
 		}
 		defer h.Close()
-		series, steps := found.series, found.steps
+		series, steps := found.Series, found.Steps
 		st, err := h.Stats(ctx)
 		if err != nil {
 			return err
@@ -96,10 +96,10 @@ func historyReport(fs *flag.FlagSet) runFunc {
 		}
 		doc := &report.HistoryPage{Title: *title, Stats: st, Method: sf.method(), Steps: steps, Plots: plots, ImageDir: "images", Left: left}
 		if len(steps) == 0 {
-			if doc.Nearest, doc.NearestWhy, err = nearestSteps(ctx, sf, found); err != nil {
+			if doc.Nearest, doc.NearestWhy, err = found.Nearest(ctx); err != nil {
 				return err
 			}
-			long, shortest := testable(series, sf)
+			long, shortest := found.Testable()
 			doc.Testable = fmt.Sprintf("%d of %d series are long enough to show one at -alpha %g (%d commits or more).", long, len(series), *sf.alpha, shortest)
 			if !*all {
 				if doc.Plots, doc.Left, err = nearestPlots(doc.Nearest, doc.Plots, doc.Left); err != nil {
