@@ -74,6 +74,7 @@ var layers = []struct {
 	{"impls", 7},
 	{"internal/publish", 7},
 	{"internal/campaign", 7},
+	{"internal/backfill", 7},
 	{"internal/mainjob", 7},
 	{"internal/cellops", 8}, // what a count runs, and all a build for counting holds
 	{"internal/cli", 9},
