@@ -48,7 +48,6 @@ var layers = []struct {
 	{"history/changepoint", 0},
 	{"history/internal/pgxserver", 0},
 	{"internal/browser", 0},
-	{"internal/bisect", 0},
 	{"internal/procgroup", 0},
 	{"internal/gobuild", 1},
 	{"harness/callgrind", 1},
@@ -75,6 +74,7 @@ var layers = []struct {
 	{"internal/publish", 7},
 	{"internal/campaign", 7},
 	{"internal/backfill", 7},
+	{"internal/bisect", 7}, // the search, and what it found as text and data
 	{"internal/mainjob", 7},
 	{"internal/cellops", 8}, // what a count runs, and all a build for counting holds
 	{"internal/cli", 9},

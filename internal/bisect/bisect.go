@@ -9,6 +9,9 @@
 //
 // Its place: command plumbing below the command line, which gives it a
 // Measure function that runs ab; it knows nothing of git or processes.
+// A Follower chooses the cell to follow and judges each probe from ab's
+// report; a Result says what was found as text (Summary, Markdown) and as
+// data (Record).
 package bisect
 
 import (

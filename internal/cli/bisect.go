@@ -60,6 +60,7 @@ func init() { cmdBisect.define = bisectFlags }
 // bisectOptions are bisect's flags.
 type bisectOptions struct {
 	revisionCells
+	bisect.Follower
 	threshold       string
 	budget          time.Duration
 	seed            uint64
@@ -68,8 +69,6 @@ type bisectOptions struct {
 	db              *string
 	outDir, jsonOut string
 	quiet           bool
-	tracked         string // the cell followed, once the whole range chose it
-	countSees       bool   // the whole range's step showed in the cell's instruction count
 	probes          int
 	start           time.Time
 	stderr          io.Writer // progress, nil with -q
@@ -235,34 +234,19 @@ func (b *bisectOptions) measure(ctx context.Context, base, head string, thr floa
 	if err := json.Unmarshal(data, &rep); err != nil {
 		return m, fmt.Errorf("%s: %w", jsonFile, err)
 	}
-	if b.tracked == "" {
+	if b.Tracked == "" {
 		b.follow(rep)
 	}
-	b.judge(&m, rep, thr)
+	b.Judge(&m, rep, thr)
 	return m, nil
 }
 
-// follow picks the cell that moved most in the whole range (time or
-// instructions), and measures it alone from then on.
+// follow has the whole range's report choose the cell followed
+// (bisect.Follower), and measures it alone from then on.
 func (b *bisectOptions) follow(rep compare.Report) {
-	best := 0.0
-	for _, c := range rep.Cells {
-		if c.Verdict != compare.Regression && c.Verdict != compare.Improved {
-			continue
-		}
-		if d := math.Abs(math.Log(c.Ratio)); d > best {
-			best, b.tracked = d, c.Name
-		}
+	if cell := b.Follow(rep); cell != "" {
+		b.selectCell(cell)
 	}
-	if b.tracked == "" {
-		return
-	}
-	for _, c := range rep.Cells {
-		if c.Name == b.tracked && c.Unit == "instructions/op" {
-			b.countSees = c.Verdict == compare.Regression || c.Verdict == compare.Improved
-		}
-	}
-	b.selectCell(b.tracked)
 }
 
 // selectCell narrows the cells measured to one, named as results name
@@ -280,81 +264,6 @@ func (b *bisectOptions) selectCell(cell string) {
 		default:
 			b.params = append(b.params, kv)
 		}
-	}
-}
-
-// judge reads the followed cell's verdicts: moved when time or
-// instructions moved the step's way past the threshold, the same when
-// time passed (and the count, where taken), undecided otherwise.
-func (b *bisectOptions) judge(m *bisect.Measurement, rep compare.Report, thr float64) {
-	for _, w := range rep.Warnings {
-		if strings.HasPrefix(w, "no instruction verdict") {
-			m.NoCount = w
-		}
-	}
-	name := b.tracked
-	if name == "" {
-		// Nothing moved: show the cell that moved most all the same.
-		best := -1.0
-		for _, c := range rep.Cells {
-			if d := math.Abs(math.Log(c.Ratio)); c.Unit != "instructions/op" && d > best {
-				best, name = d, c.Name
-			}
-		}
-	}
-	var timeV, instrV *compare.CellVerdict
-	for i, c := range rep.Cells {
-		if c.Name != name {
-			continue
-		}
-		if c.Unit == "instructions/op" {
-			instrV = &rep.Cells[i]
-		} else if timeV == nil {
-			timeV = &rep.Cells[i]
-		}
-	}
-	if timeV != nil {
-		m.Shift, m.Low, m.High = timeV.Ratio-1, timeV.Lo-1, timeV.Hi-1
-		m.Verdict = fmt.Sprintf("%s %s", timeV.Verdict, timeV.Reason)
-	}
-	if instrV != nil {
-		// Every outcome shows the count it had, whichever decided it.
-		m.Instructions = instrV.Ratio - 1
-		defer func() { m.Verdict += fmt.Sprintf("; the count: %s", instrV.Verdict) }()
-	}
-	if b.tracked == "" {
-		// No cell moved in the whole range: no step, unless some cell
-		// stayed undecided.
-		m.Outcome = bisect.Same
-		if rep.Verdict != compare.Pass {
-			m.Outcome = bisect.Undecided
-		}
-		m.Verdict = fmt.Sprintf("%s overall; %s", rep.Verdict, m.Verdict)
-		return
-	}
-	if timeV == nil {
-		m.Outcome = bisect.Undecided
-		return
-	}
-	moved, against := compare.Regression, compare.Improved
-	if thr < 0 {
-		moved, against = against, moved
-	}
-	countSame := instrV != nil && instrV.Verdict == compare.Pass
-	switch {
-	case timeV.Verdict == moved || instrV != nil && instrV.Verdict == moved:
-		m.Outcome = bisect.Moved
-	case timeV.Verdict == against:
-		m.Outcome = bisect.Against
-	case timeV.Verdict == compare.Pass && (instrV == nil || countSame):
-		m.Outcome = bisect.Same
-	case b.countSees && countSame:
-		// The step showed in the count, exactly; a probe whose count
-		// did not move is not where it happened, though time alone
-		// could not tell a quarter of the step at one thread.
-		m.Outcome = bisect.Same
-	default:
-		m.Outcome = bisect.Undecided
 	}
 }
 
@@ -381,7 +290,7 @@ func (b *bisectOptions) progress(ctx context.Context, o *streams) func(bisect.Ev
 			fmt.Fprintf(o.stderr, "perfrun: bisect: measurement %d of about %d: %s against %s (%s)\n", ev.Probe, ev.About, history.ShortCommit(m.Head), history.ShortCommit(m.Base), subject(ctx, b.repo, m.Head))
 			return
 		}
-		fmt.Fprintf(o.stderr, "perfrun: bisect: %s against %s: %s, %s; %s in %s\n", history.ShortCommit(m.Head), history.ShortCommit(m.Base), m.Outcome, shiftText(m), cmp.Or(b.tracked, "no cell moved"), m.Wall.Round(time.Second))
+		fmt.Fprintf(o.stderr, "perfrun: bisect: %s against %s: %s, %s; %s in %s\n", history.ShortCommit(m.Head), history.ShortCommit(m.Base), m.Outcome, shiftText(m), cmp.Or(b.Tracked, "no cell moved"), m.Wall.Round(time.Second))
 	}
 }
 

@@ -41,16 +41,16 @@ func TestBisectFollowsAndJudges(t *testing.T) {
 	}}
 	b := &bisectOptions{}
 	b.follow(whole)
-	if b.countSees {
+	if b.CountSees {
 		t.Error("the count sees a step it was not taken for")
 	}
 	whole.Cells = append(whole.Cells, compare.CellVerdict{Name: hashmap, Unit: "instructions/op", Verdict: compare.Regression, Ratio: 1.14})
 	b.follow(whole)
-	if !b.countSees {
+	if !b.CountSees {
 		t.Error("a step that showed in the count: countSees false")
 	}
-	if b.tracked != hashmap || b.workload != "issuer" || b.impl != "hashmap" || b.threads != "1" || strings.Join(b.params, " ") != "certs=1024 hit=1" {
-		t.Fatalf("followed %q as -workload %q -impl %q -threads %q -param %q", b.tracked, b.workload, b.impl, b.threads, b.params)
+	if b.Tracked != hashmap || b.workload != "issuer" || b.impl != "hashmap" || b.threads != "1" || strings.Join(b.params, " ") != "certs=1024 hit=1" {
+		t.Fatalf("followed %q as -workload %q -impl %q -threads %q -param %q", b.Tracked, b.workload, b.impl, b.threads, b.params)
 	}
 	for _, tc := range []struct {
 		time, instr compare.Verdict
@@ -71,13 +71,13 @@ func TestBisectFollowsAndJudges(t *testing.T) {
 			{Name: hashmap, Unit: "instructions/op", Verdict: tc.instr, Ratio: 1.07},
 		}}
 		var m bisect.Measurement
-		b.judge(&m, rep, tc.thr)
+		b.Judge(&m, rep, tc.thr)
 		if tc.time == compare.Inconclusive && tc.instr == compare.Pass {
 			// Where the count did not see the step, time alone decides.
 			blind := *b
-			blind.countSees = false
+			blind.CountSees = false
 			var m2 bisect.Measurement
-			blind.judge(&m2, rep, tc.thr)
+			blind.Judge(&m2, rep, tc.thr)
 			if m2.Outcome != bisect.Undecided {
 				t.Errorf("time undecided, a count that did not see the step: %s, want undecided", m2.Outcome)
 			}
@@ -92,7 +92,7 @@ func TestBisectFollowsAndJudges(t *testing.T) {
 // found two culprits, one without a count; and exit 3 for no step.
 func TestBisectOutputs(t *testing.T) {
 	dir := t.TempDir()
-	b := &bisectOptions{revisionCells: revisionCells{repo: dir}, outDir: dir, jsonOut: dir + "/b.json", quiet: true, tracked: "Issuer/impl=hashmap/threads=1"}
+	b := &bisectOptions{revisionCells: revisionCells{repo: dir}, outDir: dir, jsonOut: dir + "/b.json", quiet: true, Follower: bisect.Follower{Tracked: "Issuer/impl=hashmap/threads=1"}}
 	r := &bisect.Result{Found: true, Step: bisect.Measurement{Base: "c0", Head: "c16", Shift: 0.16, Instructions: math.NaN()},
 		Culprits: []bisect.Culprit{{Commit: "c5", Before: "c4", Shift: 0.08, Instructions: 0.081, Share: 0.5},
 			{Commit: "c11", Before: "c10", Shift: 0.08, Instructions: math.NaN(), Share: 0.5}},
@@ -109,7 +109,7 @@ func TestBisectOutputs(t *testing.T) {
 		}
 	}
 	data, err := os.ReadFile(dir + "/b.json")
-	var got bisectJSON
+	var got bisect.Record
 	if err != nil || json.Unmarshal(data, &got) != nil || got.Verdict != "FOUND" || len(got.Culprits) != 2 || got.Culprits[1].Instructions != nil {
 		t.Errorf("JSON %s (%v)", data, err)
 	}
@@ -136,7 +136,7 @@ func TestEveryProbeShowsItsCount(t *testing.T) {
 	}}
 	var b bisectOptions
 	m := bisect.Measurement{Instructions: math.NaN()}
-	b.judge(&m, rep, 0.05)
+	b.Judge(&m, rep, 0.05)
 	if math.IsNaN(m.Instructions) || math.Abs(m.Instructions-0.003) > 1e-9 {
 		t.Errorf("instructions %v, want +0.3%%", m.Instructions)
 	}

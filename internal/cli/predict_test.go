@@ -10,6 +10,7 @@ import (
 
 	"github.com/perfrun/perfrun/predict"
 	"github.com/perfrun/perfrun/records"
+	"github.com/perfrun/perfrun/report"
 )
 
 // TestPredictionSaysWhereTheMeasurementSits: each thread count the input
@@ -25,7 +26,7 @@ func TestPredictionSaysWhereTheMeasurementSits(t *testing.T) {
 	}{{"180", "inside the predicted band: 2 of 2"}, {"240", "inside the predicted band: 1 of 2"}} {
 		in := readSet(t, "BenchmarkIssuer/impl=sorted/threads=1 1 100 ns/call\nBenchmarkIssuer/impl=sorted/threads=2 1 "+tc.two+" ns/call\n")
 		var out bytes.Buffer
-		printPrediction(&streams{&out, &out}, band, in, predict.Measured{})
+		report.WritePrediction(&out, band, in, predict.Measured{})
 		if !strings.Contains(out.String(), tc.want) {
 			t.Errorf("measured %s ns at 2 threads: want %q in\n%s", tc.two, tc.want, &out)
 		}
@@ -61,7 +62,7 @@ func TestPredictionJudgesTheInterval(t *testing.T) {
 			t.Fatal(err)
 		}
 		var out bytes.Buffer
-		printPrediction(&streams{&out, &out}, band, in, predict.Measured{})
+		report.WritePrediction(&out, band, in, predict.Measured{})
 		if !strings.Contains(out.String(), "inside the predicted band: "+tc.want) {
 			t.Errorf("rounds %v: want %s inside:\n%s", tc.rounds, tc.want, &out)
 		}
@@ -126,7 +127,7 @@ func TestPredictionOfASetAsideDesignScalesFromItsOwnTime(t *testing.T) {
 	in := readSet(t, "quarantined: the machine ran more than 25% slower than usual (speed probe)\n"+
 		"BenchmarkIssuer/impl=sorted/threads=1 1 190 ns/call\n")
 	var out bytes.Buffer
-	printPrediction(&streams{&out, &out}, band, in, predict.Measured{})
+	report.WritePrediction(&out, band, in, predict.Measured{})
 	if !strings.Contains(out.String(), "1.70") || strings.Contains(out.String(), "NaN") {
 		t.Errorf("sorted at 2 threads, its 1-thread time set aside: want per(2)/per(1) 1.70 from its predicted 100 ns in\n%s", &out)
 	}
