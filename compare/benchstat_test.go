@@ -43,29 +43,7 @@ func TestAgreesWithBenchstat(t *testing.T) {
 	changed := map[int]float64{0: 1, 1: 1.3, 2: 0.7, 3: 1, 4: 1.02, 5: 1}
 	oldPath, newPath := write("old.txt", same), write("new.txt", changed)
 
-	cmd := exec.Command("go", "run", "golang.org/x/perf/cmd/benchstat", "-format", "csv", oldPath, newPath)
-	out, err := cmd.Output()
-	if err != nil {
-		t.Skipf("benchstat not runnable here: %v", err)
-	}
-	type stat struct {
-		old, new float64
-		delta, p string
-	}
-	want := make(map[string]stat)
-	cr := csv.NewReader(strings.NewReader(string(out)))
-	cr.FieldsPerRecord = -1 // benchstat mixes config lines and tables
-	rows, err := cr.ReadAll()
-	if err != nil {
-		t.Fatalf("benchstat CSV: %v\n%s", err, out)
-	}
-	for _, row := range rows {
-		if len(row) == 7 && strings.HasPrefix(row[0], "Issuer/") {
-			o, _ := strconv.ParseFloat(row[1], 64)
-			n, _ := strconv.ParseFloat(row[3], 64)
-			want[row[0]] = stat{o, n, row[5], row[6]}
-		}
-	}
+	want, out := benchstatCSV(t, oldPath, newPath)
 	old, err := records.ReadFile(oldPath)
 	if err != nil {
 		t.Fatal(err)
@@ -102,4 +80,37 @@ func TestAgreesWithBenchstat(t *testing.T) {
 	if checked != 6 {
 		t.Fatalf("compared %d rows with benchstat, want 6:\n%s", checked, out)
 	}
+}
+
+// A benchstatRow is one row of benchstat's CSV: the centers, the delta
+// ("~" where not significant) and the p-value's text.
+type benchstatRow struct {
+	old, new float64
+	delta, p string
+}
+
+// benchstatCSV runs unmodified benchstat on two files and reads its CSV
+// rows by name; the test skips where benchstat cannot run.
+func benchstatCSV(t *testing.T, oldPath, newPath string) (map[string]benchstatRow, []byte) {
+	t.Helper()
+	cmd := exec.Command("go", "run", "golang.org/x/perf/cmd/benchstat", "-format", "csv", oldPath, newPath)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Skipf("benchstat not runnable here: %v", err)
+	}
+	want := make(map[string]benchstatRow)
+	cr := csv.NewReader(strings.NewReader(string(out)))
+	cr.FieldsPerRecord = -1 // benchstat mixes config lines and tables
+	rows, err := cr.ReadAll()
+	if err != nil {
+		t.Fatalf("benchstat CSV: %v\n%s", err, out)
+	}
+	for _, row := range rows {
+		if len(row) == 7 && strings.HasPrefix(row[0], "Issuer/") {
+			o, _ := strconv.ParseFloat(row[1], 64)
+			n, _ := strconv.ParseFloat(row[3], 64)
+			want[row[0]] = benchstatRow{o, n, row[5], row[6]}
+		}
+	}
+	return want, out
 }

@@ -139,11 +139,27 @@ func TestOperatingCharacteristic(t *testing.T) {
 		m.layout = min(layout[c], m.process)
 		models[c] = m
 	}
-	ratios := []float64{0.90, 1.00, 1.02, 1.05, 1.075, 1.10, 1.15, 1.20}
-	th := DefaultThresholds
 	var b strings.Builder
+	writeOCModels(&b, len(real), models, campaigns)
+	oc := simulateOC(&b, models, DefaultThresholds, campaigns)
+	table := b.String()
+	t.Log("\n" + table)
+	const path = "testdata/operating-characteristic.md"
+	if *updateOC {
+		if err := os.WriteFile(path, []byte(table), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	} else if committed, err := os.ReadFile(path); err != nil || string(committed) != table {
+		t.Errorf("%s does not match the simulation (%v); rerun with -args -update and commit it", path, err)
+	}
+	oc.check(t, DefaultThresholds)
+}
+
+// writeOCModels writes the characteristic's opening: the noise model
+// fitted to n A/A campaigns, class by class, and what is simulated.
+func writeOCModels(b *strings.Builder, n int, models map[class]noise, campaigns int) {
 	b.WriteString("# ab's operating characteristic, simulated from this machine's noise\n\n")
-	fmt.Fprintf(&b, "The noise model is fitted to the %d A/A campaigns of `results/archive/campaigns/` (`perfrun ab main main`\n", len(real))
+	fmt.Fprintf(b, "The noise model is fitted to the %d A/A campaigns of `results/archive/campaigns/` (`perfrun ab main main`\n", n)
 	b.WriteString("at its defaults, paired at the window, on this project's 2-core VM), per class of cell. A window's\n")
 	b.WriteString("log value is what its triple shared (cancels) + its arm process's effect + its own effect, and a\n")
 	b.WriteString("fraction of windows ran slower than the windows they were paired with (resampled from those seen).\n")
@@ -156,75 +172,90 @@ func TestOperatingCharacteristic(t *testing.T) {
 	b.WriteString("| class | process sd | of it, layout sd | window sd | slow windows | their slowdown (median) |\n|---|---:|---:|---:|---:|---:|\n")
 	for _, c := range []class{oneThread, twoLocked, twoLockFre} {
 		m := models[c]
-		fmt.Fprintf(&b, "| %s | %.2f%% | %.2f%% | %.2f%% | %.1f%% | %s |\n", c, 100*m.process, 100*m.layout, 100*m.window, 100*m.tail, medianSlow(m.slow))
+		fmt.Fprintf(b, "| %s | %.2f%% | %.2f%% | %.2f%% | %.1f%% | %s |\n", c, 100*m.process, 100*m.layout, 100*m.window, 100*m.tail, medianSlow(m.slow))
 	}
-	fmt.Fprintf(&b, "\n%d simulated campaigns per row, each of the default suite's 8 cells (4 at 1 thread, 3 lock-based\n", campaigns)
+	fmt.Fprintf(b, "\n%d simulated campaigns per row, each of the default suite's 8 cells (4 at 1 thread, 3 lock-based\n", campaigns)
 	b.WriteString("and 1 lock-free at 2 threads), one of them truly `ratio` × base; the verdict is that cell's: 10\n")
 	b.WriteString("rounds a look, cells left undecided measured again, up to 3 looks, threshold 5%, a fresh code layout\n")
 	b.WriteString("for every arm of every round (`-layouts fresh`).\n")
-	results := make(map[class][]ocRow)
+}
+
+// An ocResult is what the simulation found: each class's verdicts by
+// true change, unchanged code's overall verdicts, and how often identical
+// code's intervals exclude no change with fresh and fixed layouts.
+type ocResult struct {
+	campaigns    int
+	results      map[class][]ocRow
+	overall      map[Verdict]int
+	fresh, fixed coverage
+}
+
+// simulateOC simulates the campaigns and writes their tables to b.
+func simulateOC(b *strings.Builder, models map[class]noise, th Thresholds, campaigns int) ocResult {
+	oc := ocResult{campaigns: campaigns, results: make(map[class][]ocRow), overall: make(map[Verdict]int)}
+	row := func(row ocRow) {
+		p := func(v Verdict) string { return fmt.Sprintf("%.1f%%", 100*float64(row.counts[v])/float64(campaigns)) }
+		fmt.Fprintf(b, "| %+.1f%% | %s | %s | %s | %s |\n", 100*(row.ratio-1), p(Pass), p(Inconclusive), p(Regression), p(Improved))
+	}
 	for i, c := range []class{oneThread, twoLocked, twoLockFre} {
-		rows := characteristic(uint64(i+1), models, c, th, campaigns, ratios)
-		results[c] = rows
-		fmt.Fprintf(&b, "\n## one cell of class %s\n\n| true change | PASS | INCONCLUSIVE | REGRESSION | IMPROVED |\n|---:|---:|---:|---:|---:|\n", c)
-		for _, row := range rows {
-			p := func(v Verdict) string { return fmt.Sprintf("%.1f%%", 100*float64(row.counts[v])/float64(campaigns)) }
-			fmt.Fprintf(&b, "| %+.1f%% | %s | %s | %s | %s |\n", 100*(row.ratio-1), p(Pass), p(Inconclusive), p(Regression), p(Improved))
+		rows := characteristic(uint64(i+1), models, c, th, campaigns, []float64{0.90, 1.00, 1.02, 1.05, 1.075, 1.10, 1.15, 1.20})
+		oc.results[c] = rows
+		fmt.Fprintf(b, "\n## one cell of class %s\n\n| true change | PASS | INCONCLUSIVE | REGRESSION | IMPROVED |\n|---:|---:|---:|---:|---:|\n", c)
+		for _, r := range rows {
+			row(r)
 		}
 	}
 	// Unchanged code, the whole verdict.
 	r := rand.New(rand.NewPCG(9, 0xaa))
-	overall := make(map[Verdict]int)
 	same := make([]float64, len(suite))
 	for i := range same {
 		same[i] = 1
 	}
 	for range campaigns {
-		overall[simulate(r, models, suite, same, th).Verdict]++
+		oc.overall[simulate(r, models, suite, same, th).Verdict]++
 	}
-	pct := func(n int) float64 { return 100 * float64(n) / float64(campaigns) }
-	fmt.Fprintf(&b, "\n## unchanged code, the overall verdict of the 8 cells\n\nPASS %.1f%%, INCONCLUSIVE %.1f%%, REGRESSION %.1f%%, IMPROVED %.1f%%.\n",
-		pct(overall[Pass]), pct(overall[Inconclusive]), pct(overall[Regression]), pct(overall[Improved]))
+	fmt.Fprintf(b, "\n## unchanged code, the overall verdict of the 8 cells\n\nPASS %.1f%%, INCONCLUSIVE %.1f%%, REGRESSION %.1f%%, IMPROVED %.1f%%.\n",
+		oc.pct(Pass), oc.pct(Inconclusive), oc.pct(Regression), oc.pct(Improved))
 	tight := th
 	tight.MinEffect = 0.02
 	b.WriteString("\n## what time alone decides at -threshold 2%, one cell of class 1 thread\n\n")
 	b.WriteString("(instructions/op decides such a cell exactly where counts agree: see the README)\n\n")
 	b.WriteString("| true change | PASS | INCONCLUSIVE | REGRESSION | IMPROVED |\n|---:|---:|---:|---:|---:|\n")
-	for _, row := range characteristic(4, models, oneThread, tight, campaigns, []float64{1.00, 1.01, 1.03, 1.05}) {
-		p := func(v Verdict) string { return fmt.Sprintf("%.1f%%", 100*float64(row.counts[v])/float64(campaigns)) }
-		fmt.Fprintf(&b, "| %+.1f%% | %s | %s | %s | %s |\n", 100*(row.ratio-1), p(Pass), p(Inconclusive), p(Regression), p(Improved))
+	for _, r := range characteristic(4, models, oneThread, tight, campaigns, []float64{1.00, 1.01, 1.03, 1.05}) {
+		row(r)
 	}
-	fresh, fixed := layoutCoverage(9, models, th, campaigns, 0), layoutCoverage(9, models, th, campaigns, 3)
+	oc.fresh, oc.fixed = layoutCoverage(9, models, th, campaigns, 0), layoutCoverage(9, models, th, campaigns, 3)
 	b.WriteString("\n## unchanged code: cell intervals that exclude no change\n\n")
 	b.WriteString("A PASS's interval holds each side at alpha (a 90% interval), so about 10% of them may exclude\n")
 	b.WriteString("zero by chance. With 3 fixed layouts a revision (the design before `-layouts fresh`) the head's\n")
 	b.WriteString("layouts stay the same round after round, and their luck reads as a change:\n\n")
 	b.WriteString("| layouts | intervals excluding zero | overall PASS |\n|---|---:|---:|\n")
-	fmt.Fprintf(&b, "| fresh for every arm and round | %.1f%% | %.1f%% |\n", 100*fresh.excluding, 100*fresh.pass)
-	fmt.Fprintf(&b, "| 3 fixed a revision | %.1f%% | %.1f%% |\n", 100*fixed.excluding, 100*fixed.pass)
-	table := b.String()
-	t.Log("\n" + table)
-	const path = "testdata/operating-characteristic.md"
-	if *updateOC {
-		if err := os.WriteFile(path, []byte(table), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	} else if committed, err := os.ReadFile(path); err != nil || string(committed) != table {
-		t.Errorf("%s does not match the simulation (%v); rerun with -args -update and commit it", path, err)
-	}
+	fmt.Fprintf(b, "| fresh for every arm and round | %.1f%% | %.1f%% |\n", 100*oc.fresh.excluding, 100*oc.fresh.pass)
+	fmt.Fprintf(b, "| 3 fixed a revision | %.1f%% | %.1f%% |\n", 100*oc.fixed.excluding, 100*oc.fixed.pass)
+	return oc
+}
+
+// pct is the share of unchanged code's campaigns whose overall verdict
+// was v, in percent.
+func (oc ocResult) pct(v Verdict) float64 {
+	return 100 * float64(oc.overall[v]) / float64(oc.campaigns)
+}
+
+// check holds the simulation to the targets a CI owner relies on.
+func (oc ocResult) check(t *testing.T, th Thresholds) {
 	rate := func(c class, ratio float64, v Verdict) float64 {
-		for _, row := range results[c] {
+		for _, row := range oc.results[c] {
 			if row.ratio == ratio {
-				return float64(row.counts[v]) / float64(campaigns)
+				return float64(row.counts[v]) / float64(oc.campaigns)
 			}
 		}
 		t.Fatalf("no row %v in %s", ratio, c)
 		return 0
 	}
-	if got := pct(overall[Regression]); got > 1 {
+	if got := oc.pct(Regression); got > 1 {
 		t.Errorf("unchanged code: overall REGRESSION %.1f%%, want <= 1%%", got)
 	}
-	if got := pct(overall[Pass]); got < 80 {
+	if got := oc.pct(Pass); got < 80 {
 		t.Errorf("unchanged code: overall PASS %.1f%%, want >= 80%%", got)
 	}
 	for _, c := range []class{oneThread, twoLocked, twoLockFre} {
@@ -244,11 +275,11 @@ func TestOperatingCharacteristic(t *testing.T) {
 	}
 	// Layout is a random effect: fresh layouts keep intervals of
 	// identical code at their level, and fixed ones do not.
-	if fresh.excluding > 0.15 {
-		t.Errorf("fresh layouts: %.1f%% of identical code's intervals exclude zero, want <= 15%%", 100*fresh.excluding)
+	if oc.fresh.excluding > 0.15 {
+		t.Errorf("fresh layouts: %.1f%% of identical code's intervals exclude zero, want <= 15%%", 100*oc.fresh.excluding)
 	}
-	if fixed.excluding < fresh.excluding+0.05 {
-		t.Errorf("3 fixed layouts: %.1f%% of intervals exclude zero against %.1f%% with fresh ones: the simulation does not see what fixed layouts do", 100*fixed.excluding, 100*fresh.excluding)
+	if oc.fixed.excluding < oc.fresh.excluding+0.05 {
+		t.Errorf("3 fixed layouts: %.1f%% of intervals exclude zero against %.1f%% with fresh ones: the simulation does not see what fixed layouts do", 100*oc.fixed.excluding, 100*oc.fresh.excluding)
 	}
 	if got := rate(oneThread, 1.10, Regression); got < 0.95 {
 		t.Errorf("1 thread: +10%% flagged %.1f%%, want >= 95%%", 100*got)

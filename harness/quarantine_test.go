@@ -104,26 +104,7 @@ func hoggedRun(t *testing.T, q harness.Quarantine, want hogWant) {
 	opts.Window, opts.Warmup = 100*time.Millisecond, 10*time.Millisecond
 	opts.Quarantine = q
 	opts.Quarantine.Extra = 12
-	var hog *exec.Cmd
-	var on, off time.Time
-	opts.Progress = func(p harness.Progress) {
-		switch {
-		case p.Round == 2 && hog == nil:
-			hog, on = startHog(t), time.Now()
-		case p.Round == 4 && off.IsZero():
-			hog.Process.Kill()
-			hog.Wait()
-			off = time.Now()
-		}
-	}
-	res, err := harness.Run(context.Background(), cs, opts)
-	if hog != nil && off.IsZero() {
-		hog.Process.Kill()
-		hog.Wait()
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, on, off := runBesideAHog(t, cs, opts)
 	hogged, flagged, quiet, quietFlagged := 0, 0, 0, 0
 	var missed []string
 	for _, s := range res.Samples {
@@ -181,6 +162,33 @@ func hoggedRun(t *testing.T, q harness.Quarantine, want hogWant) {
 	n, why := res.SetAside()
 	t.Logf("hog on CPU 1: %d of %d 2-thread samples set aside; without it %d of %d (the machine is shared with other tests); %d set aside in all %v; %d rounds added",
 		flagged, hogged, quietFlagged, quiet, n, why, res.ExtraRounds)
+}
+
+// runBesideAHog runs cs with a CPU hog from round 2 to round 4, and says
+// when it ran.
+func runBesideAHog(t *testing.T, cs []harness.Cell, opts harness.Options) (res *harness.Outcome, on, off time.Time) {
+	var err error
+	t.Helper()
+	var hog *exec.Cmd
+	opts.Progress = func(p harness.Progress) {
+		switch {
+		case p.Round == 2 && hog == nil:
+			hog, on = startHog(t), time.Now()
+		case p.Round == 4 && off.IsZero():
+			hog.Process.Kill()
+			hog.Wait()
+			off = time.Now()
+		}
+	}
+	res, err = harness.Run(context.Background(), cs, opts)
+	if hog != nil && off.IsZero() {
+		hog.Process.Kill()
+		hog.Wait()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, on, off
 }
 
 // TestSetAsideNamesWholeReasons: the summary counts samples per reason and

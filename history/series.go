@@ -127,11 +127,7 @@ func (h *DB) Series(ctx context.Context, f Filter) ([]*Series, error) {
 	}
 	// The samples alone, in no order: joined and sorted here, a read
 	// scans three numbers a value rather than two strings besides.
-	type sample struct {
-		run   *runInfo
-		value float64
-	}
-	of := make(map[*Series][]sample, len(out))
+	of := make(map[*Series][]seriesSample, len(out))
 	err = h.each(ctx, `SELECT series_id, run_id, value FROM samples WHERE `+h.d.idsIn("series_id"), []any{string(chosen)}, func(r *sql.Rows) error {
 		var sid, rid int64
 		var v float64
@@ -139,44 +135,56 @@ func (h *DB) Series(ctx context.Context, f Filter) ([]*Series, error) {
 			return err
 		}
 		s := byID[sid]
-		of[s] = append(of[s], sample{runs[rid], v})
+		of[s] = append(of[s], seriesSample{runs[rid], v})
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
+	order := func(a, b string) int { return 0 }
+	if f.Order != nil {
+		order = f.Order
+	}
 	for _, s := range out {
-		samples := of[s]
-		order := func(a, b string) int { return 0 }
-		if f.Order != nil {
-			order = f.Order
-		}
-		slices.SortStableFunc(samples, func(a, b sample) int {
-			if c := a.run.when.Compare(b.run.when); c != 0 || a.run.commit == b.run.commit {
-				return cmp.Or(c, cmp.Compare(a.run.id, b.run.id))
-			}
-			// Only commits of one time are asked of the order.
-			return cmp.Or(order(a.run.commit, b.run.commit), strings.Compare(a.run.commit, b.run.commit))
-		})
-		at := make(map[string]int)
-		for _, x := range samples {
-			s.Cores = max(s.Cores, x.run.cores)
-			i, ok := at[x.run.commit]
-			if !ok {
-				i = len(s.Points)
-				at[x.run.commit] = i
-				s.Points = append(s.Points, Point{Commit: x.run.commit, Time: x.run.when})
-			}
-			s.Points[i].Values = append(s.Points[i].Values, x.value)
-		}
-		for i := 1; i < len(s.Points); i++ {
-			a, b := s.Points[i-1], s.Points[i]
-			if a.Time.Equal(b.Time) && order(a.Commit, b.Commit) == 0 {
-				s.Ties++
-			}
-		}
+		s.fill(of[s], order)
 	}
 	return out, nil
+}
+
+// A seriesSample is one value of a series with the run it came from.
+type seriesSample struct {
+	run   *runInfo
+	value float64
+}
+
+// fill makes s's points of its samples: a point a commit, in the order
+// of their runs' times, commits of one time in order's order (else their
+// names'), and counts the commits whose time and order tie (Ties).
+func (s *Series) fill(samples []seriesSample, order func(a, b string) int) {
+	slices.SortStableFunc(samples, func(a, b seriesSample) int {
+		if c := a.run.when.Compare(b.run.when); c != 0 || a.run.commit == b.run.commit {
+			return cmp.Or(c, cmp.Compare(a.run.id, b.run.id))
+		}
+		// Only commits of one time are asked of the order.
+		return cmp.Or(order(a.run.commit, b.run.commit), strings.Compare(a.run.commit, b.run.commit))
+	})
+	at := make(map[string]int)
+	for _, x := range samples {
+		s.Cores = max(s.Cores, x.run.cores)
+		i, ok := at[x.run.commit]
+		if !ok {
+			i = len(s.Points)
+			at[x.run.commit] = i
+			s.Points = append(s.Points, Point{Commit: x.run.commit, Time: x.run.when})
+		}
+		s.Points[i].Values = append(s.Points[i].Values, x.value)
+	}
+	for i := 1; i < len(s.Points); i++ {
+		a, b := s.Points[i-1], s.Points[i]
+		if a.Time.Equal(b.Time) && order(a.Commit, b.Commit) == 0 {
+			s.Ties++
+		}
+	}
 }
 
 // runInfo is what a series' point needs of its run.

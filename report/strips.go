@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -45,32 +46,7 @@ func WindowStrips(cells []string, windows map[string][]compare.Window) (*Plot, e
 	p.Title.Text = "every window, arm by arm"
 	p.Title.Padding = vg.Points(8)
 	p.X.Label.Text = "change of time/op from the cell's base median, % (hollow: set aside)"
-	rng := rand.New(rand.NewPCG(1, 2)) // jitter, the same in every report
-	arms := []string{compare.ArmBase, compare.ArmHead, compare.ArmBase2}
-	type dot struct {
-		x, y  float64
-		arm   int
-		aside bool
-	}
-	var dots []dot
-	var againstAside int
-	for i, name := range rows {
-		y := float64(len(rows) - 1 - i)
-		ref, kept := stripReference(windows[name])
-		if !(ref > 0) {
-			continue
-		}
-		if !kept {
-			againstAside++
-		}
-		for k, arm := range arms {
-			for _, w := range windows[name] {
-				if w.Arm == arm {
-					dots = append(dots, dot{100 * (w.Value/ref - 1), y + 0.25*float64(k-1) + 0.06*(rng.Float64()-0.5), k, w.Aside != ""})
-				}
-			}
-		}
-	}
+	dots, againstAside := stripDots(rows, windows)
 	var kept, all []float64
 	for _, d := range dots {
 		all = append(all, d.x)
@@ -79,44 +55,9 @@ func WindowStrips(cells []string, windows map[string][]compare.Window) (*Plot, e
 		}
 	}
 	lo, hi := stripAxis(kept, all)
-	var beyond int
-	far := 0.0
-	for k, arm := range arms {
-		for _, set := range []struct {
-			aside bool
-			glyph draw.GlyphDrawer
-		}{{false, draw.CircleGlyph{}}, {true, draw.RingGlyph{}}} {
-			var pts, edge plotter.XYs
-			for _, d := range dots {
-				if d.arm != k || d.aside != set.aside {
-					continue
-				}
-				switch {
-				case d.x < lo, d.x > hi:
-					beyond++
-					if math.Abs(d.x) > math.Abs(far) {
-						far = d.x
-					}
-					edge = append(edge, plotter.XY{X: min(max(d.x, lo), hi), Y: d.y})
-				default:
-					pts = append(pts, plotter.XY{X: d.x, Y: d.y})
-				}
-			}
-			for _, g := range []struct {
-				pts   plotter.XYs
-				glyph draw.GlyphDrawer
-			}{{pts, set.glyph}, {edge, draw.TriangleGlyph{}}} {
-				if len(g.pts) == 0 {
-					continue
-				}
-				sc, err := plotter.NewScatter(g.pts)
-				if err != nil {
-					return nil, err
-				}
-				sc.Color, sc.Shape, sc.Radius = armColour[arm], g.glyph, vg.Points(1.8)
-				p.Add(sc)
-			}
-		}
+	beyond, far, err := addStripDots(p, dots, lo, hi)
+	if err != nil {
+		return nil, err
 	}
 	pad := (hi - lo) * 0.05
 	p.X.Min, p.X.Max = lo-pad, hi+pad
@@ -125,7 +66,7 @@ func WindowStrips(cells []string, windows map[string][]compare.Window) (*Plot, e
 	p.Y.Tick.Marker = rowTicks(rowLabels(rows)) // the forest plot's short labels
 	p.X.Tick.Marker = niceTicks{}
 	p.Add(plotter.NewGrid())
-	for _, arm := range slices.Backward(arms) {
+	for _, arm := range slices.Backward(stripArms) {
 		sw, err := plotter.NewScatter(plotter.XYs{{}}) // a legend entry only
 		if err != nil {
 			return nil, err
@@ -142,6 +83,85 @@ func WindowStrips(cells []string, windows map[string][]compare.Window) (*Plot, e
 		caption += fmt.Sprintf("; %d set-aside %s past the axis drawn at its edge as triangles (the farthest %+.0f%%)", beyond, plural(beyond, "window", "windows"), far)
 	}
 	return &Plot{Name: "windows", Caption: caption, plot: p}, nil
+}
+
+// stripArms are the arms in the order a row draws them, top to bottom.
+var stripArms = []string{compare.ArmBase, compare.ArmHead, compare.ArmBase2}
+
+// A stripDot is one window: its change from the row's reference (%), its
+// height (the row, the arm's lane, a little jitter), its arm, and whether
+// it was set aside.
+type stripDot struct {
+	x, y  float64
+	arm   int
+	aside bool
+}
+
+// stripDots are the windows of rows as dots, and how many rows are drawn
+// against the median of their set-aside windows (their base kept none).
+func stripDots(rows []string, windows map[string][]compare.Window) (dots []stripDot, againstAside int) {
+	rng := rand.New(rand.NewPCG(1, 2)) // jitter, the same in every report
+	for i, name := range rows {
+		y := float64(len(rows) - 1 - i)
+		ref, kept := stripReference(windows[name])
+		if !(ref > 0) {
+			continue
+		}
+		if !kept {
+			againstAside++
+		}
+		for k, arm := range stripArms {
+			for _, w := range windows[name] {
+				if w.Arm == arm {
+					dots = append(dots, stripDot{100 * (w.Value/ref - 1), y + 0.25*float64(k-1) + 0.06*(rng.Float64()-0.5), k, w.Aside != ""})
+				}
+			}
+		}
+	}
+	return dots, againstAside
+}
+
+// addStripDots draws the dots within [lo, hi] in their arm's colour
+// (hollow where set aside) and those past it at its edge as triangles; it
+// says how many were past it and the farthest.
+func addStripDots(p *plot.Plot, dots []stripDot, lo, hi float64) (beyond int, far float64, err error) {
+	for k, arm := range stripArms {
+		for _, set := range []struct {
+			aside bool
+			glyph draw.GlyphDrawer
+		}{{false, draw.CircleGlyph{}}, {true, draw.RingGlyph{}}} {
+			var pts, edge plotter.XYs
+			for _, d := range dots {
+				if d.arm != k || d.aside != set.aside {
+					continue
+				}
+				if d.x < lo || d.x > hi {
+					beyond++
+					if math.Abs(d.x) > math.Abs(far) {
+						far = d.x
+					}
+					edge = append(edge, plotter.XY{X: min(max(d.x, lo), hi), Y: d.y})
+					continue
+				}
+				pts = append(pts, plotter.XY{X: d.x, Y: d.y})
+			}
+			for _, g := range []struct {
+				pts   plotter.XYs
+				glyph draw.GlyphDrawer
+			}{{pts, set.glyph}, {edge, draw.TriangleGlyph{}}} {
+				if len(g.pts) == 0 {
+					continue
+				}
+				sc, err := plotter.NewScatter(g.pts)
+				if err != nil {
+					return 0, 0, err
+				}
+				sc.Color, sc.Shape, sc.Radius = armColour[arm], g.glyph, vg.Points(1.8)
+				p.Add(sc)
+			}
+		}
+	}
+	return beyond, far, nil
 }
 
 // stripReference is what a row's windows are drawn against: the median of

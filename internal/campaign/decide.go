@@ -84,6 +84,15 @@ func (c *Campaign) decide(ctx context.Context, r *ab.Runner, start time.Time, co
 	if err != nil {
 		return nil, nil, err
 	}
+	c.finish(rep, r.Measuring, instrWarning, stopped)
+	return rep, windows, nil
+}
+
+// finish adds to the report of the looks the counts' verdicts, what cut
+// the campaign short (a count that could not be taken, -budget), and to
+// each undecided cell the time its missing rounds would take, at the
+// time a cell's round took (measuring in all).
+func (c *Campaign) finish(rep *compare.Report, measuring time.Duration, instrWarning, stopped string) {
 	var names []string
 	for _, cell := range rep.Cells {
 		names = append(names, cell.Name)
@@ -98,14 +107,13 @@ func (c *Campaign) decide(ctx context.Context, r *ab.Runner, start time.Time, co
 	if c.Locks && c.noLocks != "" {
 		rep.Warnings = append(rep.Warnings, "no lock verdict: "+c.noLocks+" (-locks=false skips the lock profiles)")
 	}
-	perCellRound := r.Measuring / time.Duration(max(1, totalCellRounds(rep)))
+	perCellRound := measuring / time.Duration(max(1, totalCellRounds(rep)))
 	for i := range rep.Cells {
 		cell := &rep.Cells[i]
 		if cell.Verdict == compare.Inconclusive && cell.NeedRounds > cell.Rounds {
 			cell.Reason += fmt.Sprintf(" (~%s more)", (time.Duration(cell.NeedRounds-cell.Rounds) * perCellRound).Round(time.Second))
 		}
 	}
-	return rep, windows, nil
 }
 
 // countVerdicts are the verdicts of the counts beside time: instructions

@@ -236,16 +236,9 @@ func (f *runFlags) run(ctx context.Context, o *streams, args []string) error {
 	if err != nil {
 		return err
 	}
-	var kvs []workloads.KV
-	for _, l := range f.labels {
-		kv, err := harness.ParseLabel(l)
-		if err != nil {
-			return asUsage(err)
-		}
-		if i := slices.IndexFunc(kvs, func(o workloads.KV) bool { return o.Key == kv.Key }); i >= 0 {
-			return usageError("-label %s given twice (%s=%s, then %s=%s): a configuration key has one value", kv.Key, kv.Key, kvs[i].Value, kv.Key, kv.Value)
-		}
-		kvs = append(kvs, kv)
+	kvs, err := f.labelValues()
+	if err != nil {
+		return err
 	}
 	// Flags are checked; now the corpus, which may take a while to load:
 	// an interrupt stops that too.
@@ -304,6 +297,22 @@ func (f *runFlags) run(ctx context.Context, o *streams, args []string) error {
 		return err
 	}
 	return fmt.Errorf("%w (%s is written without the counts that failed)", counts[len(counts)-1], f.out)
+}
+
+// labelValues are the -label flags as configuration lines, each key once.
+func (f *runFlags) labelValues() ([]workloads.KV, error) {
+	var kvs []workloads.KV
+	for _, l := range f.labels {
+		kv, err := harness.ParseLabel(l)
+		if err != nil {
+			return nil, asUsage(err)
+		}
+		if i := slices.IndexFunc(kvs, func(o workloads.KV) bool { return o.Key == kv.Key }); i >= 0 {
+			return nil, usageError("-label %s given twice (%s=%s, then %s=%s): a configuration key has one value", kv.Key, kv.Key, kvs[i].Value, kv.Key, kv.Value)
+		}
+		kvs = append(kvs, kv)
+	}
+	return kvs, nil
 }
 
 // counting says whether the run takes counts under callgrind once its
