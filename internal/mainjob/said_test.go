@@ -108,12 +108,7 @@ func TestShortCellsSaysWhichAndWhy(t *testing.T) {
 	}
 	// Two short cells: the range of their kept windows, and the fewest.
 	d := harness.Cell{Impl: impls.All()[1], Workload: workloads.Issuer, Threads: 1}
-	two := *res
-	two.Cells = []harness.Cell{c, d}
-	two.Samples = slices.Clone(res.Samples)
-	for range 5 {
-		two.Samples = append(two.Samples, harness.Sample{Cell: d, Metrics: []workloads.Metric{{Value: 700, Unit: records.NsPerOp}}})
-	}
+	two := withCell(res, d, 5, 700)
 	b.Reset()
 	ShortCells(&b, &two, two.Set())
 	if want := "2 cells kept 4 to 5 of 6 windows (the fewest: " + c.Name() + ", 4)"; !strings.Contains(b.String(), want) {
@@ -121,13 +116,7 @@ func TestShortCellsSaysWhichAndWhy(t *testing.T) {
 	}
 	// The fewest is a store's cell, not the floor's that the machine's
 	// reference is: a floor short of more windows names no design.
-	floor := harness.Cell{Workload: workloads.Floor, Threads: 1}
-	floored := *res
-	floored.Cells = []harness.Cell{c, floor}
-	floored.Samples = slices.Clone(res.Samples)
-	for range 2 {
-		floored.Samples = append(floored.Samples, harness.Sample{Cell: floor, Metrics: []workloads.Metric{{Value: 5, Unit: records.NsPerOp}}})
-	}
+	floored := withCell(res, harness.Cell{Workload: workloads.Floor, Threads: 1}, 2, 5)
 	b.Reset()
 	ShortCells(&b, &floored, floored.Set())
 	if want := "(the fewest: " + c.Name() + ", 4)"; !strings.Contains(b.String(), want) {
@@ -139,4 +128,15 @@ func TestShortCellsSaysWhichAndWhy(t *testing.T) {
 	if b.Len() != 0 {
 		t.Errorf("a run whose cells kept every round says %q", b.String())
 	}
+}
+
+// withCell is res with one more cell, which kept n windows of ns a call.
+func withCell(res *harness.Outcome, c harness.Cell, n int, ns float64) harness.Outcome {
+	out := *res
+	out.Cells = append(slices.Clone(res.Cells), c)
+	out.Samples = slices.Clone(res.Samples)
+	for range n {
+		out.Samples = append(out.Samples, harness.Sample{Cell: c, Metrics: []workloads.Metric{{Value: ns, Unit: records.NsPerOp}}})
+	}
+	return out
 }
