@@ -9,7 +9,7 @@ import (
 )
 
 // shown is what a cell said before a decision changed it (not declared,
-// atCount by counts, handed to the prediction): a decision taken again
+// decided by counts, handed to the prediction): a decision taken again
 // starts from it, and a change at a count nobody declared is still told.
 type shown struct {
 	verdict  Verdict
@@ -20,7 +20,7 @@ type shown struct {
 // Decide combines the witnesses at the declared counts by the decision
 // table (Decide, Table): for every design and declared count it reads
 // each witness's state from the cells, takes the table's decision, and
-// shows it on the cells (a time cell atCount by counts says so; one the
+// shows it on the cells (a time cell decided by counts says so; one the
 // host kept no window of hands the count to the prediction). A verdict
 // that speaks of no declared count is shown, not gated, and its change,
 // where it passes the threshold, is still told (Answers: "not
@@ -52,13 +52,13 @@ func (r *Report) Decide(rules Rules) {
 	r.finish()
 }
 
-// A atCount is the table's decision of a design at a count, and the
+// An atCount is the table's decision of a design at a count, and the
 // verdict cell that shows it: the time cell, the count, or the
-// prediction that atCount.
+// prediction that decided.
 type atCount struct {
 	Decision
 	by CellVerdict
-	// timeSaid is what time measured where a count atCount over it.
+	// timeSaid is what time measured where a count decided over it.
 	timeSaid string
 }
 
@@ -148,7 +148,7 @@ func (r *Report) decideAt(d string, n int, rules Rules) (atCount, bool) {
 	return dec, true
 }
 
-// show puts a decision on the time cell it concerns: a time cell atCount
+// show puts a decision on the time cell it concerns: a time cell decided
 // by counts says so; one the host kept no window of is shown, not gated,
 // and hands the count to the prediction, whose cell joins the report.
 func (r *Report) show(ti int, dec atCount, counts []CellVerdict, pred CellVerdict, predicted bool, tm Time) {
@@ -405,7 +405,7 @@ func (r *Report) undeclaredChanges(rules Rules) map[string][]string {
 		slices.Sort(out[d])
 	}
 	// Deciding at undeclared counts may have shown decisions on cells:
-	// they are put back before the declared counts are atCount.
+	// they are put back before the declared counts are decided.
 	r.restore()
 	return out
 }
@@ -446,7 +446,7 @@ func (r *Report) answer(rules Rules, undeclared map[string][]string) {
 
 // decidedVerdict is the overall verdict of the decisions: the worst,
 // a TRADE where every REGRESSION is a trade's; ok is false where none
-// was atCount (the report was never Decided, or atCount nothing).
+// was made (the report was never Decided, or decided nothing).
 func (r *Report) decidedVerdict() (Verdict, bool) {
 	v, any := Pass, false
 	for _, at := range r.decisions {

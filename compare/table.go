@@ -2,6 +2,7 @@ package compare
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -162,16 +163,9 @@ func Decide(t Time, c Counts, p Prediction) Decision {
 	panic(fmt.Sprintf("the decision table has no row for %v, %v, %v", t, c, p))
 }
 
+// matches says whether a rule's states (any, where there are none) hold s.
 func matches[T comparable](states []T, s T) bool {
-	if len(states) == 0 {
-		return true
-	}
-	for _, x := range states {
-		if x == s {
-			return true
-		}
-	}
-	return false
+	return len(states) == 0 || slices.Contains(states, s)
 }
 
 // Exit is the exit code of a verdict, decided in one place: 0 PASS or

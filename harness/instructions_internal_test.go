@@ -12,8 +12,8 @@ import (
 // TestCountIsFixedInAdvance: a cell is counted for the same operations
 // whatever its windows measured — kept, set aside by a busy host, or
 // none — its workload's count in whole rotations: a lookup cell eight
-// rotations, a reload one batch (a reload of 5.7 ms an operation was once
-// counted for 20 000 operations, as a lookup of a microsecond would be).
+// rotations, a reload one batch, however long its windows said an
+// operation takes.
 func TestCountIsFixedInAdvance(t *testing.T) {
 	for _, c := range []struct {
 		workload workloads.Workload

@@ -9,13 +9,11 @@ import (
 )
 
 // Runner are the constants a prediction uses within the runner's cores
-// (1 and 2 threads on this project's 2-core runner): the runner's own, as
-// perfrun predict -constants measure found them alone in seven runs
-// (results/scaling/runner: the medians of the runs' middles, the lowest
-// and highest of their edges), each kind of hand-off apart, and the
-// reference time per instruction, also the runner's. A waiter that spins
-// looks at the lock every 2 × (Spin − 2 transfers) here, 4 times before
-// it parks (SpinFor).
+// (1 and 2 threads on this project's 2-core runner): the runner's own,
+// from perfrun predict -constants measure (results/scaling/runner says how
+// they were measured), each kind of hand-off apart, and the reference time
+// per instruction, also the runner's. A waiter that spins looks at the
+// lock every 2 × (Spin − 2 transfers), 4 times before it parks (SpinFor).
 var Runner = predict.Measured{
 	Low:      predict.Constants{Handoff: 42.2e-6, Spin: 219e-9, SpinFor: runnerSpinFor, Transfer: 56e-9},
 	Mid:      predict.Constants{Handoff: 51.2e-6, Spin: 344e-9, SpinFor: runnerSpinFor, Transfer: 73e-9},

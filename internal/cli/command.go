@@ -18,8 +18,8 @@ import (
 	"github.com/perfrun/perfrun/internal/publish"
 )
 
-// Exit codes, decided here and nowhere else, so CI never reads a crash as
-// a regression.
+// Exit codes, so CI never reads a crash as a regression. A verdict's
+// (exitOK, exitRegression, exitInconclusive) is compare.Verdict.Exit's.
 const (
 	exitOK           = 0 // success; a gate that says PASS or IMPROVED
 	exitRegression   = 1 // a gate that says REGRESSION, MISSING or TRADE
@@ -201,13 +201,12 @@ func asUsage(err error) error {
 	return &exitError{exitUsage, err}
 }
 
-// verdictError is the exit of a gate: nil for PASS and IMPROVED.
+// verdictError is the exit of a gate, the verdict's own code
+// (compare.Verdict.Exit: exitRegression or exitInconclusive): nil for
+// PASS and IMPROVED.
 func verdictError(v compare.Verdict) error {
-	switch v.Exit() {
-	case exitRegression:
-		return &exitError{code: exitRegression}
-	case exitInconclusive:
-		return &exitError{code: exitInconclusive}
+	if code := v.Exit(); code != exitOK {
+		return &exitError{code: code}
 	}
 	return nil
 }
