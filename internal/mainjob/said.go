@@ -149,11 +149,16 @@ func ShortCells(w io.Writer, res *harness.Outcome, set *records.Set) {
 	if len(stores) == 0 {
 		stores = short
 	}
-	fewest := slices.MinFunc(stores, func(a, b harness.ShortCell) int { return a.Kept - b.Kept })
-	most := slices.MaxFunc(short, func(a, b harness.ShortCell) int { return a.Kept - b.Kept }).Kept
+	byKept := func(a, b harness.ShortCell) int { return a.Kept - b.Kept }
+	fewest := slices.MinFunc(stores, byKept)
+	least, most := slices.MinFunc(short, byKept).Kept, slices.MaxFunc(short, byKept).Kept
 	kept := fmt.Sprintf("%d", most)
-	if fewest.Kept < most {
-		kept = fmt.Sprintf("%d to %d", fewest.Kept, most)
+	if least < most {
+		kept = fmt.Sprintf("%d to %d", least, most)
+	}
+	which := "the fewest"
+	if fewest.Kept > least {
+		which = "the fewest of a store's"
 	}
 	rounds := fmt.Sprintf("%d rounds", res.RepairRounds)
 	if res.RepairRounds == 1 {
@@ -167,6 +172,6 @@ func ShortCells(w io.Writer, res *harness.Outcome, set *records.Set) {
 	if res.RepairRounds < res.Options.Rounds {
 		remedy = fmt.Sprintf("With -repair %d it waits longer.", res.Options.Rounds)
 	}
-	fmt.Fprintf(w, "perfrun: %s kept %s of %d windows (the fewest: %s, %d): the host disturbed the rest, and the repair took %s of those cells (-repair). Their tables stand on the windows kept; under %d a median has no interval (± ∞). %s\n",
-		cells, kept, res.Options.Rounds, fewest.Name, fewest.Kept, rounds, harness.IntervalWindows, remedy)
+	fmt.Fprintf(w, "perfrun: %s kept %s of %d windows (%s: %s, %d): the host disturbed the rest, and the repair took %s of those cells (-repair). Their tables stand on the windows kept; under %d a median has no interval (± ∞). %s\n",
+		cells, kept, res.Options.Rounds, which, fewest.Name, fewest.Kept, rounds, harness.IntervalWindows, remedy)
 }

@@ -119,7 +119,7 @@ func TestShortCellsSaysWhichAndWhy(t *testing.T) {
 	floored := withCell(res, harness.Cell{Workload: workloads.Floor, Threads: 1}, 2, 5)
 	b.Reset()
 	ShortCells(&b, &floored, floored.Set())
-	if want := "(the fewest: " + c.Name() + ", 4)"; !strings.Contains(b.String(), want) {
+	if want := "2 cells kept 2 to 4 of 6 windows (the fewest of a store's: " + c.Name() + ", 4)"; !strings.Contains(b.String(), want) {
 		t.Errorf("a short floor and a short store say %q, want %q in it", b.String(), want)
 	}
 	res.Samples = append(res.Samples, sample(""), sample(""))

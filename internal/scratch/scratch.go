@@ -129,9 +129,11 @@ func parseMark(data []byte) (pid int, start uint64, ok bool) {
 	if len(lines) != 3 || lines[0] != markHead {
 		return 0, 0, false
 	}
-	p, err1 := strconv.Atoi(strings.TrimPrefix(lines[1], "pid "))
-	s, err2 := strconv.ParseUint(strings.TrimPrefix(lines[2], "start "), 10, 64)
-	if err1 != nil || err2 != nil || !strings.HasPrefix(lines[1], "pid ") || !strings.HasPrefix(lines[2], "start ") || p <= 0 {
+	ps, pidOK := strings.CutPrefix(lines[1], "pid ")
+	ss, startOK := strings.CutPrefix(lines[2], "start ")
+	p, err1 := strconv.Atoi(ps)
+	s, err2 := strconv.ParseUint(ss, 10, 64)
+	if !pidOK || !startOK || err1 != nil || err2 != nil || p <= 0 {
 		return 0, 0, false
 	}
 	return p, s, true
