@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/perfrun/perfrun/compare"
+	"github.com/perfrun/perfrun/records"
 )
 
 // A Follower reads ab's reports of a bisection's probes: the whole
@@ -36,7 +37,7 @@ func (f *Follower) Follow(rep compare.Report) string {
 		return ""
 	}
 	for _, c := range rep.Cells {
-		if c.Name == f.Tracked && c.Unit == "instructions/op" {
+		if c.Name == f.Tracked && c.Unit == records.Instructions {
 			f.CountSees = c.Verdict == compare.Regression || c.Verdict == compare.Improved
 		}
 	}
@@ -57,7 +58,7 @@ func (f *Follower) Judge(m *Measurement, rep compare.Report, thr float64) {
 		// Nothing moved: show the cell that moved most all the same.
 		best := -1.0
 		for _, c := range rep.Cells {
-			if d := math.Abs(math.Log(c.Ratio)); c.Unit != "instructions/op" && d > best {
+			if d := math.Abs(math.Log(c.Ratio)); c.Unit != records.Instructions && d > best {
 				best, name = d, c.Name
 			}
 		}
@@ -67,7 +68,7 @@ func (f *Follower) Judge(m *Measurement, rep compare.Report, thr float64) {
 		if c.Name != name {
 			continue
 		}
-		if c.Unit == "instructions/op" {
+		if c.Unit == records.Instructions {
 			instrV = &rep.Cells[i]
 		} else if timeV == nil {
 			timeV = &rep.Cells[i]

@@ -152,12 +152,13 @@ func Past(set *records.Set, n int) ([]PastRow, *records.Set, error) {
 		}
 		oneText, oneMeasured := measured(in.Name, 1)
 		twoText, twoMeasured := measured(in.Name, 2)
+		atN, atOne := at(c, records.NsPerCall), at(one, records.NsPerCall)
 		rows = append(rows, PastRow{
 			Name: strings.TrimSuffix(in.Name, "/threads=1"), One: oneText, Two: twoText,
-			oneMeasured: oneMeasured, twoMeasured: twoMeasured, onePredicted: at(one, records.NsPerCall), twoPredicted: twoPredicted,
-			At: at(c, records.NsPerCall), Low: at(c, predict.Low), High: at(c, predict.High),
-			Ratio: at(c, records.NsPerCall) / at(one, records.NsPerCall), Cause: cause,
-			Published:      publishedBeside(tables, in, n, at(c, records.NsPerCall)/at(one, records.NsPerCall)),
+			oneMeasured: oneMeasured, twoMeasured: twoMeasured, onePredicted: atOne, twoPredicted: twoPredicted,
+			At: atN, Low: at(c, predict.Low), High: at(c, predict.High),
+			Ratio: atN / atOne, Cause: cause,
+			Published:      publishedBeside(tables, in, n, atN/atOne),
 			perInstruction: k.Mid.Instruction, unseen: cells[i].Unseen,
 		})
 	}
