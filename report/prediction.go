@@ -71,19 +71,20 @@ func WritePrediction(w io.Writer, set, in *records.Set, m predict.Measured) {
 	if measured > 0 {
 		fmt.Fprintf(w, "\nmeasured points inside the predicted band: %d of %d\n", inside, measured)
 	}
-	writeCauses(w, set, in, m)
-	writeWide(w, set, in, m)
-}
-
-// writeCauses says in words, for each design, what makes its call at the
-// most threads predicted take its time (predict.Cause).
-func writeCauses(w io.Writer, set, in *records.Set, m predict.Measured) {
 	most := 0
 	for _, c := range set.Cells() {
 		most = max(most, c.Threads)
 	}
-	inputs, cells, err := predict.Inputs(in, m)
-	if err != nil || most < 2 {
+	if inputs, cells, err := predict.Inputs(in, m); err == nil {
+		writeCauses(w, inputs, cells, m, most)
+		writeWide(w, inputs, cells, m, most)
+	}
+}
+
+// writeCauses says in words, for each design, what makes its call at the
+// most threads predicted take its time (predict.Cause).
+func writeCauses(w io.Writer, inputs []*records.Cell, cells []predict.Cell, m predict.Measured, most int) {
+	if most < 2 {
 		return
 	}
 	fmt.Fprintf(w, "\nwhy, at %d threads (the middle constants):\n", most)
@@ -97,16 +98,8 @@ func writeCauses(w io.Writer, set, in *records.Set, m predict.Measured) {
 // writeWide says, for each cell whose band at the most threads predicted
 // is more than twice as high as low, which input makes it so: a wide band
 // rests on what the machine's constants do not pin down, and says which.
-func writeWide(w io.Writer, set, in *records.Set, m predict.Measured) {
-	most := 0
-	for _, c := range set.Cells() {
-		most = max(most, c.Threads)
-	}
+func writeWide(w io.Writer, inputs []*records.Cell, cells []predict.Cell, m predict.Measured, most int) {
 	first := true
-	inputs, cells, err := predict.Inputs(in, m)
-	if err != nil {
-		return
-	}
 	for i, c := range inputs {
 		why, wide := predict.WhyWide(cells[i], m.For(c, cells[i]), most)
 		if why == "" {
