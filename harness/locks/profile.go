@@ -144,7 +144,7 @@ func Run(op func(n int) error, n int, w io.Writer) error {
 		}
 	})
 	defer func() { install(nil); undo() }()
-	defer p.set(Pass{}, none)
+	defer p.set(Pass{}, every)
 	callgrind.StartInstrumentation()
 	rep := Report{Ops: n, Sourced: len(p.srcs) > 0}
 	for _, k := range kinds {
@@ -152,14 +152,14 @@ func Run(op func(n int) error, n int, w io.Writer) error {
 	}
 	p.calibrate(rep.Calibrations)
 
-	p.set(Pass{Counting: true}, none)
+	p.set(Pass{Counting: true}, every)
 	written := new(addresses)
 	installAtomics(written.write)
 	callgrind.ToggleCollect()
 	err := batches(op, n, true)
 	callgrind.ToggleCollect()
 	installAtomics(nil)
-	p.set(Pass{}, none)
+	p.set(Pass{}, every)
 	callgrind.DumpStats(countLabel)
 	if err != nil {
 		return err
@@ -225,13 +225,12 @@ func (p *profiler) collect(rep *Report) []unit {
 		}
 		add(l, unit{group: p.t.groups[i]})
 	}
-	if spilled := (Lock{PerKind: make([]int64, len(kinds)), Spilled: true}); true {
-		for ki, k := range kinds {
-			spilled.count(ki, p.t.spilled[k.acquire/2])
-		}
-		if spilled.Exclusive+spilled.Shared > 0 {
-			add(spilled, unit{group: -2})
-		}
+	spilled := Lock{PerKind: make([]int64, len(kinds)), Spilled: true}
+	for ki, k := range kinds {
+		spilled.count(ki, p.t.spilled[k.acquire/2])
+	}
+	if spilled.Exclusive+spilled.Shared > 0 {
+		add(spilled, unit{group: -2})
 	}
 	for _, s := range p.srcs {
 		for _, c := range s.Locks() {
@@ -271,7 +270,7 @@ func (p *profiler) heldPasses(op func(n int) error, n int, rep *Report, units []
 		if shared {
 			label = sharedLabel
 		}
-		if err := p.held(op, n, label, Pass{Held: true, Shared: shared}, unit{group: -1}); err != nil {
+		if err := p.held(op, n, label, Pass{Held: true, Shared: shared}, every); err != nil {
 			return err
 		}
 		if len(in) == 1 && !spilled {
@@ -363,13 +362,14 @@ func (p *profiler) set(pass Pass, u unit) {
 func (p *profiler) held(op func(int) error, n int, label string, pass Pass, u unit) error {
 	p.set(pass, u)
 	err := batches(op, n, false)
-	p.set(Pass{}, none)
+	p.set(Pass{}, every)
 	callgrind.DumpStats(label)
 	return err
 }
 
-// none is the unit of no held pass.
-var none = unit{group: -1}
+// every is the unit of every lock of a pass's mode, and of a pass that
+// holds none.
+var every = unit{group: -1}
 
 // calibrate runs empty critical sections of every kind of lock, each kind
 // in a pass of its own: what callgrind counts there is the hook's own
@@ -378,7 +378,7 @@ func (p *profiler) calibrate(labels []string) {
 	var mu sync.Mutex
 	var rw sync.RWMutex
 	for i, k := range kinds {
-		p.set(Pass{Held: true, Shared: k.shared}, none)
+		p.set(Pass{Held: true, Shared: k.shared}, every)
 		switch k.acquire {
 		case mutexAcquire:
 			for range calibrations {
@@ -404,7 +404,7 @@ func (p *profiler) calibrate(labels []string) {
 				s.Empty(k.shared, calibrations)
 			}
 		}
-		p.set(Pass{}, none)
+		p.set(Pass{}, every)
 		callgrind.DumpStats(labels[i])
 	}
 }
