@@ -65,20 +65,12 @@ func (r *Outcome) CountLocks(ctx context.Context, command func(c Cell, ops int) 
 					workloads.Metric{Value: p.Lines.Others, Unit: records.OtherLines},
 					workloads.Metric{Value: p.Lines.OtherTransfers, Unit: records.OtherLineTransfers},
 					workloads.Metric{Value: p.OtherLocks(), Unit: records.OtherLocks},
-					workloads.Metric{Value: spins(p.BusiestSpins()), Unit: records.BusiestLockSpins},
+					workloads.Metric{Value: p.BusiestSpinning(), Unit: records.BusiestLockSpins},
 					workloads.Metric{Value: p.OtherSpinning(), Unit: records.OtherSpinningLocks},
 					workloads.Metric{Value: p.UnseenAtomics(), Unit: records.UnseenLockAtomics})
 			}
 		}
 	})
-}
-
-// spins is a yes as a count: 1, or 0.
-func spins(yes bool) float64 {
-	if yes {
-		return 1
-	}
-	return 0
 }
 
 // eachCounted counts every counted cell, as many at once as the machine

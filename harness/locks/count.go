@@ -120,6 +120,15 @@ func (p Profile) BusiestSpins() bool {
 	return i >= 0 && p.Locks[i].Spin
 }
 
+// BusiestSpinning is BusiestSpins as the count a file keeps
+// (records.BusiestLockSpins): 1, or 0.
+func (p Profile) BusiestSpinning() float64 {
+	if p.BusiestSpins() {
+		return 1
+	}
+	return 0
+}
+
 // OtherSpinning are the exclusive acquisitions per operation of the locks
 // besides the busiest whose waiters spin first (LockProfile.Spin).
 func (p Profile) OtherSpinning() float64 {

@@ -39,12 +39,8 @@ func WriteLocks(names []string, profiles Profiles) []byte {
 		for side := range 2 {
 			acq, held := p[side].Busiest()
 			l := p[side].Lines
-			spins := 0.0
-			if p[side].BusiestSpins() {
-				spins = 1
-			}
 			for i, v := range append(p[side].Values(), acq, held, l.Hottest, l.Others, l.OtherTransfers,
-				p[side].OtherLocks(), spins, p[side].OtherSpinning(), p[side].UnseenAtomics()) {
+				p[side].OtherLocks(), p[side].BusiestSpinning(), p[side].OtherSpinning(), p[side].UnseenAtomics()) {
 				r[side] = append(r[side], unitCount{i, v})
 			}
 		}

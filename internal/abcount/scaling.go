@@ -58,7 +58,7 @@ func cellOf(name string, p locks.Profile, instructions float64) predict.Cell {
 		LockedInstructions: p.LockedInstructions, Atomics: p.Atomics, BusiestLocks: acq, BusiestLocked: held,
 		HottestLine: p.Lines.Hottest, OtherLines: p.Lines.Others, OtherLineTransfers: p.Lines.OtherTransfers,
 		OtherLocks: p.OtherLocks(), BusiestSite: p.BusiestSite(), Unseen: p.UnseenAtomics(),
-		BusiestSpins: spinsCount(p.BusiestSpins()), OtherSpinning: p.OtherSpinning(), Kinds: p.Kinds}
+		BusiestSpins: p.BusiestSpinning(), OtherSpinning: p.OtherSpinning(), Kinds: p.Kinds}
 }
 
 // linesFell says whether a prediction's head writes lines other threads
@@ -70,14 +70,6 @@ func linesFell(p scaling.Prediction, th compare.Thresholds) bool {
 	base, head := p.Cells()
 	b, h := base.SharedAtomics(), head.SharedAtomics()
 	return b-h >= compare.MinLockChange && h < b*(1-th.MinEffect)
-}
-
-// spinsCount is a yes as a count: 1, or 0.
-func spinsCount(yes bool) float64 {
-	if yes {
-		return 1
-	}
-	return 0
 }
 
 // BaseTime is the median of the kept windows of both base arms, 0 where
