@@ -167,3 +167,22 @@ func TestACellTheHostNeverRanIsJudgedAsOnePastTheCores(t *testing.T) {
 		t.Errorf("-at 1,2: %s, want PASS by the prediction within the cores", r.Verdict)
 	}
 }
+
+// TestNoWitnessSaysSo: where the host kept no window of any time cell
+// and nothing counted or predicted speaks, the report is INCONCLUSIVE
+// and its note says that no witness decided a declared count.
+func TestNoWitnessSaysSo(t *testing.T) {
+	none := CellVerdict{Verdict: Inconclusive, Reason: "0 complete rounds: 60 samples set aside"}
+	r := &Report{Threshold: 0.05}
+	for _, n := range []int{1, 2} {
+		c := none
+		c.Name, c.Unit = fmt.Sprintf("Issuer/impl=x/threads=%d", n), "sec/op"
+		r.Cells = append(r.Cells, c)
+	}
+	r.finish()
+	r.Decide(Rules{At: []int{1, 2}, Cores: 2})
+	notes := strings.Join(r.Warnings, "\n")
+	if r.Verdict != Inconclusive || !strings.Contains(notes, "nothing was gated on time: no witness decided any declared count") {
+		t.Errorf("%s, notes %q: want INCONCLUSIVE, saying no witness decided a declared count", r.Verdict, notes)
+	}
+}

@@ -115,7 +115,7 @@ func (r *Report) finish() {
 	if v, ok := r.decidedVerdict(); ok {
 		r.Verdict = v
 		if v == Inconclusive && !r.decidedAnything() {
-			r.Warnings = replacing(r.Warnings, noTimeGated, noTimeGated+": no witness atCount any declared count (every time cell kept no window, and nothing counted or predicted settles it)")
+			r.Warnings = replacing(r.Warnings, noTimeGated, noTimeGated+": no witness decided any declared count (every time cell kept no window, and nothing counted or predicted settles it)")
 		}
 		return
 	}
