@@ -137,7 +137,8 @@ func Unit(n int) string { return fmt.Sprintf("predicted-sec/call@%dthreads", n) 
 // judged) with the constants k, whose time per instruction
 // (predict.Constants.Instruction) gives both arms their time at one
 // thread: head's profile and instructions against base's are all that
-// differ, and no time measured by the comparison enters. It refuses
+// differ (a count that moved less than the counts' gate calls a change
+// does not: settle), and no time measured by the comparison enters. It refuses
 // constants without a time per instruction and a profile no operation can
 // have (predict.Check).
 func Predict(name string, base, head predict.Cell, threads []int, k predict.Measured) (Prediction, error) {
@@ -149,6 +150,7 @@ func Predict(name string, base, head predict.Cell, threads []int, k predict.Meas
 			return Prediction{}, fmt.Errorf("%s: the constants give no time per instruction", name)
 		}
 	}
+	head = settle(base, head)
 	for side, c := range []predict.Cell{base, head} {
 		if err := predict.Check(c); err != nil {
 			return Prediction{}, fmt.Errorf("%s's %w", []string{"base", "head"}[side], err)

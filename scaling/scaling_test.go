@@ -41,6 +41,41 @@ func TestIdenticalProfilesPredictExactlyOne(t *testing.T) {
 	}
 }
 
+// TestTheRuntimesStrayAtomicsAreNoChange: identical code whose head
+// counted a few more of the runtime's own atomics (2 -> 2.002 an op, as
+// a collection or a timer leaves in one process of ab's, beside two busy
+// loops) and half an instruction more held predicts exactly no change,
+// within the cores too, where the held band would otherwise span the
+// threshold and leave identical code undecided; a change as large as the
+// counts' gate calls one still moves it.
+func TestTheRuntimesStrayAtomicsAreNoChange(t *testing.T) {
+	for _, c := range []predict.Cell{sorted, hashmap} {
+		head := c
+		head.Atomics += 0.002
+		head.LockedInstructions += 0.5 * math.Min(1, c.LockedInstructions)
+		p, err := scaling.Predict(c.Name, c, head, scaling.Threads(scaling.DefaultThreads), scaling.Fixed)
+		if err == nil {
+			err = p.Within(2, scaling.RunnerFixed)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range []int{2, scaling.DefaultThreads} {
+			if v, _ := p.VerdictAt(compare.DefaultThresholds, n); v.Verdict != compare.Pass || v.Ratio != 1 {
+				t.Errorf("%s, stray atomics, at %d threads: %s, ratio %v; want PASS, exactly 1", c.Name, n, v.Verdict, v.Ratio)
+			}
+		}
+		head.Atomics = c.Atomics + 0.02
+		p, err = scaling.Predict(c.Name, c, head, scaling.Threads(scaling.DefaultThreads), scaling.Fixed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Ratio == 1 {
+			t.Errorf("%s: 0.02 atomics an op more predicts no change; the counts' gate calls it one", c.Name)
+		}
+	}
+}
+
 // A change that makes every hashmap lookup take the write lock: 0 -> 1
 // exclusive lock, its reader count's atomics besides, 50 instructions
 // held. Time at 2 threads sees +25%; at 16 threads it is a queue.

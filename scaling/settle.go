@@ -1,0 +1,46 @@
+package scaling
+
+import (
+	"math"
+
+	"github.com/perfrun/perfrun/compare"
+	"github.com/perfrun/perfrun/predict"
+)
+
+// settle is head with each count of its lock profile that moved from
+// base's by less than the exact counts' gate calls a change
+// (compare.MinLockChange an operation for an event; one instruction for
+// instructions held, where the acquisitions are the same) put back to
+// base's. The runtime's own atomics land
+// on a few operations in one process and none in the next; a prediction
+// that weighed them would see a change in identical code, and within the
+// cores, where its band is wide, could decide nothing.
+func settle(base, head predict.Cell) predict.Cell {
+	events := []func(*predict.Cell) *float64{
+		func(c *predict.Cell) *float64 { return &c.ExclusiveLocks },
+		func(c *predict.Cell) *float64 { return &c.BusiestLocks },
+		func(c *predict.Cell) *float64 { return &c.Atomics },
+		func(c *predict.Cell) *float64 { return &c.HottestLine },
+		func(c *predict.Cell) *float64 { return &c.OtherLineTransfers },
+		func(c *predict.Cell) *float64 { return &c.OtherSpinning },
+		func(c *predict.Cell) *float64 { return &c.Unseen },
+	}
+	held := []func(*predict.Cell) *float64{
+		func(c *predict.Cell) *float64 { return &c.LockedInstructions },
+		func(c *predict.Cell) *float64 { return &c.BusiestLocked },
+	}
+	near := func(fields []func(*predict.Cell) *float64, least float64) {
+		for _, field := range fields {
+			if b, h := field(&base), field(&head); math.Abs(*h-*b) < least {
+				*h = *b
+			}
+		}
+	}
+	near(events, compare.MinLockChange)
+	// The instructions held belong to the acquisitions: settled only where
+	// those are the same.
+	if head.ExclusiveLocks == base.ExclusiveLocks && head.BusiestLocks == base.BusiestLocks {
+		near(held, 1)
+	}
+	return head
+}
