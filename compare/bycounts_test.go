@@ -34,7 +34,7 @@ func TestTrafficVerdict(t *testing.T) {
 // report is a gate's report of one design at 1 and 2 threads whose time
 // could not decide, with count verdicts of the units given.
 func report(counts map[string]Verdict) *Report {
-	r := &Report{}
+	r := &Report{Threshold: 0.05}
 	for _, th := range []string{"1", "2"} {
 		r.Cells = append(r.Cells, CellVerdict{Name: "Issuer/impl=x/threads=" + th, Unit: "sec/op", Verdict: Inconclusive, Reason: "+1% [-8%, +10%]: spans the 5% threshold", Layout: 0.12, Ratio: 1.01, Lo: 0.92, Hi: 1.10, Rounds: 10, undecided: true})
 	}

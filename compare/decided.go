@@ -48,8 +48,30 @@ func (r *Report) Decide(rules Rules) {
 			}
 		}
 	}
+	r.Decided = nil
+	for _, d := range r.designs() {
+		for _, n := range rules.At {
+			if dec, ok := r.decisions[d][n]; ok {
+				r.Decided = append(r.Decided, Decided{Design: shortName(d), At: n, Verdict: dec.Verdict, By: dec.By, Time: dec.time, Counts: dec.counts, Prediction: dec.prediction, Why: dec.Why})
+			}
+		}
+	}
 	r.answer(rules, undeclared)
 	r.finish()
+}
+
+// Decided is the table's decision of a design at a declared count, with
+// what each witness said: what the JSON gives and the decided line
+// renders.
+type Decided struct {
+	Design     string     `json:"design"`
+	At         int        `json:"at"`
+	Verdict    Verdict    `json:"verdict"`
+	By         Witness    `json:"by,omitempty"`
+	Time       Time       `json:"time"`
+	Counts     Counts     `json:"counts"`
+	Prediction Prediction `json:"prediction"`
+	Why        string     `json:"why"`
 }
 
 // An atCount is the table's decision of a design at a count, and the
@@ -58,6 +80,10 @@ func (r *Report) Decide(rules Rules) {
 type atCount struct {
 	Decision
 	by CellVerdict
+	// the witnesses' states the table read.
+	time       Time
+	counts     Counts
+	prediction Prediction
 	// timeSaid is what time measured where a count decided over it.
 	timeSaid string
 }
@@ -116,7 +142,7 @@ func (r *Report) decideAt(d string, n int, rules Rules) (atCount, bool) {
 	if predicted {
 		ps = predictionState(pred)
 	}
-	dec := atCount{Decision: Decide(tm, cs, ps)}
+	dec := atCount{Decision: Decide(tm, cs, ps), time: tm, counts: cs, prediction: ps}
 	if rules.Strict && n <= rules.Cores && (dec.By == ByCounts || dec.By == ByPrediction) && (dec.Verdict == Pass || dec.Verdict == Improved) {
 		dec.Decision = Decision{Inconclusive, ByNone, "-strict asks time for a verdict within the cores, and time could not give one"}
 	}
@@ -286,25 +312,33 @@ func (r *Report) predictionAt(d string, n int, rules Rules) (CellVerdict, bool) 
 	return rules.PredictedAt(d, n)
 }
 
-// timeState is what a time cell says, as the table reads it.
+// timeState is what a time cell says, as the table reads it: from its
+// typed evidence alone (verdict, veto, interval), never from its reason.
 func timeState(c CellVerdict, threshold float64) Time {
+	estimated := c.Ratio > 0
 	switch {
 	case c.Verdict == Missing:
 		return TimeMissing
+	case c.Vetoed != "":
+		return TimeVetoed
 	case c.Verdict == Regression:
 		return TimeSlower
 	case c.Verdict == Improved:
 		return TimeFaster
-	case c.Verdict == Inconclusive && c.Rounds == 0:
+	case !estimated:
 		return TimeNoWindow
-	case c.Verdict == Inconclusive && c.Lo > 1+threshold:
-		return TimeVetoed
+	case c.Verdict == Pass && c.Hi > 0 && c.Hi < 1:
+		return TimeLeansFaster
+	case c.Verdict == Pass && (c.Lo > 1 || c.Ratio > 1):
+		return TimePassSlower
+	case c.Verdict == Pass:
+		return TimeSame
+	case c.Ratio > 1+threshold:
+		return TimeCentrePast
 	case c.Lo > 1 || c.Ratio > 1:
 		return TimeLeansSlower
 	case c.Hi > 0 && c.Hi < 1:
 		return TimeLeansFaster
-	case c.Verdict == Pass:
-		return TimeSame
 	}
 	return TimeUndecided
 }

@@ -258,7 +258,8 @@ func (g *gating) decide(machine machineView) {
 			c.Verdict = v
 		}
 		if why := machine.moved(t.old.Threads, g.th.MinEffect, g.th.Alpha); why != "" {
-			c.Verdict, c.Reason = Inconclusive, fmt.Sprintf("%s (the cell: %s)", why, c.Reason)
+			c.Verdict, c.Vetoed = Inconclusive, VetoMachine
+			c.Reason = fmt.Sprintf("%s (the cell: %s)", why, c.Reason)
 		} else if c.Verdict == Inconclusive {
 			if saw := machine.saw(t.old, t.new, g.th.Metric); saw != "" {
 				c.Reason += "; " + saw

@@ -153,7 +153,7 @@ func GatePaired(cells []*records.Cell, arms map[string]Arms, cores int, th Thres
 		sd, _ := stats.StandardDeviationSample(aaRounds[i])
 		c.Layout = sd / math.Sqrt2
 		if lo > half || hi < -half {
-			c.Verdict, c.undecided = Inconclusive, false
+			c.Verdict, c.undecided, c.Vetoed = Inconclusive, false, VetoAA
 			c.Reason = fmt.Sprintf("base against itself moved %+.1f%% [%+.1f%%, %+.1f%%], outside ±%.1f%%: the machine did not hold still (head: %s)",
 				100*c.Noise, 100*math.Expm1(lo), 100*math.Expm1(hi), 50*th.MinEffect, c.Reason)
 		}

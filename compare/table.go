@@ -12,7 +12,9 @@ import (
 // -replay consult it through Report.Decide; docs/compare.md shows it
 // (perfrun rules prints it); a test walks every combination of states.
 
-// Time is what time measured of a design at a count.
+// Time is what time measured of a design at a count, read from the
+// time cell's typed evidence (timeState): its verdict, its interval, and
+// its veto.
 type Time int
 
 const (
@@ -20,17 +22,24 @@ const (
 	TimeNone Time = iota
 	// TimeMissing: an arm never ran the cell base measures.
 	TimeMissing
-	// TimeNoWindow: the host kept no complete round of it.
+	// TimeNoWindow: the host kept too few complete rounds of it for a
+	// verdict (none, or fewer than MinPairedRounds).
 	TimeNoWindow
 	// TimeSlower: slower wholly past the threshold (a REGRESSION).
 	TimeSlower
-	// TimeVetoed: slower wholly past the threshold, but the same code
-	// measured twice (the A/A arm) moved as much.
+	// TimeVetoed: void, in whichever direction head moved: the same code
+	// measured twice (the A/A arm, or the machine's reference cells)
+	// moved as much.
 	TimeVetoed
-	// TimeLeansSlower: its centre, or its whole interval, slower than no
-	// change, not wholly past the threshold: a PASS or an undecided cell
-	// that leans slower.
+	// TimeCentrePast: an interval that spans the threshold, its centre
+	// slower past it.
+	TimeCentrePast
+	// TimeLeansSlower: an interval that spans the threshold, its centre
+	// (or the whole interval) slower than no change, within it.
 	TimeLeansSlower
+	// TimePassSlower: a PASS (any slowdown below the threshold) whose
+	// centre is slower than no change.
+	TimePassSlower
 	// TimeSame: a PASS whose centre is no slower.
 	TimeSame
 	// TimeUndecided: an interval that spans the threshold, its centre no
@@ -90,7 +99,8 @@ const (
 )
 
 // A Decision is what the table gives a design at a count: its verdict,
-// the witness that gave it, and why, in a clause.
+// the witness that gave it, and why: each witness's state in a clause of
+// its own, then the row's conclusion (render).
 type Decision struct {
 	Verdict Verdict
 	By      Witness
@@ -98,12 +108,15 @@ type Decision struct {
 }
 
 // A rule is one row of the table: the states it matches (any where
-// unset) and the decision it gives.
+// unset), the verdict and witness it gives, and its conclusion, which
+// must be true of every state it matches (the clauses say the states).
 type rule struct {
-	time     []Time
-	counts   []Counts
-	predict  []Prediction
-	decision Decision
+	time       []Time
+	counts     []Counts
+	predict    []Prediction
+	verdict    Verdict
+	by         Witness
+	conclusion string
 }
 
 var (
@@ -112,44 +125,51 @@ var (
 	anyPredict []Prediction
 	// unmeasured is no time a verdict can rest on.
 	unmeasured = []Time{TimeNone, TimeNoWindow}
-	// notSlower is time measured within the threshold, leaning no slower.
+	// notSlower is time that PASSed, its centre no slower.
 	notSlower = []Time{TimeSame, TimeLeansFaster}
 	// notWorse are counts and predictions that say nothing worse.
 	countsNotWorse  = []Counts{CountsNone, CountsSame, CountsBetter}
 	predictNotWorse = []Prediction{PredictionNone, PredictionSame, PredictionBetter}
+	// predicted is a prediction that decides: not undecided, not none.
+	predicted = []Prediction{PredictionWorse, PredictionSame, PredictionBetter}
 )
 
 // table is the decision, its rows in order: the first that matches
 // decides. Its rules, as a reviewer expects them: a missing arm is
-// MISSING; a witness that says worse is never outvoted, and a count that
-// says worse is a REGRESSION whatever time measured; time, where it
-// measured, decides before any prediction; time that leans slower never
-// stands beside IMPROVED; the counts and the prediction decide only what
-// time could not, and say so. With -strict a decision by counts is
-// INCONCLUSIVE instead.
+// MISSING; past the cores the prediction, which weighs every count that
+// speaks there, decides; within them a count that says worse is a
+// REGRESSION whatever time measured; time, where it measured, decides
+// before any prediction; a void time decides nothing; time that leans
+// slower never stands beside IMPROVED, nor a centre past the threshold
+// beside PASS; the counts and the prediction decide only what time could
+// not, and say so. With -strict a decision by counts is INCONCLUSIVE
+// instead.
 var table = []rule{
-	{[]Time{TimeMissing}, anyCounts, anyPredict, Decision{Missing, ByTime, "an arm never ran: base measures it, head does not"}},
-	{anyTime, []Counts{CountsWorse}, anyPredict, Decision{Regression, ByCounted, "a count is worse, exactly, whatever time measured"}},
-	{[]Time{TimeSlower}, anyCounts, anyPredict, Decision{Regression, ByTime, "time measured it slower past the threshold"}},
-	{[]Time{TimeVetoed}, anyCounts, anyPredict, Decision{Inconclusive, ByNone, "time measured it slower wholly past the threshold, the same code moving as much: measure again"}},
-	{unmeasured, anyCounts, []Prediction{PredictionWorse}, Decision{Regression, ByPrediction, "time could not measure it; the prediction is slower past the threshold"}},
-	{[]Time{TimeFaster}, anyCounts, anyPredict, Decision{Improved, ByTime, "time measured it faster past the threshold, and no count is worse"}},
-	{[]Time{TimeLeansSlower}, []Counts{CountsSame, CountsBetter}, predictNotWorse, Decision{Pass, ByCounts, "time leans slower within the threshold: no count worse, and no better either"}},
-	{[]Time{TimeLeansSlower}, anyCounts, anyPredict, Decision{Inconclusive, ByNone, "time leans slower and spans the threshold: nothing counted settles it"}},
-	{notSlower, []Counts{CountsBetter}, predictNotWorse, Decision{Improved, ByCounts, "time is no slower; the counts are better and none worse"}},
-	{notSlower, countsNotWorse, []Prediction{PredictionBetter}, Decision{Improved, ByCounts, "time is no slower; the prediction from the counts is faster past the threshold"}},
-	{notSlower, anyCounts, anyPredict, Decision{Pass, ByTime, "time measured it within the threshold"}},
-	{[]Time{TimeUndecided}, countsNotWorse, []Prediction{PredictionBetter}, Decision{Improved, ByCounts, "time spans the threshold, its centre no slower; the prediction from the counts is faster past it"}},
-	{[]Time{TimeUndecided}, []Counts{CountsBetter}, []Prediction{PredictionNone, PredictionSame}, Decision{Improved, ByCounts, "time spans the threshold, its centre no slower; the counts are better and none worse"}},
-	{[]Time{TimeUndecided}, []Counts{CountsSame}, []Prediction{PredictionNone, PredictionSame}, Decision{Pass, ByCounts, "time spans the threshold; no count worse"}},
-	{[]Time{TimeUndecided}, anyCounts, anyPredict, Decision{Inconclusive, ByNone, "time spans the threshold and nothing counted settles it"}},
-	{unmeasured, []Counts{CountsUndecided}, anyPredict, Decision{Inconclusive, ByNone, "time could not measure it and a count is undecided"}},
-	{unmeasured, anyCounts, []Prediction{PredictionBetter}, Decision{Improved, ByPrediction, "time could not measure it; the prediction is faster past the threshold"}},
-	{unmeasured, anyCounts, []Prediction{PredictionUndecided}, Decision{Inconclusive, ByNone, "time could not measure it and the prediction's band spans the threshold"}},
-	{unmeasured, []Counts{CountsBetter}, anyPredict, Decision{Improved, ByCounts, "time could not measure it; the counts are better and none worse"}},
-	{unmeasured, []Counts{CountsSame}, anyPredict, Decision{Pass, ByCounts, "time could not measure it; the counts are unchanged"}},
-	{unmeasured, []Counts{CountsNone}, []Prediction{PredictionSame}, Decision{Pass, ByPrediction, "time could not measure it; the prediction is within the threshold"}},
-	{unmeasured, []Counts{CountsNone}, []Prediction{PredictionNone}, Decision{Inconclusive, ByNone, "no witness: no complete round of time, and nothing counted or predicted"}},
+	{[]Time{TimeMissing}, anyCounts, anyPredict, Missing, ByTime, "a cell an arm lacks fails closed"},
+	{[]Time{TimeNone}, anyCounts, predicted, "", ByPrediction, "the prediction weighs every count here"},
+	{anyTime, []Counts{CountsWorse}, anyPredict, Regression, ByCounted, "a count is exact, whatever time measured"},
+	{[]Time{TimeSlower}, anyCounts, anyPredict, Regression, ByTime, "time decides"},
+	{[]Time{TimeVetoed}, anyCounts, anyPredict, Inconclusive, ByNone, "measure again"},
+	{unmeasured, anyCounts, []Prediction{PredictionWorse}, Regression, ByPrediction, "the prediction decides what time could not"},
+	{[]Time{TimeFaster}, anyCounts, anyPredict, Improved, ByTime, "time decides"},
+	{[]Time{TimeCentrePast}, anyCounts, anyPredict, Inconclusive, ByNone, "measure again"},
+	{[]Time{TimeLeansSlower}, []Counts{CountsSame, CountsBetter}, predictNotWorse, Pass, ByCounts, "the counts settle it, no IMPROVED"},
+	{[]Time{TimeLeansSlower}, anyCounts, anyPredict, Inconclusive, ByNone, "nothing counted settles it"},
+	{[]Time{TimePassSlower}, anyCounts, anyPredict, Pass, ByTime, "time decides, no IMPROVED"},
+	{notSlower, []Counts{CountsBetter}, predictNotWorse, Improved, ByCounts, "the counts decide the rest"},
+	{notSlower, countsNotWorse, []Prediction{PredictionBetter}, Improved, ByCounts, "the prediction decides the rest"},
+	{notSlower, anyCounts, anyPredict, Pass, ByTime, "time decides"},
+	{[]Time{TimeUndecided}, countsNotWorse, []Prediction{PredictionBetter}, Improved, ByCounts, "the prediction settles it"},
+	{[]Time{TimeUndecided}, []Counts{CountsBetter}, []Prediction{PredictionNone, PredictionSame}, Improved, ByCounts, "the counts settle it"},
+	{[]Time{TimeUndecided}, []Counts{CountsSame}, []Prediction{PredictionNone, PredictionSame}, Pass, ByCounts, "the counts settle it"},
+	{[]Time{TimeUndecided}, anyCounts, anyPredict, Inconclusive, ByNone, "nothing counted settles it"},
+	{unmeasured, []Counts{CountsUndecided}, anyPredict, Inconclusive, ByNone, "nothing settles it"},
+	{unmeasured, anyCounts, []Prediction{PredictionBetter}, Improved, ByPrediction, "the prediction decides what time could not"},
+	{unmeasured, anyCounts, []Prediction{PredictionUndecided}, Inconclusive, ByNone, "nothing settles it"},
+	{unmeasured, []Counts{CountsBetter}, anyPredict, Improved, ByCounts, "the counts decide what time could not"},
+	{unmeasured, []Counts{CountsSame}, anyPredict, Pass, ByCounts, "the counts decide what time could not"},
+	{unmeasured, []Counts{CountsNone}, []Prediction{PredictionSame}, Pass, ByPrediction, "the prediction decides what time could not"},
+	{unmeasured, []Counts{CountsNone}, []Prediction{PredictionNone}, Inconclusive, ByNone, "no witness"},
 }
 
 // Decide is the table's decision for the witnesses' states. It covers
@@ -157,7 +177,11 @@ var table = []rule{
 func Decide(t Time, c Counts, p Prediction) Decision {
 	for _, r := range table {
 		if matches(r.time, t) && matches(r.counts, c) && matches(r.predict, p) {
-			return r.decision
+			v := r.verdict
+			if v == "" {
+				v = p.verdict()
+			}
+			return Decision{v, r.by, render(t, c, p, v, r.conclusion)}
 		}
 	}
 	panic(fmt.Sprintf("the decision table has no row for %v, %v, %v", t, c, p))
@@ -182,7 +206,7 @@ func (v Verdict) Exit() int {
 
 // names of the states, as the table writes them.
 var (
-	timeNames    = []string{"none (past the cores)", "an arm missing", "no window kept", "slower past the threshold", "slower, vetoed by the A/A arm", "leans slower", "within the threshold", "spans the threshold", "leans faster", "faster past the threshold"}
+	timeNames    = []string{"none (past the cores)", "an arm missing", "too few rounds", "slower past the threshold", "void (the same code moved)", "centre past the threshold", "leans slower", "within, leaning slower", "within the threshold", "spans the threshold", "leans faster", "faster past the threshold"}
 	countsNames  = []string{"none", "worse", "undecided", "unchanged", "better"}
 	predictNames = []string{"none", "worse", "undecided", "within", "better"}
 )
@@ -213,7 +237,7 @@ func Table() string {
 			names(len(timeNames), func(i int) string { return Time(i).String() }, func(i int) bool { return matches(r.time, Time(i)) }),
 			names(len(countsNames), func(i int) string { return Counts(i).String() }, func(i int) bool { return matches(r.counts, Counts(i)) }),
 			names(len(predictNames), func(i int) string { return Prediction(i).String() }, func(i int) bool { return matches(r.predict, Prediction(i)) }),
-			r.decision.Verdict, witnessText(r.decision.By), r.decision.Why)
+			verdictText(r), witnessText(r.by), r.conclusion)
 	}
 	return b.String()
 }
@@ -224,4 +248,13 @@ func witnessText(w Witness) string {
 		return "—"
 	}
 	return string(w)
+}
+
+// verdictText is a rule's verdict as the table names it: the
+// prediction's own where the rule hands the count to it.
+func verdictText(r rule) Verdict {
+	if r.verdict == "" {
+		return "the prediction's"
+	}
+	return r.verdict
 }

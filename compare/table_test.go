@@ -22,30 +22,64 @@ func TestTheTableIsWhole(t *testing.T) {
 				switch {
 				case tm == TimeMissing && d.Verdict != Missing:
 					fail("a missing arm must be MISSING")
-				case tm != TimeMissing && c == CountsWorse && d.Verdict != Regression:
+				case tm != TimeMissing && tm != TimeNone && c == CountsWorse && d.Verdict != Regression:
 					fail("a counted regression must be a REGRESSION whatever time measured")
 				case tm == TimeSlower && d.Verdict != Regression:
 					fail("time slower past the threshold must be a REGRESSION")
-				case unmeasuredTime && p == PredictionWorse && c != CountsWorse && d.Verdict != Regression:
+				case tm == TimeNoWindow && p == PredictionWorse && c != CountsWorse && d.Verdict != Regression:
 					fail("where time could not measure, a prediction worse must be a REGRESSION")
-				case d.Verdict == Improved && (tm == TimeSlower || tm == TimeVetoed || tm == TimeLeansSlower):
+				case tm == TimeNone && p != PredictionNone && p != PredictionUndecided && d.By != ByPrediction:
+					fail("past the cores the prediction weighs every count, and no count outvotes it")
+				case tm == TimeVetoed && c != CountsWorse && d.Verdict != Inconclusive:
+					fail("a void time, in either direction, decides nothing")
+				case tm == TimeCentrePast && d.Verdict == Pass:
+					fail("a centre past the threshold is never a PASS")
+				case d.Verdict == Improved && (tm == TimeSlower || tm == TimeVetoed || tm == TimeCentrePast || tm == TimeLeansSlower || tm == TimePassSlower):
 					fail("time that leans slower never stands beside IMPROVED")
-				case d.Verdict == Improved && (c == CountsWorse || c == CountsUndecided && d.By != ByTime):
+				case d.Verdict == Improved && tm != TimeNone && (c == CountsWorse || c == CountsUndecided && d.By != ByTime):
 					fail("a count worse, or undecided where time did not decide, never stands beside IMPROVED")
 				case d.Verdict == Improved && p == PredictionWorse && tm != TimeFaster:
 					fail("a prediction worse is outvoted only by time that measured faster")
 				case (d.Verdict == Pass || d.Verdict == Improved) && unmeasuredTime && c == CountsNone && p == PredictionNone:
 					fail("no witness is no verdict")
-				case d.Why == "" || len(d.Why) > 100:
-					fail("every decision says why in a clause of at most 100 characters")
+				case d.Why == "" || len(d.Why) > 160:
+					fail("every decision says why in at most 160 characters")
 				case d.Verdict != Inconclusive && d.Verdict != Missing && d.By == ByNone:
 					fail("a verdict names the witness it rests on")
 				}
 			}
 		}
 	}
-	if want := 10 * 5 * 5; n != want {
+	if want := 12 * 5 * 5; n != want {
 		t.Errorf("walked %d combinations, want %d", n, want)
+	}
+}
+
+// TestEveryRowSaysItsStates renders every combination's reason and holds
+// it to the states it met: the clause of each state that spoke is there,
+// and no other state's clause is. A row that matches several states (a
+// PASS by counts whether they moved or not) must say the one it met.
+func TestEveryRowSaysItsStates(t *testing.T) {
+	for tm := TimeNone; tm <= TimeFaster; tm++ {
+		for c := CountsNone; c <= CountsBetter; c++ {
+			for p := PredictionNone; p <= PredictionBetter; p++ {
+				d := Decide(tm, c, p)
+				check := func(clause string, want bool) {
+					if clause != "" && strings.Contains(d.Why, clause) != want {
+						t.Errorf("time %s, counts %s, prediction %s: %q says %q: %v, want %v", tm, c, p, d.Why, clause, !want, want)
+					}
+				}
+				for x := TimeNone; x <= TimeFaster; x++ {
+					check(x.clause(), x == tm)
+				}
+				for x := CountsNone; x <= CountsBetter; x++ {
+					check(x.clause(), x == c && (c != CountsNone || d.Verdict == Inconclusive))
+				}
+				for x := PredictionNone; x <= PredictionBetter; x++ {
+					check(x.clause(), x == p && (p != PredictionNone || d.Verdict == Inconclusive))
+				}
+			}
+		}
 	}
 }
 

@@ -72,10 +72,26 @@ type CellVerdict struct {
 	// ByCounts marks a PASS the counts gave where time could not decide
 	// (Report.PassByCounts).
 	ByCounts bool `json:"by_counts,omitempty"`
+	// Vetoed says why time's own measurement of the cell is void whatever
+	// head did: the machine did not hold still ("" where it held).
+	Vetoed Veto `json:"vetoed,omitempty"`
 
 	undecided bool // more rounds may decide it (ab's second look)
 	added     bool // joined the report with a decision (Decide), gone when it is taken again
 }
+
+// A Veto is why a time cell's measurement is void: the same code,
+// measured twice, moved as much as a verdict would rest on.
+type Veto string
+
+const (
+	// VetoAA: base against itself (ab's A/A arm) moved past half the
+	// threshold.
+	VetoAA Veto = "a/a"
+	// VetoMachine: the machine's reference cells moved between the two
+	// runs at the cell's thread count (gate).
+	VetoMachine Veto = "machine"
+)
 
 // Report is a whole gate decision.
 type Report struct {
@@ -93,6 +109,10 @@ type Report struct {
 	// Figures are the answers' numbers: a design's head ÷ base at each
 	// declared thread count it moved at, and what measured it.
 	Figures []Figure `json:"figures,omitempty"`
+	// Decided are the table's decisions, a design and declared count
+	// each, with the witness that gave each and what each witness said
+	// (Decide).
+	Decided []Decided `json:"decided,omitempty"`
 
 	countsOnly bool            // neither side has a time: counts are what is gated
 	trades     map[string]bool // designs better at one declared count, worse at another
@@ -115,7 +135,7 @@ func (r *Report) finish() {
 	if v, ok := r.decidedVerdict(); ok {
 		r.Verdict = v
 		if v == Inconclusive && !r.decidedAnything() {
-			r.Warnings = replacing(r.Warnings, noTimeGated, noTimeGated+": no witness decided any declared count (every time cell kept no window, and nothing counted or predicted settles it)")
+			r.Warnings = replacing(r.Warnings, noTimeGated, noTimeGated+": no witness decided any declared count: time decided none, and nothing counted or predicted settles what it left")
 		}
 		return
 	}
@@ -260,6 +280,9 @@ func (r *Report) WriteFull(w io.Writer) {
 // the notes.
 func (r *Report) writeHead(w io.Writer) {
 	fmt.Fprintf(w, "verdict: %s (%s vs %s, threshold %.0f%%)\n", r.Verdict, r.Old, r.New, 100*r.Threshold)
+	if line := r.DecidedLine(); line != "" {
+		fmt.Fprintf(w, "  %s\n", line)
+	}
 	for _, a := range r.Answers {
 		fmt.Fprintf(w, "  %s\n", a)
 	}

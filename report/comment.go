@@ -23,6 +23,9 @@ func (d *Document) WriteComment(w io.Writer) {
 		return
 	}
 	fmt.Fprintf(w, "**%s %s** — %s vs %s\n\n", verdictMark[v.Verdict], v.Verdict, mdEscape(v.Old), mdEscape(v.New))
+	if line := v.DecidedLine(); line != "" {
+		fmt.Fprintf(w, "%s\n\n", mdEscape(line))
+	}
 	for _, a := range v.Answers {
 		fmt.Fprintf(w, "- %s\n", mdEscape(a))
 	}

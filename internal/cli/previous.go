@@ -87,7 +87,7 @@ func sincePrevious(w io.Writer, prev *previousRun, cur *records.Set, results str
 			change = fmt.Sprintf("%+.1f%% [%+.1f%%, %+.1f%%]", 100*(c.Ratio-1), 100*(c.Lo-1), 100*(c.Hi-1))
 		}
 		why := ""
-		if strings.HasPrefix(c.Reason, "the machine moved") {
+		if c.Vetoed == compare.VetoMachine {
 			why = "the machine moved"
 		}
 		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", c.Verdict, c.Name, change, why)
