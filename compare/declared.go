@@ -112,8 +112,8 @@ func figure(c CellVerdict, n int, by Witness, timeSaid string) string {
 	}
 	how := string(by)
 	switch {
-	case Predicted(c.Unit) && cause(c.Reason) != "":
-		how = "predicted: " + cause(c.Reason)
+	case Predicted(c.Unit) && c.Cause != "":
+		how = "predicted: " + c.Cause
 	case Predicted(c.Unit):
 		how = "predicted"
 	case by == ByTime && Counted(c.Unit):
@@ -125,15 +125,3 @@ func figure(c CellVerdict, n int, by Witness, timeSaid string) string {
 	return fmt.Sprintf("%s at %s (%s)", change, at, how)
 }
 
-// cause is the first cause a prediction's reason names ("calls take no
-// exclusive lock"), "" where it names none.
-func cause(reason string) string {
-	_, after, ok := strings.Cut(reason, "]: ")
-	if !ok {
-		return ""
-	}
-	if i := strings.IndexAny(after, ",;("); i > 0 {
-		after = after[:i]
-	}
-	return strings.TrimSpace(after)
-}

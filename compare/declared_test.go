@@ -51,6 +51,7 @@ func TestTradeIsNamed(t *testing.T) {
 	}
 	// The line says why, where the prediction names a cause.
 	fast.Reason = "at 16 threads -92.5% a call [-93.6%, -65.4%]: calls take no exclusive lock, 1.23 -> 0 per op (alone -98.7%)"
+	fast.Cause = "calls take no exclusive lock"
 	if r := decided(slow, undecidedTime, fast, []int{1, 2, 16}, nil); !strings.Contains(r.Answers[0], "at 16 threads (predicted: calls take no exclusive lock)") {
 		t.Errorf("the answer names no cause: %q", r.Answers)
 	}

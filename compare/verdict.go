@@ -72,6 +72,10 @@ type CellVerdict struct {
 	// ByCounts marks a PASS the counts gave where time could not decide
 	// (Report.PassByCounts).
 	ByCounts bool `json:"by_counts,omitempty"`
+	// Cause is, for a prediction, the first cause its reason names in a
+	// few words ("the busiest exclusive lock's queue 0 ns -> 16.5 µs a
+	// call"): what the answer line quotes.
+	Cause string `json:"cause,omitempty"`
 	// Vetoed says why time's own measurement of the cell is void whatever
 	// head did: the machine did not hold still ("" where it held).
 	Vetoed Veto `json:"vetoed,omitempty"`

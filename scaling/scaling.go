@@ -353,7 +353,7 @@ func (p Prediction) VerdictAt(th compare.Thresholds, n int) (compare.CellVerdict
 	case ratio < 1-th.MinEffect:
 		v.Verdict = compare.Improved
 	}
-	v.Reason = p.ReasonAt(n)
+	v.Reason, v.Cause = p.ReasonAt(n), p.causeAt(n)
 	if v.Verdict == compare.Pass && ratio != 1 {
 		v.Reason += fmt.Sprintf("; within ±%.0f%%", 100*th.MinEffect)
 	}
@@ -392,6 +392,23 @@ func (p Prediction) ReasonAt(n int) string {
 		reason += "; decided by the predicted time, not by any one of them"
 	}
 	return reason
+}
+
+// causeAt is the first cause the reason at n names, in a few words (the
+// term that grew, else the first input that moved, to its first comma):
+// what an answer line gives after "predicted: ". "" where none moved.
+func (p Prediction) causeAt(n int) string {
+	if len(p.Causes) == 0 {
+		return ""
+	}
+	first := p.lead(n)
+	if first == "" && len(p.Causes) > 0 {
+		first = p.Causes[0].What
+	}
+	if i := strings.IndexAny(first, ",;("); i > 0 {
+		first = first[:i]
+	}
+	return strings.TrimSpace(first)
 }
 
 // UnseenMatters is how many atomics a call in locks the profile cannot
