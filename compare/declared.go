@@ -124,4 +124,3 @@ func figure(c CellVerdict, n int, by Witness, timeSaid string) string {
 	}
 	return fmt.Sprintf("%s at %s (%s)", change, at, how)
 }
-
