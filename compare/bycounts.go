@@ -81,35 +81,33 @@ func countsFail(of []CellVerdict) bool {
 	return slices.ContainsFunc(of, func(c CellVerdict) bool { return c.Verdict == Regression })
 }
 
-// SettledByCounts are the names of undecided cells whose counts decide
-// them whatever more rounds of time would say: every count of their
-// design PASSes (need all there) — time can then only fail them with a
-// REGRESSION, which a further look at Pocock's level rarely gives a cell
-// it left undecided — or one is a REGRESSION. ab measures no further look
-// of them: its time goes to the cells the counts cannot decide.
-func SettledByCounts(undecided []string, counts []CellVerdict, need []string) []string {
+// SettledByCounts are the names of undecided cells of rep whose counts
+// decide them whatever more rounds of time would say: one is a
+// REGRESSION, or every count of their design PASSes or improved (need
+// all there) and the table, given time as it stands, then decides the
+// cell — time can only fail it with a REGRESSION, which a further look at
+// Pocock's level rarely gives a cell it left undecided. A time whose
+// centre is past the threshold is never settled so: only more rounds
+// decide it. ab measures no further look of a settled cell: its time goes
+// to the cells the counts cannot decide.
+func SettledByCounts(rep *Report, undecided []string, counts []CellVerdict, need []string) []string {
 	of := countsOf(counts)
 	var out []string
 	for _, name := range undecided {
-		if d := of[design(name)]; countsDecide(d, need) || countsFail(d) {
+		d := of[design(name)]
+		if countsFail(d) {
+			out = append(out, name)
+			continue
+		}
+		i := slices.IndexFunc(rep.Cells, func(c CellVerdict) bool { return c.Name == name && !Counted(c.Unit) })
+		if i < 0 || !countsDecide(d, need) {
+			continue
+		}
+		if (Case{Time: timeState(rep.Cells[i], rep.Threshold), Counts: countsState(d)}).Decision().Verdict != Inconclusive {
 			out = append(out, name)
 		}
 	}
 	return out
-}
-
-// PassByCounts decides, at the default rules (every count the cells
-// have declared, nothing strict), the time verdicts that could not:
-// Decide with need alone.
-func (r *Report) PassByCounts(need []string) {
-	var at []int
-	for _, c := range r.Cells {
-		if n := witnessAt(c); n > 0 && !slices.Contains(at, n) {
-			at = append(at, n)
-		}
-	}
-	slices.Sort(at)
-	r.Decide(Rules{At: at, Need: need})
 }
 
 // countsDecide says whether counts decide a cell: every unit of need

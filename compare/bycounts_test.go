@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -53,7 +54,7 @@ var need = []string{records.Instructions, records.LLMisses, "predicted-sec/call@
 func TestPassByCounts(t *testing.T) {
 	all := map[string]Verdict{records.Instructions: Pass, records.LLMisses: Pass, "predicted-sec/call@16threads": Pass, records.SharedLocks: NotGated}
 	r := report(all)
-	r.PassByCounts(need)
+	r.decideAtEvery(need)
 	if r.Verdict != Pass {
 		t.Fatalf("every count PASS: %s", r.Verdict)
 	}
@@ -69,7 +70,7 @@ func TestPassByCounts(t *testing.T) {
 		}
 		moved[unit] = v
 		r := report(moved)
-		r.PassByCounts(need)
+		r.decideAtEvery(need)
 		if r.Cells[0].ByCounts || r.Verdict == Pass {
 			t.Errorf("%s %s: %s, a PASS by counts", unit, v, r.Verdict)
 		}
@@ -77,16 +78,16 @@ func TestPassByCounts(t *testing.T) {
 	fewer := map[string]Verdict{records.Instructions: Improved, records.LLMisses: Pass, "predicted-sec/call@16threads": Pass}
 	r = report(fewer)
 	r.Cells[0].Ratio = 0.99 // time leaning the counts' way
-	if r.PassByCounts(need); r.Cells[0].Verdict != Improved || !r.Cells[0].ByCounts || r.Cells[1].Verdict != Pass || r.Verdict != Improved {
+	if r.decideAtEvery(need); r.Cells[0].Verdict != Improved || !r.Cells[0].ByCounts || r.Cells[1].Verdict != Pass || r.Verdict != Improved {
 		t.Errorf("fewer instructions: 1 thread %s, 2 threads %s, overall %s; want IMPROVED by counts at 1 thread (%s)", r.Cells[0].Verdict, r.Cells[1].Verdict, r.Verdict, r.Cells[0].Reason)
 	}
 	missing := report(map[string]Verdict{records.Instructions: Pass, records.LLMisses: Pass})
-	if missing.PassByCounts(need); missing.Verdict != Inconclusive {
+	if missing.decideAtEvery(need); missing.Verdict != Inconclusive {
 		t.Errorf("without the prediction: %s, want time's INCONCLUSIVE", missing.Verdict)
 	}
 	timeFails := report(all)
 	timeFails.Cells[1].Verdict = Regression
-	if timeFails.PassByCounts(need); timeFails.Verdict != Regression || timeFails.Cells[1].ByCounts {
+	if timeFails.decideAtEvery(need); timeFails.Verdict != Regression || timeFails.Cells[1].ByCounts {
 		t.Errorf("time's REGRESSION turned: %s", timeFails.Verdict)
 	}
 }
@@ -101,8 +102,29 @@ func TestSettledCellsAreNotMeasuredAgain(t *testing.T) {
 		{Name: "Issuer/impl=better/threads=1", Unit: records.Instructions, Verdict: Improved},
 	}
 	undecided := []string{"Issuer/impl=same/threads=2", "Issuer/impl=worse/threads=1", "Issuer/impl=better/threads=1", "Issuer/impl=uncounted/threads=1"}
-	got := SettledByCounts(undecided, counts, []string{records.Instructions})
+	rep := &Report{Threshold: 0.05}
+	for _, name := range append(undecided, "Issuer/impl=past/threads=1") {
+		rep.Cells = append(rep.Cells, CellVerdict{Name: name, Unit: "sec/op", Verdict: Inconclusive, Ratio: 0.99, Lo: 0.9, Hi: 1.1, Rounds: 10})
+	}
+	// Time whose centre is past the threshold (+8.2% [+3.4%, +13.2%]):
+	// every count PASSes, and still only more rounds decide it.
+	rep.Cells[len(rep.Cells)-1].Ratio, rep.Cells[len(rep.Cells)-1].Lo, rep.Cells[len(rep.Cells)-1].Hi = 1.082, 1.034, 1.132
+	counts = append(counts, CellVerdict{Name: "Issuer/impl=past/threads=1", Unit: records.Instructions, Verdict: Pass})
+	got := SettledByCounts(rep, append(undecided, "Issuer/impl=past/threads=1"), counts, []string{records.Instructions})
 	if strings.Join(got, " ") != "Issuer/impl=same/threads=2 Issuer/impl=worse/threads=1 Issuer/impl=better/threads=1" {
 		t.Errorf("settled %q", got)
 	}
+}
+
+// decideAtEvery decides r at every count its cells speak of, with need
+// the units a verdict by counts needs, nothing strict.
+func (r *Report) decideAtEvery(need []string) {
+	var at []int
+	for _, c := range r.Cells {
+		if n := witnessAt(c); n > 0 && !slices.Contains(at, n) {
+			at = append(at, n)
+		}
+	}
+	slices.Sort(at)
+	r.Decide(Rules{At: at, Need: need})
 }

@@ -142,17 +142,8 @@ func (r *Report) decideAt(d string, n int, rules Rules) (atCount, bool) {
 	if predicted {
 		ps = predictionState(pred)
 	}
-	dec := atCount{Decision: Decide(tm, cs, ps), time: tm, counts: cs, prediction: ps}
-	if rules.Strict && n <= rules.Cores && (dec.By == ByCounts || dec.By == ByPrediction) && (dec.Verdict == Pass || dec.Verdict == Improved) {
-		dec.Decision = Decision{Inconclusive, ByNone, "-strict asks time for a verdict within the cores, and time could not give one"}
-	}
-	// A REGRESSION is shown by the witness a reader weighs first where
-	// several say worse: time's, then the prediction's, then a count's.
-	if dec.By == ByCounted && tm == TimeSlower {
-		dec.By = ByTime
-	} else if dec.By == ByCounted && ps == PredictionWorse {
-		dec.By = ByPrediction
-	}
+	k := Case{tm, cs, ps, rules.Strict && n <= rules.Cores}
+	dec := atCount{Decision: k.Decision(), time: tm, counts: cs, prediction: ps}
 	switch dec.By {
 	case ByTime:
 		dec.by = timeCell

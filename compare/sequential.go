@@ -23,7 +23,7 @@ type Looks struct {
 	Next   func(look int, undecided []string) bool
 	// Settled, if set, names the undecided cells other witnesses decide
 	// (SettledByCounts): no further look measures them.
-	Settled func(undecided []string) []string
+	Settled func(rep *Report, undecided []string) []string
 }
 
 // Sequential is ab's design: decide after Rounds rounds where the data
@@ -45,7 +45,7 @@ func Sequential(th Thresholds, looks Looks, measure Measure) (*Report, error) {
 	for k := 2; k <= looks.Max; k++ {
 		undecided := rep.leaveLost(lost, k-1)
 		if looks.Settled != nil {
-			settled := looks.Settled(undecided)
+			settled := looks.Settled(rep, undecided)
 			undecided = slices.DeleteFunc(undecided, func(n string) bool { return slices.Contains(settled, n) })
 		}
 		if len(undecided) == 0 || looks.Next != nil && !looks.Next(k, undecided) {

@@ -172,20 +172,48 @@ var table = []rule{
 	{unmeasured, []Counts{CountsNone}, []Prediction{PredictionNone}, Inconclusive, ByNone, "no witness"},
 }
 
-// Decide is the table's decision for the witnesses' states. It covers
-// every combination (TestTheTableIsWhole).
-func Decide(t Time, c Counts, p Prediction) Decision {
-	for _, r := range table {
-		if matches(r.time, t) && matches(r.counts, c) && matches(r.predict, p) {
-			v := r.verdict
-			if v == "" {
-				v = p.verdict()
-			}
-			return Decision{v, r.by, render(t, c, p, v, r.conclusion)}
-		}
-	}
-	panic(fmt.Sprintf("the decision table has no row for %v, %v, %v", t, c, p))
+// A Case is what the table reads of a design at a declared count: each
+// witness's state, and whether -strict holds there (asked, and the count
+// within the cores).
+type Case struct {
+	Time       Time
+	Counts     Counts
+	Prediction Prediction
+	Strict     bool
 }
+
+// Decision is the table's decision of the case, a pure function of it
+// that covers every combination (TestTheTableIsWhole): the first row
+// that matches; where a count decided a REGRESSION that time or the
+// prediction also gives, the witness a reader weighs first (time's, then
+// the prediction's); and under -strict no PASS or IMPROVED within the
+// cores but time's.
+func (k Case) Decision() Decision {
+	i := slices.IndexFunc(table, func(r rule) bool {
+		return matches(r.time, k.Time) && matches(r.counts, k.Counts) && matches(r.predict, k.Prediction)
+	})
+	if i < 0 {
+		panic(fmt.Sprintf("the decision table has no row for %+v", k))
+	}
+	r := table[i]
+	v, by, conclusion := r.verdict, r.by, r.conclusion
+	if v == "" {
+		v = k.Prediction.verdict()
+	}
+	switch {
+	case by == ByCounted && k.Time == TimeSlower:
+		by = ByTime
+	case by == ByCounted && k.Prediction == PredictionWorse:
+		by = ByPrediction
+	}
+	if k.Strict && (by == ByCounts || by == ByPrediction) && (v == Pass || v == Improved) {
+		v, by, conclusion = Inconclusive, ByNone, StrictConclusion
+	}
+	return Decision{v, by, render(k.Time, k.Counts, k.Prediction, v, conclusion)}
+}
+
+// StrictConclusion ends the reason of a count -strict left undecided.
+const StrictConclusion = "-strict: time must decide"
 
 // matches says whether a rule's states (any, where there are none) hold s.
 func matches[T comparable](states []T, s T) bool {

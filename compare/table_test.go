@@ -13,44 +13,50 @@ func TestTheTableIsWhole(t *testing.T) {
 	for tm := TimeNone; tm <= TimeFaster; tm++ {
 		for c := CountsNone; c <= CountsBetter; c++ {
 			for p := PredictionNone; p <= PredictionBetter; p++ {
-				n++
-				d := Decide(tm, c, p)
-				fail := func(why string) {
-					t.Errorf("time %s, counts %s, prediction %s: %s %s (%s): %s", tm, c, p, d.Verdict, d.By, d.Why, why)
-				}
-				unmeasuredTime := tm == TimeNone || tm == TimeNoWindow
-				switch {
-				case tm == TimeMissing && d.Verdict != Missing:
-					fail("a missing arm must be MISSING")
-				case tm != TimeMissing && tm != TimeNone && c == CountsWorse && d.Verdict != Regression:
-					fail("a counted regression must be a REGRESSION whatever time measured")
-				case tm == TimeSlower && d.Verdict != Regression:
-					fail("time slower past the threshold must be a REGRESSION")
-				case tm == TimeNoWindow && p == PredictionWorse && c != CountsWorse && d.Verdict != Regression:
-					fail("where time could not measure, a prediction worse must be a REGRESSION")
-				case tm == TimeNone && p != PredictionNone && p != PredictionUndecided && d.By != ByPrediction:
-					fail("past the cores the prediction weighs every count, and no count outvotes it")
-				case tm == TimeVetoed && c != CountsWorse && d.Verdict != Inconclusive:
-					fail("a void time, in either direction, decides nothing")
-				case tm == TimeCentrePast && d.Verdict == Pass:
-					fail("a centre past the threshold is never a PASS")
-				case d.Verdict == Improved && (tm == TimeSlower || tm == TimeVetoed || tm == TimeCentrePast || tm == TimeLeansSlower || tm == TimePassSlower):
-					fail("time that leans slower never stands beside IMPROVED")
-				case d.Verdict == Improved && tm != TimeNone && (c == CountsWorse || c == CountsUndecided && d.By != ByTime):
-					fail("a count worse, or undecided where time did not decide, never stands beside IMPROVED")
-				case d.Verdict == Improved && p == PredictionWorse && tm != TimeFaster:
-					fail("a prediction worse is outvoted only by time that measured faster")
-				case (d.Verdict == Pass || d.Verdict == Improved) && unmeasuredTime && c == CountsNone && p == PredictionNone:
-					fail("no witness is no verdict")
-				case d.Why == "" || len(d.Why) > 160:
-					fail("every decision says why in at most 160 characters")
-				case d.Verdict != Inconclusive && d.Verdict != Missing && d.By == ByNone:
-					fail("a verdict names the witness it rests on")
+				for _, strict := range []bool{false, true} {
+					n++
+					d := Case{tm, c, p, strict}.Decision()
+					fail := func(why string) {
+						t.Errorf("time %s, counts %s, prediction %s, strict %v: %s %s (%s): %s", tm, c, p, strict, d.Verdict, d.By, d.Why, why)
+					}
+					unmeasuredTime := tm == TimeNone || tm == TimeNoWindow
+					switch {
+					case tm == TimeMissing && d.Verdict != Missing:
+						fail("a missing arm must be MISSING")
+					case tm != TimeMissing && tm != TimeNone && c == CountsWorse && d.Verdict != Regression:
+						fail("a counted regression must be a REGRESSION whatever time measured")
+					case tm == TimeSlower && d.Verdict != Regression:
+						fail("time slower past the threshold must be a REGRESSION")
+					case tm == TimeNoWindow && p == PredictionWorse && c != CountsWorse && d.Verdict != Regression:
+						fail("where time could not measure, a prediction worse must be a REGRESSION")
+					case !strict && tm == TimeNone && p != PredictionNone && p != PredictionUndecided && d.By != ByPrediction:
+						fail("past the cores the prediction weighs every count, and no count outvotes it")
+					case tm == TimeVetoed && c != CountsWorse && d.Verdict != Inconclusive:
+						fail("a void time, in either direction, decides nothing")
+					case tm == TimeCentrePast && d.Verdict == Pass:
+						fail("a centre past the threshold is never a PASS")
+					case d.Verdict == Improved && (tm == TimeSlower || tm == TimeVetoed || tm == TimeCentrePast || tm == TimeLeansSlower || tm == TimePassSlower):
+						fail("time that leans slower never stands beside IMPROVED")
+					case d.Verdict == Improved && tm != TimeNone && (c == CountsWorse || c == CountsUndecided && d.By != ByTime):
+						fail("a count worse, or undecided where time did not decide, never stands beside IMPROVED")
+					case d.Verdict == Improved && p == PredictionWorse && tm != TimeFaster:
+						fail("a prediction worse is outvoted only by time that measured faster")
+					case (d.Verdict == Pass || d.Verdict == Improved) && unmeasuredTime && c == CountsNone && p == PredictionNone:
+						fail("no witness is no verdict")
+					case strict && (d.Verdict == Pass || d.Verdict == Improved) && d.By != ByTime && !(tm == TimeNone && d.By == ByPrediction):
+						fail("-strict gives no PASS or IMPROVED within the cores but time's")
+					case d.Verdict == Regression && d.By == ByCounted && (tm == TimeSlower || p == PredictionWorse):
+						fail("a REGRESSION time or the prediction also gives is shown by it")
+					case d.Why == "" || len(d.Why) > 160:
+						fail("every decision says why in at most 160 characters")
+					case d.Verdict != Inconclusive && d.Verdict != Missing && d.By == ByNone:
+						fail("a verdict names the witness it rests on")
+					}
 				}
 			}
 		}
 	}
-	if want := 12 * 5 * 5; n != want {
+	if want := 12 * 5 * 5 * 2; n != want {
 		t.Errorf("walked %d combinations, want %d", n, want)
 	}
 }
@@ -63,7 +69,7 @@ func TestEveryRowSaysItsStates(t *testing.T) {
 	for tm := TimeNone; tm <= TimeFaster; tm++ {
 		for c := CountsNone; c <= CountsBetter; c++ {
 			for p := PredictionNone; p <= PredictionBetter; p++ {
-				d := Decide(tm, c, p)
+				d := Case{tm, c, p, false}.Decision()
 				check := func(clause string, want bool) {
 					if clause != "" && strings.Contains(d.Why, clause) != want {
 						t.Errorf("time %s, counts %s, prediction %s: %q says %q: %v, want %v", tm, c, p, d.Why, clause, !want, want)

@@ -70,7 +70,7 @@ type CellVerdict struct {
 	Rounds     int `json:"rounds,omitempty"`
 	NeedRounds int `json:"need_rounds,omitempty"`
 	// ByCounts marks a PASS the counts gave where time could not decide
-	// (Report.PassByCounts).
+	// (Report.Decide).
 	ByCounts bool `json:"by_counts,omitempty"`
 	// Cause is, for a prediction, the first cause its reason names in a
 	// few words ("the busiest exclusive lock's queue 0 ns -> 16.5 µs a

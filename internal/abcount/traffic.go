@@ -77,7 +77,7 @@ func ReadTraffic(data []byte) ([]string, Traffic, error) {
 
 // CountUnits are the units every count of a design must give, each a
 // PASS, before its undecided time is a PASS by counts
-// (compare.Report.PassByCounts): instructions, cache misses and system
+// (compare.Report.Decide): instructions, cache misses and system
 // calls, the gated lock units and, when ab predicts, the prediction at
 // predictThreads.
 func CountUnits(predictThreads int) []string {

@@ -40,10 +40,10 @@ func (c *Campaign) decide(ctx context.Context, r *ab.Runner, start time.Time, co
 		return true
 	}}
 	var counted countVerdicts // the counts' verdicts, once counted after the first look
-	looks.Settled = func(undecided []string) []string {
+	looks.Settled = func(rep *compare.Report, undecided []string) []string {
 		var out []string
 		if !c.Strict {
-			out = compare.SettledByCounts(undecided, counted.all, abcount.CountUnits(c.PredictAt()))
+			out = compare.SettledByCounts(rep, undecided, counted.all, abcount.CountUnits(c.PredictAt()))
 		}
 		// A count the project did not declare is shown, never gated:
 		// another look of it is time for nothing.
