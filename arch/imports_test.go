@@ -74,7 +74,7 @@ var layers = []struct {
 	{"internal/campaign", 7},
 	{"internal/backfill", 7},
 	{"internal/bisect", 7}, // the search, and what it found as text and data
-	{"internal/mainjob", 7},
+	{"internal/summary", 7},
 	{"internal/cellops", 8}, // what a count runs, and all a build for counting holds
 	{"internal/cli", 9},
 	{".", 10}, // package perfrun, the public entry point

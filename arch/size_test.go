@@ -40,7 +40,7 @@ func TestPlantedLongFunctionFound(t *testing.T) {
 // TestTheCommandLineWiresAndPrints: internal/cli, which wires flags and
 // prints, holds less code than harness/, which measures: a procedure in
 // the command line belongs to a package of its own (internal/campaign,
-// internal/mainjob, internal/backfill, history, report).
+// internal/summary, internal/backfill, history, report).
 func TestTheCommandLineWiresAndPrints(t *testing.T) {
 	root := moduleRoot(t)
 	cli, harness := goLines(t, filepath.Join(root, "internal", "cli")), goLines(t, filepath.Join(root, "harness"))

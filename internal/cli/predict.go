@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/perfrun/perfrun/internal/mainjob"
+	"github.com/perfrun/perfrun/internal/summary"
 
 	"github.com/perfrun/perfrun/harness"
 	"github.com/perfrun/perfrun/predict"
@@ -189,7 +189,7 @@ func (p *predictOptions) constantsFor(o *streams, in *records.Set) (predict.Meas
 	if _, _, err := predict.Inputs(in, scaling.Reference); err != nil {
 		return predict.Measured{}, asUsage(err)
 	}
-	m := mainjob.FromCounts(in)
+	m := summary.FromCounts(in)
 	if *p.constants == "measure" {
 		if err := measuredHere(in); err != nil {
 			return predict.Measured{}, asUsage(err)

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/perfrun/perfrun/internal/mainjob"
+	"github.com/perfrun/perfrun/internal/summary"
 
 	"github.com/perfrun/perfrun/compare"
 	"github.com/perfrun/perfrun/internal/publish"
@@ -138,10 +138,10 @@ func renderDocument(doc *report.Document) (*publish.Folder, error) {
 // line a design with its cause, and the predicted curves with their
 // bands. A run with no lock profile gets none.
 func predictedSection(doc *report.Document, set *records.Set, n int) error {
-	if _, _, err := predict.Inputs(set, mainjob.FromCounts(set)); err != nil {
+	if _, _, err := predict.Inputs(set, summary.FromCounts(set)); err != nil {
 		return nil // nothing to predict from: not the report's to say
 	}
-	rows, pred, err := mainjob.Past(set, n)
+	rows, pred, err := summary.Past(set, n)
 	if err != nil || len(rows) == 0 {
 		return err
 	}
@@ -152,7 +152,7 @@ func predictedSection(doc *report.Document, set *records.Set, n int) error {
 			beside = " Beside it: " + r.Published + "."
 		}
 		doc.Notes = append(doc.Notes, fmt.Sprintf("- %s: %s a call (band %s – %s), %.2f× its time at 1 thread; measured %s at 1 thread, %s at 2. Why: %s.%s",
-			r.Name, mainjob.PerCall(r.At), mainjob.PerCall(r.Low), mainjob.PerCall(r.High), r.Ratio, r.One, r.Two, r.Cause, beside))
+			r.Name, summary.PerCall(r.At), summary.PerCall(r.Low), summary.PerCall(r.High), r.Ratio, r.One, r.Two, r.Cause, beside))
 	}
 	plots, err := report.Plots([]*records.Set{pred}, report.PlotOptions{})
 	if err != nil {

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/perfrun/perfrun/internal/mainjob"
+	"github.com/perfrun/perfrun/internal/summary"
 
 	"github.com/perfrun/perfrun/harness"
 	"github.com/perfrun/perfrun/internal/baselines"
@@ -261,7 +261,7 @@ func (f *runFlags) run(ctx context.Context, o *streams, args []string) error {
 	}
 	if !f.quiet {
 		opts.Progress = progressPrinter(o.stderr)
-		if note := mainjob.BusyAtStart(harness.Cores()); note != "" {
+		if note := summary.BusyAtStart(harness.Cores()); note != "" {
 			fmt.Fprintf(o.stderr, "perfrun: run: %s\n", note)
 		}
 	}
@@ -452,7 +452,7 @@ func (f *runFlags) write(o *streams, res *harness.Outcome) error {
 		f.pastTheCores(o, set)
 	}
 	if !f.quiet {
-		mainjob.Summarize(o.stderr, res, set)
+		summary.Summarize(o.stderr, res, set)
 		if prev != nil && !res.Incomplete {
 			sincePrevious(o.stderr, prev, set, f.out)
 		}
@@ -471,11 +471,11 @@ func (f *runFlags) write(o *streams, res *harness.Outcome) error {
 	if unsaved != nil {
 		return unsaved
 	}
-	note, err := mainjob.Busy(set)
+	note, err := summary.Busy(set)
 	if note != "" {
 		fmt.Fprintf(o.stderr, "perfrun: run: %s\n", note)
 	}
-	if errors.Is(err, mainjob.ErrNothingMeasured) {
+	if errors.Is(err, summary.ErrNothingMeasured) {
 		return &exitError{exitInconclusive, err}
 	}
 	return err
@@ -485,7 +485,7 @@ func (f *runFlags) write(o *streams, res *harness.Outcome) error {
 // measured it. unsaved is the run's end when the machine decided cells: a
 // baseline without them would leave later gates of them nothing to judge.
 func (f *runFlags) saveBaseline(o *streams, set *records.Set, data []byte) (unsaved, err error) {
-	if lost := mainjob.Unjudgeable(set); len(lost) > 0 {
+	if lost := summary.Unjudgeable(set); len(lost) > 0 {
 		// Said after the tables, which still print.
 		return &exitError{exitInconclusive, fmt.Errorf("baseline %s not saved: every sample of %s was set aside (the machine disturbed them); "+
 			"a baseline without them would make every later gate of those cells INCONCLUSIVE; run again", f.saveAs, strings.Join(lost, ", "))}, nil

@@ -5,7 +5,7 @@ import (
 	"flag"
 	"fmt"
 
-	"github.com/perfrun/perfrun/internal/mainjob"
+	"github.com/perfrun/perfrun/internal/summary"
 
 	"github.com/perfrun/perfrun/harness"
 	"github.com/perfrun/perfrun/records"
@@ -30,13 +30,13 @@ func (f *runFlags) countForPrediction(ctx context.Context, o *streams, res *harn
 }
 
 // pastTheCores prints what the designs' counts predict at -predict
-// threads (mainjob.WritePast), or why there is no prediction.
+// threads (summary.WritePast), or why there is no prediction.
 func (f *runFlags) pastTheCores(o *streams, set *records.Set) {
 	if f.noPrediction != "" {
 		fmt.Fprintf(o.stderr, "perfrun: run: no prediction at %d threads: a count failed: %s\n", f.predict, f.noPrediction)
 		return
 	}
-	if err := mainjob.WritePast(o.stdout, set, f.predict); err != nil {
+	if err := summary.WritePast(o.stdout, set, f.predict); err != nil {
 		fmt.Fprintf(o.stderr, "perfrun: run: no prediction at %d threads: %v\n", f.predict, err)
 	}
 }

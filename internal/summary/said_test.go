@@ -1,4 +1,4 @@
-package mainjob
+package summary
 
 import (
 	"errors"
