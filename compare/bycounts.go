@@ -127,16 +127,6 @@ func countsDecide(of []CellVerdict, need []string) bool {
 	return len(of) > 0
 }
 
-// countRatio is the ratio of unit among counts, 1 where it is not there.
-func countRatio(counts []CellVerdict, unit string) float64 {
-	for _, c := range counts {
-		if c.Unit == unit && c.Ratio > 0 {
-			return c.Ratio
-		}
-	}
-	return 1
-}
-
 // Percent is a ratio as a signed percentage, as a reason writes it; a
 // change that rounds to nothing is +0.0%, never -0.0%.
 func Percent(r float64) string {

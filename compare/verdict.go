@@ -198,14 +198,6 @@ func replacing(list []string, prefix, s string) []string {
 	return append(list, s)
 }
 
-// appendOnce appends s unless list holds it: finish runs after every look.
-func appendOnce(list []string, s string) []string {
-	if slices.Contains(list, s) {
-		return list
-	}
-	return append(list, s)
-}
-
 // holmLevels returns the level each hypothesis is tested at in Holm's
 // step-down: alpha/m for the smallest p-value, alpha/(m-1) for the next,
 // and so on, in the input order.

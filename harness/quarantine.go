@@ -223,10 +223,6 @@ func (r *runner) controlReference() float64 {
 // valid returns a cell's values of unit from the samples not set aside.
 func (r *Outcome) valid(c Cell, unit string) []float64 { return r.kept(c, unit, false) }
 
-// setAside is what valid leaves out: the cell's samples the machine
-// disturbed, still a measurement to within the quarantine's limits.
-func (r *Outcome) setAside(c Cell, unit string) []float64 { return r.kept(c, unit, true) }
-
 func (r *Outcome) kept(c Cell, unit string, aside bool) []float64 {
 	var out []float64
 	for i := range r.Samples {

@@ -120,15 +120,3 @@ func pastBlanks(r rune, past bool) bool {
 func escaped(r rune, size int) bool {
 	return r < 0x20 && r != '\n' && r != '\t' || r == 0x7f || r >= 0x80 && r < 0xa0 || r == utf8.RuneError && size == 1 || records.Bidi(r)
 }
-
-// needsEscape says b holds a rune printable escapes.
-func needsEscape(b []byte) bool {
-	for len(b) > 0 {
-		r, size := utf8.DecodeRune(b)
-		if escaped(r, size) {
-			return true
-		}
-		b = b[size:]
-	}
-	return false
-}
