@@ -9,6 +9,7 @@ import (
 
 	"github.com/perfrun/perfrun/harness/callgrind"
 	"github.com/perfrun/perfrun/harness/locks"
+	"github.com/perfrun/perfrun/predict"
 	"github.com/perfrun/perfrun/records"
 	"github.com/perfrun/perfrun/workloads"
 )
@@ -40,11 +41,9 @@ func (r *Outcome) CountInstructions(ctx context.Context, procs int, command func
 	})
 }
 
-// CountLocks adds the lock profile (locks.Units), its busiest lock
-// (records.BusiestLockUnits), its lines (records.LineUnits) and how its
-// locks spread (records.SpreadUnits) to every
-// sample of each single-threaded store cell: one process a cell, since a
-// profile is exact. command is a binary
+// CountLocks adds the lock profile, every unit of predict.ProfileUnits,
+// to every sample of each single-threaded store cell: one process a cell,
+// since a profile is exact. command is a binary
 // built for lock profiles running the cell's operations through locks.Run
 // (the CLI's cell-ops -locks).
 func (r *Outcome) CountLocks(ctx context.Context, command func(c Cell, ops int) []string, progress func(c Cell, ops int)) error {
@@ -52,22 +51,12 @@ func (r *Outcome) CountLocks(ctx context.Context, command func(c Cell, ops int) 
 		return locks.Count(ctx, command(c, n), nil)
 	}
 	return eachCounted(ctx, r, count, progress, func(c Cell, p locks.Profile) {
-		acquired, held := p.Busiest()
+		values := predict.ProfileValues(p.Cell(c.Name(), 0))
 		for i := range r.Samples {
 			if r.Samples[i].Cell.Name() == c.Name() {
-				for j, v := range p.Values() {
-					r.Samples[i].Metrics = append(r.Samples[i].Metrics, workloads.Metric{Value: v, Unit: locks.Units[j]})
+				for j, u := range predict.ProfileUnits {
+					r.Samples[i].Metrics = append(r.Samples[i].Metrics, workloads.Metric{Value: values[j], Unit: u.Unit})
 				}
-				r.Samples[i].Metrics = append(r.Samples[i].Metrics,
-					workloads.Metric{Value: acquired, Unit: records.BusiestLocks},
-					workloads.Metric{Value: held, Unit: records.BusiestLockedInstructions},
-					workloads.Metric{Value: p.Lines.Hottest, Unit: records.HottestLineTransfers},
-					workloads.Metric{Value: p.Lines.Others, Unit: records.OtherLines},
-					workloads.Metric{Value: p.Lines.OtherTransfers, Unit: records.OtherLineTransfers},
-					workloads.Metric{Value: p.OtherLocks(), Unit: records.OtherLocks},
-					workloads.Metric{Value: p.BusiestSpinning(), Unit: records.BusiestLockSpins},
-					workloads.Metric{Value: p.OtherSpinning(), Unit: records.OtherSpinningLocks},
-					workloads.Metric{Value: p.UnseenAtomics(), Unit: records.UnseenLockAtomics})
 			}
 		}
 	})

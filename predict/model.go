@@ -19,8 +19,11 @@ type Cell struct {
 	// of this cell takes.
 	Instructions float64
 	// ExclusiveLocks and LockedInstructions: acquisitions and
-	// instructions held exclusively, per operation.
+	// instructions held exclusively, per operation; SharedLocks and
+	// SharedLocked the same of locks held shared (their line's writes are
+	// among Atomics).
 	ExclusiveLocks, LockedInstructions float64
+	SharedLocks, SharedLocked          float64
 	// Atomics are the atomic read-modify-writes per operation, the
 	// exclusive locks' own (two an acquisition) included.
 	Atomics float64

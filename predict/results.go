@@ -46,21 +46,15 @@ func CountsOf(c *records.Cell) (Cell, bool) {
 		out.PerCall = records.Median(v)
 		out.PerCallLo, out.PerCallHi = records.Interval(v)
 	}
-	var ok [4]bool
-	out.Instructions, ok[0] = med(records.Instructions)
-	out.ExclusiveLocks, ok[1] = med(records.ExclusiveLocks)
-	out.LockedInstructions, ok[2] = med(records.LockedInstructions)
-	out.Atomics, ok[3] = med(records.Atomics)
-	out.BusiestLocks, _ = med(records.BusiestLocks)
-	out.BusiestLocked, _ = med(records.BusiestLockedInstructions)
-	out.HottestLine, _ = med(records.HottestLineTransfers)
-	out.OtherLines, _ = med(records.OtherLines)
-	out.OtherLineTransfers, _ = med(records.OtherLineTransfers)
-	out.OtherLocks, _ = med(records.OtherLocks)
-	out.BusiestSpins, out.Kinds = med(records.BusiestLockSpins)
-	out.OtherSpinning, _ = med(records.OtherSpinningLocks)
-	out.Unseen, _ = med(records.UnseenLockAtomics)
-	return out, c.Threads == 1 && ok == [4]bool{true, true, true, true}
+	var counted bool
+	out.Instructions, counted = med(records.Instructions)
+	values, given := make([]float64, len(ProfileUnits)), make([]bool, len(ProfileUnits))
+	for i, u := range ProfileUnits {
+		values[i], given[i] = med(u.Unit)
+		counted = counted && (given[i] || !u.Model)
+	}
+	SetProfile(&out, values, given)
+	return out, c.Threads == 1 && counted
 }
 
 // cellFor reads c as m predicts it: with its time, or, where m gives a

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/perfrun/perfrun/harness/locks"
+	"github.com/perfrun/perfrun/predict"
 )
 
 // A unitCount is one row of a lock profiles file: a unit of a profile
@@ -37,10 +38,7 @@ func WriteLocks(names []string, profiles Profiles) []byte {
 	for name, p := range profiles {
 		var r [2][]unitCount
 		for side := range 2 {
-			acq, held := p[side].Busiest()
-			l := p[side].Lines
-			for i, v := range append(p[side].Values(), acq, held, l.Hottest, l.Others, l.OtherTransfers,
-				p[side].OtherLocks(), p[side].BusiestSpinning(), p[side].OtherSpinning(), p[side].UnseenAtomics()) {
+			for i, v := range predict.ProfileValues(p[side].Cell(name, 0)) {
 				r[side] = append(r[side], unitCount{i, v})
 			}
 		}
@@ -70,26 +68,12 @@ func ReadLocks(data []byte) (names []string, profiles Profiles, err error) {
 				}
 				v[u.unit], given[u.unit] = u.value, true
 			}
-			// The lines and the spread are optional, each group all or
-			// none, the spread only after the lines: a file from before
-			// them has every atomic on one line, its other locks as one.
-			need := given[:lineUnit]
-			if slices.Contains(given[lineUnit:], true) {
-				need = given[:spreadUnit]
+			if missing := cutShort(given); missing >= 0 {
+				return nil, nil, fmt.Errorf("%s has no %s of %s: a profile cut short is not judged", name, profileUnits[missing], sides[side])
 			}
-			if slices.Contains(given[spreadUnit:], true) {
-				need = given
-			}
-			if i := slices.Index(need, false); i >= 0 {
-				return nil, nil, fmt.Errorf("%s has no %s of %s: a profile cut short is not judged", name, profileUnits[i], sides[side])
-			}
-			p[side] = locks.FromValues(v[:len(locks.Units)])
-			p[side].Locks = recordedLocks(p[side], v[len(locks.Units)], v[len(locks.Units)+1], v[spreadUnit:spreadUnit+3])
-			p[side].Lines = locks.Lines{Hottest: v[lineUnit], Others: v[lineUnit+1], OtherTransfers: v[lineUnit+2]}
-			p[side].Kinds = given[spreadUnit]
-			if u := v[spreadUnit+3]; u > 0 {
-				p[side].Unseen = []locks.Unseen{{What: unseenKinds, Atomics: u}}
-			}
+			var c predict.Cell
+			predict.SetProfile(&c, v, given)
+			p[side] = locks.FromCell(c)
 			if err := p[side].Check(sides[side] + "'s " + name); err != nil {
 				return nil, nil, err
 			}
@@ -99,35 +83,19 @@ func ReadLocks(data []byte) (names []string, profiles Profiles, err error) {
 	return names, profiles, nil
 }
 
-// recordedLocks are the locks a recorded profile p describes: its busiest
-// (acquisitions acq holding held) and the rest as spread[0] locks of
-// equal weight, holding what the busiest does not; spread[1] says whether
-// the busiest's waiters spin first, spread[2] how many of the rest's
-// acquisitions are of locks whose waiters do, the rest's locks shared
-// between the two as their acquisitions are.
-func recordedLocks(p locks.Profile, acq, held float64, spread []float64) []locks.LockProfile {
-	if !(acq > 0) {
-		return nil
-	}
-	out := []locks.LockProfile{{Kind: busiestKind, Exclusive: acq, HeldExclusive: held, Spin: spread[1] == 1}}
-	rest, others := p.ExclusiveLocks-acq, spread[0]
-	if !(rest > 0) || !(others > 0) {
-		return out
-	}
-	restHeld := max(0, p.LockedInstructions-held)
-	spin := min(spread[2], rest)
-	for _, part := range []struct {
-		acq  float64
-		spin bool
-	}{{spin, true}, {rest - spin, false}} {
-		if part.acq > 0 {
-			share := part.acq / rest
-			out = append(out, locks.LockProfile{Kind: busiestKind, Exclusive: part.acq, HeldExclusive: restHeld * share, Count: others * share, Spin: part.spin})
+// cutShort is the first unit of a profile's groups that a file left out
+// where it may not, -1 where none: the gated and the busiest units are
+// every profile's; the lines and the spread are optional, each group all
+// or none, the spread only after the lines (a file from before them has
+// every atomic on one line, its other locks as one).
+func cutShort(given []bool) int {
+	last := predict.BusiestUnits
+	for i, u := range predict.ProfileUnits {
+		if given[i] {
+			last = max(last, u.Group)
 		}
 	}
-	return out
+	return slices.IndexFunc(predict.ProfileUnits, func(u predict.ProfileUnit) bool {
+		return u.Group <= last && !given[slices.Index(profileUnits, u.Unit)]
+	})
 }
-
-// unseenKinds names a recorded profile's blind spot: the file keeps its
-// atomics, not its kind.
-const unseenKinds = "locks the profile cannot see (the runtime's, internal/sync's, a C library's)"

@@ -8,6 +8,7 @@ import (
 
 	"github.com/perfrun/perfrun/compare"
 	"github.com/perfrun/perfrun/harness/locks"
+	"github.com/perfrun/perfrun/predict"
 	"github.com/perfrun/perfrun/records"
 )
 
@@ -54,7 +55,7 @@ func lockKinds(p [2]locks.Profile, unit string) string {
 				took = true
 			}
 			// A replayed profile knows its busiest lock, not its kind.
-			if took && l.Kind != busiestKind && !slices.Contains(kinds, l.Kind) {
+			if took && l.Kind != locks.RecordedKind && !slices.Contains(kinds, l.Kind) {
 				kinds = append(kinds, l.Kind)
 			}
 		}
@@ -85,18 +86,12 @@ func besidesLocks(p locks.Profile) (float64, bool) {
 	return max(0, p.Atomics-own), true
 }
 
-// busiestKind names the one lock a recorded profile describes: the file
-// keeps its busiest lock's counts, not its kind.
-const busiestKind = "busiest"
-
 // profileUnits are the units a lock profiles file holds for each cell and
-// arm: the profile's, then its busiest lock's, its lines and how its locks
-// spread, which the prediction past the cores reads.
-var profileUnits = slices.Concat(locks.Units, records.BusiestLockUnits, records.LineUnits, records.SpreadUnits)
-
-// lineUnit and spreadUnit are the first of the lines' and of the spread's
-// units in profileUnits.
-var (
-	lineUnit   = len(locks.Units) + len(records.BusiestLockUnits)
-	spreadUnit = lineUnit + len(records.LineUnits)
-)
+// arm, in order (predict.ProfileUnits).
+var profileUnits = func() []string {
+	var out []string
+	for _, u := range predict.ProfileUnits {
+		out = append(out, u.Unit)
+	}
+	return out
+}()

@@ -5,8 +5,6 @@ import (
 	"slices"
 
 	"github.com/perfrun/perfrun/compare"
-	"github.com/perfrun/perfrun/harness/locks"
-	"github.com/perfrun/perfrun/predict"
 	"github.com/perfrun/perfrun/records"
 	"github.com/perfrun/perfrun/scaling"
 )
@@ -37,7 +35,7 @@ func Predictions(names []string, counts Counts, profiles Profiles, n, cores int)
 			out.Why = append(out.Why, name+": no instructions/op of both revisions (-instructions counts them)")
 			continue
 		}
-		base, head := cellOf(name, p[0], records.Median(c[0])), cellOf(name, p[1], records.Median(c[1]))
+		base, head := p[0].Cell(name, records.Median(c[0])), p[1].Cell(name, records.Median(c[1]))
 		pr, err := scaling.Predict(name, base, head, scaling.Threads(n), scaling.Fixed)
 		if err == nil {
 			err = pr.Within(cores, scaling.RunnerFixed)
@@ -49,16 +47,6 @@ func Predictions(names []string, counts Counts, profiles Profiles, n, cores int)
 		out.Cells[name] = pr
 	}
 	return out
-}
-
-// cellOf is what the model needs of one arm's cell.
-func cellOf(name string, p locks.Profile, instructions float64) predict.Cell {
-	acq, held := p.Busiest()
-	return predict.Cell{Name: name, Instructions: instructions, ExclusiveLocks: p.ExclusiveLocks,
-		LockedInstructions: p.LockedInstructions, Atomics: p.Atomics, BusiestLocks: acq, BusiestLocked: held,
-		HottestLine: p.Lines.Hottest, OtherLines: p.Lines.Others, OtherLineTransfers: p.Lines.OtherTransfers,
-		OtherLocks: p.OtherLocks(), BusiestSite: p.BusiestSite(), Unseen: p.UnseenAtomics(),
-		BusiestSpins: p.BusiestSpinning(), OtherSpinning: p.OtherSpinning(), Kinds: p.Kinds}
 }
 
 // linesFell says whether a prediction's head writes lines other threads
