@@ -52,7 +52,7 @@ func (r *Report) Decide(rules Rules) {
 	for _, d := range r.designs() {
 		for _, n := range rules.At {
 			if dec, ok := r.decisions[d][n]; ok {
-				r.Decided = append(r.Decided, Decided{Design: shortName(d), At: n, Verdict: dec.Verdict, By: dec.By, Time: dec.time, Counts: dec.counts, Prediction: dec.prediction, Why: dec.Why})
+				r.Decided = append(r.Decided, Decided{Design: shortName(d), Name: d, At: n, Verdict: dec.Verdict, By: dec.By, Time: dec.time, Counts: dec.counts, Prediction: dec.prediction, Why: dec.Why})
 			}
 		}
 	}
@@ -64,7 +64,9 @@ func (r *Report) Decide(rules Rules) {
 // what each witness said: what the JSON gives and the decided line
 // renders.
 type Decided struct {
-	Design     string     `json:"design"`
+	Design string `json:"design"`
+	// Name is the design's 1-thread cell, whose counts speak for it.
+	Name       string     `json:"name"`
 	At         int        `json:"at"`
 	Verdict    Verdict    `json:"verdict"`
 	By         Witness    `json:"by,omitempty"`
@@ -498,6 +500,27 @@ func (r *Report) untraded() bool {
 		}
 	}
 	return false
+}
+
+// DecidedOf is design name's worst decision over the declared counts
+// (compare's order) and the witnesses that gave it, each at its count
+// ("time at 2 threads"); "" where none was decided.
+func (r *Report) DecidedOf(name string) (Verdict, []string) {
+	var worst Verdict
+	var who []string
+	for _, d := range r.Decided {
+		if d.Name != name || d.Verdict == NotGated {
+			continue
+		}
+		w := witnessNames[d.By] + " at " + countWords(d.At)
+		switch {
+		case worst == "" || d.Verdict.Severity() > worst.Severity():
+			worst, who = d.Verdict, []string{w}
+		case d.Verdict == worst && !slices.Contains(who, w):
+			who = append(who, w)
+		}
+	}
+	return worst, who
 }
 
 // shortName is a design's name for a line: its impl key, else the name

@@ -107,7 +107,7 @@ func (r *Report) DecidedLine() string {
 		var by []string
 		for _, w := range []Witness{ByTime, ByCounted, ByCounts, ByPrediction, ByNone} {
 			if k := countOf(of, func(d Decided) bool { return d.By == w }); k > 0 {
-				by = append(by, witnessWords[w]+ofAll(k, len(of)))
+				by = append(by, witnessWords(w)+ofAll(k, len(of)))
 			}
 		}
 		part := fmt.Sprintf("at %s %s", countWords(n), strings.Join(by, ", "))
@@ -152,13 +152,22 @@ func ofAll(k, all int) string {
 	return fmt.Sprintf(" (%d of %d)", k, all)
 }
 
-// witnessWords name a witness in the decided line.
-var witnessWords = map[Witness]string{
-	ByTime:       "by time",
-	ByCounted:    "by an exact count",
-	ByCounts:     "by the counts",
-	ByPrediction: "by the prediction",
-	ByNone:       "undecided",
+// witnessNames name a witness where a line says what decided.
+var witnessNames = map[Witness]string{
+	ByTime:       "time",
+	ByCounted:    "an exact count",
+	ByCounts:     "the counts",
+	ByPrediction: "the prediction",
+	ByNone:       "nothing",
+}
+
+// witnessWords are a witness as the decided line gives it: "by time",
+// "undecided".
+func witnessWords(w Witness) string {
+	if w == ByNone {
+		return "undecided"
+	}
+	return "by " + witnessNames[w]
 }
 
 // The states are written in JSON by their names.

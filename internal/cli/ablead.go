@@ -30,7 +30,7 @@ func (a *abOptions) lead(doc *report.Document, res *campaign.Result) error {
 	}
 	for i, name := range names {
 		p := predicted.Cells[name]
-		verdict, decided := decidedBy(doc.Verdict, name, a.th.Metric)
+		verdict, decided := doc.Verdict.DecidedOf(name)
 		if len(p.Causes) == 0 && verdict != compare.Regression && verdict != compare.Improved {
 			doc.Unmoved[name] = true
 			continue
@@ -43,44 +43,6 @@ func (a *abOptions) lead(doc *report.Document, res *campaign.Result) error {
 		doc.Leads = append(doc.Leads, l)
 	}
 	return nil
-}
-
-// decidedBy is a cell's verdict over every thread count and witness (its
-// worst, compare's order) and the witnesses that gave it, in words.
-func decidedBy(rep *compare.Report, cell, metric string) (compare.Verdict, []string) {
-	var worst compare.Verdict
-	var who []string
-	for _, c := range rep.Cells {
-		if records.AtThreads(c.Name, 1) != cell || c.Verdict == compare.NotGated {
-			continue
-		}
-		w := witness(c, metric)
-		switch {
-		case worst == "" || c.Verdict.Severity() > worst.Severity():
-			worst, who = c.Verdict, []string{w}
-		case c.Verdict == worst && !slices.Contains(who, w):
-			who = append(who, w)
-		}
-	}
-	return worst, who
-}
-
-// witness names what gave a verdict.
-func witness(c compare.CellVerdict, metric string) string {
-	threads := records.NameKey(c.Name, "threads")
-	switch {
-	case c.Unit == metric && threads == "1":
-		return "time at 1 thread"
-	case c.Unit == metric:
-		return "time at " + threads + " threads"
-	case compare.Predicted(c.Unit):
-		return "the prediction"
-	case c.Unit == records.Instructions:
-		return "instructions/op"
-	case slices.Contains(records.LockUnits, c.Unit):
-		return "the lock profile"
-	}
-	return c.Unit
 }
 
 // measuredPoints are base's and head's measured time per call at each

@@ -108,7 +108,7 @@ func TestABPredictsTheWriteLock(t *testing.T) {
 		t.Errorf("the reason does not give the cost at 16 threads and the lock: %s", predicted.Reason)
 	}
 	lead, table := strings.Index(md, "### At 16 threads"), strings.Index(md, "| | cell |")
-	if lead < 0 || table < 0 || lead > table || !strings.Contains(md, "images/at-16-threads-1.png") || !strings.Contains(md, "decided by the lock profile and the prediction") {
+	if lead < 0 || table < 0 || lead > table || !strings.Contains(md, "images/at-16-threads-1.png") || !strings.Contains(md, "decided by the prediction at 2 threads and the prediction at 16 threads") {
 		t.Errorf("report.md does not open with the answer at 16 threads and its picture:\n%s", md)
 	}
 }
