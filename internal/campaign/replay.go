@@ -66,10 +66,10 @@ func replayCounts(windows string, rec *ab.Recording) (recordedSet, error) {
 		return c, nil
 	}
 	var err error
-	if c.counted, c.counts, err = recordedCounts(windows, rec, "instructions.csv", abcount.ReadInstructions); err != nil {
+	if c.counted, c.counts, err = recordedCounts(windows, rec, InstructionsFile, abcount.ReadInstructions); err != nil {
 		return recordedSet{}, err
 	}
-	trafficked, traffic, err := recordedCounts(windows, rec, "traffic.csv", abcount.ReadTraffic)
+	trafficked, traffic, err := recordedCounts(windows, rec, TrafficFile, abcount.ReadTraffic)
 	if err != nil {
 		return recordedSet{}, err
 	}
@@ -81,7 +81,7 @@ func replayCounts(windows string, rec *ab.Recording) (recordedSet, error) {
 		}
 		c.traffic = traffic
 	}
-	if c.profiled, c.profiles, err = recordedCounts(windows, rec, "locks.csv", abcount.ReadLocks); err != nil {
+	if c.profiled, c.profiles, err = recordedCounts(windows, rec, LocksFile, abcount.ReadLocks); err != nil {
 		return recordedSet{}, err
 	}
 	return c, nil
