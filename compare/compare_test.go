@@ -247,7 +247,7 @@ func TestDecideHolm(t *testing.T) {
 	if p := suspect.pAbove(tau); p > 0.01 || p < 0.005 {
 		t.Fatalf("test setup: p = %v", p)
 	}
-	alone := decide([]*CellVerdict{{}}, []estimate{suspect}, 0.05, 0.05)
+	alone := intervalVerdicts([]*CellVerdict{{}}, []estimate{suspect}, 0.05, 0.05)
 	if alone[0] != Regression {
 		t.Fatalf("alone: %q, want REGRESSION", alone[0])
 	}
@@ -257,7 +257,7 @@ func TestDecideHolm(t *testing.T) {
 		ests = append(ests, tEstimate{mean: 0, se: 0.01, df: 18, n: 10})
 		cells = append(cells, &CellVerdict{})
 	}
-	got := decide(cells, ests, 0.05, 0.05)
+	got := intervalVerdicts(cells, ests, 0.05, 0.05)
 	if got[0] != "" {
 		t.Fatalf("among twenty: %q (%s), want undecided", got[0], cells[0].Reason)
 	}
@@ -719,7 +719,7 @@ func TestPassIsIntersectionUnion(t *testing.T) {
 	if p := ests[0].pBelow(math.Log(1.05)); !(p < 0.05 && p > 0.05/8) {
 		t.Fatalf("the test's estimate: PASS p = %.4f, want it between alpha/8 and alpha", p)
 	}
-	for i, v := range decide(cells, ests, 0.05, 0.05) {
+	for i, v := range intervalVerdicts(cells, ests, 0.05, 0.05) {
 		if v != Pass {
 			t.Errorf("cell %d: %q (%s), want PASS", i, v, cells[i].Reason)
 		}

@@ -159,7 +159,7 @@ func Gate(old, new *records.Set, th Thresholds) (*Report, error) {
 			rep.Cells = append(rep.Cells, CellVerdict{Name: nc.Name, Unit: th.Metric, Verdict: NotGated, Reason: "new in " + new.Label + ": nothing to compare with"})
 		}
 	}
-	g.decide(newMachineView(old, new, th.Metric))
+	g.intervalVerdicts(newMachineView(old, new, th.Metric))
 	rep.finish()
 	return rep, nil
 }
@@ -244,7 +244,7 @@ func (g *gating) cell(oc *records.Cell) {
 // decide gives the tested cells their verdicts (Holm across them), then
 // takes back those of a thread count where the machine moved, and says
 // what it did where a cell stays undecided.
-func (g *gating) decide(machine machineView) {
+func (g *gating) intervalVerdicts(machine machineView) {
 	cells := make([]*CellVerdict, len(g.tested))
 	ests := make([]estimate, len(g.tested))
 	for i, t := range g.tested {
@@ -252,7 +252,7 @@ func (g *gating) decide(machine machineView) {
 	}
 	slices.Sort(g.threads)
 	g.rep.Warnings = append(g.rep.Warnings, machine.notes(g.threads, g.th.Alpha)...)
-	for i, v := range decide(cells, ests, g.th.MinEffect, g.th.Alpha) {
+	for i, v := range intervalVerdicts(cells, ests, g.th.MinEffect, g.th.Alpha) {
 		c, t := cells[i], g.tested[i]
 		if v != "" {
 			c.Verdict = v
@@ -333,7 +333,7 @@ func InstructionVerdict(name string, old, new []float64, th Thresholds) CellVerd
 	default:
 		// Its own family: one claim per cell, at the instructions
 		// threshold.
-		if v := decide([]*CellVerdict{&c}, []estimate{e}, th.InstructionsRatio, th.Alpha)[0]; v != "" {
+		if v := intervalVerdicts([]*CellVerdict{&c}, []estimate{e}, th.InstructionsRatio, th.Alpha)[0]; v != "" {
 			c.Verdict = v
 		}
 	}

@@ -83,7 +83,7 @@ const MinPairedRounds = 5
 // GatePaired decides one look at an interleaved A/B run. Per cell the
 // statistic is the per-round log ratio of head to the mean of both base
 // arms, paired by round id; the verdict follows the rule every perfrun
-// gate shares (see decide) at level th.Alpha, which a sequential caller
+// gate shares (see intervalVerdicts) at level th.Alpha, which a sequential caller
 // sets to its per-look level (PocockLevel). The A/A arm is a sanity check:
 // only when its interval lies wholly outside ±threshold/2 — base cannot
 // reproduce itself on this machine — is the cell INCONCLUSIVE whatever
@@ -141,7 +141,7 @@ func GatePaired(cells []*records.Cell, arms map[string]Arms, cores int, th Thres
 		verdicts[i] = &rep.Cells[idx]
 	}
 	half := math.Log1p(th.MinEffect / 2)
-	for i, v := range decide(verdicts, ests, th.MinEffect, th.Alpha) {
+	for i, v := range intervalVerdicts(verdicts, ests, th.MinEffect, th.Alpha) {
 		c := verdicts[i]
 		if v != "" {
 			c.Verdict = v

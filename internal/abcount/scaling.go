@@ -111,7 +111,7 @@ func (p Predicted) At(th compare.Thresholds) func(design string, n int) (compare
 	}
 }
 
-// Decide hands the lock units of every predicted cell that trades one
+// WeighTrades hands the lock units of every predicted cell that trades one
 // cause of contention for another — a gated unit worse beyond the
 // threshold, another cause better beyond it (fewer acquisitions, each
 // held longer; a read lock's shared line given up for an exclusive lock,
@@ -121,7 +121,7 @@ func (p Predicted) At(th compare.Thresholds) func(design string, n int) (compare
 // what the prediction makes of it: how much a longer hold costs at 16
 // threads depends on the machine's hand-off, and more held is never less.
 // A reason speaks of the prediction at n threads, the count it gates.
-func (p Predicted) Decide(th compare.Thresholds, locked []compare.CellVerdict, n int) []compare.CellVerdict {
+func (p Predicted) WeighTrades(th compare.Thresholds, locked []compare.CellVerdict, n int) []compare.CellVerdict {
 	out := slices.Clone(locked)
 	worse, better := make(map[string]bool), make(map[string]bool)
 	for _, v := range out {

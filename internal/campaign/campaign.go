@@ -170,7 +170,7 @@ func (c *Campaign) Run(ctx context.Context, base, head string, pre *Prebuilt) (*
 	for side := range counting {
 		counting[side].Env = append(slices.Clip(counting[side].Env), r.CorpusCache(side))
 	}
-	rep, windows, err := c.decide(ctx, r, start, counting)
+	rep, windows, err := c.look(ctx, r, start, counting)
 	if err != nil {
 		res.Close()
 		if ctx.Err() != nil {

@@ -40,7 +40,7 @@ func TestAReadLockGivenUpIsATrade(t *testing.T) {
 		profiles := Profiles{name: {read, c.head}}
 		p := Predictions([]string{name}, counts, profiles, 16, 2)
 		var exclusive compare.Verdict
-		for _, v := range p.Decide(compare.DefaultThresholds, LockVerdicts(compare.DefaultThresholds, []string{name}, profiles), 16) {
+		for _, v := range p.WeighTrades(compare.DefaultThresholds, LockVerdicts(compare.DefaultThresholds, []string{name}, profiles), 16) {
 			if v.Unit == records.ExclusiveLocks {
 				exclusive = v.Verdict
 			}
@@ -62,7 +62,7 @@ func TestLockReasonsSpeakOfTheGatedCount(t *testing.T) {
 		Locks: []locks.LockProfile{{Kind: "sync.RWMutex", Exclusive: 1, HeldExclusive: 60, Spin: true}}}
 	profiles := Profiles{name: {read, write}}
 	p := Predictions([]string{name}, Counts{name: {{400}, {404}}}, profiles, 16, 2)
-	for _, v := range p.Decide(compare.DefaultThresholds, LockVerdicts(compare.DefaultThresholds, []string{name}, profiles), 3) {
+	for _, v := range p.WeighTrades(compare.DefaultThresholds, LockVerdicts(compare.DefaultThresholds, []string{name}, profiles), 3) {
 		if v.Unit == records.ExclusiveLocks && (!strings.Contains(v.Reason, "predicted at 3 threads") || strings.Contains(v.Reason, "16 threads")) {
 			t.Errorf("%s: %q, want the prediction at 3 threads", v.Unit, v.Reason)
 		}

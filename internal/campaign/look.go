@@ -16,9 +16,9 @@ import (
 	"github.com/perfrun/perfrun/records"
 )
 
-// decide runs the looks within the budget and returns the report and
+// look runs the looks within the budget and returns the report and
 // every cell's windows.
-func (c *Campaign) decide(ctx context.Context, r *ab.Runner, start time.Time, counting [2]abcount.Arm) (*compare.Report, map[string][]compare.Window, error) {
+func (c *Campaign) look(ctx context.Context, r *ab.Runner, start time.Time, counting [2]abcount.Arm) (*compare.Report, map[string][]compare.Window, error) {
 	windows := make(map[string][]compare.Window)
 	var instrWarning string
 	var lastLook, lastMeasuring time.Duration
@@ -144,7 +144,7 @@ func (c *Campaign) predictedCounts(cores int) []int {
 // instructions and traffic; profiled: lock profiles and the prediction)
 // on a machine of cores cores. The prediction gates every predicted cell
 // at the declared counts past the cores, and decides alone a cell whose
-// lock units trade one cause for another (abcount.Predicted.Decide).
+// lock units trade one cause for another (abcount.Predicted.WeighTrades).
 func (c *Campaign) judgeCounts(counted, profiled []string, counts abcount.Counts, traffic abcount.Traffic, profiles abcount.Profiles, cores int) countVerdicts {
 	var v countVerdicts
 	if counts != nil {
@@ -157,7 +157,7 @@ func (c *Campaign) judgeCounts(counted, profiled []string, counts abcount.Counts
 	locked := abcount.LockVerdicts(c.Thresholds, profiled, profiles)
 	v.predicted = abcount.Predictions(profiled, counts, profiles, c.PredictAt(), cores)
 	gated := c.predictedCounts(cores)
-	v.all = append(v.all, v.predicted.Decide(c.Thresholds, locked, gated[len(gated)-1])...)
+	v.all = append(v.all, v.predicted.WeighTrades(c.Thresholds, locked, gated[len(gated)-1])...)
 	v.all = append(v.all, v.predicted.Verdicts(c.Thresholds, profiled, gated...)...)
 	for _, why := range v.predicted.Why {
 		v.why = append(v.why, fmt.Sprintf("no prediction at %d threads: %s", c.PredictAt(), why))

@@ -8,7 +8,7 @@ import (
 )
 
 // estimate is one cell's change θ on the log scale, log(new/old), with
-// the tests and confidence bounds decide needs. gate makes one from two
+// the tests and confidence bounds intervalVerdicts needs. gate makes one from two
 // independent files (tEstimate, Yuen's trimmed means or Welch's), ab from rounds
 // paired by id (signedRank).
 type estimate interface {
@@ -61,7 +61,7 @@ func (e tEstimate) bounds(alpha float64) (lo, hi float64) {
 	return e.mean - t*e.se, e.mean + t*e.se
 }
 
-// decide gives each estimate its verdict at the threshold (a fraction:
+// intervalVerdicts gives each estimate its verdict at the threshold (a fraction:
 // 0.05 is 5%), at level alpha for each kind of claim:
 //
 //   - REGRESSION: the slowdown's lower bound is above the threshold;
@@ -79,7 +79,7 @@ func (e tEstimate) bounds(alpha float64) (lo, hi float64) {
 // of cells.
 //
 // It fills Ratio, Lo, Hi, P (of the regression test) and PAdj in cells.
-func decide(cells []*CellVerdict, ests []estimate, threshold, alpha float64) []Verdict {
+func intervalVerdicts(cells []*CellVerdict, ests []estimate, threshold, alpha float64) []Verdict {
 	tau := math.Log1p(threshold)
 	reg, pass, imp := make([]float64, len(ests)), make([]float64, len(ests)), make([]float64, len(ests))
 	for i, e := range ests {
