@@ -129,8 +129,10 @@ type Report struct {
 	shownBefore map[int]shown
 }
 
-// finish sets the overall verdict: any regression, else any inconclusive
-// cell, else any improvement, else pass.
+// finish sets the overall verdict: the decisions' where the report was
+// decided (decidedVerdict, which alone knows a TRADE), else the worst
+// cell's: any regression, else any inconclusive cell, else any
+// improvement, else pass.
 //
 // A report that gated nothing — every cell oversubscribed, new, missing
 // but allowed, or only the machine's reference cells — is INCONCLUSIVE,
@@ -154,11 +156,6 @@ func (r *Report) finish() {
 		if c.Verdict.Severity() > r.Verdict.Severity() {
 			r.Verdict = c.Verdict
 		}
-	}
-	if r.Verdict == Regression && !slices.ContainsFunc(r.Cells, func(c CellVerdict) bool {
-		return c.Verdict == Regression && !r.trades[design(c.Name)]
-	}) {
-		r.Verdict = Trade
 	}
 	if gated == 0 {
 		r.Verdict = Inconclusive
