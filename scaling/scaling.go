@@ -55,12 +55,11 @@ var Reference = predict.Measured{
 const goLook = 30 * 40 / 3e9
 
 // Instruction is the reference time one instruction of a lookup takes,
-// lowest, middle and highest: each design's median time per call at one
-// thread over its instructions/op, measured alone on this project's
-// 2-core runner (results/scaling/instruction.md gives the runs and the
-// command). The middle is the median of ab's default cells (cost=own,
-// 0.079 to 0.093 ns); the highest, the designs at cost=openssl, whose
-// shared work misses the cache more.
+// lowest, middle and highest: a design's median time per call at one
+// thread over its instructions/op. The middle is the median of ab's
+// default cells (cost=own); the highest, the designs at cost=openssl,
+// whose shared work misses the cache more. results/scaling/instruction.md
+// has the runs and the command.
 var Instruction = [3]float64{0.079e-9, 0.082e-9, 0.180e-9}
 
 // InstructionOpenSSL is Instruction for a call at cost=openssl: the
