@@ -159,7 +159,7 @@ func Gate(old, new *records.Set, th Thresholds) (*Report, error) {
 			rep.Cells = append(rep.Cells, CellVerdict{Name: nc.Name, Unit: th.Metric, Verdict: NotGated, Reason: "new in " + new.Label + ": nothing to compare with"})
 		}
 	}
-	g.intervalVerdicts(newMachineView(old, new, th.Metric))
+	g.judge(newMachineView(old, new, th.Metric))
 	rep.finish()
 	return rep, nil
 }
@@ -241,10 +241,10 @@ func (g *gating) cell(oc *records.Cell) {
 	rep.Cells = append(rep.Cells, c)
 }
 
-// decide gives the tested cells their verdicts (Holm across them), then
+// judge gives the tested cells their verdicts (Holm across them), then
 // takes back those of a thread count where the machine moved, and says
 // what it did where a cell stays undecided.
-func (g *gating) intervalVerdicts(machine machineView) {
+func (g *gating) judge(machine machineView) {
 	cells := make([]*CellVerdict, len(g.tested))
 	ests := make([]estimate, len(g.tested))
 	for i, t := range g.tested {
