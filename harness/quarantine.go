@@ -221,13 +221,11 @@ func (r *runner) controlReference() float64 {
 }
 
 // valid returns a cell's values of unit from the samples not set aside.
-func (r *Outcome) valid(c Cell, unit string) []float64 { return r.kept(c, unit, false) }
-
-func (r *Outcome) kept(c Cell, unit string, aside bool) []float64 {
+func (r *Outcome) valid(c Cell, unit string) []float64 {
 	var out []float64
 	for i := range r.Samples {
 		s := &r.Samples[i]
-		if (s.Quarantine != "") == aside && s.Cell.Name() == c.Name() {
+		if s.Quarantine == "" && s.Cell.Name() == c.Name() {
 			if v, ok := metric(s, unit); ok {
 				out = append(out, v)
 			}

@@ -95,7 +95,10 @@ func cutShort(given []bool) int {
 			last = max(last, u.Group)
 		}
 	}
-	return slices.IndexFunc(predict.ProfileUnits, func(u predict.ProfileUnit) bool {
-		return u.Group <= last && !given[slices.Index(profileUnits, u.Unit)]
-	})
+	for i, u := range predict.ProfileUnits {
+		if u.Group <= last && !given[i] {
+			return i
+		}
+	}
+	return -1
 }
