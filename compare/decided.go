@@ -52,7 +52,7 @@ func (r *Report) Decide(rules Rules) {
 	for _, d := range r.designs() {
 		for _, n := range rules.At {
 			if dec, ok := r.decisions[d][n]; ok {
-				r.Decided = append(r.Decided, Decided{Design: shortName(d), Name: d, At: n, Verdict: dec.Verdict, By: dec.By, Time: dec.time, Counts: dec.counts, Prediction: dec.prediction, Why: dec.Why})
+				r.Decided = append(r.Decided, dec.Decided)
 			}
 		}
 	}
@@ -66,26 +66,20 @@ func (r *Report) Decide(rules Rules) {
 type Decided struct {
 	Design string `json:"design"`
 	// Name is the design's 1-thread cell, whose counts speak for it.
-	Name       string     `json:"name"`
-	At         int        `json:"at"`
-	Verdict    Verdict    `json:"verdict"`
-	By         Witness    `json:"by,omitempty"`
+	Name string `json:"name"`
+	At   int    `json:"at"`
+	Decision
 	Time       Time       `json:"time"`
 	Counts     Counts     `json:"counts"`
 	Prediction Prediction `json:"prediction"`
-	Why        string     `json:"why"`
 }
 
 // An atCount is the table's decision of a design at a count, and the
 // verdict cell that shows it: the time cell, the count, or the
 // prediction that decided.
 type atCount struct {
-	Decision
+	Decided
 	by CellVerdict
-	// the witnesses' states the table read.
-	time       Time
-	counts     Counts
-	prediction Prediction
 	// timeSaid is what time measured where a count decided over it.
 	timeSaid string
 }
@@ -145,7 +139,7 @@ func (r *Report) decideAt(d string, n int, rules Rules) (atCount, bool) {
 		ps = predictionState(pred)
 	}
 	k := Case{tm, cs, ps, rules.Strict && n <= rules.Cores}
-	dec := atCount{Decision: k.Decision(), time: tm, counts: cs, prediction: ps}
+	dec := atCount{Decided: Decided{Design: shortName(d), Name: d, At: n, Decision: k.Decision(), Time: tm, Counts: cs, Prediction: ps}}
 	switch dec.By {
 	case ByTime:
 		dec.by = timeCell

@@ -102,9 +102,9 @@ const (
 // the witness that gave it, and why: each witness's state in a clause of
 // its own, then the row's conclusion (render).
 type Decision struct {
-	Verdict Verdict
-	By      Witness
-	Why     string
+	Verdict Verdict `json:"verdict"`
+	By      Witness `json:"by,omitempty"`
+	Why     string  `json:"why"`
 }
 
 // A rule is one row of the table: the states it matches (any where
