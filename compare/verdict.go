@@ -127,6 +127,8 @@ type Report struct {
 	// shownBefore what each cell a decision changed said before it.
 	decisions   map[string]map[int]atCount
 	shownBefore map[int]shown
+	// nothingGated is the warning finish said last, if any.
+	nothingGated string
 }
 
 // finish sets the overall verdict: the decisions' where the report was
@@ -141,7 +143,7 @@ func (r *Report) finish() {
 	if v, ok := r.decidedVerdict(); ok {
 		r.Verdict = v
 		if v == Inconclusive && !r.decidedAnything() {
-			r.Warnings = replacing(r.Warnings, noTimeGated, noTimeGated+": no witness decided any declared count: time decided none, and nothing counted or predicted settles what it left")
+			r.sayNothingGated("nothing was gated on time: no witness decided any declared count: time decided none, and nothing counted or predicted settles what it left")
 		}
 		return
 	}
@@ -159,7 +161,7 @@ func (r *Report) finish() {
 	}
 	if gated == 0 {
 		r.Verdict = Inconclusive
-		r.Warnings = replacing(r.Warnings, noTimeGated, fmt.Sprintf(noTimeGated+": of %d verdicts none judged a time "+
+		r.sayNothingGated(fmt.Sprintf("nothing was gated on time: of %d verdicts none judged a time "+
 			"(more threads than cores, only in one side, no time unit, or only the machine's reference cells): gate cells that fit the cores and measure time", len(r.Cells)))
 	}
 }
@@ -184,15 +186,15 @@ func (r *Report) Add(cells ...CellVerdict) {
 	r.finish()
 }
 
-// noTimeGated opens the warning of a report that gated nothing on time.
-const noTimeGated = "nothing was gated on time"
-
-// replacing is list with s in place of every warning that opens with
-// prefix: a report finished again after cells were added says it once,
-// with the count it ends with.
-func replacing(list []string, prefix, s string) []string {
-	list = slices.DeleteFunc(list, func(w string) bool { return strings.HasPrefix(w, prefix) })
-	return append(list, s)
+// sayNothingGated puts note among the warnings in place of the one an
+// earlier finish said: a report finished again after cells were added
+// says it once, with the count it ends with.
+func (r *Report) sayNothingGated(note string) {
+	if i := slices.Index(r.Warnings, r.nothingGated); r.nothingGated != "" && i >= 0 {
+		r.Warnings = slices.Delete(r.Warnings, i, i+1)
+	}
+	r.nothingGated = note
+	r.Warnings = append(r.Warnings, note)
 }
 
 // holmLevels returns the level each hypothesis is tested at in Holm's
@@ -290,16 +292,13 @@ func (r *Report) writeHead(w io.Writer) {
 // report's.
 const MaxShortReason = 160
 
-// ShortReason is the reason's first clause, at most MaxShortReason
+// ShortReason is the reason's opening, at most MaxShortReason
 // characters.
 func (c CellVerdict) ShortReason() string { return Shorten(c.Reason, MaxShortReason) }
 
-// Shorten is s's first clause (up to its first "; "), cut at a word to at
-// most n characters with an ellipsis where it was longer.
+// Shorten is s cut at a word to at most n characters, with an ellipsis
+// where it was longer.
 func Shorten(s string, n int) string {
-	if i := strings.Index(s, "; "); i > 0 {
-		s = s[:i]
-	}
 	r := []rune(s)
 	if len(r) <= n {
 		return s

@@ -67,8 +67,9 @@ func Run(ctx context.Context, args, env []string, stdout io.Writer, done func(st
 			_, err = stdout.Write(out.Bytes())
 			return err
 		}
-		why = append(why, Reason(err, stderr.Bytes()))
-		if !transient(why[len(why)-1]) {
+		reason, again := Reason(err, stderr.Bytes())
+		why = append(why, reason)
+		if !again {
 			break
 		}
 	}
@@ -108,22 +109,18 @@ var (
 
 // Reason says in a line why a valgrind run failed: callgrind's assertion,
 // the Go runtime's fatal error, else the counted program's own last word
-// (its last line that is not valgrind's).
-func Reason(err error, stderr []byte) string {
+// (its last line that is not valgrind's). transient says whether the
+// failure may not happen again: callgrind's abort, or the Go runtime
+// dying under valgrind; a program that refuses its arguments refuses them
+// every time.
+func Reason(err error, stderr []byte) (reason string, transient bool) {
 	if m := assertion.Find(stderr); m != nil {
-		return "callgrind aborted (" + string(m) + ")"
+		return "callgrind aborted (" + string(m) + ")", true
 	}
 	if m := goFailure.Find(stderr); m != nil {
-		return fmt.Sprintf("the counted process failed (%v): %s", err, m)
+		return fmt.Sprintf("the counted process failed (%v): %s", err, m), true
 	}
-	return fmt.Sprintf("%v: %s", err, programLine(stderr))
-}
-
-// transient says whether a failure may not happen again: callgrind's
-// abort, or the Go runtime dying under valgrind. A program that refuses
-// its arguments refuses them every time.
-func transient(reason string) bool {
-	return strings.HasPrefix(reason, "callgrind aborted") || strings.HasPrefix(reason, "the counted process failed")
+	return fmt.Sprintf("%v: %s", err, programLine(stderr)), false
 }
 
 var valgrindLine = regexp.MustCompile(`^(==|--)\d+(==|--)`)
