@@ -8,15 +8,6 @@ import (
 	"github.com/perfrun/perfrun/records"
 )
 
-// shown is what a cell said before a decision changed it (not declared,
-// decided by counts, handed to the prediction): a decision taken again
-// starts from it, and a change at a count nobody declared is still told.
-type shown struct {
-	verdict  Verdict
-	reason   string
-	byCounts bool
-}
-
 // Decide combines the witnesses at the declared counts by the decision
 // table (Decide, Table): for every design and declared count it reads
 // each witness's state from the cells, takes the table's decision, and
@@ -25,39 +16,69 @@ type shown struct {
 // that speaks of no declared count is shown, not gated, and its change,
 // where it passes the threshold, is still told (Answers: "not
 // declared"). The overall verdict is the decisions' (finish).
+//
+// The decisions read the cells as measured and never edit them: what
+// the report shows is built afresh from them, so a report decided again
+// (other rules) starts from what was measured.
 func (r *Report) Decide(rules Rules) {
-	r.restore()
-	atList := joinInts(rules.At)
-	r.predictionGates = len(rules.At) > 0 && slices.Max(rules.At) > rules.Cores
-	undeclared := r.undeclaredChanges(rules)
-	for i := range r.Cells {
-		c := &r.Cells[i]
-		if c.Verdict == NotGated || declared(*c, rules.At) {
-			continue
-		}
-		r.keep(i)
-		c.Verdict = NotGated
-		c.Reason += fmt.Sprintf("; not gated: -at %s does not judge %s", atList, countWords(witnessAt(*c)))
+	if r.measured == nil {
+		r.measured = slices.Clone(r.Cells)
 	}
+	measured := board{cells: r.measured, threshold: r.Threshold}
+	r.predictionGates = len(rules.At) > 0 && slices.Max(rules.At) > rules.Cores
+	undeclared := measured.undeclaredChanges(rules)
+	view := measured.declaredOnly(rules.At)
 	r.decisions = make(map[string]map[int]atCount)
-	for _, d := range r.designs() {
+	r.Decided = nil
+	for _, d := range view.designs() {
 		r.decisions[d] = make(map[int]atCount)
 		for _, n := range rules.At {
-			if dec, ok := r.decideAt(d, n, rules); ok {
+			if dec, ok := view.decideAt(d, n, rules); ok {
 				r.decisions[d][n] = dec
-			}
-		}
-	}
-	r.Decided = nil
-	for _, d := range r.designs() {
-		for _, n := range rules.At {
-			if dec, ok := r.decisions[d][n]; ok {
 				r.Decided = append(r.Decided, dec.Decided)
 			}
 		}
 	}
-	r.answer(rules, undeclared)
+	r.Cells = view.shown(r.decisions, rules.At)
+	r.answer(rules, undeclared, view.designs())
 	r.finish()
+}
+
+// A board is the cells a decision reads and the threshold time is held
+// to: read, never written.
+type board struct {
+	cells     []CellVerdict
+	threshold float64
+}
+
+// declaredOnly is the board with every verdict that speaks of no count
+// in at shown, not gated.
+func (b board) declaredOnly(at []int) board {
+	out := board{cells: slices.Clone(b.cells), threshold: b.threshold}
+	for i := range out.cells {
+		c := &out.cells[i]
+		if c.Verdict == NotGated || declared(*c, at) {
+			continue
+		}
+		c.Verdict = NotGated
+		c.Reason += fmt.Sprintf("; not gated: -at %s does not judge %s", joinInts(at), countWords(witnessAt(*c)))
+	}
+	return out
+}
+
+// shown are the board's cells with every decision shown on the time cell
+// it concerns (at the declared counts, in order), and the predictions
+// that decided where no cell of theirs was.
+func (b board) shown(decisions map[string]map[int]atCount, at []int) []CellVerdict {
+	out := slices.Clone(b.cells)
+	for _, d := range b.designs() {
+		for _, n := range at {
+			if dec, ok := decisions[d][n]; ok {
+				out = dec.show(out, b)
+			}
+		}
+	}
+	return out
 }
 
 // Decided is the table's decision of a design at a declared count, with
@@ -82,12 +103,17 @@ type atCount struct {
 	by CellVerdict
 	// timeSaid is what time measured where a count decided over it.
 	timeSaid string
+	// The time cell's index on the board (-1 where none), and the
+	// prediction at the count where predicted: what show puts on it.
+	timeCell  int
+	pred      CellVerdict
+	predicted bool
 }
 
-// designs are the designs of the report's cells, in order.
-func (r *Report) designs() []string {
+// designs are the designs of the board's cells, in order.
+func (b board) designs() []string {
 	var out []string
-	for _, c := range r.Cells {
+	for _, c := range b.cells {
 		if d := design(c.Name); !slices.Contains(out, d) {
 			out = append(out, d)
 		}
@@ -95,42 +121,20 @@ func (r *Report) designs() []string {
 	return out
 }
 
-// keep saves what cell i said before a decision changes it.
-func (r *Report) keep(i int) {
-	if r.shownBefore == nil {
-		r.shownBefore = make(map[int]shown)
-	}
-	if _, ok := r.shownBefore[i]; !ok {
-		c := r.Cells[i]
-		r.shownBefore[i] = shown{c.Verdict, c.Reason, c.ByCounts}
-	}
-}
-
-// restore puts back what every cell said before the last decision.
-func (r *Report) restore() {
-	for i, s := range r.shownBefore {
-		if i < len(r.Cells) {
-			r.Cells[i].Verdict, r.Cells[i].Reason, r.Cells[i].ByCounts = s.verdict, s.reason, s.byCounts
-		}
-	}
-	r.shownBefore = nil
-	r.Cells = slices.DeleteFunc(r.Cells, func(c CellVerdict) bool { return c.added })
-}
-
 // decideAt is design d's decision at n threads: the table's, from the
 // states of its time cell at n, its counts (at 1 thread every count; past
 // it the lock units) and its prediction at n; false where no witness
 // speaks of n.
-func (r *Report) decideAt(d string, n int, rules Rules) (atCount, bool) {
-	ti := r.timeCell(d, n)
+func (b board) decideAt(d string, n int, rules Rules) (atCount, bool) {
+	ti := b.timeCell(d, n)
 	var tm Time
 	var timeCell CellVerdict
 	if ti >= 0 {
-		timeCell = r.Cells[ti]
-		tm = timeState(timeCell, r.Threshold)
+		timeCell = b.cells[ti]
+		tm = timeState(timeCell, b.threshold)
 	}
-	counts, cs := r.countsAt(d, n, tm, rules.Need)
-	pred, predicted := r.predictionAt(d, n, rules)
+	counts, cs := b.countsAt(d, n, tm, rules.Need)
+	pred, predicted := b.predictionAt(d, n, rules)
 	if ti < 0 && len(counts) == 0 && !predicted {
 		return atCount{}, false
 	}
@@ -139,7 +143,8 @@ func (r *Report) decideAt(d string, n int, rules Rules) (atCount, bool) {
 		ps = predictionState(pred)
 	}
 	k := Case{tm, cs, ps, rules.Strict && n <= rules.Cores}
-	dec := atCount{Decided: Decided{Design: shortName(d), Name: d, At: n, Decision: k.Decision(), Time: tm, Counts: cs, Prediction: ps}}
+	dec := atCount{Decided: Decided{Design: shortName(d), Name: d, At: n, Decision: k.Decision(), Time: tm, Counts: cs, Prediction: ps},
+		timeCell: ti, pred: pred, predicted: predicted}
 	switch dec.By {
 	case ByTime:
 		dec.by = timeCell
@@ -153,7 +158,6 @@ func (r *Report) decideAt(d string, n int, rules Rules) (atCount, bool) {
 	case ByCounts:
 		dec.by = timeCell
 	}
-	r.show(ti, dec, counts, pred, predicted, tm)
 	if dec.by.Name == "" {
 		dec.by = CellVerdict{Name: d, Verdict: dec.Verdict, Reason: dec.Why}
 	}
@@ -161,29 +165,33 @@ func (r *Report) decideAt(d string, n int, rules Rules) (atCount, bool) {
 	return dec, true
 }
 
-// show puts a decision on the time cell it concerns: a time cell decided
-// by counts says so; one the host kept no window of is shown, not gated,
-// and hands the count to the prediction, whose cell joins the report.
-func (r *Report) show(ti int, dec atCount, counts []CellVerdict, pred CellVerdict, predicted bool, tm Time) {
-	if ti < 0 {
-		if dec.By == ByPrediction && !r.hasCell(pred) {
-			pred.added = true
-			r.Cells = append(r.Cells, pred)
+// show is cells with the decision put on the time cell it concerns: a
+// time cell decided by counts says so; one the host kept no window of is
+// shown, not gated, and hands the count to the prediction, whose cell
+// joins the report. b is the board the decision read.
+func (dec atCount) show(cells []CellVerdict, b board) []CellVerdict {
+	pred, tm := dec.pred, dec.Time
+	join := func() {
+		if !slices.ContainsFunc(cells, func(x CellVerdict) bool { return x.Name == pred.Name && x.Unit == pred.Unit }) {
+			cells = append(cells, pred)
 		}
-		return
 	}
-	c := &r.Cells[ti]
+	if dec.timeCell < 0 {
+		if dec.By == ByPrediction {
+			join()
+		}
+		return cells
+	}
+	c := &cells[dec.timeCell]
 	switch {
 	case dec.By == ByCounts && tm == TimeNoWindow:
-		r.keep(ti)
 		c.Verdict = NotGated
 		c.Reason += "; not gated: the host kept no window of it, so the exact counts judge it alone"
 	case dec.By == ByCounts:
-		r.keep(ti)
-		all := r.designCounts(design(c.Name))
-		what := passWhat(all, predicted, pred)
+		all := b.designCounts(design(c.Name))
+		what := passWhat(all, dec.predicted, pred)
 		if dec.Verdict == Improved {
-			what = improvedWhat(all, predicted, pred)
+			what = improvedWhat(all, dec.predicted, pred)
 		}
 		noise := ""
 		if c.Layout > 0 {
@@ -192,36 +200,27 @@ func (r *Report) show(ti int, dec atCount, counts []CellVerdict, pred CellVerdic
 		c.Verdict, c.ByCounts = dec.Verdict, true
 		c.Reason = fmt.Sprintf("by counts: %s; %s%s (%s)", what, dec.Why, noise, c.Reason)
 	case dec.By == ByPrediction && tm == TimeNoWindow:
-		r.keep(ti)
 		c.Verdict = NotGated
 		c.Reason += fmt.Sprintf("; not gated: the host kept no window of it, so the prediction judges %s: %s", countWords(witnessAt(*c)), pred.Reason)
-		if !r.hasCell(pred) {
-			pred.added = true
-			r.Cells = append(r.Cells, pred)
-		}
+		join()
 	case dec.Verdict == Inconclusive && c.Verdict == Inconclusive:
-		r.keep(ti)
 		c.Reason += "; " + dec.Why
 	}
-}
-
-// hasCell says whether the report has a verdict of c's name and unit.
-func (r *Report) hasCell(c CellVerdict) bool {
-	return slices.ContainsFunc(r.Cells, func(x CellVerdict) bool { return x.Name == c.Name && x.Unit == c.Unit })
+	return cells
 }
 
 // timeCell is the index of design d's time cell at n threads, -1 where
 // it has none.
-func (r *Report) timeCell(d string, n int) int {
-	return slices.IndexFunc(r.Cells, func(c CellVerdict) bool {
+func (b board) timeCell(d string, n int) int {
+	return slices.IndexFunc(b.cells, func(c CellVerdict) bool {
 		return !Counted(c.Unit) && design(c.Name) == d && witnessAt(c) == n && c.Verdict != NotGated
 	})
 }
 
 // designCounts are every exact count of design d, gated or shown.
-func (r *Report) designCounts(d string) []CellVerdict {
+func (b board) designCounts(d string) []CellVerdict {
 	var out []CellVerdict
-	for _, c := range r.Cells {
+	for _, c := range b.cells {
 		if Counted(c.Unit) && !Predicted(c.Unit) && design(c.Name) == d {
 			out = append(out, c)
 		}
@@ -236,9 +235,9 @@ func (r *Report) designCounts(d string) []CellVerdict {
 // the 1-thread counts join them, to settle what time could not (the code
 // did the same work), never to make it worse: a count worse at 1 thread
 // leaves the count past it undecided, and is told at 1.
-func (r *Report) countsAt(d string, n int, tm Time, need []string) ([]CellVerdict, Counts) {
+func (b board) countsAt(d string, n int, tm Time, need []string) ([]CellVerdict, Counts) {
 	var at, one []CellVerdict
-	for _, c := range r.designCounts(d) {
+	for _, c := range b.designCounts(d) {
 		if c.Verdict == NotGated {
 			continue
 		}
@@ -251,7 +250,7 @@ func (r *Report) countsAt(d string, n int, tm Time, need []string) ([]CellVerdic
 	}
 	state := countsState(at)
 	if n == 1 {
-		if state != CountsWorse && state != CountsNone && !r.hasAll(d, need) {
+		if state != CountsWorse && state != CountsNone && !b.hasAll(d, need) {
 			state = CountsUndecided
 		}
 		return at, state
@@ -261,7 +260,7 @@ func (r *Report) countsAt(d string, n int, tm Time, need []string) ([]CellVerdic
 	}
 	code := countsState(one)
 	switch {
-	case code == CountsWorse || code == CountsUndecided || !r.hasAll(d, need):
+	case code == CountsWorse || code == CountsUndecided || !b.hasAll(d, need):
 		if state != CountsBetter {
 			state = CountsUndecided
 		}
@@ -273,9 +272,9 @@ func (r *Report) countsAt(d string, n int, tm Time, need []string) ([]CellVerdic
 
 // hasAll says whether design d has every unit of need settled: there,
 // and neither worse nor undecided. A verdict by counts needs them all.
-func (r *Report) hasAll(d string, need []string) bool {
+func (b board) hasAll(d string, need []string) bool {
 	for _, u := range need {
-		if !slices.ContainsFunc(r.Cells, func(c CellVerdict) bool {
+		if !slices.ContainsFunc(b.cells, func(c CellVerdict) bool {
 			return design(c.Name) == d && c.Unit == u && (c.Verdict == Pass || c.Verdict == Improved || c.Verdict == NotGated)
 		}) {
 			return false
@@ -287,11 +286,11 @@ func (r *Report) hasAll(d string, need []string) bool {
 // predictionAt is design d's prediction at n threads: its cell in the
 // report where the report gates it, else the campaign's (rules), which
 // speaks where time could not measure.
-func (r *Report) predictionAt(d string, n int, rules Rules) (CellVerdict, bool) {
-	if i := slices.IndexFunc(r.Cells, func(c CellVerdict) bool {
+func (b board) predictionAt(d string, n int, rules Rules) (CellVerdict, bool) {
+	if i := slices.IndexFunc(b.cells, func(c CellVerdict) bool {
 		return Predicted(c.Unit) && design(c.Name) == d && witnessAt(c) == n && c.Verdict != NotGated
 	}); i >= 0 {
-		return r.Cells[i], true
+		return b.cells[i], true
 	}
 	if rules.PredictedAt == nil || n < 2 {
 		return CellVerdict{}, false
@@ -406,28 +405,25 @@ func improvedWhat(counts []CellVerdict, predicted bool, pred CellVerdict) string
 // undeclaredChanges are, for each design, the changes past the threshold
 // its witnesses saw at counts the project did not declare: each design's
 // decision there, as the table would give it were the count declared.
-func (r *Report) undeclaredChanges(rules Rules) map[string][]string {
+func (b board) undeclaredChanges(rules Rules) map[string][]string {
 	out := make(map[string][]string)
 	counts := make(map[int]bool)
-	for _, c := range r.Cells {
+	for _, c := range b.cells {
 		if n := witnessAt(c); n > 0 && !slices.Contains(rules.At, n) {
 			counts[n] = true
 		}
 	}
-	for _, d := range r.designs() {
+	for _, d := range b.designs() {
 		for n := range counts {
 			all := rules
 			all.At, all.Strict = []int{n}, false
-			dec, ok := r.decideAt(d, n, all)
+			dec, ok := b.decideAt(d, n, all)
 			if ok && (dec.Verdict == Regression || dec.Verdict == Improved) {
 				out[d] = append(out[d], "not declared: "+figure(dec.by, n, dec.By, ""))
 			}
 		}
 		slices.Sort(out[d])
 	}
-	// Deciding at undeclared counts may have shown decisions on cells:
-	// they are put back before the declared counts are decided.
-	r.restore()
 	return out
 }
 
@@ -436,9 +432,9 @@ func (r *Report) undeclaredChanges(rules Rules) map[string][]string {
 // at 1 thread (time), -92.5% a call at 16 threads (predicted)", then the
 // changes at counts nobody declared; and marks the trades, whose
 // REGRESSIONs make the report a TRADE (finish).
-func (r *Report) answer(rules Rules, undeclared map[string][]string) {
+func (r *Report) answer(rules Rules, undeclared map[string][]string, designs []string) {
 	r.Answers, r.Figures, r.trades = nil, nil, make(map[string]bool)
-	for _, d := range r.designs() {
+	for _, d := range designs {
 		var parts []string
 		worse, better := false, false
 		for _, n := range rules.At {

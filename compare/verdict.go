@@ -81,7 +81,6 @@ type CellVerdict struct {
 	Vetoed Veto `json:"vetoed,omitempty"`
 
 	undecided bool // more rounds may decide it (ab's second look)
-	added     bool // joined the report with a decision (Decide), gone when it is taken again
 }
 
 // A Veto is why a time cell's measurement is void: the same code,
@@ -124,9 +123,9 @@ type Report struct {
 	// prediction is the witness that judges (Decide).
 	predictionGates bool
 	// decisions are the table's, by design and declared count (Decide);
-	// shownBefore what each cell a decision changed said before it.
-	decisions   map[string]map[int]atCount
-	shownBefore map[int]shown
+	// measured the cells before any decision was shown on them.
+	decisions map[string]map[int]atCount
+	measured  []CellVerdict
 	// nothingGated is the warning finish said last, if any.
 	nothingGated string
 }
@@ -183,6 +182,9 @@ func (r *Report) decidedAnything() bool {
 // it, and a PASS still needs every other verdict's.
 func (r *Report) Add(cells ...CellVerdict) {
 	r.Cells = append(r.Cells, cells...)
+	if r.measured != nil {
+		r.measured = append(r.measured, cells...) // a later Decide reads them too
+	}
 	r.finish()
 }
 
