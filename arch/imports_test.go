@@ -54,16 +54,15 @@ var layers = []struct {
 	{"store", 1},
 	{"records/importers", 1},
 	{"compare", 1},
-	{"predict", 1},
 	{"predict/published", 1},
 	{"store/corpus", 2},
-	{"harness/locks", 2},
-	{"scaling", 2},
+	{"predict", 2}, // the model, its constants, and what it makes of a change
 	{"history", 2},
 	{"history/drivers", 3}, // the databases, linked where a program opens a history
-	{"internal/ab", 3},
 	{"store/storetest", 3},
 	{"workloads", 3},
+	{"harness/locks", 3},
+	{"internal/ab", 4},
 	{"impls/rcu", 4}, // and every other impls/NAME (layerOf)
 	{"harness/foreign", 4},
 	{"harness", 5},

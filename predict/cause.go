@@ -5,13 +5,13 @@ import (
 	"math"
 )
 
-// Cause says in words what makes a cell's call at n threads, one core a
+// CauseOf says in words what makes a cell's call at n threads, one core a
 // thread, take the time the model gives it (constants k): the exclusive
 // locks it queues for, the line its atomics share, or neither. It names
 // the counts the model read, so a reader can check them against the
 // design: "1.28 exclusive locks a call, held 1 811 instructions each:
 // 91% of a call at 16 threads".
-func Cause(c Cell, k Constants, n int) (string, error) {
+func CauseOf(c Cell, k Constants, n int) (string, error) {
 	_, t, err := mva(c, k, max(n, 1))
 	if err != nil {
 		return "", err

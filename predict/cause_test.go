@@ -21,12 +21,12 @@ func TestCauseNamesWhatTheModelWaitsOn(t *testing.T) {
 		{Cell{Name: "rcu", PerCall: 600e-9, Instructions: 1800},
 			"no lock or shared line to wait on: 100% of a call at 16 threads is each thread's own work"},
 	} {
-		got, err := Cause(tc.c, k, 16)
+		got, err := CauseOf(tc.c, k, 16)
 		if err != nil || !strings.Contains(got, tc.want) {
 			t.Errorf("%s: %q, %v; want %q", tc.c.Name, got, err, tc.want)
 		}
 	}
-	if _, err := Cause(Cell{Name: "empty"}, k, 16); err == nil {
+	if _, err := CauseOf(Cell{Name: "empty"}, k, 16); err == nil {
 		t.Error("a cell with no counts was given a cause")
 	}
 }

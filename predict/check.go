@@ -8,7 +8,7 @@ import (
 // Check refuses a cell's counts that no operation can have: negative or
 // not finite, more instructions held under a lock than executed, more
 // held or taken by the busiest lock than by all, or no instructions. One
-// check every prediction passes through (Results, and package scaling's),
+// check every prediction passes through (Results, and Change's),
 // before anything is predicted from a profile.
 func Check(c Cell) error {
 	for _, v := range []float64{c.Instructions, c.ExclusiveLocks, c.LockedInstructions, c.Atomics, c.BusiestLocks, c.BusiestLocked, c.HottestLine, c.OtherLines, c.OtherLineTransfers, c.OtherLocks, c.Unseen, c.OtherSpinning} {

@@ -28,6 +28,38 @@
 // scheduler, locks taken in several modes at once, and anything that does
 // not show at one thread.
 //
+// # A change
+//
+// A change is decided by what it costs past the runner's cores: Change
+// predicts a cell of base and of head at many threads from their two
+// exact 1-thread lock profiles and gates the ratio of the two
+// predictions, as package compare gates a time.
+//
+// The question a store's maintainer asks of a pull request is "slower or
+// faster at 16 threads, and by how much", which wall time on a 2-core
+// runner cannot answer and a lock unit judged on its own answers wrongly
+// when a change trades one cause of contention for another (fewer
+// acquisitions, each held longer). So both arms are predicted with one set
+// of constants fixed in advance (Fixed): a hand-off, a cache-line transfer
+// and a time per instruction. At one thread head's predicted time is
+// base's scaled by the instruction ratio; past it, what differs is the two
+// profiles alone, so identical code predicts a ratio of exactly 1, and one
+// change the same ratio in every campaign. Within the cores the runner's
+// own constants (RunnerFixed) predict, held to RunnerHeld either way.
+//
+// No constant is measured per comparison, and no time the comparison
+// measured enters: measured on a shared machine they move with its load,
+// and a gate whose verdict flips with the neighbour's job is switched off.
+// The middle of the prediction decides; the band is shown; each cause is
+// weighed by what it alone would change, so a reason names the lock that
+// made the difference. Every set of constants names where it comes from
+// (Measured.Source): measured here, fitted to a named table, or another
+// host's.
+//
 // Its promise: Predict, Measure, and Results, which writes a prediction
-// as a results file every perfrun reader reads, marked predicted: yes.
+// as a results file every perfrun reader reads, marked predicted: yes;
+// Change, Prediction.Verdict and VerdictAt (the gate at a threshold, with
+// the reason in words; a profile no operation can have is refused before
+// anything predicts from it), Reference, Runner, Instruction, Fixed and
+// DefaultThreads.
 package predict

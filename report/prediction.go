@@ -89,7 +89,7 @@ func writeCauses(w io.Writer, inputs []*records.Cell, cells []predict.Cell, m pr
 	}
 	fmt.Fprintf(w, "\nwhy, at %d threads (the middle constants):\n", most)
 	for i, c := range inputs {
-		if cause, err := predict.Cause(cells[i], m.For(c, cells[i]).Mid, most); err == nil {
+		if cause, err := predict.CauseOf(cells[i], m.For(c, cells[i]).Mid, most); err == nil {
 			fmt.Fprintf(w, "  %s: %s\n", strings.TrimSuffix(c.Name, "/threads=1"), cause)
 		}
 	}

@@ -9,8 +9,8 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/perfrun/perfrun/compare"
+	"github.com/perfrun/perfrun/predict"
 	"github.com/perfrun/perfrun/records"
-	"github.com/perfrun/perfrun/scaling"
 )
 
 // A Lead is what a comparison's page says first of a cell a change moved:
@@ -45,7 +45,7 @@ func (h Held) Rows() [3][4]string {
 		}
 		return r
 	}
-	change := func(r float64) string { return scaling.Percent(r) }
+	change := func(r float64) string { return predict.Percent(r) }
 	var measured float64
 	if h.BaseMeasured > 0 && h.HeadMeasured > 0 {
 		measured = h.HeadMeasured / h.BaseMeasured
@@ -68,7 +68,7 @@ type Measured map[int]float64
 // decided the cell (decidedBy, such as "time at 2 threads"); the picture
 // draws base and head from 1 thread on, each band shaded, the middles
 // dashed, and base's and head's measured points on them.
-func ScalingLead(p scaling.Prediction, verdict compare.Verdict, decidedBy []string, base, head Measured, name string) (Lead, error) {
+func ScalingLead(p predict.Prediction, verdict compare.Verdict, decidedBy []string, base, head Measured, name string) (Lead, error) {
 	cell := records.AtThreads(p.Name, 1)
 	cell = cell[:len(cell)-len("/threads=1")]
 	line := p.Reason()
@@ -129,7 +129,7 @@ func ScalingLead(p scaling.Prediction, verdict compare.Verdict, decidedBy []stri
 }
 
 // held are p's predictions at the thread counts base or head measured.
-func held(p scaling.Prediction, base, head Measured) []Held {
+func held(p predict.Prediction, base, head Measured) []Held {
 	var out []Held
 	for i, n := range p.Threads {
 		if base[n] > 0 || head[n] > 0 {

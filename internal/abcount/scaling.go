@@ -5,26 +5,26 @@ import (
 	"slices"
 
 	"github.com/perfrun/perfrun/compare"
+	"github.com/perfrun/perfrun/predict"
 	"github.com/perfrun/perfrun/records"
-	"github.com/perfrun/perfrun/scaling"
 )
 
 // Predicted are a comparison's predictions past the cores, by cell, and
 // why a profiled cell has none.
 type Predicted struct {
-	Cells map[string]scaling.Prediction
+	Cells map[string]predict.Prediction
 	Why   []string
 }
 
 // Predictions predicts base and head of every cell of names that has both
 // arms' lock profiles and instruction counts at threads 1 to n: past the
-// runner's cores with scaling's fixed constants (scaling.Fixed, a
-// server's), within them with the runner's own (scaling.RunnerFixed), held
+// runner's cores with scaling's fixed constants (predict.Fixed, a
+// server's), within them with the runner's own (predict.RunnerFixed), held
 // to what it measures there. Either way from the counts alone, never a
 // window this campaign measured, so a busy host moves no prediction. A
 // profiled cell it cannot predict is named in Why with what it lacks.
 func Predictions(names []string, counts Counts, profiles Profiles, n, cores int) Predicted {
-	out := Predicted{Cells: make(map[string]scaling.Prediction)}
+	out := Predicted{Cells: make(map[string]predict.Prediction)}
 	for _, name := range names {
 		p, ok := profiles[name]
 		if !ok {
@@ -36,9 +36,9 @@ func Predictions(names []string, counts Counts, profiles Profiles, n, cores int)
 			continue
 		}
 		base, head := p[0].Cell(name, records.Median(c[0])), p[1].Cell(name, records.Median(c[1]))
-		pr, err := scaling.Predict(name, base, head, scaling.Threads(n), scaling.Fixed)
+		pr, err := predict.Change(name, base, head, predict.Threads(n), predict.Fixed)
 		if err == nil {
-			err = pr.Within(cores, scaling.RunnerFixed)
+			err = pr.Within(cores, predict.RunnerFixed)
 		}
 		if err != nil {
 			out.Why = append(out.Why, err.Error())
@@ -54,7 +54,7 @@ func Predictions(names []string, counts Counts, profiles Profiles, n, cores int)
 // atomics besides the exclusive locks' own (a read lock's reader count
 // among them), which no gated unit speaks of where the locks' own rose
 // with them. A cause of contention the change made better.
-func linesFell(p scaling.Prediction, th compare.Thresholds) bool {
+func linesFell(p predict.Prediction, th compare.Thresholds) bool {
 	base, head := p.Cells()
 	b, h := base.SharedAtomics(), head.SharedAtomics()
 	return b-h >= compare.MinLockChange && h < b*(1-th.MinEffect)
@@ -139,7 +139,7 @@ func (p Predicted) WeighTrades(th compare.Thresholds, locked []compare.CellVerdi
 		}
 		if !(worse[v.Name] && better[v.Name]) {
 			if v.Verdict == compare.Regression {
-				v.Reason += fmt.Sprintf("; predicted at %d threads: %s a call", n, scaling.Percent(ratio))
+				v.Reason += fmt.Sprintf("; predicted at %d threads: %s a call", n, predict.Percent(ratio))
 				out[i] = v
 			}
 			continue

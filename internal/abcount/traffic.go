@@ -5,8 +5,8 @@ import (
 
 	"github.com/perfrun/perfrun/compare"
 	"github.com/perfrun/perfrun/harness/callgrind"
+	"github.com/perfrun/perfrun/predict"
 	"github.com/perfrun/perfrun/records"
-	"github.com/perfrun/perfrun/scaling"
 )
 
 // TrafficVerdicts judges each cell's cache misses and system calls
@@ -84,7 +84,7 @@ func CountUnits(predictThreads int) []string {
 	need := append([]string{records.Instructions}, records.TrafficUnits...)
 	need = append(need, records.ExclusiveLocks, records.LockedInstructions, records.Atomics)
 	if predictThreads > 0 {
-		need = append(need, scaling.Unit(predictThreads))
+		need = append(need, predict.Unit(predictThreads))
 	}
 	return need
 }

@@ -13,16 +13,16 @@ import (
 	"github.com/perfrun/perfrun/harness"
 	"github.com/perfrun/perfrun/internal/ab"
 	"github.com/perfrun/perfrun/internal/abcount"
+	"github.com/perfrun/perfrun/predict"
 	"github.com/perfrun/perfrun/records"
-	"github.com/perfrun/perfrun/scaling"
 )
 
 // DefaultAt are the thread counts a change is judged at unless a project
 // declares its own: one thread (a lone connection's latency, where the
 // exact counts are taken), two (the most a 2-core runner measures with
-// contention), and scaling.DefaultThreads (a server's cores, where OpenSSL
+// contention), and predict.DefaultThreads (a server's cores, where OpenSSL
 // PR 28599 compared its two designs).
-var DefaultAt = []int{1, 2, scaling.DefaultThreads}
+var DefaultAt = []int{1, 2, predict.DefaultThreads}
 
 // ErrInterrupted is Run's error when its context ended before a verdict.
 var ErrInterrupted = errors.New("interrupted")
@@ -109,13 +109,13 @@ func (r *Result) Close() {
 }
 
 // PredictAt is the thread count the prediction reaches: the largest
-// declared, and at least scaling.DefaultThreads, so a project that
+// declared, and at least predict.DefaultThreads, so a project that
 // declares no count past the cores still sees what 16 threads would do.
 func (c *Campaign) PredictAt() int {
 	if len(c.At) == 0 {
-		return scaling.DefaultThreads
+		return predict.DefaultThreads
 	}
-	return max(scaling.DefaultThreads, slices.Max(c.At))
+	return max(predict.DefaultThreads, slices.Max(c.At))
 }
 
 func (c *Campaign) logf(format string, args ...any) {

@@ -7,9 +7,9 @@ import (
 	"github.com/perfrun/perfrun/compare"
 	"github.com/perfrun/perfrun/internal/ab"
 	"github.com/perfrun/perfrun/internal/abcount"
+	"github.com/perfrun/perfrun/predict"
 	"github.com/perfrun/perfrun/records"
 	"github.com/perfrun/perfrun/report"
-	"github.com/perfrun/perfrun/scaling"
 )
 
 // Method says how the campaign measured and judged, for its page.
@@ -59,7 +59,7 @@ func (res *Result) Lead(doc *report.Document) error {
 // is it times the threads.
 func measuredPoints(windows map[string][]compare.Window, cell string) (base, head report.Measured) {
 	base, head = make(report.Measured), make(report.Measured)
-	for n := 1; n <= scaling.DefaultThreads*4; n++ {
+	for n := 1; n <= predict.DefaultThreads*4; n++ {
 		w, ok := windows[records.AtThreads(cell, n)]
 		if !ok {
 			continue

@@ -13,8 +13,8 @@ import (
 	"github.com/perfrun/perfrun/harness/locks"
 	"github.com/perfrun/perfrun/internal/ab"
 	"github.com/perfrun/perfrun/internal/abcount"
+	"github.com/perfrun/perfrun/predict"
 	"github.com/perfrun/perfrun/records"
-	"github.com/perfrun/perfrun/scaling"
 )
 
 // recordComparison writes what ab -report records of a comparison of one
@@ -95,7 +95,7 @@ func TestABPredictsTheWriteLock(t *testing.T) {
 	var predicted *compare.CellVerdict
 	for i, c := range rep.Cells {
 		switch {
-		case c.Unit == scaling.Unit(scaling.DefaultThreads):
+		case c.Unit == predict.Unit(predict.DefaultThreads):
 			predicted = &rep.Cells[i]
 		case c.Unit == records.ExclusiveLocks && (c.Verdict != compare.Regression || !strings.Contains(c.Reason, "predicted at 16 threads: +")):
 			t.Errorf("exclusive-locks/op is %s (%s): every unit moved one way, so it gates, saying what the prediction makes of it", c.Verdict, c.Reason)

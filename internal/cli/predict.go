@@ -14,7 +14,6 @@ import (
 	"github.com/perfrun/perfrun/predict"
 	"github.com/perfrun/perfrun/records"
 	"github.com/perfrun/perfrun/report"
-	"github.com/perfrun/perfrun/scaling"
 )
 
 var cmdPredict = &command{
@@ -186,7 +185,7 @@ func (p *predictOptions) run(o *streams, input string, counts []int, pairs map[s
 // machine is measured: a file no prediction can come from is refused at
 // once.
 func (p *predictOptions) constantsFor(o *streams, in *records.Set) (predict.Measured, error) {
-	if _, _, err := predict.Inputs(in, scaling.Reference); err != nil {
+	if _, _, err := predict.Inputs(in, predict.Reference); err != nil {
 		return predict.Measured{}, asUsage(err)
 	}
 	m := summary.FromCounts(in)
@@ -196,7 +195,7 @@ func (p *predictOptions) constantsFor(o *streams, in *records.Set) (predict.Meas
 		}
 		fmt.Fprintf(o.stderr, "perfrun: predict: measuring the machine's hand-off and cache-line transfer (%d windows of %v each, on two threads)\n", *p.windows, *p.window)
 		m = predict.Measure(*p.window, *p.windows)
-		m.PerInstruction = scaling.PerInstruction
+		m.PerInstruction = predict.PerInstruction
 	}
 	if busy := m.Busy(); busy != "" {
 		fmt.Fprintf(o.stderr, "perfrun: predict: %s\n", busy)

@@ -11,7 +11,6 @@ import (
 	"github.com/perfrun/perfrun/predict"
 	"github.com/perfrun/perfrun/predict/published"
 	"github.com/perfrun/perfrun/records"
-	"github.com/perfrun/perfrun/scaling"
 )
 
 // WritePast prints, per design, what its 1-thread counts predict at n
@@ -36,7 +35,7 @@ func WritePast(w io.Writer, set *records.Set, n int) error {
 	fmt.Fprintln(w)
 	for _, r := range rows {
 		fmt.Fprintf(w, "%s: %s\n", r.Name, r.Cause)
-		if r.unseen >= scaling.UnseenMatters {
+		if r.unseen >= predict.UnseenMatters {
 			fmt.Fprintf(w, "  blind spot: %.3g atomics a call in locks the profile cannot see (the runtime's, internal/sync's, a C library's): their waits are not predicted\n", r.unseen)
 		}
 		if r.Published != "" {
@@ -83,13 +82,13 @@ func ratesText(rows []PastRow) string {
 // the reference set, each design's time at one thread its instructions at
 // the reference time per instruction; within the cores of the machine
 // that made set (its cores line, where it has one), the runner's own
-// (scaling.Runner), which the run measured beside.
+// (predict.Runner), which the run measured beside.
 func FromCounts(set *records.Set) predict.Measured {
-	m := scaling.Reference
+	m := predict.Reference
 	m.FromCounts = true
 	if cores := set.ConfigValues("cores"); len(cores) == 1 {
 		if n, err := strconv.Atoi(cores[0]); err == nil && n > 0 {
-			within := scaling.Runner
+			within := predict.Runner
 			within.FromCounts = true
 			m.Within, m.Cores = &within, n
 		}
@@ -142,7 +141,7 @@ func Past(set *records.Set, n int) ([]PastRow, *records.Set, error) {
 		}
 		at := func(c *records.Cell, unit string) float64 { return records.Median(c.Values[records.Tidy(unit)]) }
 		k := m.For(in, cells[i])
-		cause, err := predict.Cause(cells[i], k.Mid, n)
+		cause, err := predict.CauseOf(cells[i], k.Mid, n)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -1,7 +1,6 @@
 package lines_test
 
 import (
-	"github.com/perfrun/perfrun/scaling"
 	"math"
 	"strings"
 	"testing"
@@ -30,7 +29,7 @@ func linesAt16(t *testing.T, file, impl string, edits ...func(*predict.Cell)) fl
 		if err := predict.Check(cell); err != nil {
 			t.Fatal(err)
 		}
-		band, err := predict.Predict(cell, scaling.Fixed.Low, scaling.Fixed.Mid, scaling.Fixed.High, []int{16})
+		band, err := predict.Predict(cell, predict.Fixed.Low, predict.Fixed.Mid, predict.Fixed.High, []int{16})
 		if err != nil {
 			t.Fatal(err)
 		}

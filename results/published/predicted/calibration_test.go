@@ -1,7 +1,6 @@
 package predicted_test
 
 import (
-	"github.com/perfrun/perfrun/scaling"
 	"math"
 	"testing"
 
@@ -22,7 +21,7 @@ const (
 // and the transfer x (in ns) as all three constants.
 func worst(t *testing.T, tables *records.Set, h, x float64) float64 {
 	t.Helper()
-	k := scaling.Reference
+	k := predict.Reference
 	k.Mid = predict.Constants{Handoff: h * 1e-9, Transfer: x * 1e-9}
 	k.Low, k.High = k.Mid, k.Mid
 	w := 0.0
@@ -35,7 +34,7 @@ func worst(t *testing.T, tables *records.Set, h, x float64) float64 {
 }
 
 // TestReferenceIsCalibrated fits the hand-off and the transfer to the
-// calibration stand-ins again, on the grid: scaling.Reference's middle must be the
+// calibration stand-ins again, on the grid: predict.Reference's middle must be the
 // pair that misses least, and its Low and High the corners of the pairs
 // that keep every calibration stand-in within ±25%, each corner within
 // too. A constant set by hand, or a model change that moves the fit, fails
@@ -65,14 +64,14 @@ func TestReferenceIsCalibrated(t *testing.T) {
 	ns := func(c predict.Constants) [2]float64 {
 		return [2]float64{math.Round(1e9 * c.Handoff), math.Round(1e9 * c.Transfer)}
 	}
-	if got := ns(scaling.Reference.Mid); got != [2]float64{bh, bx} {
-		t.Errorf("scaling.Reference.Mid is hand-off %.0f ns, transfer %.0f; the fit is %.0f and %.0f", got[0], got[1], bh, bx)
+	if got := ns(predict.Reference.Mid); got != [2]float64{bh, bx} {
+		t.Errorf("predict.Reference.Mid is hand-off %.0f ns, transfer %.0f; the fit is %.0f and %.0f", got[0], got[1], bh, bx)
 	}
-	if got := ns(scaling.Reference.Low); got != lo {
-		t.Errorf("scaling.Reference.Low is %v ns; the fit's lowest within ±25%% is %v", got, lo)
+	if got := ns(predict.Reference.Low); got != lo {
+		t.Errorf("predict.Reference.Low is %v ns; the fit's lowest within ±25%% is %v", got, lo)
 	}
-	if got := ns(scaling.Reference.High); got != hi {
-		t.Errorf("scaling.Reference.High is %v ns; the fit's highest within ±25%% is %v", got, hi)
+	if got := ns(predict.Reference.High); got != hi {
+		t.Errorf("predict.Reference.High is %v ns; the fit's highest within ±25%% is %v", got, hi)
 	}
 	for _, h := range []float64{lo[0], hi[0]} {
 		for _, x := range []float64{lo[1], hi[1]} {

@@ -2,7 +2,6 @@ package predicted_test
 
 import (
 	"fmt"
-	"github.com/perfrun/perfrun/scaling"
 	"maps"
 	"math"
 	"path/filepath"
@@ -146,7 +145,7 @@ func TestStandInsHoldTheirBands(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, s := range standIns {
-		ratios := heldRatios(t, s, tables, scaling.Reference)
+		ratios := heldRatios(t, s, tables, predict.Reference)
 		line := ""
 		for _, n := range slices.Sorted(maps.Keys(ratios)) {
 			r := ratios[n]
@@ -166,7 +165,7 @@ func TestAModelChangeLeavesABand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	k := scaling.Reference
+	k := predict.Reference
 	k.Low.Handoff, k.Mid.Handoff, k.High.Handoff = 2*k.Low.Handoff, 2*k.Mid.Handoff, 2*k.High.Handoff
 	out := 0
 	for _, s := range standIns {

@@ -1,4 +1,4 @@
-package scaling
+package predict
 
 import (
 	"fmt"
@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/perfrun/perfrun/compare"
-	"github.com/perfrun/perfrun/predict"
 	"github.com/perfrun/perfrun/records"
 )
 
@@ -37,10 +36,10 @@ const DefaultThreads = 16
 // 4 looks (active_spin) it parks and is woken as a pthread lock's waiter
 // is (SpinFor). This 2-core VM's own (results/scaling/README.md) are what
 // -constants measure finds.
-var Reference = predict.Measured{
-	Low:  predict.Constants{Handoff: 900e-9, Spin: goLook/2 + 2*32e-9, SpinFor: 4 * goLook, Transfer: 32e-9},
-	Mid:  predict.Constants{Handoff: 1100e-9, Spin: goLook/2 + 2*38e-9, SpinFor: 4 * goLook, Transfer: 38e-9},
-	High: predict.Constants{Handoff: 1300e-9, Spin: goLook/2 + 2*44e-9, SpinFor: 4 * goLook, Transfer: 44e-9},
+var Reference = Measured{
+	Low:  Constants{Handoff: 900e-9, Spin: goLook/2 + 2*32e-9, SpinFor: 4 * goLook, Transfer: 32e-9},
+	Mid:  Constants{Handoff: 1100e-9, Spin: goLook/2 + 2*38e-9, SpinFor: 4 * goLook, Transfer: 38e-9},
+	High: Constants{Handoff: 1300e-9, Spin: goLook/2 + 2*44e-9, SpinFor: 4 * goLook, Transfer: 44e-9},
 	// Parallel: a server's threads each have a core.
 	Parallel: 2,
 	Source:   "calibrated on OpenSSL PR 28599's real stores, results/published/predicted/calibrated",
@@ -83,7 +82,7 @@ func PerInstruction(c *records.Cell) [3]float64 {
 // a function of the two arms' counts alone: identical code predicts
 // exactly 1, and one change the same ratio in every campaign, on a quiet
 // runner or a busy one.
-var Fixed = func() predict.Measured {
+var Fixed = func() Measured {
 	k := Reference
 	k.Low.Instruction, k.Mid.Instruction, k.High.Instruction = Instruction[0], Instruction[1], Instruction[2]
 	k.Source += " and the reference time per instruction"
@@ -96,7 +95,7 @@ type Prediction struct {
 	Name    string
 	Threads []int
 	// Base and Head are the two arms' bands, in seconds per call.
-	Base, Head predict.Band
+	Base, Head Band
 	// Ratio is head's time per call over base's at the last thread count,
 	// the middles'; Lo and Hi the lower and higher of the edges' ratios
 	// (both arms at the low constants, both at the high).
@@ -108,13 +107,13 @@ type Prediction struct {
 	// terms a reason names come from them (lead). Up to cores threads the
 	// counts were predicted again with the runner's own constants, whose
 	// middle is kWithin (Within); 0: none was.
-	base, head predict.Cell
-	k, kWithin predict.Constants
+	base, head Cell
+	k, kWithin Constants
 	cores      int
 }
 
 // Cells are the two arms' cells the prediction was made of.
-func (p Prediction) Cells() (base, head predict.Cell) { return p.base, p.head }
+func (p Prediction) Cells() (base, head Cell) { return p.base, p.head }
 
 // At is the last thread count, the one the verdict speaks of.
 func (p Prediction) At() int { return p.Threads[len(p.Threads)-1] }
@@ -134,37 +133,37 @@ func Unit(n int) string { return fmt.Sprintf("predicted-sec/call@%dthreads", n) 
 
 // Predict predicts base and head at threads (ascending, the last the one
 // judged) with the constants k, whose time per instruction
-// (predict.Constants.Instruction) gives both arms their time at one
+// (Constants.Instruction) gives both arms their time at one
 // thread: head's profile and instructions against base's are all that
 // differ (a count that moved less than the counts' gate calls a change
 // does not: settle), and no time measured by the comparison enters. It refuses
 // constants without a time per instruction and a profile no operation can
-// have (predict.Check).
-func Predict(name string, base, head predict.Cell, threads []int, k predict.Measured) (Prediction, error) {
+// have (Check).
+func Change(name string, base, head Cell, threads []int, k Measured) (Prediction, error) {
 	if len(threads) == 0 || !slices.IsSorted(threads) || threads[0] < 1 {
 		return Prediction{}, fmt.Errorf("%s: want ascending thread counts from 1", name)
 	}
-	for _, c := range []predict.Constants{k.Low, k.Mid, k.High} {
+	for _, c := range []Constants{k.Low, k.Mid, k.High} {
 		if !(c.Instruction > 0) || math.IsInf(c.Instruction, 0) {
 			return Prediction{}, fmt.Errorf("%s: the constants give no time per instruction", name)
 		}
 	}
 	head = settle(base, head)
-	for side, c := range []predict.Cell{base, head} {
-		if err := predict.Check(c); err != nil {
+	for side, c := range []Cell{base, head} {
+		if err := Check(c); err != nil {
 			return Prediction{}, fmt.Errorf("%s's %w", []string{"base", "head"}[side], err)
 		}
 	}
 	p := Prediction{Name: name, Threads: threads, base: base, head: head, k: k.Mid}
 	var err error
-	if p.Base, err = predict.Predict(base, k.Low, k.Mid, k.High, threads); err != nil {
+	if p.Base, err = Predict(base, k.Low, k.Mid, k.High, threads); err != nil {
 		return Prediction{}, err
 	}
-	if p.Head, err = predict.Predict(head, k.Low, k.Mid, k.High, threads); err != nil {
+	if p.Head, err = Predict(head, k.Low, k.Mid, k.High, threads); err != nil {
 		return Prediction{}, err
 	}
 	last := len(threads) - 1
-	p.Ratio, p.Lo, p.Hi = p.band(last)
+	p.Ratio, p.Lo, p.Hi = p.bandAt(last)
 	if p.Causes, err = causes(base, head, k.Mid, threads[last], p.Base.Mid[last]); err != nil {
 		return Prediction{}, err
 	}
@@ -174,7 +173,7 @@ func Predict(name string, base, head predict.Cell, threads []int, k predict.Meas
 // band is head ÷ base at the i-th thread count: the middles' ratio, and
 // the lower and higher of the edges' (both arms at the low constants,
 // both at the high).
-func (p Prediction) band(i int) (ratio, lo, hi float64) {
+func (p Prediction) bandAt(i int) (ratio, lo, hi float64) {
 	ratio = p.Head.Mid[i] / p.Base.Mid[i]
 	if p.within(p.Threads[i]) {
 		lo, hi = heldBand(ratio)
@@ -191,27 +190,27 @@ func (p Prediction) RatioAt(n int) (ratio, lo, hi float64, ok bool) {
 	if i < 0 {
 		return 0, 0, 0, false
 	}
-	ratio, lo, hi = p.band(i)
+	ratio, lo, hi = p.bandAt(i)
 	return ratio, lo, hi, true
 }
 
 // factor is one input of the model that a change can move.
 type factor struct {
-	set  func(to *predict.Cell, from predict.Cell)
-	what func(b, h predict.Cell) string
-	same func(b, h predict.Cell) bool
+	set  func(to *Cell, from Cell)
+	what func(b, h Cell) string
+	same func(b, h Cell) bool
 }
 
 // setLocks gives to from's exclusive acquisitions, keeping to's other
 // atomics: a lock brings its own two.
-func setLocks(to *predict.Cell, from predict.Cell) {
+func setLocks(to *Cell, from Cell) {
 	o := to.SharedAtomics()
 	to.ExclusiveLocks, to.BusiestLocks, to.OtherLocks = from.ExclusiveLocks, from.BusiestLocks, from.OtherLocks
 	to.BusiestSpins, to.OtherSpinning = from.BusiestSpins, from.OtherSpinning
 	to.Atomics = o + 2*to.ExclusiveLocks
 }
 
-func setHeld(to *predict.Cell, from predict.Cell) {
+func setHeld(to *Cell, from Cell) {
 	to.LockedInstructions, to.BusiestLocked = from.LockedInstructions, from.BusiestLocked
 }
 
@@ -220,11 +219,11 @@ func setHeld(to *predict.Cell, from predict.Cell) {
 // holds together: held instructions without an acquisition mean nothing.
 var factors = []factor{
 	{
-		set: func(to *predict.Cell, from predict.Cell) { setLocks(to, from); setHeld(to, from) },
-		same: func(b, h predict.Cell) bool {
+		set: func(to *Cell, from Cell) { setLocks(to, from); setHeld(to, from) },
+		same: func(b, h Cell) bool {
 			return b.ExclusiveLocks != 0 && h.ExclusiveLocks != 0 || b.ExclusiveLocks == h.ExclusiveLocks
 		},
-		what: func(b, h predict.Cell) string {
+		what: func(b, h Cell) string {
 			if b.ExclusiveLocks == 0 {
 				return fmt.Sprintf("calls take an exclusive lock, 0 -> %.4g per op, holding it %.4g instructions an acquisition", h.ExclusiveLocks, h.LockedInstructions/h.ExclusiveLocks)
 			}
@@ -233,11 +232,11 @@ var factors = []factor{
 	},
 	{
 		set: setLocks,
-		same: func(b, h predict.Cell) bool {
+		same: func(b, h Cell) bool {
 			return b.ExclusiveLocks == 0 || h.ExclusiveLocks == 0 ||
 				b.ExclusiveLocks == h.ExclusiveLocks && b.BusiestLocks == h.BusiestLocks && b.OtherLocks == h.OtherLocks
 		},
-		what: func(b, h predict.Cell) string {
+		what: func(b, h Cell) string {
 			if b.ExclusiveLocks == h.ExclusiveLocks {
 				return fmt.Sprintf("exclusive locks spread over %.3g -> %.3g locks", 1+b.OtherLocks, 1+h.OtherLocks)
 			}
@@ -246,18 +245,18 @@ var factors = []factor{
 	},
 	{
 		set: setHeld,
-		same: func(b, h predict.Cell) bool {
+		same: func(b, h Cell) bool {
 			return b.ExclusiveLocks == 0 || h.ExclusiveLocks == 0 ||
 				b.LockedInstructions == h.LockedInstructions && b.BusiestLocked == h.BusiestLocked
 		},
-		what: func(b, h predict.Cell) string {
+		what: func(b, h Cell) string {
 			return "instructions under an exclusive lock " + change(b.LockedInstructions, h.LockedInstructions)
 		},
 	},
 	{
-		set:  func(to *predict.Cell, from predict.Cell) { to.Atomics = 2*to.ExclusiveLocks + from.SharedAtomics() },
-		same: func(b, h predict.Cell) bool { return b.SharedAtomics() == h.SharedAtomics() },
-		what: func(b, h predict.Cell) string {
+		set:  func(to *Cell, from Cell) { to.Atomics = 2*to.ExclusiveLocks + from.SharedAtomics() },
+		same: func(b, h Cell) bool { return b.SharedAtomics() == h.SharedAtomics() },
+		what: func(b, h Cell) string {
 			if b.SharedAtomics() == 0 {
 				return fmt.Sprintf("calls write a shared cache line, atomics besides a lock's own 0 -> %.4g per op", h.SharedAtomics())
 			}
@@ -265,22 +264,22 @@ var factors = []factor{
 		},
 	},
 	{
-		set: func(to *predict.Cell, from predict.Cell) {
+		set: func(to *Cell, from Cell) {
 			to.HottestLine, to.OtherLines, to.OtherLineTransfers = from.HottestLine, from.OtherLines, from.OtherLineTransfers
 		},
-		same: func(b, h predict.Cell) bool {
+		same: func(b, h Cell) bool {
 			return b.HottestLine == h.HottestLine && b.OtherLines == h.OtherLines && b.OtherLineTransfers == h.OtherLineTransfers ||
 				b.SharedAtomics() == 0 || h.SharedAtomics() == 0
 		},
-		what: func(b, h predict.Cell) string {
+		what: func(b, h Cell) string {
 			return fmt.Sprintf("atomics on the hottest line %s, the rest over %.3g -> %.3g other lines",
 				change(b.HottestLine, h.HottestLine), b.OtherLines, h.OtherLines)
 		},
 	},
 	{
-		set:  func(to *predict.Cell, from predict.Cell) { to.Instructions = from.Instructions },
-		same: func(b, h predict.Cell) bool { return b.Instructions == h.Instructions },
-		what: func(b, h predict.Cell) string { return "instructions " + change(b.Instructions, h.Instructions) },
+		set:  func(to *Cell, from Cell) { to.Instructions = from.Instructions },
+		same: func(b, h Cell) bool { return b.Instructions == h.Instructions },
+		what: func(b, h Cell) string { return "instructions " + change(b.Instructions, h.Instructions) },
 	},
 }
 
@@ -295,7 +294,7 @@ func change(a, b float64) string {
 
 // causes weighs each input head changed by the ratio it alone would give
 // at n threads, base's time there being at.
-func causes(base, head predict.Cell, k predict.Constants, n int, at float64) ([]Cause, error) {
+func causes(base, head Cell, k Constants, n int, at float64) ([]Cause, error) {
 	var out []Cause
 	for _, f := range factors {
 		if f.same(base, head) {
@@ -303,7 +302,7 @@ func causes(base, head predict.Cell, k predict.Constants, n int, at float64) ([]
 		}
 		alone := base
 		f.set(&alone, head)
-		t, err := predict.Predict(alone, k, k, k, []int{n})
+		t, err := Predict(alone, k, k, k, []int{n})
 		if err != nil {
 			return nil, err
 		}

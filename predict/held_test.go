@@ -1,11 +1,10 @@
-package scaling
+package predict
 
 import (
 	"math"
 	"slices"
 	"testing"
 
-	"github.com/perfrun/perfrun/predict"
 	"github.com/perfrun/perfrun/records"
 )
 
@@ -32,13 +31,13 @@ func withinMisses(t *testing.T, file string) map[string]float64 {
 	}
 	out := map[string]float64{}
 	for change, a := range arms {
-		base, ok1 := predict.CountsOf(a[0])
-		head, ok2 := predict.CountsOf(a[1])
+		base, ok1 := CountsOf(a[0])
+		head, ok2 := CountsOf(a[1])
 		measured := records.Median(a[1].Values["measured-ratio-2t"])
 		if !ok1 || !ok2 || !(measured > 0) {
 			t.Fatalf("%s: no counts of both arms, or no measured ratio", change)
 		}
-		p, err := Predict(change, base, head, Threads(2), Fixed)
+		p, err := Change(change, base, head, Threads(2), Fixed)
 		if err == nil {
 			err = p.Within(2, RunnerFixed)
 		}

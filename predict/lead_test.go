@@ -1,16 +1,15 @@
-package scaling
+package predict
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/perfrun/perfrun/compare"
-	"github.com/perfrun/perfrun/predict"
 )
 
 // readLock is a hash map's lookup under a read lock: its reader count's
 // two writes a call on one line.
-var readLock = predict.Cell{Name: "hashmap", Instructions: 415, Atomics: 2, HottestLine: 2}
+var readLock = Cell{Name: "hashmap", Instructions: 415, Atomics: 2, HottestLine: 2}
 
 // TestTheCauseIsWhatGrew: a memo of answers behind one mutex of the whole
 // store (the read lock's two atomics gone, a mutex held 169 instructions
@@ -19,20 +18,20 @@ var readLock = predict.Cell{Name: "hashmap", Instructions: 415, Atomics: 2, Hott
 // 64 Mutex stripes is faster, and its reason leads with the line that
 // went away, never with the stripes that came.
 func TestTheCauseIsWhatGrew(t *testing.T) {
-	memo := predict.Cell{Name: "hashmap", Instructions: 600, ExclusiveLocks: 1, LockedInstructions: 169, Atomics: 2,
+	memo := Cell{Name: "hashmap", Instructions: 600, ExclusiveLocks: 1, LockedInstructions: 169, Atomics: 2,
 		BusiestLocks: 1, BusiestLocked: 169, BusiestSite: "github.com/perfrun/perfrun/impls/hashmap.(*Store).Issuer"}
-	stripes := predict.Cell{Name: "hashmap", Instructions: 420, ExclusiveLocks: 1, LockedInstructions: 50, Atomics: 2,
+	stripes := Cell{Name: "hashmap", Instructions: 420, ExclusiveLocks: 1, LockedInstructions: 50, Atomics: 2,
 		BusiestLocks: 1.0 / 64, BusiestLocked: 50.0 / 64, OtherLocks: 63}
 	for _, c := range []struct {
 		what    string
-		head    predict.Cell
+		head    Cell
 		verdict compare.Verdict
 		lead    string
 	}{
 		{"the memo", memo, compare.Regression, "the queue of the exclusive lock taken in hashmap.Store.Issuer 0 ns -> "},
 		{"the stripes", stripes, compare.Improved, "the hottest shared cache line "},
 	} {
-		p, err := Predict("hashmap", readLock, c.head, Threads(16), Fixed)
+		p, err := Change("hashmap", readLock, c.head, Threads(16), Fixed)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -57,7 +56,7 @@ func TestTheCauseIsWhatGrew(t *testing.T) {
 func TestABlindSpotIsNamed(t *testing.T) {
 	ch := readLock
 	ch.Atomics, ch.Unseen = 6, 4
-	p, err := Predict("hashmap", readLock, ch, Threads(16), Fixed)
+	p, err := Change("hashmap", readLock, ch, Threads(16), Fixed)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +65,7 @@ func TestABlindSpotIsNamed(t *testing.T) {
 	}
 	same := readLock
 	same.Instructions++
-	q, err := Predict("hashmap", readLock, same, Threads(16), Fixed)
+	q, err := Change("hashmap", readLock, same, Threads(16), Fixed)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,10 +79,10 @@ func TestABlindSpotIsNamed(t *testing.T) {
 // once in a hundred calls and held 99 instructions held it "for 0.99"),
 // and a change that rounds to nothing is +0.0%, never -0.0%.
 func TestAnAddedLockSaysHowLongEachHolds(t *testing.T) {
-	base := predict.Cell{Name: "x", Instructions: 3000}
-	head := predict.Cell{Name: "x", Instructions: 3000, ExclusiveLocks: 0.01, LockedInstructions: 0.99, Atomics: 0.02,
+	base := Cell{Name: "x", Instructions: 3000}
+	head := Cell{Name: "x", Instructions: 3000, ExclusiveLocks: 0.01, LockedInstructions: 0.99, Atomics: 0.02,
 		BusiestLocks: 0.01, BusiestLocked: 0.99}
-	p, err := Predict("x", base, head, Threads(16), Fixed)
+	p, err := Change("x", base, head, Threads(16), Fixed)
 	if err != nil {
 		t.Fatal(err)
 	}

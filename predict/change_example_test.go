@@ -1,22 +1,21 @@
-package scaling_test
+package predict_test
 
 import (
 	"fmt"
 
 	"github.com/perfrun/perfrun/compare"
 	"github.com/perfrun/perfrun/predict"
-	"github.com/perfrun/perfrun/scaling"
 )
 
 // A change that makes a hash map's lookups take its write lock, judged at
 // 16 threads from the two 1-thread profiles and the fixed constants: no
 // time measured by the comparison enters. The reason leads with the term
 // of the model that grew the most, the new lock's queue.
-func ExamplePredict() {
+func ExampleChange() {
 	base := predict.Cell{Name: "hashmap", Instructions: 3418, Atomics: 2}
 	head := predict.Cell{Name: "hashmap", Instructions: 3420, ExclusiveLocks: 1, LockedInstructions: 50, Atomics: 4,
 		BusiestLocks: 1, BusiestLocked: 50}
-	p, err := scaling.Predict("hashmap", base, head, scaling.Threads(16), scaling.Fixed)
+	p, err := predict.Change("hashmap", base, head, predict.Threads(16), predict.Fixed)
 	if err != nil {
 		panic(err)
 	}

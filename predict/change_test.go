@@ -1,4 +1,4 @@
-package scaling_test
+package predict_test
 
 import (
 	"math"
@@ -7,7 +7,6 @@ import (
 
 	"github.com/perfrun/perfrun/compare"
 	"github.com/perfrun/perfrun/predict"
-	"github.com/perfrun/perfrun/scaling"
 )
 
 // The designs' 1-thread profiles at cost=openssl on 1024 CAs, as perfrun
@@ -20,9 +19,9 @@ var (
 	rcu     = predict.Cell{Name: "rcu", Instructions: 3300}
 )
 
-func predictAt(t *testing.T, base, head predict.Cell) (scaling.Prediction, compare.CellVerdict) {
+func predictAt(t *testing.T, base, head predict.Cell) (predict.Prediction, compare.CellVerdict) {
 	t.Helper()
-	p, err := scaling.Predict(base.Name, base, head, scaling.Threads(scaling.DefaultThreads), scaling.Fixed)
+	p, err := predict.Change(base.Name, base, head, predict.Threads(predict.DefaultThreads), predict.Fixed)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,20 +52,20 @@ func TestTheRuntimesStrayAtomicsAreNoChange(t *testing.T) {
 		head := c
 		head.Atomics += 0.002
 		head.LockedInstructions += 0.5 * math.Min(1, c.LockedInstructions)
-		p, err := scaling.Predict(c.Name, c, head, scaling.Threads(scaling.DefaultThreads), scaling.Fixed)
+		p, err := predict.Change(c.Name, c, head, predict.Threads(predict.DefaultThreads), predict.Fixed)
 		if err == nil {
-			err = p.Within(2, scaling.RunnerFixed)
+			err = p.Within(2, predict.RunnerFixed)
 		}
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, n := range []int{2, scaling.DefaultThreads} {
+		for _, n := range []int{2, predict.DefaultThreads} {
 			if v, _ := p.VerdictAt(compare.DefaultThresholds, n); v.Verdict != compare.Pass || v.Ratio != 1 {
 				t.Errorf("%s, stray atomics, at %d threads: %s, ratio %v; want PASS, exactly 1", c.Name, n, v.Verdict, v.Ratio)
 			}
 		}
 		head.Atomics = c.Atomics + 0.02
-		p, err = scaling.Predict(c.Name, c, head, scaling.Threads(scaling.DefaultThreads), scaling.Fixed)
+		p, err = predict.Change(c.Name, c, head, predict.Threads(predict.DefaultThreads), predict.Fixed)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -84,8 +83,8 @@ func TestAnExclusiveLockIsARegressionAtSixteenThreads(t *testing.T) {
 	head.ExclusiveLocks, head.LockedInstructions, head.Atomics = 1, 50, 4
 	head.BusiestLocks, head.BusiestLocked = 1, 50
 	p, v := predictAt(t, hashmap, head)
-	if v.Verdict != compare.Regression || v.Unit != scaling.Unit(16) {
-		t.Fatalf("write lock: %s on %s, want REGRESSION on %s: %s", v.Verdict, v.Unit, scaling.Unit(16), v.Reason)
+	if v.Verdict != compare.Regression || v.Unit != predict.Unit(16) {
+		t.Fatalf("write lock: %s on %s, want REGRESSION on %s: %s", v.Verdict, v.Unit, predict.Unit(16), v.Reason)
 	}
 	if !strings.HasPrefix(v.Reason, "at 16 threads +") || !strings.Contains(v.Reason, "calls take an exclusive lock, 0 -> 1 per op") {
 		t.Errorf("reason %q does not give the cost at 16 threads and the lock", v.Reason)
@@ -155,11 +154,11 @@ func TestImpossibleProfilesAreRefused(t *testing.T) {
 		{Name: "none"},
 		{Name: "busiest", Instructions: 688, ExclusiveLocks: 1, LockedInstructions: 10, BusiestLocks: 2, BusiestLocked: 10, Atomics: 2},
 	} {
-		if _, err := scaling.Predict("c", hashmap, bad, scaling.Threads(16), scaling.Fixed); err == nil {
+		if _, err := predict.Change("c", hashmap, bad, predict.Threads(16), predict.Fixed); err == nil {
 			t.Errorf("%s: predicted from an impossible profile", bad.Name)
 		}
 	}
-	if _, err := scaling.Predict("c", hashmap, hashmap, scaling.Threads(16), scaling.Reference); err == nil {
+	if _, err := predict.Change("c", hashmap, hashmap, predict.Threads(16), predict.Reference); err == nil {
 		t.Error("predicted with constants that give no time per instruction")
 	}
 }
@@ -172,11 +171,11 @@ func TestNoMeasuredTimeEnters(t *testing.T) {
 	head.ExclusiveLocks, head.LockedInstructions, head.Atomics = 1, 50, 4
 	quiet, busy := hashmap, hashmap
 	quiet.PerCall, busy.PerCall = 470e-9, 1900e-9
-	a, err := scaling.Predict("c", quiet, head, scaling.Threads(16), scaling.Fixed)
+	a, err := predict.Change("c", quiet, head, predict.Threads(16), predict.Fixed)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := scaling.Predict("c", busy, head, scaling.Threads(16), scaling.Fixed)
+	b, err := predict.Change("c", busy, head, predict.Threads(16), predict.Fixed)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,10 +1,9 @@
-package scaling
+package predict
 
 import (
 	"math"
 
 	"github.com/perfrun/perfrun/compare"
-	"github.com/perfrun/perfrun/predict"
 )
 
 // settle is head with each count of its lock profile that moved from
@@ -15,21 +14,21 @@ import (
 // on a few operations in one process and none in the next; a prediction
 // that weighed them would see a change in identical code, and within the
 // cores, where its band is wide, could decide nothing.
-func settle(base, head predict.Cell) predict.Cell {
-	events := []func(*predict.Cell) *float64{
-		func(c *predict.Cell) *float64 { return &c.ExclusiveLocks },
-		func(c *predict.Cell) *float64 { return &c.BusiestLocks },
-		func(c *predict.Cell) *float64 { return &c.Atomics },
-		func(c *predict.Cell) *float64 { return &c.HottestLine },
-		func(c *predict.Cell) *float64 { return &c.OtherLineTransfers },
-		func(c *predict.Cell) *float64 { return &c.OtherSpinning },
-		func(c *predict.Cell) *float64 { return &c.Unseen },
+func settle(base, head Cell) Cell {
+	events := []func(*Cell) *float64{
+		func(c *Cell) *float64 { return &c.ExclusiveLocks },
+		func(c *Cell) *float64 { return &c.BusiestLocks },
+		func(c *Cell) *float64 { return &c.Atomics },
+		func(c *Cell) *float64 { return &c.HottestLine },
+		func(c *Cell) *float64 { return &c.OtherLineTransfers },
+		func(c *Cell) *float64 { return &c.OtherSpinning },
+		func(c *Cell) *float64 { return &c.Unseen },
 	}
-	held := []func(*predict.Cell) *float64{
-		func(c *predict.Cell) *float64 { return &c.LockedInstructions },
-		func(c *predict.Cell) *float64 { return &c.BusiestLocked },
+	held := []func(*Cell) *float64{
+		func(c *Cell) *float64 { return &c.LockedInstructions },
+		func(c *Cell) *float64 { return &c.BusiestLocked },
 	}
-	near := func(fields []func(*predict.Cell) *float64, least float64) {
+	near := func(fields []func(*Cell) *float64, least float64) {
 		for _, field := range fields {
 			if b, h := field(&base), field(&head); math.Abs(*h-*b) < least {
 				*h = *b

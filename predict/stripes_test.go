@@ -1,9 +1,8 @@
-package scaling
+package predict
 
 import (
 	"testing"
 
-	"github.com/perfrun/perfrun/predict"
 	"github.com/perfrun/perfrun/records"
 )
 
@@ -30,7 +29,7 @@ func familyAt16(t *testing.T, spread bool) map[string]float64 {
 	}
 	m := Reference
 	m.FromCounts = true
-	out, err := predict.Results(in, []int{1, 16}, m, "test")
+	out, err := Results(in, []int{1, 16}, m, "test")
 	if err != nil {
 		t.Fatal(err)
 	}

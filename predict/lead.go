@@ -1,10 +1,8 @@
-package scaling
+package predict
 
 import (
 	"fmt"
 	"strings"
-
-	"github.com/perfrun/perfrun/predict"
 )
 
 // lead says which term of the model moved a call's predicted time the
@@ -15,8 +13,8 @@ import (
 // way.
 func (p Prediction) lead(n int) string {
 	k := p.constantsAt(n)
-	b, errb := predict.TermsAt(p.base, k, n)
-	h, errh := predict.TermsAt(p.head, k, n)
+	b, errb := TermsAt(p.base, k, n)
+	h, errh := TermsAt(p.head, k, n)
 	ratio, _, _, ok := p.RatioAt(n)
 	if errb != nil || errh != nil || !ok || ratio == 1 {
 		return ""
@@ -24,7 +22,7 @@ func (p Prediction) lead(n int) string {
 	terms := []struct {
 		what     string
 		from, to float64
-		detail   func(predict.Cell) string
+		detail   func(Cell) string
 	}{
 		{busiestName(p.base, p.head), b.Busiest, h.Busiest, busiestDetail},
 		{"the other exclusive locks' queues", b.Others, h.Others, othersDetail},
@@ -56,7 +54,7 @@ func (p Prediction) lead(n int) string {
 
 // busiestName names the busiest exclusive lock, by the function that
 // took it where the profile knows it.
-func busiestName(base, head predict.Cell) string {
+func busiestName(base, head Cell) string {
 	site := head.BusiestSite
 	if site == "" {
 		site = base.BusiestSite
@@ -77,28 +75,28 @@ func function(name string) string {
 	return strings.NewReplacer("(*", "", "(", "", ")", "").Replace(name)
 }
 
-func busiestDetail(c predict.Cell) string {
+func busiestDetail(c Cell) string {
 	if !(c.BusiestLocks > 0) {
 		return fmt.Sprintf("%.4g a call held %.4g instructions", c.ExclusiveLocks, c.LockedInstructions)
 	}
 	return fmt.Sprintf("%.4g a call held %.4g instructions", c.BusiestLocks, c.BusiestLocked)
 }
 
-func othersDetail(c predict.Cell) string {
+func othersDetail(c Cell) string {
 	return fmt.Sprintf("%.4g a call over %.3g locks", c.ExclusiveLocks-c.BusiestLocks, max(1, c.OtherLocks))
 }
 
-func hotDetail(c predict.Cell) string {
+func hotDetail(c Cell) string {
 	hot, _, _ := c.Lines()
 	return fmt.Sprintf("%.4g transfers a call", hot)
 }
 
-func restDetail(c predict.Cell) string {
+func restDetail(c Cell) string {
 	_, rest, others := c.Lines()
 	return fmt.Sprintf("%.4g transfers a call over %.3g lines", rest, others)
 }
 
-func aloneDetail(c predict.Cell) string {
+func aloneDetail(c Cell) string {
 	return fmt.Sprintf("%.4g instructions", c.Instructions)
 }
 

@@ -1,11 +1,10 @@
-package scaling
+package predict
 
 import (
 	"fmt"
 	"slices"
 
 	"github.com/perfrun/perfrun/compare"
-	"github.com/perfrun/perfrun/predict"
 )
 
 // Runner are the constants a prediction uses within the runner's cores
@@ -14,10 +13,10 @@ import (
 // they were measured), each kind of hand-off apart, and the reference time
 // per instruction, also the runner's. A waiter that spins looks at the
 // lock every 2 × (Spin − 2 transfers), 4 times before it parks (SpinFor).
-var Runner = predict.Measured{
-	Low:      predict.Constants{Handoff: 42.2e-6, Spin: 219e-9, SpinFor: runnerSpinFor, Transfer: 56e-9},
-	Mid:      predict.Constants{Handoff: 51.2e-6, Spin: 344e-9, SpinFor: runnerSpinFor, Transfer: 73e-9},
-	High:     predict.Constants{Handoff: 76.6e-6, Spin: 450e-9, SpinFor: runnerSpinFor, Transfer: 102e-9},
+var Runner = Measured{
+	Low:      Constants{Handoff: 42.2e-6, Spin: 219e-9, SpinFor: runnerSpinFor, Transfer: 56e-9},
+	Mid:      Constants{Handoff: 51.2e-6, Spin: 344e-9, SpinFor: runnerSpinFor, Transfer: 73e-9},
+	High:     Constants{Handoff: 76.6e-6, Spin: 450e-9, SpinFor: runnerSpinFor, Transfer: 102e-9},
 	Parallel: 2,
 	Source:   "measured alone on this project's 2-core runner, results/scaling/runner",
 	// A cell whose every sample a busy runner set aside is still
@@ -31,7 +30,7 @@ const runnerSpinFor = 4 * 2 * (344e-9 - 2*73e-9)
 // RunnerFixed is Runner with Instruction's time per instruction, as Fixed
 // is Reference with it: a prediction within the cores from the counts
 // alone.
-var RunnerFixed = func() predict.Measured {
+var RunnerFixed = func() Measured {
 	k := Runner
 	k.Low.Instruction, k.Mid.Instruction, k.High.Instruction = Instruction[0], Instruction[1], Instruction[2]
 	k.Source += " and the reference time per instruction"
@@ -51,7 +50,7 @@ const RunnerHeld = 2.9
 // within the cores the runner measures, and its prediction there is held
 // to what it measured. Its band there is RunnerHeld either way of the
 // middle, not the constants' spread.
-func (p *Prediction) Within(cores int, k predict.Measured) error {
+func (p *Prediction) Within(cores int, k Measured) error {
 	var counts []int
 	for _, n := range p.Threads {
 		if n <= cores {
@@ -65,10 +64,10 @@ func (p *Prediction) Within(cores int, k predict.Measured) error {
 		return nil
 	}
 	for _, arm := range []struct {
-		c    predict.Cell
-		band *predict.Band
+		c    Cell
+		band *Band
 	}{{p.base, &p.Base}, {p.head, &p.Head}} {
-		b, err := predict.Predict(arm.c, k.Low, k.Mid, k.High, counts)
+		b, err := Predict(arm.c, k.Low, k.Mid, k.High, counts)
 		if err != nil {
 			return err
 		}
@@ -85,7 +84,7 @@ func (p *Prediction) Within(cores int, k predict.Measured) error {
 func (p Prediction) within(n int) bool { return n <= p.cores }
 
 // constantsAt are the middle constants of the prediction at n threads.
-func (p Prediction) constantsAt(n int) predict.Constants {
+func (p Prediction) constantsAt(n int) Constants {
 	if p.within(n) {
 		return p.kWithin
 	}
