@@ -18,7 +18,7 @@ type Predicted struct {
 
 // Predictions predicts base and head of every cell of names that has both
 // arms' lock profiles and instruction counts at threads 1 to n: past the
-// runner's cores with scaling's fixed constants (predict.Fixed, a
+// runner's cores with the fixed constants (predict.Fixed, a
 // server's), within them with the runner's own (predict.RunnerFixed), held
 // to what it measures there. Either way from the counts alone, never a
 // window this campaign measured, so a busy host moves no prediction. A
