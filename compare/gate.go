@@ -55,7 +55,7 @@ const MinRounds = 3
 var exactMetrics = append(append([]string{records.AllocsPerOp, records.Instructions}, records.LockUnits...), records.TrafficUnits...)
 
 // Predicted reports whether unit is a prediction's from counts (package
-// package predict's predicted-… units): exact like a count, never a time.
+// predict's predicted-… units): exact like a count, never a time.
 func Predicted(unit string) bool { return strings.HasPrefix(unit, "predicted-") }
 
 // instructionSample is how many per-process counts a side needs for
