@@ -58,9 +58,9 @@ func TestPassByCounts(t *testing.T) {
 	if r.Verdict != Pass {
 		t.Fatalf("every count PASS: %s", r.Verdict)
 	}
-	for _, c := range r.Cells[:2] {
-		if !c.ByCounts || !strings.HasPrefix(c.Reason, "by counts:") || !strings.Contains(c.Reason, "±12.0% a round") {
-			t.Errorf("%s: %s %q", c.Name, c.Verdict, c.Reason)
+	for _, n := range []int{1, 2} {
+		if c := r.timeAt(t, n); !c.ByCounts || r.decidedAt(n).By != ByCounts || !strings.Contains(c.Reason, "±12.0% a round") {
+			t.Errorf("%s: %s %+v (%q)", c.Name, c.Verdict, r.decidedAt(n), c.Reason)
 		}
 	}
 	for unit, v := range map[string]Verdict{records.LLMisses: Regression, "predicted-sec/call@16threads": Inconclusive} {
@@ -71,15 +71,15 @@ func TestPassByCounts(t *testing.T) {
 		moved[unit] = v
 		r := report(moved)
 		r.decideAtEvery(need)
-		if r.Cells[0].ByCounts || r.Verdict == Pass {
+		if r.timeAt(t, 1).ByCounts || r.Verdict == Pass {
 			t.Errorf("%s %s: %s, a PASS by counts", unit, v, r.Verdict)
 		}
 	}
 	fewer := map[string]Verdict{records.Instructions: Improved, records.LLMisses: Pass, "predicted-sec/call@16threads": Pass}
 	r = report(fewer)
 	r.Cells[0].Ratio = 0.99 // time leaning the counts' way
-	if r.decideAtEvery(need); r.Cells[0].Verdict != Improved || !r.Cells[0].ByCounts || r.Cells[1].Verdict != Pass || r.Verdict != Improved {
-		t.Errorf("fewer instructions: 1 thread %s, 2 threads %s, overall %s; want IMPROVED by counts at 1 thread (%s)", r.Cells[0].Verdict, r.Cells[1].Verdict, r.Verdict, r.Cells[0].Reason)
+	if r.decideAtEvery(need); r.timeAt(t, 1).Verdict != Improved || r.decidedAt(1).By != ByCounts || r.timeAt(t, 2).Verdict != Pass || r.Verdict != Improved {
+		t.Errorf("fewer instructions: 1 thread %+v, 2 threads %s, overall %s; want IMPROVED by counts at 1 thread", r.decidedAt(1), r.timeAt(t, 2).Verdict, r.Verdict)
 	}
 	missing := report(map[string]Verdict{records.Instructions: Pass, records.LLMisses: Pass})
 	if missing.decideAtEvery(need); missing.Verdict != Inconclusive {
@@ -87,7 +87,7 @@ func TestPassByCounts(t *testing.T) {
 	}
 	timeFails := report(all)
 	timeFails.Cells[1].Verdict = Regression
-	if timeFails.decideAtEvery(need); timeFails.Verdict != Regression || timeFails.Cells[1].ByCounts {
+	if timeFails.decideAtEvery(need); timeFails.Verdict != Regression || timeFails.decidedAt(2).By != ByTime {
 		t.Errorf("time's REGRESSION turned: %s", timeFails.Verdict)
 	}
 }

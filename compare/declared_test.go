@@ -30,6 +30,23 @@ func decidedBy(t1, t2, p16 CellVerdict, rules Rules) *Report {
 	return r
 }
 
+// timeAt is the shown time cell of design x at n threads.
+func (r *Report) timeAt(t *testing.T, n int) CellVerdict {
+	t.Helper()
+	return verdictOf(t, r, fmt.Sprintf("Issuer/impl=x/threads=%d", n), "sec/op")
+}
+
+// decidedAt is the decision of design x at n threads; By is ByNone and
+// the verdict empty where none was taken.
+func (r *Report) decidedAt(n int) Decided {
+	for _, d := range r.Decided {
+		if d.Name == "Issuer/impl=x/threads=1" && d.At == n {
+			return d
+		}
+	}
+	return Decided{}
+}
+
 var undecidedTime = CellVerdict{Verdict: Inconclusive, Ratio: 0.98, Lo: 0.91, Hi: 1.06, Rounds: 10, Reason: "spans the threshold"}
 
 // TestTradeIsNamed: slower at 1 thread, faster at 16 is a TRADE, with
@@ -43,11 +60,11 @@ func TestTradeIsNamed(t *testing.T) {
 		!strings.Contains(r.Answers[0], "-92.5% a call at 16 threads (predicted)") {
 		t.Errorf("-at 1,2,16: %s %q, want a TRADE naming both", r.Verdict, r.Answers)
 	}
-	if r := decided(slow, undecidedTime, fast, []int{16}, nil); r.Verdict != Improved || r.Cells[0].Verdict != NotGated {
-		t.Errorf("-at 16: %s (1 thread %s), want IMPROVED with 1 thread not gated", r.Verdict, r.Cells[0].Verdict)
+	if r := decided(slow, undecidedTime, fast, []int{16}, nil); r.Verdict != Improved || r.timeAt(t, 1).Verdict != NotGated {
+		t.Errorf("-at 16: %s (1 thread %s), want IMPROVED with 1 thread not gated", r.Verdict, r.timeAt(t, 1).Verdict)
 	}
-	if r := decided(slow, undecidedTime, fast, []int{1}, nil); r.Verdict != Regression || r.Cells[4].Verdict != NotGated {
-		t.Errorf("-at 1: %s (16 threads %s), want REGRESSION with 16 threads not gated", r.Verdict, r.Cells[4].Verdict)
+	if r := decided(slow, undecidedTime, fast, []int{1}, nil); r.Verdict != Regression || verdictOf(t, r, "Issuer/impl=x/threads=1", pred16).Verdict != NotGated {
+		t.Errorf("-at 1: %s, want REGRESSION with 16 threads not gated", r.Verdict)
 	}
 	// The line says why, where the prediction names a cause.
 	fast.Reason = "at 16 threads -92.5% a call [-93.6%, -65.4%]: calls take no exclusive lock, 1.23 -> 0 per op (alone -98.7%)"
@@ -71,25 +88,25 @@ func TestImprovedByCounts(t *testing.T) {
 	at := func(string, int) (CellVerdict, bool) { return better, true }
 	pass := CellVerdict{Verdict: Pass, Ratio: 1, Lo: 0.97, Hi: 1.03, Rounds: 10}
 	r := decided(pass, undecidedTime, better, []int{1, 2, 16}, at)
-	if r.Verdict != Improved || r.Cells[1].Verdict != Improved || !r.Cells[1].ByCounts || !strings.Contains(r.Cells[1].Reason, "by counts: at 2 threads -14.6%") {
-		t.Errorf("%s; 2 threads %s %q: want IMPROVED by counts", r.Verdict, r.Cells[1].Verdict, r.Cells[1].Reason)
+	if c := r.timeAt(t, 2); r.Verdict != Improved || c.Verdict != Improved || !c.ByCounts || r.decidedAt(2).By != ByCounts || r.decidedAt(2).Prediction != PredictionBetter {
+		t.Errorf("%s; 2 threads %s %+v: want IMPROVED by counts, the prediction better", r.Verdict, c.Verdict, r.decidedAt(2))
 	}
-	if r := decided(pass, undecidedTime, better, []int{1, 2, 16}, nil); r.Cells[1].Verdict != Pass || !r.Cells[1].ByCounts {
-		t.Errorf("without a prediction at 2: %s, want a PASS by counts", r.Cells[1].Verdict)
+	if r := decided(pass, undecidedTime, better, []int{1, 2, 16}, nil); r.timeAt(t, 2).Verdict != Pass || !r.timeAt(t, 2).ByCounts {
+		t.Errorf("without a prediction at 2: %s, want a PASS by counts", r.timeAt(t, 2).Verdict)
 	}
 	slower := undecidedTime
 	slower.Ratio = 1.031
-	if r := decided(pass, slower, better, []int{1, 2, 16}, at); r.Cells[1].Verdict != Pass || !r.Cells[1].ByCounts {
-		t.Errorf("time leaning +3.1%%: %s, want a PASS by counts, not an IMPROVED", r.Cells[1].Verdict)
+	if r := decided(pass, slower, better, []int{1, 2, 16}, at); r.timeAt(t, 2).Verdict != Pass || !r.timeAt(t, 2).ByCounts {
+		t.Errorf("time leaning +3.1%%: %s, want a PASS by counts, not an IMPROVED", r.timeAt(t, 2).Verdict)
 	}
 	// A centre past the threshold is neither: counts never PASS it.
 	slower.Ratio = 1.069
-	if r := decided(pass, slower, better, []int{1, 2, 16}, at); r.Cells[1].Verdict != Inconclusive || r.Cells[1].ByCounts || r.Verdict != Inconclusive {
-		t.Errorf("time's centre +6.9%%: %s (overall %s), want INCONCLUSIVE", r.Cells[1].Verdict, r.Verdict)
+	if r := decided(pass, slower, better, []int{1, 2, 16}, at); r.timeAt(t, 2).Verdict != Inconclusive || r.timeAt(t, 2).ByCounts || r.Verdict != Inconclusive || r.decidedAt(2).Time != TimeCentrePast {
+		t.Errorf("time's centre +6.9%%: %s (overall %s), want INCONCLUSIVE", r.timeAt(t, 2).Verdict, r.Verdict)
 	}
 	strict := decidedBy(pass, undecidedTime, better, Rules{At: []int{1, 2, 16}, Cores: 2, Strict: true, Need: []string{records.Instructions}, PredictedAt: at})
-	if strict.Cells[1].Verdict != Inconclusive {
-		t.Errorf("-strict: %s, want time's INCONCLUSIVE", strict.Cells[1].Verdict)
+	if strict.timeAt(t, 2).Verdict != Inconclusive {
+		t.Errorf("-strict: %s, want time's INCONCLUSIVE", strict.timeAt(t, 2).Verdict)
 	}
 }
 
@@ -100,13 +117,13 @@ func TestNoVerdictByCountsOverWhatTimeSaw(t *testing.T) {
 	same := CellVerdict{Verdict: Pass, Ratio: 1}
 	past := CellVerdict{Verdict: Inconclusive, Ratio: 1.145, Lo: 1.14, Hi: 1.157, Rounds: 10, Reason: "the A/A arm moved +10%"}
 	r := decided(past, undecidedTime, same, DefaultAtForTest, nil)
-	if r.Cells[0].Verdict != Inconclusive || r.Cells[0].ByCounts || r.decisions[design(r.Cells[0].Name)][1].Verdict != Inconclusive || r.Verdict != Inconclusive {
-		t.Errorf("time +14.5%% [+14.0%%, +15.7%%]: %s %q, overall %s; want INCONCLUSIVE", r.Cells[0].Verdict, r.Cells[0].Reason, r.Verdict)
+	if c := r.timeAt(t, 1); c.Verdict != Inconclusive || c.ByCounts || r.decidedAt(1).Verdict != Inconclusive || r.Verdict != Inconclusive {
+		t.Errorf("time +14.5%% [+14.0%%, +15.7%%]: %s %+v, overall %s; want INCONCLUSIVE", c.Verdict, r.decidedAt(1), r.Verdict)
 	}
 	none := CellVerdict{Verdict: Inconclusive, Reason: "0 complete rounds"}
 	r = decided(same, none, same, DefaultAtForTest, nil)
-	if r.Cells[1].Verdict != Inconclusive || timeState(r.Cells[1], r.Threshold) != TimeNoWindow || r.decisions[design(r.Cells[1].Name)][2].Verdict != Inconclusive {
-		t.Errorf("no kept sample: %s %q; want INCONCLUSIVE", r.Cells[1].Verdict, r.Cells[1].Reason)
+	if c := r.timeAt(t, 2); c.Verdict != Inconclusive || r.decidedAt(2).Time != TimeNoWindow || r.decidedAt(2).Verdict != Inconclusive {
+		t.Errorf("no kept sample: %s %+v; want INCONCLUSIVE", c.Verdict, r.decidedAt(2))
 	}
 }
 
@@ -131,7 +148,7 @@ func TestAPassByCountsSaysWhatMoved(t *testing.T) {
 		CellVerdict{Name: t1.Name, Unit: pred16, Verdict: Pass, Ratio: 1.02})
 	r.finish()
 	r.Decide(Rules{At: []int{1, 2, 16}, Cores: 2, Need: []string{records.Instructions}, PredictedAt: at})
-	c := r.Cells[1]
+	c := r.timeAt(t, 2)
 	if c.Verdict != Pass || !c.ByCounts || strings.Contains(c.Reason, "unchanged") ||
 		!strings.Contains(c.Reason, records.ExclusiveLocks+" moved") || !strings.Contains(c.Reason, "at 2 threads +2.0%") {
 		t.Errorf("%s %q: want a PASS by counts naming the moved lock count and the prediction", c.Verdict, c.Reason)
@@ -153,8 +170,8 @@ func TestACellTheHostNeverRanIsJudgedAsOnePastTheCores(t *testing.T) {
 		return CellVerdict{Name: d, Unit: fmt.Sprintf("predicted-sec/call@%dthreads", n), Verdict: Pass, Ratio: 1, Reason: fmt.Sprintf("at %d threads unchanged", n)}, true
 	}
 	r := decided(same, none, CellVerdict{Verdict: Pass, Ratio: 1}, DefaultAtForTest, unchanged)
-	if r.Verdict != Pass || r.Cells[1].Verdict != NotGated || !strings.Contains(r.Cells[1].Reason, "the prediction judges 2 threads: at 2 threads unchanged") {
-		t.Errorf("%s; 2 threads %s %q: want PASS, judged by the prediction at 2", r.Verdict, r.Cells[1].Verdict, r.Cells[1].Reason)
+	if c := r.timeAt(t, 2); r.Verdict != Pass || c.Verdict != NotGated || r.decidedAt(2).By != ByPrediction || r.decidedAt(2).Time != TimeNoWindow {
+		t.Errorf("%s; 2 threads %s %+v: want PASS, judged by the prediction at 2", r.Verdict, c.Verdict, r.decidedAt(2))
 	}
 	if !slices.ContainsFunc(r.Cells, func(c CellVerdict) bool { return c.Unit == "predicted-sec/call@2threads" && c.Verdict == Pass }) {
 		t.Errorf("the prediction at 2 threads is not among the verdicts: %+v", r.Cells)
