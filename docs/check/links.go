@@ -98,6 +98,10 @@ func problems(root string, repository bool) ([]string, error) {
 				say("%s: the link %s resolves to nothing in the repository", rel(root, p), l)
 			}
 		}
+		if repository && inResults(root, p) && !strings.HasPrefix(rel(root, p), filepath.Join("results", "archive")) &&
+			filepath.Base(p) == "README.md" && verdictWord.MatchString(string(b)) && !SaysWhatIsCurrent(string(b)) {
+			say("%s states verdicts and does not say in its first %d lines which are current (a line that opens **Current**)", rel(root, p), currentWithin)
+		}
 		if !isDoc[p] || !repository {
 			continue
 		}
@@ -140,6 +144,26 @@ func problems(root string, repository bool) ([]string, error) {
 	}
 	sort.Strings(problems)
 	return slices.Compact(problems), nil
+}
+
+// verdictWord is a verdict as perfrun prints it.
+var verdictWord = regexp.MustCompile(`\b(REGRESSION|INCONCLUSIVE|IMPROVED|TRADE|PASS)\b`)
+
+// currentWithin is how many lines of a results page may come before the
+// line that says which of its verdicts are current.
+const currentWithin = 6
+
+// SaysWhatIsCurrent says whether a results page opens, within its first
+// currentWithin lines, with a line that says which of its verdicts are
+// current and how to get them again ("**Current** ..."): a reader must
+// not take a verdict of an older perfrun for today's.
+func SaysWhatIsCurrent(text string) bool {
+	for i, line := range strings.SplitN(text, "\n", currentWithin+1) {
+		if i < currentWithin && strings.HasPrefix(line, "**Current") {
+			return true
+		}
+	}
+	return false
 }
 
 // named says whether a page of an enclosing folder names folder f, by its

@@ -44,7 +44,9 @@ func TestProblemsAreFound(t *testing.T) {
 		"docs/run.md":                       "See [the figure](../results/good/README.md). Run `go run ./docs/check` and `go run ./docs/sentences`; read `docs/run.md`, `github.com/perfrun/perfrun/harness/compare`, `docs/*.md` and `impls/NAME/`.\n",
 		"docs/check/main.go":                "package main\n",
 		"results/README.md":                 "Index: `good/`, `bare/`, `archive/`.\n",
-		"results/good/README.md":            "The command, the figure and its date. `kept/a/b/`.\n",
+		"results/good/README.md":            "The command, the figure and its date. `kept/a/b/` `said/` `unsaid/`.\n",
+		"results/good/said/README.md":       "# A campaign\n\n**Current** (perfrun at abc1234): PASS, replayed with the command below.\n",
+		"results/good/unsaid/README.md":     "# A campaign\n\n`unsaid/`: the change was a REGRESSION.\n",
 		"results/good/kept/a/b/deep.txt":    "",
 		"results/good/unnamed/x.txt":        "",
 		"results/bare/x.txt":                "",
@@ -64,6 +66,7 @@ func TestProblemsAreFound(t *testing.T) {
 		"results/orphan is named by no page above it",
 		"results/good/unnamed is named by no page above it",
 		"results/good/kept/a/b is 4 folders deep",
+		"results/good/unsaid/README.md states verdicts and does not say in its first 6 lines which are current",
 		"docs/run.md: ./docs/sentences names a path that is not there",
 		"docs/run.md: github.com/perfrun/perfrun/harness/compare names a path that is not there",
 	} {
@@ -74,8 +77,8 @@ func TestProblemsAreFound(t *testing.T) {
 	if strings.Contains(all, "archive/old") {
 		t.Errorf("the archive's own folders were held to the rules:\n%s", all)
 	}
-	if len(problems) != 8 {
-		t.Errorf("%d problems, want 8:\n%s", len(problems), all)
+	if len(problems) != 9 {
+		t.Errorf("%d problems, want 9:\n%s", len(problems), all)
 	}
 }
 
