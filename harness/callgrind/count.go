@@ -68,7 +68,7 @@ func CountTraffic(ctx context.Context, argv, env []string) (float64, Traffic, er
 	if err != nil {
 		return 0, Traffic{}, err
 	}
-	defer os.RemoveAll(dir)
+	defer scratch.Remove(dir)
 	out := filepath.Join(dir, "callgrind.out")
 	ev, err := countEvents(ctx, argv, env, append(CacheGeometry, "--collect-systime=yes", "--compress-strings=no", "--callgrind-out-file="+out))
 	if err != nil {

@@ -3,7 +3,6 @@ package locks
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"runtime/debug"
 	"slices"
@@ -23,12 +22,12 @@ import (
 // package above sync compiles once more for it, the standard library
 // included; go's cache keeps them for the next build.
 func Build(ctx context.Context, dir, pkg, out string, tags []string, flags ...string) error {
-	scratch, err := scratch.Dir("overlay-")
+	work, err := scratch.Dir("overlay-")
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(scratch)
-	overlay, err := Overlay(ctx, dir, scratch)
+	defer scratch.Remove(work)
+	overlay, err := Overlay(ctx, dir, work)
 	if err != nil {
 		return err
 	}

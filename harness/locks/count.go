@@ -186,7 +186,7 @@ func Count(ctx context.Context, argv, env []string) (Profile, error) {
 	if err != nil {
 		return Profile{}, err
 	}
-	defer os.RemoveAll(dir)
+	defer scratch.Remove(dir)
 	out := filepath.Join(dir, "callgrind.out")
 	args := append([]string{"--tool=callgrind", "--instr-atstart=no", "--collect-atstart=no", "--collect-bus=yes",
 		"--dump-instr=no", "--dump-line=no", "--compress-strings=no", "--callgrind-out-file=" + out}, argv...)

@@ -113,10 +113,10 @@ func provenSelf(ctx context.Context, b SelfBuild) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", exe, err)
 	}
-	scratch, err := scratch.Dir("proof-")
+	work, err := scratch.Dir("proof-")
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(scratch)
-	return Rebuilt(ctx, exe, info, b.Dir, b.Pkg, scratch)
+	defer scratch.Remove(work)
+	return Rebuilt(ctx, exe, info, b.Dir, b.Pkg, work)
 }

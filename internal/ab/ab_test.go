@@ -96,19 +96,11 @@ func TestPruneStale(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer os.RemoveAll(live)
-	dead, err := TempDir()
-	if err != nil {
-		t.Fatal(err)
-	}
-	scratch.Mark(dead, deadPid, 0)
+	dead := leftBy(t, deadPid)
 	// One kept with -keep, whose process is gone too: it stays (it was
 	// removed as left by a killed comparison).
-	kept, err := TempDir()
-	if err != nil {
-		t.Fatal(err)
-	}
+	kept := leftBy(t, deadPid)
 	defer os.RemoveAll(kept)
-	scratch.Mark(kept, deadPid, 0)
 	if err := Keep(kept); err != nil {
 		t.Fatal(err)
 	}
@@ -291,13 +283,9 @@ func TestPruneLeavesTheUsersWorktrees(t *testing.T) {
 	if err := os.Rename(mine, mine+"-moved"); err != nil {
 		t.Fatal(err)
 	}
-	dead, err := TempDir()
-	if err != nil {
-		t.Fatal(err)
-	}
+	dead := leftBy(t, deadPid)
 	defer os.RemoveAll(dead)
 	git("worktree", "add", "-q", "--detach", filepath.Join(dead, "base"))
-	scratch.Mark(dead, deadPid, 0)
 	PruneStale(repo)
 	list := git("worktree", "list", "--porcelain")
 	if !strings.Contains(list, mine) {
@@ -318,15 +306,11 @@ func TestPruneLeavesNoEmptyAdminFolder(t *testing.T) {
 			t.Fatalf("git %v: %v\n%s", args, err, out)
 		}
 	}
-	dead, err := TempDir()
-	if err != nil {
-		t.Fatal(err)
-	}
+	dead := leftBy(t, deadPid)
 	defer os.RemoveAll(dead)
 	if out, err := exec.Command("git", "-C", repo, "worktree", "add", "-q", "--detach", filepath.Join(dead, "base")).CombinedOutput(); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	scratch.Mark(dead, deadPid, 0)
 	PruneStale(repo)
 	if _, err := os.Stat(filepath.Join(repo, ".git", "worktrees")); err == nil {
 		t.Errorf("an empty .git/worktrees is left behind")
@@ -404,6 +388,20 @@ func TestAGoThatBuildsNothingIsNamed(t *testing.T) {
 			t.Errorf("err = %v, want go named, not the user's package", err)
 		}
 	})
+}
+
+// leftBy makes a comparison's scratch folder as a process pid that
+// ended left it: marked, and held by no one.
+func leftBy(t *testing.T, pid int) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", scratch.Prefix+"ab-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := scratch.Mark(dir, pid, 0); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }
 
 // deadPid is a pid no process has: past the kernel's limit.

@@ -54,13 +54,11 @@ func (v *Revision) scratch(ctx context.Context) context.Context {
 // anchored where the user's checkout has them (anchorReplaces). Close
 // removes the worktree.
 func Checkout(ctx context.Context, repo, rev, pkg, dir, label string) (*Revision, error) {
-	out, err := git.Output(ctx, repo, "rev-parse", "--verify", "--end-of-options", rev+"^{commit}")
-	if err != nil && ctx.Err() != nil {
-		return nil, fmt.Errorf("checking %q out: %w", rev, ctx.Err())
-	} else if err != nil {
-		return nil, fmt.Errorf("%w: %q is not a revision of %s", ErrBadSource, rev, repo)
+	commit, err := resolve(ctx, repo, rev)
+	if err != nil {
+		return nil, err
 	}
-	v := &Revision{Name: rev, Commit: strings.TrimSpace(string(out)), wt: filepath.Join(dir, "src-"+label), repo: repo,
+	v := &Revision{Name: rev, Commit: commit, wt: filepath.Join(dir, "src-"+label), repo: repo,
 		goTmp: filepath.Join(dir, "go-"+label)}
 	worktrees.Lock()
 	msg, err := git.Combined(ctx, repo, "worktree", "add", "--quiet", "--detach", "--", v.wt, v.Commit)
@@ -94,6 +92,28 @@ func Checkout(ctx context.Context, repo, rev, pkg, dir, label string) (*Revision
 		return nil, fmt.Errorf("building %s (%s): go build wrote no binary (%s, GOFLAGS=%q)", v.Name, v.Commit[:12], goPath(), os.Getenv("GOFLAGS"))
 	}
 	return v, nil
+}
+
+// resolve is the commit rev names in repo.
+func resolve(ctx context.Context, repo, rev string) (string, error) {
+	out, err := git.Output(ctx, repo, "rev-parse", "--verify", "--end-of-options", rev+"^{commit}")
+	if err != nil && ctx.Err() != nil {
+		return "", fmt.Errorf("checking %q out: %w", rev, ctx.Err())
+	} else if err != nil {
+		return "", fmt.Errorf("%w: %q is not a revision of %s", ErrBadSource, rev, repo)
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// CheckRevisions says which of revs names no commit of repo, before
+// anything is done for them.
+func CheckRevisions(ctx context.Context, repo string, revs ...string) error {
+	for _, rev := range revs {
+		if _, err := resolve(ctx, repo, rev); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // goPath is the go command that builds, as PATH finds it, for a message.

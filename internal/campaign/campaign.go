@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/perfrun/perfrun/internal/scratch"
 	"io"
-	"os"
 	"slices"
 	"time"
 
@@ -134,6 +134,11 @@ func (c *Campaign) Run(ctx context.Context, base, head string, pre *Prebuilt) (*
 		if err := ab.CheckSource(ctx, c.Repo, c.Pkg); err != nil {
 			return nil, err
 		}
+		// Refused before anything is touched: a revision that names no
+		// commit prunes nothing.
+		if err := ab.CheckRevisions(ctx, c.Repo, base, head); err != nil {
+			return nil, err
+		}
 		for _, d := range ab.PruneStale(c.Repo) {
 			c.logf("removed %s: a scratch folder a perfrun left when it ended before cleaning up", d)
 		}
@@ -147,7 +152,7 @@ func (c *Campaign) Run(ctx context.Context, base, head string, pre *Prebuilt) (*
 	}
 	res := &Result{Dir: dir, PredictedAt: c.PredictAt(), Cores: harness.Cores(), cleanup: func() {
 		if !c.Keep {
-			os.RemoveAll(dir)
+			scratch.Remove(dir)
 		}
 	}}
 	if c.Keep {

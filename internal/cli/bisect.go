@@ -22,6 +22,7 @@ import (
 	"github.com/perfrun/perfrun/internal/bisect"
 	"github.com/perfrun/perfrun/internal/git"
 	"github.com/perfrun/perfrun/internal/procgroup"
+	"github.com/perfrun/perfrun/internal/scratch"
 	"github.com/perfrun/perfrun/records"
 )
 
@@ -273,7 +274,7 @@ func (b *bisectOptions) builds(ctx context.Context, commit string) error {
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
+	defer scratch.Remove(dir)
 	v, err := ab.Checkout(ctx, b.repo, commit, b.pkg, dir, "probe")
 	if err != nil {
 		return err

@@ -114,11 +114,11 @@ func shareCorpora() (func(), error) {
 		return nil, err
 	}
 	if err := os.Setenv(corpus.CacheEnv, dir); err != nil {
-		os.RemoveAll(dir)
+		scratch.Remove(dir)
 		return nil, err
 	}
 	return func() {
 		os.Unsetenv(corpus.CacheEnv)
-		os.RemoveAll(dir)
+		scratch.Remove(dir)
 	}, nil
 }

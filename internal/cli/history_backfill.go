@@ -4,7 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"os"
+	"github.com/perfrun/perfrun/internal/scratch"
 	"strings"
 	"time"
 
@@ -59,7 +59,7 @@ func historyBackfill(fs *flag.FlagSet) runFunc {
 		if err != nil {
 			return err
 		}
-		defer os.RemoveAll(dir)
+		defer scratch.Remove(dir)
 		b := &backfill.Backfill{History: h, Repo: *repo, Pkg: *pkg, Dir: dir, RunArgs: runArgs, Machine: *machine, Reference: *reference,
 			CommitTimeOf: gitCommitTime(*repo), ResolveCommit: gitResolve(*repo), Grace: childGrace, Log: o.stderr}
 		start := time.Now()

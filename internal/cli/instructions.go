@@ -36,7 +36,7 @@ func countInstructions(ctx context.Context, res *harness.Outcome, procs int, cor
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
+	defer scratch.Remove(dir)
 	exe, err := countableSelf(ctx, dir, stderr, quiet)
 	if err != nil {
 		return err
@@ -83,7 +83,7 @@ func countLocks(ctx context.Context, res *harness.Outcome, corpusArgs []string, 
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
+	defer scratch.Remove(dir)
 	if !quiet {
 		fmt.Fprintf(stderr, "perfrun: building perfrun for lock profiles (the program that counts alone, with the standard sync overlaid: the first build on a machine compiles the standard library again)\n")
 	}

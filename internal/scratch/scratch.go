@@ -5,6 +5,12 @@
 // process is certainly gone: a perfrun killed before its deferred
 // removals ran (SIGKILL, a lost runner) leaves none behind for good, and
 // nothing else in a shared temporary folder can pass for one of them.
+//
+// A live process holds a lock (flock) on its folder's mark for as long as
+// the folder is its: a lock is the kernel's, so it holds across pid
+// namespaces (a container's perfrun beside the host's), where a pid and a
+// start time name another process. A folder whose mark is locked is never
+// pruned, whatever its pid says.
 package scratch
 
 import (
@@ -16,6 +22,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 )
 
@@ -48,7 +55,37 @@ func Dir(name string) (string, error) {
 		os.RemoveAll(dir)
 		return "", err
 	}
+	if err := hold(dir); err != nil {
+		os.RemoveAll(dir)
+		return "", err
+	}
 	return dir, nil
+}
+
+// holds are the marks this process holds locked, by folder.
+var holds sync.Map
+
+// hold locks dir's mark for this process until Remove (or its exit).
+func hold(dir string) error {
+	f, err := os.OpenFile(filepath.Join(dir, markFile), os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	if err != nil {
+		return err
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		return fmt.Errorf("scratch folder %s: locking its mark: %w", dir, err)
+	}
+	holds.Store(dir, f)
+	return nil
+}
+
+// Remove removes a scratch folder and lets go of this process's lock on
+// it (Dir): what a maker defers.
+func Remove(dir string) error {
+	if f, ok := holds.LoadAndDelete(dir); ok {
+		f.(*os.File).Close()
+	}
+	return os.RemoveAll(dir)
 }
 
 // Mark writes dir's mark: the process pid that made it, started at start
@@ -63,9 +100,10 @@ func Mark(dir string, pid int, start uint64) error {
 // mark, this user's too, opened so that a FIFO or a link in its place can
 // neither block the prune nor lead it elsewhere. Certainly abandoned: the
 // process its mark names is gone, or its pid is another process's now (a
-// start time other than the mark's). A folder kept on purpose (KeptFile),
-// one of this process's, or one marked otherwise (an older perfrun's, or
-// another program's) stays.
+// start time other than the mark's) and no process holds its mark locked
+// (Dir), in this pid namespace or another. A folder kept on purpose
+// (KeptFile), one of this process's, or one marked otherwise (an older
+// perfrun's, or another program's) stays.
 func Prune() []string {
 	tmp := os.TempDir()
 	entries, err := os.ReadDir(tmp)
@@ -79,7 +117,7 @@ func Prune() []string {
 		}
 		d := filepath.Join(tmp, e.Name())
 		pid, start, ok := owner(d)
-		if !ok || pid == os.Getpid() || !abandoned(pid, start) {
+		if !ok || pid == os.Getpid() || !abandoned(pid, start) || locked(d) {
 			continue
 		}
 		if os.RemoveAll(d) == nil {
@@ -104,6 +142,22 @@ func owner(d string) (pid int, start uint64, ok bool) {
 		return 0, 0, false
 	}
 	return parseMark(data)
+}
+
+// locked says whether a process holds d's mark locked: a live perfrun,
+// whichever pid namespace it runs in. A mark that cannot be opened or
+// locked for another reason counts as held: the prune leaves it.
+func locked(d string) bool {
+	f, err := os.OpenFile(filepath.Join(d, markFile), os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW, 0)
+	if err != nil {
+		return true
+	}
+	defer f.Close()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		return true
+	}
+	syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+	return false
 }
 
 // readMark reads a mark without following a link or waiting on a FIFO:

@@ -23,6 +23,7 @@ func TestPruneTakesWhatADeadProcessLeft(t *testing.T) {
 	dead, _ := Dir("locks-")
 	kept, _ := Dir("ab-")
 	for _, d := range []string{dead, kept} {
+		letGo(d) // a dead process holds no lock
 		if err := Mark(d, deadPid, 0); err != nil {
 			t.Fatal(err)
 		}
@@ -114,5 +115,38 @@ func TestAPidTakenAgainIsAbandoned(t *testing.T) {
 	}
 	if abandoned(os.Getpid(), now) || !abandoned(os.Getpid(), now+1) || !abandoned(deadPid, 0) {
 		t.Error("want this process alive at its start time, gone at another, and a dead pid gone")
+	}
+}
+
+// TestALockedMarkIsLive: a folder whose mark names a pid that is another
+// process's here — as a live perfrun in its own pid namespace (a
+// container's) names its pid 1 — stays while its maker holds the mark
+// locked, and goes once the lock is let go.
+func TestALockedMarkIsLive(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	d, err := os.MkdirTemp("", Prefix+"ab-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Mark(d, 1, 1); err != nil { // pid 1 of another namespace, started at tick 1
+		t.Fatal(err)
+	}
+	if err := hold(d); err != nil { // another open file, as another process's
+		t.Fatal(err)
+	}
+	if removed := Prune(); len(removed) != 0 {
+		t.Fatalf("pruned %v: a live folder of another pid namespace", removed)
+	}
+	letGo(d)
+	if removed := Prune(); len(removed) != 1 || removed[0] != d {
+		t.Errorf("pruned %v once the lock was let go, want %s", removed, d)
+	}
+}
+
+// letGo lets go of this process's lock on d's mark, as its maker's exit
+// would, and leaves the folder.
+func letGo(d string) {
+	if f, ok := holds.LoadAndDelete(d); ok {
+		f.(*os.File).Close()
 	}
 }
