@@ -162,6 +162,9 @@ type Runner struct {
 	Linking time.Duration
 	// Progress reports where the run is: the round, and what of it.
 	Progress func(round, rounds int, what string)
+	// Stall is the longest an arm may take to answer for one window
+	// before ab ends it and says so (window pairing); 0: DefaultStall.
+	Stall time.Duration
 }
 
 // Arm names.

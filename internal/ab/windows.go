@@ -2,6 +2,7 @@ package ab
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -15,6 +16,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -48,12 +50,15 @@ type armProcess struct {
 	cells []string
 	file  string
 	err   *strings.Builder
+	// stall is the longest a window's answer may take (Runner.Stall).
+	stall time.Duration
 }
 
 // startArm starts bin's arm process and reads its cells; it returns once
 // the arm has set every cell up.
 func (r *Runner) startArm(ctx context.Context, bin, arm string, round int, match string) (*armProcess, error) {
-	p := &armProcess{name: arm, file: filepath.Join(r.Dir, fmt.Sprintf("round%03d-%s.txt", round, arm)), err: new(strings.Builder)}
+	p := &armProcess{name: arm, file: filepath.Join(r.Dir, fmt.Sprintf("round%03d-%s.txt", round, arm)), err: new(strings.Builder),
+		stall: cmp.Or(r.Stall, DefaultStall)}
 	args := append([]string{"arm", "-o", p.file}, r.ArmArgs...)
 	if match != "" {
 		args = append(args, "-match", match)
@@ -130,7 +135,14 @@ func (p *armProcess) window(name string) (window, error) {
 	if _, err := fmt.Fprintf(p.in, "%s %s\n", ArmWindow, name); err != nil {
 		return nil, p.fail(err)
 	}
-	if !p.out.Scan() {
+	var stalled atomic.Bool
+	watch := time.AfterFunc(p.stall, func() { stalled.Store(true); p.cmd.Process.Kill() })
+	answered := p.out.Scan()
+	watch.Stop()
+	if stalled.Load() {
+		return nil, p.fail(fmt.Errorf("no answer for %s in %v: the process was stopped or hung (kill -STOP, a debugger, a lost CPU), and ab ended it", name, p.stall))
+	}
+	if !answered {
 		return nil, p.fail(fmt.Errorf("%w for %s", errNoAnswer, name))
 	}
 	rest, ok := strings.CutPrefix(p.out.Text(), ArmSample+" "+name+" ")
@@ -158,6 +170,11 @@ func (p *armProcess) quit() error {
 	}
 	return nil
 }
+
+// DefaultStall is the longest an arm may take to answer for one window
+// before ab ends it (Runner.Stall where unset): far past any window a
+// cell is measured for, so only a process that stopped meets it.
+const DefaultStall = 2 * time.Minute
 
 // Retries is how many times a set-aside triple is measured again.
 const Retries = 2

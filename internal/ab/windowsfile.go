@@ -45,6 +45,8 @@ type Recording struct {
 	Cells   []*records.Cell
 	Cores   int
 	Windows map[string][]compare.Window
+	// readTo is the first round the last Replay read none of.
+	readTo int
 }
 
 // ErrBadWindows is returned for a windows file that is not one.
@@ -146,7 +148,32 @@ func (rec *Recording) Replay(rounds, maxLooks int) (compare.Looks, compare.Measu
 			cells = append(cells, c)
 			arms[c.Name] = armsOf(rec.Windows[c.Name], first, first+rounds)
 		}
+		rec.readTo = max(rec.readTo, first+rounds)
 		return cells, arms, rec.Cores, nil
 	}
 	return looks, measure
+}
+
+// Unread says which of the recording's windows the last Replay read
+// none of, as "rounds 30-39 (60 windows)"; "" where it read them all. A
+// replay reads its looks' rounds alone: what lies past them is told, not
+// dropped without a word.
+func (rec *Recording) Unread() string {
+	n, lo, hi := 0, -1, -1
+	for _, ws := range rec.Windows {
+		for _, w := range ws {
+			if w.Round < rec.readTo {
+				continue
+			}
+			n++
+			if lo < 0 || w.Round < lo {
+				lo = w.Round
+			}
+			hi = max(hi, w.Round)
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("rounds %d-%d (%d windows)", lo, hi, n)
 }

@@ -28,6 +28,7 @@ func Predictions(names []string, counts Counts, profiles Profiles, n, cores int)
 	for _, name := range names {
 		p, ok := profiles[name]
 		if !ok {
+			out.Why = append(out.Why, name+": no lock profile of both revisions (-locks counts it)")
 			continue
 		}
 		c, ok := counts[name]

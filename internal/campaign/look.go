@@ -155,7 +155,8 @@ func (c *Campaign) judgeCounts(counted, profiled []string, counts abcount.Counts
 		return v
 	}
 	locked := abcount.LockVerdicts(c.Thresholds, profiled, profiles)
-	v.predicted = abcount.Predictions(profiled, counts, profiles, c.PredictAt(), cores)
+	// Every cell counted or profiled is predicted, or told why not.
+	v.predicted = abcount.Predictions(union(counted, profiled), counts, profiles, c.PredictAt(), cores)
 	gated := c.predictedCounts(cores)
 	v.all = append(v.all, v.predicted.WeighTrades(c.Thresholds, locked, gated[len(gated)-1])...)
 	v.all = append(v.all, v.predicted.Verdicts(c.Thresholds, profiled, gated...)...)
@@ -230,4 +231,15 @@ func MatchNames(names []string) string {
 		q[i] = regexp.QuoteMeta(n)
 	}
 	return "^(" + strings.Join(q, "|") + ")$"
+}
+
+// union is a's names, then b's not among them.
+func union(a, b []string) []string {
+	out := slices.Clone(a)
+	for _, n := range b {
+		if !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out
 }

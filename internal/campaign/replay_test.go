@@ -90,3 +90,60 @@ func recording(t *testing.T, cells ...string) ([]byte, *ab.Recording) {
 	}
 	return data, rec
 }
+
+// TestWindowsPastTheLooksAreTold: a recording with rounds past those its
+// looks read (rounds 40-44, head a third faster, appended to 10 rounds
+// that decide at the first look) is judged on the rounds read, and the
+// rounds left out are named in a note, where they were once dropped
+// without a word.
+func TestWindowsPastTheLooksAreTold(t *testing.T) {
+	cell := "Issuer/impl=rcu/threads=1"
+	windows := map[string][]compare.Window{}
+	add := func(round int, head float64) {
+		for arm, v := range map[string]float64{compare.ArmBase: 100e-9, compare.ArmHead: head, compare.ArmBase2: 100e-9} {
+			windows[cell] = append(windows[cell], compare.Window{Round: round, Arm: arm, Value: v * (1 + 0.001*float64(round%3)), Probe: 20e-9})
+		}
+	}
+	for round := range 10 {
+		add(round, 100e-9)
+	}
+	for round := 40; round < 45; round++ {
+		add(round, 67e-9)
+	}
+	data := ab.WriteWindows([]string{cell}, windows, 2)
+	c := &Campaign{Thresholds: compare.DefaultThresholds, Rounds: 10, Looks: 3}
+	res, _, err := c.Replay("windows.csv", data, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	said := strings.Join(res.Report.Warnings, "\n")
+	if !strings.Contains(said, "windows.csv holds rounds 40-44 (15 windows) past the rounds this replay's looks read") {
+		t.Errorf("the rounds past the looks are not told:\n%s", said)
+	}
+}
+
+// TestACellCutFromTheLockProfilesIsTold: a recording whose locks.csv
+// lost a counted cell's rows (here: every row, the header kept) predicts
+// nothing for it, and says so, where its 16-thread verdict once vanished
+// without a word (cutting its instructions was told).
+func TestACellCutFromTheLockProfilesIsTold(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{"windows.csv", "instructions.csv"} {
+		data, err := os.ReadFile(filepath.Join("../../docs/testdata/c-hashmap", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir, f), data, 0o644)
+	}
+	os.WriteFile(filepath.Join(dir, "locks.csv"), []byte("cell,arm,unit,value\n"), 0o644)
+	data, _ := os.ReadFile(filepath.Join(dir, "windows.csv"))
+	c := &Campaign{Thresholds: compare.DefaultThresholds, Rounds: 10, Looks: 3, At: []int{1, 2, 16}}
+	res, _, err := c.Replay(filepath.Join(dir, "windows.csv"), data, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	said := strings.Join(res.Report.Warnings, "\n")
+	if !strings.Contains(said, "no prediction at 16 threads: Issuer/impl=hashmap/certs=1024/hit=1/threads=1: no lock profile") {
+		t.Errorf("a counted cell with no lock profile is not told:\n%s", said)
+	}
+}

@@ -44,6 +44,9 @@ func init() { cmdAB.define = abFlags }
 // needs, so a typo is refused rather than run for days.
 const maxABRounds = 10000
 
+// maxLooks is the most looks a campaign may take, live or replayed.
+const maxLooks = 100
+
 // defaultBudget ends a campaign within a CI job of ten minutes (perf.yml's
 // budget) that also checks out, sets Go up and builds the measuring
 // perfrun: what is undecided then is said so, never measured on.
@@ -76,10 +79,10 @@ type abOptions struct {
 func abFlags(fs *flag.FlagSet) runFunc {
 	a := &abOptions{th: thresholdFlags(fs)}
 	fs.BoolVar(&a.th.AllowMissing, "allow-missing", false, "do not fail cells that BASE measures and HEAD does not")
-	fs.IntVar(&a.rounds, "rounds", 10, "rounds of each look (each runs all three arms)")
-	fs.IntVar(&a.inner, "inner", 2, "windows each arm measures of a cell in a round; their median is the arm's value")
-	fs.IntVar(&a.looks, "looks", 3, "most looks: cells still undecided after a look get -rounds fresh rounds")
-	fs.DurationVar(&a.budget, "budget", defaultBudget, "start no look that would end past this time from the start, builds included (0: no limit)")
+	boundedVar(fs, &a.rounds, "rounds", 10, compare.MinPairedRounds, maxABRounds, "rounds of each look (each runs all three arms)", fmt.Sprintf(": paired statistics need at least %d", compare.MinPairedRounds))
+	boundedVar(fs, &a.inner, "inner", 2, 1, maxABRounds, "windows each arm measures of a cell in a round; their median is the arm's value")
+	boundedVar(fs, &a.looks, "looks", 3, 1, maxLooks, "most looks: cells still undecided after a look get -rounds fresh rounds")
+	spanVar(fs, &a.budget, "budget", defaultBudget, 0, mostBudget, "start no look that would end past this time from the start, builds included (0: no limit)")
 	fs.StringVar(&a.pairing, "pairing", "window", "window: arms driven window by window; process: one whole process per arm and round")
 	fs.StringVar(&a.speedLimit, "speed-limit", "10%", "set aside a window triple whose speed probes differ by more than this (window pairing; 0 for never)")
 	fs.StringVar(&a.layouts, "layouts", "fresh", "code layouts (-ldflags=-randlayout): fresh, a new one for every arm of every round; or N, N per revision rotated over the rounds; 0 the default layout alone")
@@ -90,8 +93,8 @@ func abFlags(fs *flag.FlagSet) runFunc {
 	fs.BoolVar(&a.pin, "pin", true, "window pairing: pin worker i of every arm to the same i-th CPU, so the arms of a triple run on the same CPUs")
 	a.revisionCells.define(fs)
 	a.cmd.define(fs)
-	fs.DurationVar(&a.window, "window", 150*time.Millisecond, "measured time per cell and window (shorter than run's on purpose: ab pairs many windows of its three arms)")
-	fs.DurationVar(&a.warmup, "warmup", 20*time.Millisecond, "unmeasured warm-up before each window (shorter than run's: an arm's cells stay set up between its windows)")
+	spanVar(fs, &a.window, "window", 150*time.Millisecond, harness.MinWindow, mostWindow, "measured time per cell and window (shorter than run's on purpose: ab pairs many windows of its three arms)", windowWhy)
+	spanVar(fs, &a.warmup, "warmup", 20*time.Millisecond, 0, mostWindow, "unmeasured warm-up before each window (shorter than run's: an arm's cells stay set up between its windows)")
 	fs.Uint64Var(&a.seed, "seed", 1, "seed of the arm order and the code layouts")
 	fs.Uint64Var(&a.corpusSeed, "corpus-seed", 1, "the corpus both arms measure and count: one for every campaign by default, so the counts and the prediction of a change repeat")
 	fs.StringVar(&a.jsonOut, "json", "", "also write the verdict as JSON to this file")
@@ -146,7 +149,7 @@ func (a *abOptions) run(ctx context.Context, o *streams, fs *flag.FlagSet) error
 		if fs.NArg() != 0 {
 			return usageError("-replay judges a recorded comparison: want no revisions")
 		}
-		return a.replayWindows(o)
+		return a.replayWindows(ctx, o)
 	}
 	pre, limit, err := a.check(fs)
 	if err != nil {
@@ -246,18 +249,11 @@ func (a *abOptions) checkFlags(fs *flag.FlagSet) (prebuilt bool, limit float64, 
 // cannot end within -budget is refused, not started.
 func (a *abOptions) checkRounds() error {
 	switch {
-	case a.rounds < compare.MinPairedRounds || a.inner < 1 || a.looks < 1:
-		return usageError("-rounds must be at least %d for paired statistics, -inner and -looks at least 1", compare.MinPairedRounds)
 	case a.pairing != "window" && a.pairing != "process":
 		return usageError("-pairing must be window or process, not %q", a.pairing)
-	case a.budget < 0:
-		return usageError("-budget must not be negative")
 	}
 	if _, err := a.fixedLayouts(); err != nil {
 		return err
-	}
-	if a.rounds > maxABRounds || a.inner > maxABRounds || a.looks > 100 {
-		return usageError("-rounds and -inner at most %d, -looks at most 100", maxABRounds)
 	}
 	if a.budget > 0 {
 		if least := time.Duration(a.rounds*a.inner*3) * (a.window + a.warmup); least > a.budget {
@@ -319,13 +315,11 @@ func (a *abOptions) prebuilt() (*campaign.Prebuilt, error) {
 var envKey = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // replayWindows judges a recorded comparison (the windows.csv of ab
-// -report) again with this perfrun's rules, measuring nothing.
-func (a *abOptions) replayWindows(o *streams) error {
+// -report) again with this perfrun's rules, measuring nothing. An
+// interrupt ends it at once, whatever it is computing.
+func (a *abOptions) replayWindows(ctx context.Context, o *streams) error {
 	if err := checkThresholds(a.th); err != nil {
 		return err
-	}
-	if a.rounds < compare.MinPairedRounds || a.looks < 1 {
-		return usageError("-rounds must be at least %d, -looks at least 1", compare.MinPairedRounds)
 	}
 	c, err := a.campaign(o)
 	if err != nil {
@@ -335,9 +329,26 @@ func (a *abOptions) replayWindows(o *streams) error {
 	if err != nil {
 		return asUsage(err)
 	}
-	res, _, err := c.Replay(a.replay, data, harness.Cores())
-	if err != nil {
-		return asUsage(err)
+	ctx, stop := interruptible(ctx)
+	defer stop()
+	type replayed struct {
+		res *campaign.Result
+		err error
+	}
+	done := make(chan replayed, 1)
+	go func() {
+		res, _, err := c.Replay(a.replay, data, harness.Cores())
+		done <- replayed{res, err}
+	}()
+	var res *campaign.Result
+	select {
+	case r := <-done:
+		if r.err != nil {
+			return asUsage(r.err)
+		}
+		res = r.res
+	case <-ctx.Done():
+		return fmt.Errorf("interrupted: %s judged nothing", name)
 	}
 	res.Report.Warnings = slices.Clip(res.Report.Warnings)
 	verdict := finishGate(res.Report, a.jsonOut, a.verbose, o)

@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/perfrun/perfrun/harness"
 	"github.com/perfrun/perfrun/internal/ab"
@@ -48,16 +49,14 @@ func armFlags(fs *flag.FlagSet, stdin io.Reader) runFunc {
 	choice.define(fs, cellDefaults{impl: allImpls(), threadsTop: harness.Cores(), threadNote: " (default to the cores, as ab)"})
 	var cmd commandFlags
 	cmd.define(fs)
-	window := fs.Duration("window", def.Window, "measured time per window")
-	warmup := fs.Duration("warmup", def.Warmup, "unmeasured warm-up before each window")
+	window, warmup := new(time.Duration), new(time.Duration)
+	spanVar(fs, window, "window", def.Window, harness.MinWindow, mostWindow, "measured time per window", windowWhy)
+	spanVar(fs, warmup, "warmup", def.Warmup, 0, mostWindow, "unmeasured warm-up before each window")
 	seed := fs.Uint64("seed", def.Seed, "seed of the generated corpus")
 	match := fs.String("match", "", "only cells whose benchmark name matches this regular expression")
 	out := fs.String("o", "", "results file written at the end (Go benchmark format); empty for none")
 	pin := fs.Bool("pin", false, "pin worker i of every window to the i-th CPU the process may use")
 	return func(ctx context.Context, o *streams, args []string) error {
-		if *window < harness.MinWindow || *warmup < 0 {
-			return usageError("-window must be at least %v, -warmup not negative", harness.MinWindow)
-		}
 		cmds, err := cmd.commands()
 		if err != nil {
 			return asUsage(err)

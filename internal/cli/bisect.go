@@ -79,7 +79,7 @@ func bisectFlags(fs *flag.FlagSet) runFunc {
 	b := &bisectOptions{}
 	b.revisionCells.define(fs)
 	fs.StringVar(&b.threshold, "threshold", "5%", "the least step the whole range must show")
-	fs.DurationVar(&b.budget, "budget", 0, "start no measurement past this time from the start (0: no limit), e.g. 30m")
+	spanVar(fs, &b.budget, "budget", 0, 0, mostBudget, "start no measurement past this time from the start (0: no limit), e.g. 30m")
 	fs.Uint64Var(&b.seed, "seed", 1, "seed of the corpus and of the code layouts (each probe its own)")
 	fs.BoolVar(&b.firstParent, "first-parent", true, "walk the first-parent commits only (merges as one)")
 	fs.IntVar(&b.step, "step", 0, "bisect the N-th step history changes prints, instead of GOOD BAD")

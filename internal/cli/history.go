@@ -324,9 +324,11 @@ func addSeriesFlags(fs *flag.FlagSet, units string) *seriesFlags {
 		units:        fs.String("unit", units, `units, comma-separated, or "all"`),
 		repo:         fs.String("repo", ".", "the git repository whose history orders commits that share a commit time (a rebase makes them)"),
 		alpha:        new(float64),
-		permutations: fs.Int("permutations", 199, "reorderings per permutation test"),
-		minSz:        fs.Int("min-size", 3, "fewest commits between steps (a step shows once this many follow it)"),
+		permutations: new(int),
+		minSz:        new(int),
 	}
+	boundedVar(fs, f.permutations, "permutations", 199, 19, changepoint.MaxPermutations, "reorderings per permutation test")
+	boundedVar(fs, f.minSz, "min-size", 3, 2, 1000, "fewest commits between steps (a step shows once this many follow it)")
 	fractionVar(fs, f.alpha, "alpha", 0.01, "significance level of each step's permutation test")
 	f.minShift = new(float64)
 	fractionVar(fs, f.minShift, "min-shift", 0.02, "report no step smaller than this share of the level before it (each series is tested at -alpha: many series give a few small steps of noise)")
@@ -402,12 +404,8 @@ func (f *seriesFlags) options() (changepoint.Options, error) {
 	switch {
 	case *f.alpha <= 0 || *f.alpha >= 1:
 		return changepoint.Options{}, usageError("bad -alpha %g: want a level between 0 and 1, such as 0.01", *f.alpha)
-	case *f.permutations < 19 || *f.permutations > changepoint.MaxPermutations:
-		return changepoint.Options{}, usageError("bad -permutations %d: want 19 to %d", *f.permutations, changepoint.MaxPermutations)
 	case *f.minShift < 0 || *f.minShift >= 1:
 		return changepoint.Options{}, usageError("bad -min-shift %g: want a share of the level from 0 (every step) to below 1, such as 2%%", *f.minShift)
-	case *f.minSz < 2:
-		return changepoint.Options{}, usageError("bad -min-size %d: want at least 2", *f.minSz)
 	case 1/float64(*f.permutations+1) > *f.alpha:
 		return changepoint.Options{}, usageError("-permutations %d cannot show p ≤ %g: want at least %d", *f.permutations, *f.alpha, int(1 / *f.alpha))
 	}

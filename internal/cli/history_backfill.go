@@ -18,7 +18,8 @@ import (
 // drift beside them.
 func historyBackfill(fs *flag.FlagSet) runFunc {
 	db := dbFlag(fs)
-	every := fs.Int("every", 1, "measure every k-th commit of the range (the last always)")
+	every := new(int)
+	boundedVar(fs, every, "every", 1, 1, 1000000, "measure every k-th commit of the range (the last always)")
 	reference := fs.String("reference", "", "a commit measured after each commit, filed as MACHINE+reference: the machine's drift")
 	repo := fs.String("repo", ".", "the git repository")
 	pkg := fs.String("pkg", defaultPkg, "the main package to build at each commit, relative to the repository's root")
@@ -26,9 +27,6 @@ func historyBackfill(fs *flag.FlagSet) runFunc {
 	return func(ctx context.Context, o *streams, args []string) error {
 		if fs.NArg() < 1 {
 			return usageError("history backfill: want a revision range, such as HEAD~20..HEAD, and after -- the flags of perfrun run")
-		}
-		if *every < 1 {
-			return usageError("-every must be at least 1")
 		}
 		if err := machineLabel(*machine); err != nil {
 			return err

@@ -171,3 +171,30 @@ func TestInterruptMessage(t *testing.T) {
 		}
 	}
 }
+
+// TestInterruptEndsAReplayAtOnce: SIGINT while ab judges a recording
+// again (at its most looks, seconds of computing a boundary) exits 130
+// within a second, where it once waited for the replay to end and exited
+// 1.
+func TestInterruptEndsAReplayAtOnce(t *testing.T) {
+	stderr := &watchWriter{want: "\x00", fn: func() {}} // records, watches for nothing
+	sentAt := make(chan time.Time, 1)
+	go func() {
+		time.Sleep(300 * time.Millisecond)
+		sentAt <- time.Now()
+		syscall.Kill(os.Getpid(), syscall.SIGINT)
+	}()
+	var stdout bytes.Buffer
+	done := make(chan int)
+	go func() {
+		done <- run(&stdout, stderr, []string{"ab", "-looks", "100", "-replay", "../../docs/testdata/c-hashmap/windows.csv"})
+	}()
+	select {
+	case code := <-done:
+		if took := time.Since(<-sentAt); code != exitSignal+int(syscall.SIGINT) || took > time.Second {
+			t.Errorf("exit %d %v after SIGINT, want 130 within a second\n%s", code, took, stderr)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("the replay did not stop after SIGINT")
+	}
+}

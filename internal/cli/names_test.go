@@ -40,7 +40,7 @@ func TestARepairPastTheRoundsIsRefused(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	start := time.Now()
 	code := run(&stdout, &stderr, []string{"run", "-q", "-o", "", "-impl", "rcu", "-threads", "1", "-rounds", "2", "-window", "1ms", "-repair", "1000000"})
-	if code != exitUsage || !strings.Contains(stderr.String(), "-repair 1000000") {
+	if code != exitUsage || !strings.Contains(stderr.String(), `"1000000" for flag -repair`) {
 		t.Errorf("run -repair 1000000: exit %d after %v, want 2 saying -repair is past its bound:\n%s", code, time.Since(start), &stderr)
 	}
 }

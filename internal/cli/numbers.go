@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/perfrun/perfrun/workloads"
 )
@@ -76,3 +77,78 @@ func parsePercent(s string) (float64, error) {
 	}
 	return v, nil
 }
+
+// bounded is a whole-number flag with its bounds, checked where it is
+// read: every count a budget is made of (rounds, looks, windows) has one
+// bound and one check, whichever path of its command reads it.
+type bounded struct {
+	p      *int
+	lo, hi int
+	why    string // why the bounds are where they are, if a reader needs it
+}
+
+func (b bounded) String() string {
+	if b.p == nil {
+		return ""
+	}
+	return strconv.Itoa(*b.p)
+}
+
+func (b bounded) Set(s string) error {
+	n, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil || n < b.lo || n > b.hi {
+		return fmt.Errorf("want a whole number from %d to %d%s", b.lo, b.hi, b.why)
+	}
+	*b.p = n
+	return nil
+}
+
+// boundedVar defines a whole-number flag that takes lo to hi; why, if
+// given, says why in the error (": paired statistics need 5").
+func boundedVar(fs *flag.FlagSet, p *int, name string, value, lo, hi int, usage string, why ...string) {
+	*p = value
+	fs.Var(bounded{p, lo, hi, strings.Join(why, "")}, name, fmt.Sprintf("%s (%d to %d)", usage, lo, hi))
+}
+
+// span is a duration flag with its bounds, checked where it is read.
+type span struct {
+	p      *time.Duration
+	lo, hi time.Duration
+	why    string
+}
+
+func (d span) String() string {
+	if d.p == nil {
+		return ""
+	}
+	return d.p.String()
+}
+
+func (d span) Set(s string) error {
+	v, err := time.ParseDuration(strings.TrimSpace(s))
+	if err != nil || v < d.lo || v > d.hi {
+		return fmt.Errorf("want a duration from %v to %v, such as 150ms or 30m%s", d.lo, d.hi, d.why)
+	}
+	*d.p = v
+	return nil
+}
+
+// spanVar defines a duration flag that takes lo to hi; why, as
+// boundedVar's.
+func spanVar(fs *flag.FlagSet, p *time.Duration, name string, value, lo, hi time.Duration, usage string, why ...string) {
+	*p = value
+	fs.Var(span{p, lo, hi, strings.Join(why, "")}, name, fmt.Sprintf("%s (%v to %v)", usage, lo, hi))
+}
+
+// windowWhy says why a window has a least length.
+const windowWhy = ": a worker reads the clock once per batch (about 100µs; 5ms for a store behind cgo), so a shorter window measures a batch, not a rate"
+
+// mostWindow is the longest a window or a warm-up may be.
+const mostWindow = 10 * time.Minute
+
+// maxRunRounds is the most rounds a run measures, planned or repaired.
+const maxRunRounds = 100000
+
+// mostBudget is the longest any budget or time limit may be: a campaign
+// or a run past two days is a mistyped unit, not a plan.
+const mostBudget = 48 * time.Hour

@@ -74,13 +74,15 @@ func predictFlags(fs *flag.FlagSet) runFunc {
 	p := &predictOptions{
 		threads:   fs.String("threads", "1-18", "thread counts to predict, e.g. 1-18 or 1,2,4,8,16"),
 		out:       fs.String("o", "", "write the prediction as a results file here (default: none, the table alone)"),
-		window:    fs.Duration("window", 100*time.Millisecond, "time of each window that measures the machine's constants"),
-		windows:   fs.Int("windows", 9, "windows of each constant, interleaved"),
+		window:    new(time.Duration),
+		windows:   new(int),
 		against:   fs.String("against", "", "a results file of published numbers (such as results/published/pr28599.txt) to hold the prediction's scaling against, per(n)/per(1)"),
 		constants: fs.String("constants", "reference", "reference: the fixed set ab and the main job predict with (results/scaling), each design from its counts at the reference time per instruction, the same from run to run and as run, ab and report print it; measure: the hand-off and transfer measured on this machine now"),
 		plotDir:   fs.String("plot", "", "with -against: draw the prediction beside the published curves in this folder (held-against.svg and .png)"),
 		as:        fs.String("as", "", "with -against: which published implementation each predicted one stands for, IMPL=PUBLISHED,... (e.g. sorted=pr28599-before)"),
 	}
+	spanVar(fs, p.window, "window", 100*time.Millisecond, time.Millisecond, time.Minute, "time of each window that measures the machine's constants")
+	boundedVar(fs, p.windows, "windows", 9, 1, 1000, "windows of each constant, interleaved")
 	return func(_ context.Context, o *streams, args []string) error {
 		if fs.NArg() != 1 {
 			return usageError("want one results file")
@@ -99,9 +101,6 @@ func (p *predictOptions) check(input string) ([]int, map[string]string, error) {
 	counts, err := harness.ParseThreads(*p.threads)
 	if err != nil || len(counts) == 0 {
 		return nil, nil, usageError("bad -threads %q: %v", *p.threads, err)
-	}
-	if *p.windows < 1 || *p.window < time.Millisecond {
-		return nil, nil, usageError("-windows must be at least 1 and -window at least 1ms")
 	}
 	if *p.constants != "measure" && *p.constants != "reference" {
 		return nil, nil, usageError("-constants must be measure or reference, not %q", *p.constants)

@@ -101,6 +101,7 @@ type runFlags struct {
 	labels                     listFlag
 	rounds, repair             int
 	window, warmup, maxTime    time.Duration
+	maxTimeGiven               bool // -max-time was on the command line (it needs -precision)
 	corpus, match, out, format string
 	plots, precision, saveAs   string
 	strict, instructions       bool
@@ -119,9 +120,9 @@ func newRunFlags(fs *flag.FlagSet) *runFlags {
 	f.cellChoice.define(fs, cellDefaults{impl: allImpls(), threadsTop: harness.Cores(),
 		threadNote: " (default to the cores: the prediction says what more threads do; counts past the cores only time-slice, labelled *, never gated)",
 		paramNote:  " (the models run at cost=openssl unless -param cost says otherwise)"})
-	fs.IntVar(&f.rounds, "rounds", def.Rounds, "rounds; each measures every cell once")
-	fs.DurationVar(&f.window, "window", runWindow, "measured time per cell and round")
-	fs.DurationVar(&f.warmup, "warmup", runWarmup, "unmeasured warm-up before each window")
+	boundedVar(fs, &f.rounds, "rounds", def.Rounds, 1, maxRunRounds, "rounds; each measures every cell once")
+	spanVar(fs, &f.window, "window", runWindow, harness.MinWindow, mostWindow, "measured time per cell and round", windowWhy)
+	spanVar(fs, &f.warmup, "warmup", runWarmup, 0, mostWindow, "unmeasured warm-up before each window")
 	fs.StringVar(&f.corpus, "corpus", "", "PEM bundle or directory of PEM/DER files (default: generated)")
 	fs.BoolVar(&f.strict, "strict", false, "refuse a corpus with bad blocks instead of skipping them")
 	fs.Uint64Var(&f.seed, "seed", def.Seed, "seed of the generated corpus and of the round order")
@@ -129,7 +130,7 @@ func newRunFlags(fs *flag.FlagSet) *runFlags {
 	fs.StringVar(&f.match, "match", "", "only cells whose benchmark name matches this regular expression")
 	fs.BoolVar(&f.instructions, "instructions", false, "also count instructions/op of 1-thread cells under valgrind (callgrind)")
 	fs.BoolVar(&f.locks, "locks", false, "also count the lock profile of 1-thread cells under callgrind: exclusive and shared locks, instructions held, atomics per op (rebuilds perfrun with the standard sync overlaid, so every lock a call takes is seen)")
-	fs.IntVar(&f.predict, "predict", 0, "also say what each design's 1-thread lock profile predicts at this many threads, one core a thread (perfrun predict; counts instructions and locks as -instructions -locks do, about 30 s more); 0 for none (default: 16 for the main job, a run given no -impl, -workload, -threads, -param, -corpus, -match or -exec; else 0)")
+	boundedVar(fs, &f.predict, "predict", 0, 0, 1024, "also say what each design's 1-thread lock profile predicts at this many threads, one core a thread (perfrun predict; counts instructions and locks as -instructions -locks do, about 30 s more); 0 for none (default: 16 for the main job, a run given no -impl, -workload, -threads, -param, -corpus, -match or -exec; else 0)")
 	fs.StringVar(&f.out, "o", defaultOutput, "results file (Go benchmark format); empty for none")
 	fs.StringVar(&f.format, "format", "table", "what to print: table, benchfmt, jmh, csv, json")
 	fs.BoolVar(&f.quiet, "q", false, "no progress on stderr")
@@ -137,9 +138,9 @@ func newRunFlags(fs *flag.FlagSet) *runFlags {
 	fs.StringVar(&f.plots, "plots", "", "directory for plots (default: beside -o, as NAME-plots; \"none\" for none)")
 	fs.BoolVar(&f.pin, "pin", def.Pin, "pin each worker to a CPU of its own when the threads fit the CPUs")
 	fs.BoolVar(&f.quarantine, "quarantine", true, "set aside and re-measure rounds the machine disturbed (see above)")
-	fs.IntVar(&f.repair, "repair", 0, "measure the cells the machine disturbed again for at most as long as this many rounds of them take, and up to -rounds of them while a cell has kept fewer windows than a median's interval needs (6); 0 for -rounds")
+	boundedVar(fs, &f.repair, "repair", 0, 0, maxRunRounds, "measure the cells the machine disturbed again for at most as long as this many rounds of them take, and up to -rounds of them while a cell has kept fewer windows than a median's interval needs (6); 0 for -rounds")
 	fs.StringVar(&f.precision, "precision", "", "add rounds until every gated cell's median is known to within this, e.g. 2%")
-	fs.DurationVar(&f.maxTime, "max-time", def.MaxTime, "with -precision: stop adding rounds when the run has taken this long")
+	spanVar(fs, &f.maxTime, "max-time", def.MaxTime, time.Second, mostBudget, "with -precision: stop adding rounds when the run has taken this long")
 	fs.StringVar(&f.profiles.CPU, "cpuprofile", "", "write a CPU profile of each cell into `DIR` (an extra window after round 1)")
 	fs.StringVar(&f.profiles.Mutex, "mutexprofile", "", "write a mutex contention profile of each cell into `DIR`")
 	fs.StringVar(&f.profiles.Block, "blockprofile", "", "write a blocking profile of each cell into `DIR`")
@@ -155,20 +156,11 @@ func (f *runFlags) options() (harness.Options, error) {
 	if _, ok := printers[f.format]; !ok {
 		return opts, usageError("unknown format %q (have table, benchfmt, jmh, csv, json)", f.format)
 	}
-	if f.rounds < 1 || f.window <= 0 || f.warmup < 0 || f.repair < 0 {
-		return opts, usageError("-rounds and -window must be positive, -warmup and -repair not negative")
-	}
 	if f.repair > f.rounds {
 		return opts, usageError("-repair %d: at most -rounds (%d): a repair measures again what the planned rounds left short, for as long as that many of its rounds take", f.repair, f.rounds)
 	}
-	if f.predict < 0 || f.predict > 1024 {
-		return opts, usageError("-predict %d: want a thread count from 1 to 1024, or 0 for no prediction", f.predict)
-	}
 	if f.predict > 0 && f.format != "table" {
 		return opts, usageError("-predict prints beside the tables: it needs -format table (the default), not %s", f.format)
-	}
-	if f.window < harness.MinWindow {
-		return opts, usageError("-window %v is shorter than %v: a worker reads the clock once per batch (about 100µs; 5ms for a store behind cgo), so a shorter window measures a batch, not a rate", f.window, harness.MinWindow)
 	}
 	if f.out != "" {
 		if err := checkOutput(f.out); err != nil {
@@ -195,8 +187,8 @@ func (f *runFlags) options() (harness.Options, error) {
 	if err != nil {
 		return opts, usageError("bad -precision %q: want a percentage above 0 and below 100, e.g. 2%%", f.precision)
 	}
-	if f.maxTime <= 0 {
-		return opts, usageError("-max-time must be positive")
+	if prec == 0 && f.maxTimeGiven {
+		return opts, usageError("-max-time bounds the rounds -precision adds: give -precision too, or leave -max-time out")
 	}
 	for _, dir := range []string{f.profiles.CPU, f.profiles.Mutex, f.profiles.Block} {
 		if dir == "" {
@@ -220,6 +212,7 @@ func runDefine(fs *flag.FlagSet) runFunc {
 	f := newRunFlags(fs)
 	return func(ctx context.Context, o *streams, args []string) error {
 		f.defaultPredict(fs)
+		f.maxTimeGiven = given(fs, "max-time")
 		return f.run(ctx, o, args)
 	}
 }
