@@ -136,3 +136,20 @@ func (v VisibleWriter) Write(p []byte) (int, error) {
 	}
 	return len(p), nil
 }
+
+// CSVText is s as a CSV cell a spreadsheet reads as text and a CI runner
+// printing the file reads as no command: one that begins as a formula
+// (=, +, -, @, a tab or a carriage return), with a colon after blanks (a
+// workflow command such as ::error::) or with an apostrophe gets a
+// leading apostrophe, as spreadsheets write it. Every CSV perfrun writes
+// passes a name through it; FromCSVText undoes it, so a file perfrun
+// reads back gives the name it was given.
+func CSVText(s string) string {
+	if s != "" && strings.ContainsRune("=+-@\t\r'", rune(s[0])) || strings.HasPrefix(strings.TrimLeft(s, " \t"), ":") {
+		return "'" + s
+	}
+	return s
+}
+
+// FromCSVText is the text CSVText wrote as s.
+func FromCSVText(s string) string { return strings.TrimPrefix(s, "'") }

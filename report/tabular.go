@@ -6,7 +6,6 @@ import (
 	"io"
 	"math"
 	"strconv"
-	"strings"
 
 	"github.com/perfrun/perfrun/records"
 )
@@ -114,17 +113,9 @@ func WriteCSV(w io.Writer, s *records.Set, cores int) error {
 	return cw.Error()
 }
 
-// cell is a name as a CSV cell a spreadsheet reads as text: one that
-// begins as a formula (=, +, -, @, or a tab or carriage return before
-// one) gets a leading apostrophe, as spreadsheets themselves write it;
-// so does one that begins, after blanks, with a colon, which a CI runner
-// printing the file reads as a workflow command (::error::).
-func cell(s string) string {
-	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) || strings.HasPrefix(strings.TrimLeft(s, " \t"), ":") {
-		return "'" + s
-	}
-	return s
-}
+// cell is a name as a CSV cell a spreadsheet reads as text
+// (records.CSVText).
+func cell(s string) string { return records.CSVText(s) }
 
 // WriteJSON writes the configuration and every row as one JSON document.
 func WriteJSON(w io.Writer, s *records.Set, cores int) error {

@@ -31,8 +31,8 @@ func WriteWindows(cells []string, windows map[string][]compare.Window, cores int
 	w.Write(windowsHeader)
 	for _, c := range cells {
 		for _, x := range windows[c] {
-			w.Write([]string{c, strconv.Itoa(x.Round), x.Arm, strconv.FormatFloat(x.Value, 'g', -1, 64),
-				strconv.FormatFloat(x.Probe, 'g', -1, 64), x.Aside, strconv.Itoa(cores)})
+			w.Write([]string{records.CSVText(c), strconv.Itoa(x.Round), x.Arm, strconv.FormatFloat(x.Value, 'g', -1, 64),
+				strconv.FormatFloat(x.Probe, 'g', -1, 64), records.CSVText(x.Aside), strconv.Itoa(cores)})
 		}
 	}
 	w.Flush()
@@ -76,6 +76,7 @@ func ReadWindows(r io.Reader, cores int) (*Recording, error) {
 		if legacy {
 			row = append(row, strconv.Itoa(cores))
 		}
+		row[0], row[5] = records.FromCSVText(row[0]), records.FromCSVText(row[5])
 		round, err1 := strconv.Atoi(row[1])
 		value, err2 := strconv.ParseFloat(row[3], 64)
 		probe, err3 := strconv.ParseFloat(row[4], 64)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/perfrun/perfrun/compare"
 	"github.com/perfrun/perfrun/internal/ab"
+	"github.com/perfrun/perfrun/records"
 )
 
 // A countFile is one of the files ab -report records its counts in,
@@ -43,7 +44,7 @@ func (f countFile[T]) write(names []string, counts map[string][2][]T) []byte {
 		done = append(done, name)
 		for side, arm := range sides {
 			for _, v := range counts[name][side] {
-				w.Write(append([]string{name, arm}, f.format(v)...))
+				w.Write(append([]string{records.CSVText(name), arm}, f.format(v)...))
 			}
 		}
 	}
@@ -67,6 +68,7 @@ func (f countFile[T]) read(data []byte) (names []string, counts map[string][2][]
 	}
 	counts = make(map[string][2][]T)
 	for i, row := range rows[1:] {
+		row[0] = records.FromCSVText(row[0])
 		side := slices.Index(sides[:], row[1])
 		v, ok := f.parse(row[2:])
 		if !ok || side < 0 || !ab.CellName(row[0]) {

@@ -102,7 +102,7 @@ func init() {
 // run is perfrun with its arguments; it returns the exit code.
 func run(stdout, stderr io.Writer, args []string) int {
 	out := &checkedWriter{w: stdout}
-	stdout, stderr = newPrintable(out), newPrintable(stderr)
+	stdout, stderr = newPrintable(out, args), newPrintable(stderr, args)
 	o := &streams{stdout, stderr}
 	if len(args) == 0 {
 		usage(stderr)

@@ -4,6 +4,10 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"unicode/utf8"
 
@@ -37,6 +41,10 @@ type printable struct {
 	// progress and results reach one stream from several goroutines. nil
 	// writes as though every write began a line.
 	line *lineState
+	// named quotes every string the user gave that holds a line break (a
+	// path, a revision, a name) wherever a message repeats it, or a folder
+	// of it: a newline in a name never starts a line of perfrun's.
+	named *strings.Replacer
 }
 
 // lineState is where an output stands: at a line's start or only blanks
@@ -46,10 +54,60 @@ type lineState struct {
 	past bool
 }
 
-// newPrintable wraps w, at the start of a line.
-func newPrintable(w io.Writer) printable { return printable{w: w, line: &lineState{}} }
+// newPrintable wraps w, at the start of a line, quoting what the user gave
+// (args) where it would break a line (userNames).
+func newPrintable(w io.Writer, args []string) printable {
+	return printable{w: w, line: &lineState{}, named: userNames(args)}
+}
+
+// userNames quotes, in what perfrun prints, every argument (or a flag's
+// value after "=") that holds a line break, and every folder above it
+// that still does: the one path by which a name the user gave reaches
+// the terminal. nil where no argument holds one.
+func userNames(args []string) *strings.Replacer {
+	var names []string
+	for _, a := range args {
+		_, value, isFlag := strings.Cut(a, "=")
+		for _, s := range []string{a, value} {
+			for ; strings.ContainsAny(s, "\n\r"); s = filepath.Dir(s) {
+				if !slices.Contains(names, s) {
+					names = append(names, s)
+				}
+				if filepath.Dir(s) == s {
+					break
+				}
+			}
+			if !isFlag {
+				break
+			}
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	// The longest first: a name's folder is quoted only where the name
+	// itself is not.
+	slices.SortFunc(names, func(a, b string) int { return len(b) - len(a) })
+	var pairs []string
+	for _, n := range names {
+		pairs = append(pairs, n, strconv.Quote(n))
+	}
+	return strings.NewReplacer(pairs...)
+}
 
 func (p printable) Write(b []byte) (int, error) {
+	if p.named != nil {
+		n := len(b)
+		if _, err := p.write([]byte(p.named.Replace(string(b)))); err != nil {
+			return 0, err
+		}
+		return n, nil
+	}
+	return p.write(b)
+}
+
+// write is Write past the user's names.
+func (p printable) write(b []byte) (int, error) {
 	past := false
 	if p.line != nil {
 		p.line.mu.Lock()

@@ -55,7 +55,7 @@ func TestNoLineIsAWorkflowCommand(t *testing.T) {
 		{"first\n", ":", ":error::split\n"},
 	} {
 		var b bytes.Buffer
-		p := newPrintable(&b)
+		p := newPrintable(&b, nil)
 		for _, w := range writes {
 			if _, err := p.Write([]byte(w)); err != nil {
 				t.Fatal(err)
