@@ -2,6 +2,7 @@ package compare
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -130,6 +131,9 @@ func countsDecide(of []CellVerdict, need []string) bool {
 // Percent is a ratio as a signed percentage, as a reason writes it; a
 // change that rounds to nothing is +0.0%, never -0.0%.
 func Percent(r float64) string {
+	if !(math.Abs(r-1) < 1e4) {
+		return fmt.Sprintf("×%.3g", r) // past a million percent a ratio reads better
+	}
 	s := fmt.Sprintf("%+.1f%%", 100*(r-1))
 	if s == "-0.0%" {
 		return "+0.0%"

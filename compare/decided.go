@@ -39,8 +39,12 @@ func (r *Report) Decide(rules Rules) {
 			}
 		}
 	}
+	label := designLabels(view.designs())
+	for i := range r.Decided {
+		r.Decided[i].Design = label[r.Decided[i].Name]
+	}
 	r.Cells = view.shown(r.decisions, rules.At)
-	r.answer(rules, undeclared, view.designs())
+	r.answer(rules, undeclared, view.designs(), label)
 	r.finish()
 }
 
@@ -432,7 +436,7 @@ func (b board) undeclaredChanges(rules Rules) map[string][]string {
 // at 1 thread (time), -92.5% a call at 16 threads (predicted)", then the
 // changes at counts nobody declared; and marks the trades, whose
 // REGRESSIONs make the report a TRADE (finish).
-func (r *Report) answer(rules Rules, undeclared map[string][]string, designs []string) {
+func (r *Report) answer(rules Rules, undeclared map[string][]string, designs []string, label map[string]string) {
 	r.Answers, r.Figures, r.trades = nil, nil, make(map[string]bool)
 	for _, d := range designs {
 		var parts []string
@@ -445,17 +449,17 @@ func (r *Report) answer(rules Rules, undeclared map[string][]string, designs []s
 			worse, better = worse || dec.Verdict == Regression || dec.Verdict == Missing, better || dec.Verdict == Improved
 			parts = append(parts, figure(dec.by, n, dec.By, dec.timeSaid))
 			if dec.Verdict != Inconclusive && dec.by.Ratio > 0 {
-				r.Figures = append(r.Figures, Figure{Design: shortName(d), At: n, Ratio: dec.by.Ratio, Unit: dec.by.Unit})
+				r.Figures = append(r.Figures, Figure{Design: label[d], At: n, Ratio: dec.by.Ratio, Unit: dec.by.Unit})
 			}
 		}
 		parts = append(parts, undeclared[d]...)
 		if len(parts) == 0 {
 			continue
 		}
-		line := shortName(d) + ": " + strings.Join(parts, ", ")
+		line := label[d] + ": " + strings.Join(parts, ", ")
 		if worse && better {
 			r.trades[d] = true
-			line = shortName(d) + ": a trade: " + strings.Join(parts, ", ") + fmt.Sprintf("; -at names the counts that matter (-at %d judges %s alone)", rules.At[len(rules.At)-1], countWords(rules.At[len(rules.At)-1]))
+			line = label[d] + ": a trade: " + strings.Join(parts, ", ") + fmt.Sprintf("; -at names the counts that matter (-at %d judges %s alone)", rules.At[len(rules.At)-1], countWords(rules.At[len(rules.At)-1]))
 		}
 		r.Answers = append(r.Answers, line)
 	}
@@ -511,6 +515,24 @@ func (r *Report) DecidedOf(name string) (Verdict, []string) {
 		}
 	}
 	return worst, who
+}
+
+// designLabels names each design for a line: its short name, or, where
+// two designs share one (one implementation at two corpus sizes), its
+// whole name, so no two lines of one report name one thing.
+func designLabels(designs []string) map[string]string {
+	seen := make(map[string]int)
+	for _, d := range designs {
+		seen[shortName(d)]++
+	}
+	out := make(map[string]string, len(designs))
+	for _, d := range designs {
+		out[d] = shortName(d)
+		if seen[out[d]] > 1 {
+			out[d] = strings.TrimSuffix(d, "/threads=1")
+		}
+	}
+	return out
 }
 
 // shortName is a design's name for a line: its impl key, else the name

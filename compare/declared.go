@@ -103,6 +103,10 @@ func figure(c CellVerdict, n int, by Witness, timeSaid string) string {
 		return fmt.Sprintf("undecided at %s", at)
 	case c.Verdict == Missing:
 		return fmt.Sprintf("missing at %s (an arm never ran)", at)
+	case c.Ratio == 0 && c.Unit == "" && c.Verdict == Regression:
+		change = "worse"
+	case c.Ratio == 0 && c.Unit == "":
+		change = "better"
 	case c.Ratio == 0 && c.Verdict == Regression:
 		change = "more " + c.Unit
 	case c.Ratio == 0:

@@ -20,6 +20,7 @@ package workloads
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -206,11 +207,13 @@ func allOrPositiveInt(v string) error {
 // ParseNumber reads a decimal number that can be measured with: finite
 // and not subnormal. NaN, an infinity, an overflow (1e999) and a value
 // too small to hold its precision (5e-324) are refused — each either
-// passes every range check by accident or divides into nonsense.
+// passes every range check by accident or divides into nonsense — and so
+// are Go's other spellings (0x1p-20, 1_000), as whole numbers refuse 0x10.
 func ParseNumber(v string) (float64, error) {
-	f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+	v = strings.TrimSpace(v)
+	f, err := strconv.ParseFloat(v, 64)
 	switch {
-	case err != nil:
+	case err != nil || !decimal.MatchString(v):
 		return 0, fmt.Errorf("not a number")
 	case math.IsNaN(f) || math.IsInf(f, 0):
 		return 0, fmt.Errorf("not a finite number")
@@ -219,6 +222,9 @@ func ParseNumber(v string) (float64, error) {
 	}
 	return f, nil
 }
+
+// decimal is a number as a person writes it: digits, a point, an exponent.
+var decimal = regexp.MustCompile(`^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$`)
 
 // fraction accepts a number from 0 to 1.
 func fraction(v string) error {

@@ -20,7 +20,8 @@ var (
 	resultsPath = regexp.MustCompile("(?:^|[^A-Za-z0-9_./-])(results/(?:[A-Za-z0-9_.-]*[A-Za-z0-9_-]/?)*)")
 )
 
-// Links gives a Markdown page's relative link targets, anchors dropped.
+// Links gives a Markdown page's relative link targets, anchors dropped,
+// and its file: links, which name a path on the writer's machine.
 func Links(page string) []string {
 	var out []string
 	for _, m := range mdLink.FindAllStringSubmatch(page, -1) {
@@ -28,7 +29,7 @@ func Links(page string) []string {
 		if i := strings.IndexByte(t, '#'); i >= 0 {
 			t = t[:i]
 		}
-		if t == "" || strings.Contains(t, "://") || strings.HasPrefix(t, "mailto:") {
+		if t == "" || strings.Contains(t, "://") && !strings.HasPrefix(strings.ToLower(t), "file:") || strings.HasPrefix(t, "mailto:") {
 			continue
 		}
 		out = append(out, t)
@@ -90,6 +91,10 @@ func problems(root string, repository bool) ([]string, error) {
 			}
 		}
 		for _, l := range Links(string(b)) {
+			if why := notOfTheTree(root, p, l); why != "" {
+				say("%s: the link %s %s", rel(root, p), l, why)
+				continue
+			}
 			target := filepath.Join(filepath.Dir(p), l)
 			if !repository && inResults(root, target) {
 				continue
@@ -144,6 +149,28 @@ func problems(root string, repository bool) ([]string, error) {
 	}
 	sort.Strings(problems)
 	return slices.Compact(problems), nil
+}
+
+// notOfTheTree says why link l of page p names nothing a reader of the
+// repository has, where it does not: a file: URL (the writer's machine),
+// a path into a hidden folder (.git/) or into one the root's .gitignore
+// names (perfrun-out/, what a run writes); "" for a link into the tree.
+func notOfTheTree(root, p, l string) string {
+	if strings.HasPrefix(strings.ToLower(l), "file:") {
+		return "is a file: URL, a path on one machine: link by a path inside the repository"
+	}
+	r, err := filepath.Rel(root, filepath.Join(filepath.Dir(p), l))
+	if err != nil || !filepath.IsLocal(r) {
+		return ""
+	}
+	top, _, _ := strings.Cut(filepath.ToSlash(r), "/")
+	switch {
+	case strings.HasPrefix(top, "."):
+		return "leads into " + top + "/, which no clone holds as a page"
+	case rootIgnores(root)[top]:
+		return "leads into " + top + "/, which .gitignore leaves out: what a run writes, no clone has"
+	}
+	return ""
 }
 
 // verdictWord is a verdict as perfrun prints it.

@@ -212,3 +212,31 @@ func TestTheModuleCheckLeavesResultsOut(t *testing.T) {
 		t.Errorf("the repository's check found:\n%s\nwant results/gone/README.md (as a link and as a path), results/lost and docs/gone.md", all)
 	}
 }
+
+// TestLinksOutOfTheTreeAreProblems: a link into .git/, into a folder
+// .gitignore leaves out, or a file: URL names nothing a reader of the
+// repository has, though it resolves on the writer's machine.
+func TestLinksOutOfTheTreeAreProblems(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, map[string]string{
+		".gitignore":              "/perfrun-out/\n",
+		".git/HEAD":               "ref: refs/heads/main\n",
+		"perfrun-out/results.txt": "x\n",
+		"README.md":               "[head](.git/HEAD), [results](perfrun-out/results.txt), [mine](file:///etc/hostname), [ok](docs/run.md)\n",
+		"docs/run.md":             "[back](../README.md)\n",
+		"results/README.md":       "Nothing yet.\n",
+	})
+	problems, err := Problems(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := strings.Join(problems, "\n")
+	for _, want := range []string{"the link .git/HEAD leads into .git/", "the link perfrun-out/results.txt leads into perfrun-out/", "the link file:///etc/hostname is a file: URL"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("want %q among:\n%s", want, all)
+		}
+	}
+	if len(problems) != 3 {
+		t.Errorf("%d problems, want 3:\n%s", len(problems), all)
+	}
+}

@@ -86,7 +86,7 @@ func (c *Command) Time(out []byte) (float64, error) {
 	}
 	m := all[len(all)-1]
 	v, err := strconv.ParseFloat(string(m[1]), 64)
-	if err != nil || v <= 0 || v != v || v > 1e300 {
+	if err != nil || !(v > 0) {
 		return 0, fmt.Errorf("printed %q as its time per call: want a positive number", m[1])
 	}
 	unit := string(m[2])
@@ -96,8 +96,15 @@ func (c *Command) Time(out []byte) (float64, error) {
 	if unit == "" {
 		return 0, fmt.Errorf("printed %s with no unit: give one with the command's unit flag (ns, us, ms, s)", m[1])
 	}
-	return v * unitNs[unit], nil
+	if ns := v * unitNs[unit]; ns <= maxCallNs {
+		return ns, nil
+	}
+	return 0, fmt.Errorf("printed %s%s as its time per call: more than an hour a call is no time a store's call takes", m[1], unit)
 }
+
+// maxCallNs is the longest time per call a command may print, in ns: an
+// hour.
+const maxCallNs = 3600e9
 
 // Expand fills the command line for one window: threads for {threads},
 // dir (WriteCorpus's) for {corpus} and at, in Unix seconds, for {at}.

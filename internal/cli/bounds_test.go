@@ -40,3 +40,13 @@ func TestEveryBudgetFlagHasABound(t *testing.T) {
 		}
 	}
 }
+
+// TestAHugeFractionIsRefusedInWords: a fraction flag given 1e308 says it
+// is no fraction, never suggests "+Inf%".
+func TestAHugeFractionIsRefusedInWords(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	code := run(&stdout, &stderr, []string{"gate", "-threshold", "1e308", "a.txt", "b.txt"})
+	if code != exitUsage || strings.Contains(stderr.String(), "Inf") || !strings.Contains(stderr.String(), "1e308 is no fraction") {
+		t.Errorf("gate -threshold 1e308: exit %d\n%s", code, &stderr)
+	}
+}

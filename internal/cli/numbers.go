@@ -34,6 +34,9 @@ func (n number) Set(s string) error {
 	// percentage meant ("-threshold 5") than 500%: it is refused, never
 	// read as either.
 	if n.percent && f >= 1 && !strings.HasSuffix(strings.TrimSpace(s), "%") {
+		if f > 100 {
+			return fmt.Errorf("%s is no fraction: want one below 1, such as 0.05, or a percentage, such as 5%%", s)
+		}
 		return fmt.Errorf("%s is a fraction of 1 or more: write %s%% for a percentage, or %s%% for %s as a fraction", s, s, strconv.FormatFloat(100*f, 'g', -1, 64), s)
 	}
 	*n.p = f
