@@ -1,6 +1,7 @@
 package predict
 
 import (
+	"context"
 	"fmt"
 	"runtime"
 	"slices"
@@ -83,12 +84,19 @@ func (s spinner) waited() float64 {
 // are off, kept in Low and High. Each kind is summarized on its own
 // (summarize): the spinning hand-off is Spin, a Go lock's; the sleeping
 // one Handoff, a lock whose waiters sleep at once.
-func Measure(window time.Duration, windows int) Measured {
+//
+// It stops early when ctx is done, with the windows measured by then
+// (Windows says how many), and reports each window to progress if set.
+func Measure(ctx context.Context, window time.Duration, windows int, progress func(done, total int)) Measured {
 	var spin, sleep, transfer []float64 // the windows kept
 	var all [3][]float64                // every window's, kept where none was
 	parallel := 2.0
 	disturbed := 0
-	for range windows {
+	done := 0
+	for ; done < windows && ctx.Err() == nil; done++ {
+		if progress != nil {
+			progress(done, windows)
+		}
 		parallel = min(parallel, timeAlone(1, window)/timeAlone(2, window))
 		h, w1 := handoff(window, 0)
 		hs, w2 := handoff(window, 50*time.Microsecond)
@@ -100,11 +108,14 @@ func Measure(window time.Duration, windows int) Measured {
 		}
 		spin, sleep, transfer = append(spin, h), append(sleep, hs), append(transfer, t)
 	}
+	if done == 0 {
+		return Measured{}
+	}
 	if len(spin) == 0 {
 		spin, sleep, transfer = all[0], all[1], all[2]
 	}
 	m := summarize(spin, sleep, transfer)
-	m.Windows, m.Parallel, m.Disturbed = windows, parallel, disturbed
+	m.Windows, m.Parallel, m.Disturbed = done, parallel, disturbed
 	return m
 }
 

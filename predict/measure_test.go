@@ -1,6 +1,7 @@
 package predict
 
 import (
+	"context"
 	"os/exec"
 	"runtime"
 	"strings"
@@ -28,7 +29,7 @@ func TestMeasureSeesABusyMachine(t *testing.T) {
 		t.Cleanup(func() { loop.Process.Kill(); loop.Wait() })
 	}
 	time.Sleep(50 * time.Millisecond)
-	m := Measure(50*time.Millisecond, 3)
+	m := Measure(context.Background(), 50*time.Millisecond, 3, nil)
 	if m.Disturbed != 3 || !strings.Contains(m.Busy(), "every constant is inflated") {
 		t.Errorf("beside a busy loop on every core: %d of 3 windows set aside, Busy %q; want all, and inflated", m.Disturbed, m.Busy())
 	}
@@ -63,5 +64,18 @@ func TestConstantsInOrder(t *testing.T) {
 		if [3]float64{k.low, k.mid, k.high} != k.want {
 			t.Errorf("%s: low %g, mid %g, high %g; want %v", k.name, k.low, k.mid, k.high, k.want)
 		}
+	}
+}
+
+// TestMeasureStopsWithItsContext: a measurement whose context is done
+// stops at the window it is in, saying how many it measured, where it
+// once measured every window asked for (1000 windows: minutes).
+func TestMeasureStopsWithItsContext(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	m := Measure(ctx, 50*time.Millisecond, 1000, nil)
+	if took := time.Since(start); took > 3*time.Second || m.Windows >= 1000 {
+		t.Errorf("Measure stopped after %v with %d windows, want it stopped within a window of its context's end", took, m.Windows)
 	}
 }

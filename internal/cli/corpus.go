@@ -33,7 +33,7 @@ func corpusFlags(fs *flag.FlagSet) runFunc {
 	hits := fs.Int("hits", 256, "leaves whose issuer is present")
 	misses := fs.Int("misses", 32, "leaves whose issuer is absent")
 	seed := fs.Uint64("seed", 1, "seed")
-	return func(_ context.Context, o *streams, args []string) error {
+	return func(ctx context.Context, o *streams, args []string) error {
 		if *dir == "" {
 			return usageError("-o DIR is required")
 		}
@@ -46,7 +46,9 @@ func corpusFlags(fs *flag.FlagSet) runFunc {
 		if err := emptyOrNew(*dir); err != nil {
 			return err
 		}
-		c, err := corpus.Generate(corpus.Spec{Seed: *seed, CAs: *cas, Hits: *hits, Misses: *misses})
+		ctx, stop := interruptible(ctx)
+		defer stop()
+		c, err := corpus.GenerateContext(ctx, corpus.Spec{Seed: *seed, CAs: *cas, Hits: *hits, Misses: *misses}, progressAfter(o.stderr, "corpus", "certificates"))
 		if err != nil {
 			return err
 		}

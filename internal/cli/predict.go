@@ -83,7 +83,7 @@ func predictFlags(fs *flag.FlagSet) runFunc {
 	}
 	spanVar(fs, p.window, "window", 100*time.Millisecond, time.Millisecond, time.Minute, "time of each window that measures the machine's constants")
 	boundedVar(fs, p.windows, "windows", 9, 1, 1000, "windows of each constant, interleaved")
-	return func(_ context.Context, o *streams, args []string) error {
+	return func(ctx context.Context, o *streams, args []string) error {
 		if fs.NArg() != 1 {
 			return usageError("want one results file")
 		}
@@ -91,7 +91,9 @@ func predictFlags(fs *flag.FlagSet) runFunc {
 		if err != nil {
 			return err
 		}
-		return p.run(o, fs.Arg(0), counts, pairs, args)
+		ctx, stop := interruptible(ctx)
+		defer stop()
+		return p.run(ctx, o, fs.Arg(0), counts, pairs, args)
 	}
 }
 
@@ -131,7 +133,7 @@ func (p *predictOptions) check(input string) ([]int, map[string]string, error) {
 // run reads the results and the published table, predicts them at the
 // thread counts, prints the table (and the scaling held against the
 // table), and writes the results file.
-func (p *predictOptions) run(o *streams, input string, counts []int, pairs map[string]string, args []string) error {
+func (p *predictOptions) run(ctx context.Context, o *streams, input string, counts []int, pairs map[string]string, args []string) error {
 	in, err := records.ReadFile(input)
 	if err != nil {
 		return asUsage(err)
@@ -142,7 +144,7 @@ func (p *predictOptions) run(o *streams, input string, counts []int, pairs map[s
 			return asUsage(err)
 		}
 	}
-	m, err := p.constantsFor(o, in)
+	m, err := p.constantsFor(ctx, o, in)
 	if err != nil {
 		return err
 	}
@@ -183,7 +185,7 @@ func (p *predictOptions) run(o *streams, input string, counts []int, pairs map[s
 // those measured on this machine now. The inputs are checked before the
 // machine is measured: a file no prediction can come from is refused at
 // once.
-func (p *predictOptions) constantsFor(o *streams, in *records.Set) (predict.Measured, error) {
+func (p *predictOptions) constantsFor(ctx context.Context, o *streams, in *records.Set) (predict.Measured, error) {
 	if _, _, err := predict.Inputs(in, predict.Reference); err != nil {
 		return predict.Measured{}, asUsage(err)
 	}
@@ -193,7 +195,10 @@ func (p *predictOptions) constantsFor(o *streams, in *records.Set) (predict.Meas
 			return predict.Measured{}, asUsage(err)
 		}
 		fmt.Fprintf(o.stderr, "perfrun: predict: measuring the machine's hand-off and cache-line transfer (%d windows of %v each, on two threads)\n", *p.windows, *p.window)
-		m = predict.Measure(*p.window, *p.windows)
+		m = predict.Measure(ctx, *p.window, *p.windows, progressAfter(o.stderr, "predict", "windows"))
+		if err := ctx.Err(); err != nil {
+			return predict.Measured{}, fmt.Errorf("interrupted after %d of %d windows: nothing predicted", m.Windows, *p.windows)
+		}
 		m.PerInstruction = predict.PerInstruction
 	}
 	if busy := m.Busy(); busy != "" {
