@@ -213,10 +213,10 @@ func ParseNumber(v string) (float64, error) {
 	v = strings.TrimSpace(v)
 	f, err := strconv.ParseFloat(v, 64)
 	switch {
-	case err != nil || !decimal.MatchString(v):
-		return 0, fmt.Errorf("not a number")
 	case math.IsNaN(f) || math.IsInf(f, 0):
 		return 0, fmt.Errorf("not a finite number")
+	case err != nil || !decimal.MatchString(v):
+		return 0, fmt.Errorf("not a number")
 	case f != 0 && math.Abs(f) < 0x1p-1022:
 		return 0, fmt.Errorf("too small to be a number (subnormal)")
 	}

@@ -103,28 +103,13 @@ func problems(root string, repository bool) ([]string, error) {
 				say("%s: the link %s resolves to nothing in the repository", rel(root, p), l)
 			}
 		}
-		if repository && inResults(root, p) && !strings.HasPrefix(rel(root, p), filepath.Join("results", "archive")) &&
-			filepath.Base(p) == "README.md" && verdictWord.MatchString(string(b)) && !SaysWhatIsCurrent(string(b)) {
+		if repository && unsaidVerdicts(root, p, string(b)) {
 			say("%s states verdicts and does not say in its first %d lines which are current (a line that opens **Current**)", rel(root, p), currentWithin)
 		}
 		if !isDoc[p] || !repository {
 			continue
 		}
-		for _, r := range ResultsPaths(string(b)) {
-			full := filepath.Join(root, r)
-			info, err := os.Stat(full)
-			if err != nil || !existsInside(root, full) {
-				say("%s: %s is not there", rel(root, p), r)
-				continue
-			}
-			folder := full
-			if !info.IsDir() {
-				folder = filepath.Dir(full)
-			}
-			if !hasReadme(root, folder) {
-				say("%s: %s has no README.md in its folder or above it to say how it was made", rel(root, p), r)
-			}
-		}
+		resultsPathProblems(root, p, string(b), say)
 	}
 	if !repository {
 		sort.Strings(problems)
@@ -171,6 +156,33 @@ func notOfTheTree(root, p, l string) string {
 		return "leads into " + top + "/, which .gitignore leaves out: what a run writes, no clone has"
 	}
 	return ""
+}
+
+// resultsPathProblems says, of each results/ path doc page p names, that
+// it is not there or has no README.md to say how it was made.
+func resultsPathProblems(root, p, text string, say func(string, ...any)) {
+	for _, r := range ResultsPaths(text) {
+		full := filepath.Join(root, r)
+		info, err := os.Stat(full)
+		if err != nil || !existsInside(root, full) {
+			say("%s: %s is not there", rel(root, p), r)
+			continue
+		}
+		folder := full
+		if !info.IsDir() {
+			folder = filepath.Dir(full)
+		}
+		if !hasReadme(root, folder) {
+			say("%s: %s has no README.md in its folder or above it to say how it was made", rel(root, p), r)
+		}
+	}
+}
+
+// unsaidVerdicts says whether p, a page of results/ outside its archive,
+// states verdicts and does not say which are current (SaysWhatIsCurrent).
+func unsaidVerdicts(root, p, text string) bool {
+	return inResults(root, p) && !strings.HasPrefix(rel(root, p), filepath.Join("results", "archive")) &&
+		filepath.Base(p) == "README.md" && verdictWord.MatchString(text) && !SaysWhatIsCurrent(text)
 }
 
 // verdictWord is a verdict as perfrun prints it.

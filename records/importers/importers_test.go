@@ -122,7 +122,7 @@ func TestHyperfineRefusesOthers(t *testing.T) {
 // the aggregates left out, threads as perfrun's key and the CPU count as
 // cores; it survives a write and a read.
 func TestGoogleBenchmarkRoundTrip(t *testing.T) {
-	data := testdata(t, "googlebenchmark-1.7.1.json")
+	data := testdata(t, "googlebenchmark-1.7.1.json.gz")
 	var raw struct {
 		Benchmarks []struct {
 			RunName  string  `json:"run_name"`
