@@ -133,9 +133,12 @@ func (b board) decideAt(d string, n int, rules Rules) (atCount, bool) {
 	ti := b.timeCell(d, n)
 	var tm Time
 	var timeCell CellVerdict
-	if ti >= 0 {
+	switch {
+	case ti >= 0:
 		timeCell = b.cells[ti]
 		tm = timeState(timeCell, b.threshold)
+	case n <= max(rules.Cores, 1):
+		tm = TimeUnmeasured // within the cores, where time could have run
 	}
 	counts, cs := b.countsAt(d, n, tm, rules.Need)
 	pred, predicted := b.predictionAt(d, n, rules)
@@ -259,7 +262,7 @@ func (b board) countsAt(d string, n int, tm Time, need []string) ([]CellVerdict,
 		}
 		return at, state
 	}
-	if state == CountsWorse || tm == TimeNone || tm == TimeNoWindow || len(one) == 0 {
+	if state == CountsWorse || tm == TimeNone || tm == TimeNoWindow || tm == TimeUnmeasured || len(one) == 0 {
 		return at, state
 	}
 	code := countsState(one)

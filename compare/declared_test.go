@@ -209,3 +209,25 @@ func TestNoWitnessSaysSo(t *testing.T) {
 		t.Errorf("%s, notes %q: want INCONCLUSIVE, saying no witness decided a declared count", r.Verdict, notes)
 	}
 }
+
+// TestNoTimeCellWithinTheCoresLeavesTheCountsExact: a run that measured
+// 1 thread alone, judged at -at 1,2 on 2 cores, has no time cell at 2: a
+// lock count that got worse decides it there (REGRESSION, counted), where
+// the prediction at 2 once outvoted it as if 2 threads were past the
+// cores.
+func TestNoTimeCellWithinTheCoresLeavesTheCountsExact(t *testing.T) {
+	r := &Report{Threshold: 0.05}
+	one := "Issuer/impl=x/threads=1"
+	r.Cells = append(r.Cells,
+		CellVerdict{Name: one, Unit: "sec/op", Verdict: Pass, Ratio: 1, Lo: 0.98, Hi: 1.02, Rounds: 10},
+		CellVerdict{Name: one, Unit: records.Instructions, Verdict: Pass, Ratio: 1},
+		CellVerdict{Name: one, Unit: records.ExclusiveLocks, Verdict: Regression, Ratio: 2})
+	r.finish()
+	better := func(d string, n int) (CellVerdict, bool) {
+		return CellVerdict{Name: d, Unit: fmt.Sprintf("predicted-sec/call@%dthreads", n), Verdict: Improved, Ratio: 0.6}, true
+	}
+	r.Decide(Rules{At: []int{1, 2}, Cores: 2, Need: []string{records.Instructions}, PredictedAt: better})
+	if d := r.decidedAt(2); d.Verdict != Regression || d.By != ByCounted {
+		t.Errorf("at 2 threads, no time cell, a lock count worse: %+v, want REGRESSION, counted", d)
+	}
+}

@@ -18,7 +18,8 @@ import (
 type Time int
 
 const (
-	// TimeNone: no time at this count (past the cores, or not measured).
+	// TimeNone: no time at this count: it is past the cores, where only
+	// the prediction speaks.
 	TimeNone Time = iota
 	// TimeMissing: an arm never ran the cell base measures.
 	TimeMissing
@@ -50,6 +51,10 @@ const (
 	TimeLeansFaster
 	// TimeFaster: faster wholly past the threshold (an IMPROVED).
 	TimeFaster
+	// TimeUnmeasured: no time cell at a count within the cores (the run
+	// did not measure that count): the counts are exact there, and the
+	// prediction weighs only what they leave.
+	TimeUnmeasured
 )
 
 // Counts is what the exact counts say of a design at a count: at 1
@@ -124,7 +129,7 @@ var (
 	anyCounts  []Counts
 	anyPredict []Prediction
 	// unmeasured is no time a verdict can rest on.
-	unmeasured = []Time{TimeNone, TimeNoWindow}
+	unmeasured = []Time{TimeNone, TimeNoWindow, TimeUnmeasured}
 	// notSlower is time that PASSed, its centre no slower.
 	notSlower = []Time{TimeSame, TimeLeansFaster}
 	// notWorse are counts and predictions that say nothing worse.
@@ -234,7 +239,7 @@ func (v Verdict) Exit() int {
 
 // names of the states, as the table writes them.
 var (
-	timeNames    = []string{"none (past the cores)", "an arm missing", "too few rounds", "slower past the threshold", "void (the same code moved)", "centre past the threshold", "leans slower", "within, leaning slower", "within the threshold", "spans the threshold", "leans faster", "faster past the threshold"}
+	timeNames    = []string{"none (past the cores)", "an arm missing", "too few rounds", "slower past the threshold", "void (the same code moved)", "centre past the threshold", "leans slower", "within, leaning slower", "within the threshold", "spans the threshold", "leans faster", "faster past the threshold", "not measured (within the cores)"}
 	countsNames  = []string{"none", "worse", "undecided", "unchanged", "better"}
 	predictNames = []string{"none", "worse", "undecided", "within", "better"}
 )

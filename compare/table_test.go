@@ -10,7 +10,7 @@ import (
 // expects.
 func TestTheTableIsWhole(t *testing.T) {
 	n := 0
-	for tm := TimeNone; tm <= TimeFaster; tm++ {
+	for tm := TimeNone; tm <= TimeUnmeasured; tm++ {
 		for c := CountsNone; c <= CountsBetter; c++ {
 			for p := PredictionNone; p <= PredictionBetter; p++ {
 				for _, strict := range []bool{false, true} {
@@ -19,7 +19,7 @@ func TestTheTableIsWhole(t *testing.T) {
 					fail := func(why string) {
 						t.Errorf("time %s, counts %s, prediction %s, strict %v: %s %s (%s): %s", tm, c, p, strict, d.Verdict, d.By, d.Why, why)
 					}
-					unmeasuredTime := tm == TimeNone || tm == TimeNoWindow
+					unmeasuredTime := tm == TimeNone || tm == TimeNoWindow || tm == TimeUnmeasured
 					switch {
 					case tm == TimeMissing && d.Verdict != Missing:
 						fail("a missing arm must be MISSING")
@@ -56,7 +56,7 @@ func TestTheTableIsWhole(t *testing.T) {
 			}
 		}
 	}
-	if want := 12 * 5 * 5 * 2; n != want {
+	if want := 13 * 5 * 5 * 2; n != want {
 		t.Errorf("walked %d combinations, want %d", n, want)
 	}
 }
@@ -66,7 +66,7 @@ func TestTheTableIsWhole(t *testing.T) {
 // and no other state's clause is. A row that matches several states (a
 // PASS by counts whether they moved or not) must say the one it met.
 func TestEveryRowSaysItsStates(t *testing.T) {
-	for tm := TimeNone; tm <= TimeFaster; tm++ {
+	for tm := TimeNone; tm <= TimeUnmeasured; tm++ {
 		for c := CountsNone; c <= CountsBetter; c++ {
 			for p := PredictionNone; p <= PredictionBetter; p++ {
 				d := Case{tm, c, p, false}.Decision()
@@ -75,7 +75,7 @@ func TestEveryRowSaysItsStates(t *testing.T) {
 						t.Errorf("time %s, counts %s, prediction %s: %q says %q: %v, want %v", tm, c, p, d.Why, clause, !want, want)
 					}
 				}
-				for x := TimeNone; x <= TimeFaster; x++ {
+				for x := TimeNone; x <= TimeUnmeasured; x++ {
 					check(x.clause(), x == tm)
 				}
 				for x := CountsNone; x <= CountsBetter; x++ {
@@ -109,5 +109,22 @@ func TestExitCodes(t *testing.T) {
 		if got := v.Exit(); got != want {
 			t.Errorf("%s exits %d, want %d", v, got, want)
 		}
+	}
+}
+
+// TestACountWithinTheCoresIsExactWithoutTime: where no time cell exists
+// at a count within the cores (the run measured 1 thread, -at 1,2), a
+// count that says worse is a REGRESSION, counted, as it is where time
+// measured; past the cores the prediction weighs it. The two once shared
+// one state, and the prediction outvoted the exact count within the
+// cores too.
+func TestACountWithinTheCoresIsExactWithoutTime(t *testing.T) {
+	within := Case{Time: TimeUnmeasured, Counts: CountsWorse, Prediction: PredictionBetter}.Decision()
+	past := Case{Time: TimeNone, Counts: CountsWorse, Prediction: PredictionBetter}.Decision()
+	if within.Verdict != Regression || within.By != ByCounted {
+		t.Errorf("within the cores, no time cell: %s by %s, want REGRESSION, counted", within.Verdict, within.By)
+	}
+	if past.Verdict != Improved || past.By != ByPrediction {
+		t.Errorf("past the cores: %s by %s, want the prediction's IMPROVED", past.Verdict, past.By)
 	}
 }

@@ -27,6 +27,7 @@ func (t Time) clause() string {
 		TimeUndecided:   "time: spans the threshold, centre no slower",
 		TimeLeansFaster: "time: faster, within the threshold",
 		TimeFaster:      "time: faster past the threshold",
+		TimeUnmeasured:  "time: not measured at this count",
 	}[t]
 }
 
