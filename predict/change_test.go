@@ -183,3 +183,31 @@ func TestNoMeasuredTimeEnters(t *testing.T) {
 		t.Errorf("a measured time moved the prediction: %v [%v, %v] against %v [%v, %v]", a.Ratio, a.Lo, a.Hi, b.Ratio, b.Lo, b.Hi)
 	}
 }
+
+// TestAFileNeverStretchesTheRunnersConstants: counts from a file that
+// claims 8 cores are predicted at 8 threads with the reference constants,
+// exactly as counts from any machine are past the runner's 2 cores; the
+// runner's own constants (measured on 2 cores) speak for 1 and 2 threads
+// alone. They once predicted up to whatever cores the file said.
+func TestAFileNeverStretchesTheRunnersConstants(t *testing.T) {
+	head := hashmap
+	head.ExclusiveLocks, head.LockedInstructions, head.Kinds = 1, 58, true // a profile that knows its kinds of lock
+	ref, err := predict.Change(hashmap.Name, hashmap, head, predict.Threads(8), predict.Fixed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	claimed, err := predict.Change(hashmap.Name, hashmap, head, predict.Threads(8), predict.Fixed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := claimed.Within(8, predict.RunnerFixed); err != nil {
+		t.Fatal(err)
+	}
+	r8, _, _, _ := ref.RatioAt(8)
+	c8, _, _, _ := claimed.RatioAt(8)
+	r2, _, _, _ := ref.RatioAt(2)
+	c2, _, _, _ := claimed.RatioAt(2)
+	if c8 != r8 || c2 == r2 {
+		t.Errorf("a file claiming 8 cores: at 8 threads %v (reference %v), at 2 threads %v (reference %v); want the reference at 8 and the runner's at 2", c8, r8, c2, r2)
+	}
+}

@@ -44,6 +44,24 @@ type Measured struct {
 	// a runner's own, where it measures, when these are a server's.
 	Within *Measured
 	Cores  int
+	// MeasuredOn is how many cores the machine these constants were
+	// measured on has, where they speak for it alone (a runner's): they
+	// hold up to that many threads, whatever cores a file claims; 0 for
+	// constants of no one machine's cores.
+	MeasuredOn int
+}
+
+// WithinUpTo is the last thread count the constants within the cores
+// (Within) predict: the cores of the machine that made the counts, but
+// no more than the cores those constants were measured on.
+func (m Measured) WithinUpTo() int {
+	if m.Within == nil {
+		return 0
+	}
+	if on := m.Within.MeasuredOn; on > 0 {
+		return min(m.Cores, on)
+	}
+	return m.Cores
 }
 
 // MaxWait is the share of a window a spinning thread may wait for a CPU

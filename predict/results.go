@@ -186,7 +186,7 @@ func Results(in *records.Set, threads []int, m Measured, command string) (*recor
 				benchfmt.Config{Key: "predict-parallel", Value: []byte(fmt.Sprintf("%.2f (two threads of independent work over one, the lowest of the windows)", m.Parallel)), File: true},
 				benchfmt.Config{Key: "predict-delivery", Value: []byte(fmt.Sprintf("%.3f (the run's control cell, time per call at two threads over one: the band's edges from two threads carry it)", d)), File: true})
 			if m.Within != nil {
-				r.Config = append(r.Config, benchfmt.Config{Key: "predict-within", Value: []byte(fmt.Sprintf("1 to %d threads with the constants of %s", m.Cores, m.Within.Source)), File: true})
+				r.Config = append(r.Config, benchfmt.Config{Key: "predict-within", Value: []byte(fmt.Sprintf("1 to %d threads with the constants of %s", m.WithinUpTo(), m.Within.Source)), File: true})
 			}
 			if untimed != "" {
 				// One value for every record: benchstat makes a table
@@ -208,7 +208,7 @@ func Results(in *records.Set, threads []int, m Measured, command string) (*recor
 
 // band is c's (cell's) prediction at threads with m, its edges carrying
 // the 1-thread time's interval and the machine's delivery d; at counts up
-// to m.Cores with m.Within where m has it.
+// to m.WithinUpTo() with m.Within where m has it.
 func (m Measured) band(c *records.Cell, cell Cell, threads []int, d float64) (Band, error) {
 	k := m.For(c, cell)
 	band, err := Predict(cell, k.Low, k.Mid, k.High, threads)
@@ -234,7 +234,7 @@ func (m Measured) band(c *records.Cell, cell Cell, threads []int, d float64) (Ba
 	}
 	var within []int
 	for _, n := range threads {
-		if n <= m.Cores {
+		if n <= m.WithinUpTo() {
 			within = append(within, n)
 		}
 	}

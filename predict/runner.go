@@ -14,11 +14,12 @@ import (
 // per instruction, also the runner's. A waiter that spins looks at the
 // lock every 2 × (Spin − 2 transfers), 4 times before it parks (SpinFor).
 var Runner = Measured{
-	Low:      Constants{Handoff: 42.2e-6, Spin: 219e-9, SpinFor: runnerSpinFor, Transfer: 56e-9},
-	Mid:      Constants{Handoff: 51.2e-6, Spin: 344e-9, SpinFor: runnerSpinFor, Transfer: 73e-9},
-	High:     Constants{Handoff: 76.6e-6, Spin: 450e-9, SpinFor: runnerSpinFor, Transfer: 102e-9},
-	Parallel: 2,
-	Source:   "measured alone on this project's 2-core runner, results/scaling/runner",
+	Low:        Constants{Handoff: 42.2e-6, Spin: 219e-9, SpinFor: runnerSpinFor, Transfer: 56e-9},
+	Mid:        Constants{Handoff: 51.2e-6, Spin: 344e-9, SpinFor: runnerSpinFor, Transfer: 73e-9},
+	High:       Constants{Handoff: 76.6e-6, Spin: 450e-9, SpinFor: runnerSpinFor, Transfer: 102e-9},
+	Parallel:   2,
+	MeasuredOn: 2,
+	Source:     "measured alone on this project's 2-core runner, results/scaling/runner",
 	// A cell whose every sample a busy runner set aside is still
 	// predicted, from its counts.
 	PerInstruction: PerInstruction,
@@ -50,7 +51,13 @@ const RunnerHeld = 2.9
 // within the cores the runner measures, and its prediction there is held
 // to what it measured. Its band there is RunnerHeld either way of the
 // middle, not the constants' spread.
+//
+// A file's cores never stretch k past the machine it was measured on
+// (k.MeasuredOn): past those, the reference constants stay.
 func (p *Prediction) Within(cores int, k Measured) error {
+	if k.MeasuredOn > 0 {
+		cores = min(cores, k.MeasuredOn)
+	}
 	var counts []int
 	for _, n := range p.Threads {
 		if n <= cores {
