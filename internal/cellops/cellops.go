@@ -4,7 +4,10 @@
 // the operations' own. perfrun's command line runs it as "cell-ops"; a
 // build with the tag Tag is this program alone (perfrun.Main runs Main),
 // so the builds made only to be counted compile what a count runs and
-// not the plots, the reports or the history's databases.
+// not the plots, the reports or the history's databases. The side that
+// starts it is here too: a run's cells counted in processes of a
+// countable build (CountInstructions, CountLocks), on the command line
+// Args and the cell give.
 //
 // Its promise: none beyond perfrun's own use (internal).
 package cellops

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/perfrun/perfrun/internal/regularfile"
 	"io"
 	"os"
 	"strings"
@@ -90,7 +91,7 @@ func armFlags(fs *flag.FlagSet, stdin io.Reader) runFunc {
 		if err := res.Set().Write(&buf); err != nil {
 			return err
 		}
-		return writeFile(*out, buf.Bytes())
+		return regularfile.Write(*out, buf.Bytes())
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"github.com/perfrun/perfrun/internal/regularfile"
 	"path/filepath"
 	"text/tabwriter"
 
@@ -57,5 +58,5 @@ func baselinesFlags(*flag.FlagSet) runFunc {
 // saveBaseline saves results as baseline name, written as perfrun writes
 // the files it names.
 func saveBaseline(name string, data []byte) (string, error) {
-	return baselines.Save(name, data, writeOwned)
+	return baselines.Save(name, data, regularfile.WriteOwned)
 }

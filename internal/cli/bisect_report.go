@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/perfrun/perfrun/internal/regularfile"
 	"io"
 	"path/filepath"
 	"strings"
@@ -54,13 +55,13 @@ func (b *bisectOptions) finish(ctx context.Context, o *streams, r *bisect.Result
 	}
 	io.WriteString(o.stdout, summary)
 	md := filepath.Join(b.outDir, "bisect.md")
-	if err := writeFile(md, []byte(r.Markdown(summary, subject, show))); err != nil {
+	if err := regularfile.Write(md, []byte(r.Markdown(summary, subject, show))); err != nil {
 		return lostOutput(verdict, fmt.Errorf("writing %s: %w", md, err), o)
 	}
 	if b.jsonOut != "" {
 		data, err := json.MarshalIndent(r.Record(b.Tracked, wall), "", "  ")
 		if err == nil {
-			err = writeFile(b.jsonOut, append(records.Visible(data), '\n'))
+			err = regularfile.Write(b.jsonOut, append(records.Visible(data), '\n'))
 		}
 		if err != nil {
 			return lostOutput(verdict, fmt.Errorf("writing %s: %w", b.jsonOut, err), o)

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"flag"
 	"fmt"
+	"github.com/perfrun/perfrun/internal/regularfile"
 	"os"
 	"path/filepath"
 
@@ -102,7 +103,7 @@ func writeCorpus(dir string, c *corpus.Corpus) error {
 	}
 	files[corpus.ManifestName] = manifest.Bytes()
 	for name, data := range files {
-		if err := writeOwned(filepath.Join(dir, name), data); err != nil {
+		if err := regularfile.WriteOwned(filepath.Join(dir, name), data); err != nil {
 			return err
 		}
 	}

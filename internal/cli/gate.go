@@ -5,6 +5,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"github.com/perfrun/perfrun/internal/regularfile"
 	"math"
 	"os"
 	"strings"
@@ -165,7 +166,7 @@ func finishGate(rep *compare.Report, jsonOut string, verbose bool, o *streams) e
 		var buf bytes.Buffer
 		err := rep.WriteJSON(&buf)
 		if err == nil {
-			err = writeFile(jsonOut, buf.Bytes())
+			err = regularfile.Write(jsonOut, buf.Bytes())
 		}
 		if err != nil {
 			return lostOutput(verdict, fmt.Errorf("writing %s: %w", jsonOut, err), o)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"github.com/perfrun/perfrun/internal/regularfile"
 	"path/filepath"
 
 	"github.com/perfrun/perfrun/history"
@@ -57,7 +58,7 @@ func historyPlot(fs *flag.FlagSet) runFunc {
 		if len(plots) == 0 {
 			return usageError("no series in %s has two commits yet: nothing to draw", h.Path)
 		}
-		names, err := report.SavePlots(*dir, plots, writeOwned)
+		names, err := report.SavePlots(*dir, plots, regularfile.WriteOwned)
 		if err != nil {
 			return err
 		}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"github.com/perfrun/perfrun/internal/regularfile"
 	"strings"
 
 	"github.com/perfrun/perfrun/records/importers"
@@ -60,7 +61,7 @@ func importFlags(fs *flag.FlagSet) runFunc {
 			_, err := o.stdout.Write(buf.Bytes())
 			return err
 		}
-		if err := writeFile(*out, buf.Bytes()); err != nil {
+		if err := regularfile.Write(*out, buf.Bytes()); err != nil {
 			return err
 		}
 		fmt.Fprintf(o.stderr, "perfrun: import: wrote %s (%d samples of %d benchmarks from %s)\n", *out, len(set.Records), len(set.Cells()), name)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"github.com/perfrun/perfrun/internal/regularfile"
 
 	"github.com/perfrun/perfrun/harness"
 	"github.com/perfrun/perfrun/impls"
@@ -106,5 +107,5 @@ func drawPlots(sets []*records.Set, dir string) ([]string, error) {
 	if err != nil || len(plots) == 0 {
 		return nil, err
 	}
-	return report.SavePlots(dir, plots, writeOwned)
+	return report.SavePlots(dir, plots, regularfile.WriteOwned)
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"github.com/perfrun/perfrun/internal/regularfile"
 	"strings"
 	"time"
 
@@ -174,7 +175,7 @@ func (p *predictOptions) run(ctx context.Context, o *streams, input string, coun
 	if err := set.Write(&b); err != nil {
 		return err
 	}
-	if err := writeFile(*p.out, b.Bytes()); err != nil {
+	if err := regularfile.Write(*p.out, b.Bytes()); err != nil {
 		return err
 	}
 	return inflated
@@ -256,7 +257,7 @@ func holdAgainst(o *streams, set, published *records.Set, pairs map[string]strin
 	if err != nil {
 		return err
 	}
-	files, err := report.SavePlots(plotDir, []*report.Plot{pl}, writeOwned)
+	files, err := report.SavePlots(plotDir, []*report.Plot{pl}, regularfile.WriteOwned)
 	if err != nil {
 		return fmt.Errorf("plot: %w", err)
 	}

@@ -45,7 +45,7 @@ func keepPrevious(path string) (*previousRun, error) {
 		return nil, nil
 	}
 	kept := previousPath(path)
-	if err := writeFile(kept, data); err != nil {
+	if err := regularfile.Write(kept, data); err != nil {
 		return nil, err
 	}
 	return &previousRun{set: set, kept: kept}, nil

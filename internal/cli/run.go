@@ -6,6 +6,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/perfrun/perfrun/internal/cellops"
+	"github.com/perfrun/perfrun/internal/regularfile"
 	"io"
 	"os"
 	"slices"
@@ -200,7 +202,7 @@ func (f *runFlags) options() (harness.Options, error) {
 	}
 	opts.Rounds, opts.Window, opts.Warmup, opts.Seed, opts.OrderSeed = f.rounds, f.window, f.warmup, f.seed, f.orderSeed
 	opts.Pin, opts.Precision, opts.MaxTime, opts.Profiles = f.pin, prec, f.maxTime, f.profiles
-	opts.Profiles.Write = writeOwned
+	opts.Profiles.Write = regularfile.WriteOwned
 	opts.Quarantine.Extra = f.repair
 	if !f.quarantine {
 		opts.Quarantine = harness.Quarantine{}
@@ -320,14 +322,14 @@ func (f *runFlags) count(ctx context.Context, o *streams, res *harness.Outcome) 
 		return nil
 	}
 	var failed []error
-	cellArgs := cellOpsArgs(f.corpus, f.strict, f.seed)
+	cellArgs := cellops.Args(f.corpus, f.strict, f.seed)
 	if f.instructions {
-		if err := countInstructions(ctx, res, harness.Processes, cellArgs, o.stderr, f.quiet); err != nil {
+		if err := cellops.CountInstructions(ctx, res, harness.Processes, cellArgs, o.stderr, f.quiet); err != nil {
 			failed = append(failed, fmt.Errorf("instructions: %w", err))
 		}
 	}
 	if f.locks && ctx.Err() == nil {
-		if err := countLocks(ctx, res, cellArgs, o.stderr, f.quiet); err != nil {
+		if err := cellops.CountLocks(ctx, res, cellArgs, o.stderr, f.quiet); err != nil {
 			failed = append(failed, fmt.Errorf("lock profile: %w", err))
 		}
 	}
@@ -415,7 +417,7 @@ func (f *runFlags) write(o *streams, res *harness.Outcome) error {
 				fmt.Fprintf(o.stderr, "perfrun: run: the previous results were not kept (%v); writing this run's\n", err)
 			}
 			prev = p
-			if err := writeFile(f.out, buf.Bytes()); err != nil {
+			if err := regularfile.Write(f.out, buf.Bytes()); err != nil {
 				return err
 			}
 		}

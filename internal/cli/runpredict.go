@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"github.com/perfrun/perfrun/internal/cellops"
 
 	"github.com/perfrun/perfrun/internal/summary"
 
@@ -15,14 +16,14 @@ import (
 // did not already: a count that cannot be taken costs the prediction, not
 // the run, and says why.
 func (f *runFlags) countForPrediction(ctx context.Context, o *streams, res *harness.Outcome) {
-	args := cellOpsArgs(f.corpus, f.strict, f.seed)
+	args := cellops.Args(f.corpus, f.strict, f.seed)
 	var err error
 	if !f.instructions {
 		// A prediction needs one count a cell: five are a gate's sample.
-		err = countInstructions(ctx, res, 1, args, o.stderr, f.quiet)
+		err = cellops.CountInstructions(ctx, res, 1, args, o.stderr, f.quiet)
 	}
 	if err == nil && !f.locks && ctx.Err() == nil {
-		err = countLocks(ctx, res, args, o.stderr, f.quiet)
+		err = cellops.CountLocks(ctx, res, args, o.stderr, f.quiet)
 	}
 	if err != nil {
 		f.noPrediction = err.Error()

@@ -2,7 +2,9 @@
 // baselines, corpus caches, histories — only when they are regular files,
 // and reads them with a bound: a FIFO would block the reader, a device
 // (/dev/zero) would feed it until memory runs out, and a link to either
-// looks like a file until it is read.
+// looks like a file until it is read. It writes what perfrun gives them
+// the same careful way (Write, WriteOwned): to a new file renamed into
+// place, never through a link planted where it writes.
 package regularfile
 
 import (
