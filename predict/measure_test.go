@@ -69,7 +69,7 @@ func TestConstantsInOrder(t *testing.T) {
 
 // TestMeasureStopsWithItsContext: a measurement whose context is done
 // stops at the window it is in, saying how many it measured, where it
-// once measured every window asked for (1000 windows: minutes).
+// once measured every window asked for, whatever its context said.
 func TestMeasureStopsWithItsContext(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()

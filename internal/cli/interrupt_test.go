@@ -173,7 +173,7 @@ func TestInterruptMessage(t *testing.T) {
 }
 
 // TestInterruptEndsAReplayAtOnce: SIGINT while ab judges a recording
-// again (at its most looks, seconds of computing a boundary) exits 130
+// again (at its most looks, while it computes the boundary) exits 130
 // within a second, where it once waited for the replay to end and exited
 // 1.
 func TestInterruptEndsAReplayAtOnce(t *testing.T) {
