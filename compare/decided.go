@@ -28,23 +28,22 @@ func (r *Report) Decide(rules Rules) {
 	r.predictionGates = len(rules.At) > 0 && slices.Max(rules.At) > rules.Cores
 	undeclared := measured.undeclaredChanges(rules)
 	view := measured.declaredOnly(rules.At)
+	designs := view.designs()
+	label := designLabels(designs)
 	r.decisions = make(map[string]map[int]atCount)
 	r.Decided = nil
-	for _, d := range view.designs() {
+	for _, d := range designs {
 		r.decisions[d] = make(map[int]atCount)
 		for _, n := range rules.At {
 			if dec, ok := view.decideAt(d, n, rules); ok {
+				dec.Design = label[d]
 				r.decisions[d][n] = dec
 				r.Decided = append(r.Decided, dec.Decided)
 			}
 		}
 	}
-	label := designLabels(view.designs())
-	for i := range r.Decided {
-		r.Decided[i].Design = label[r.Decided[i].Name]
-	}
-	r.Cells = view.shown(r.decisions, rules.At)
-	r.answer(rules, undeclared, view.designs(), label)
+	r.Cells = view.shown(r.decisions, designs, rules.At)
+	r.answer(rules, undeclared, designs, label)
 	r.finish()
 }
 
@@ -71,11 +70,11 @@ func (b board) declaredOnly(at []int) board {
 }
 
 // shown are the board's cells with every decision shown on the time cell
-// it concerns (at the declared counts, in order), and the predictions
-// that decided where no cell of theirs was.
-func (b board) shown(decisions map[string]map[int]atCount, at []int) []CellVerdict {
+// it concerns (designs and declared counts in order), and the
+// predictions that decided where no cell of theirs was.
+func (b board) shown(decisions map[string]map[int]atCount, designs []string, at []int) []CellVerdict {
 	out := slices.Clone(b.cells)
-	for _, d := range b.designs() {
+	for _, d := range designs {
 		for _, n := range at {
 			if dec, ok := decisions[d][n]; ok {
 				out = dec.show(out, b)
@@ -89,6 +88,7 @@ func (b board) shown(decisions map[string]map[int]atCount, at []int) []CellVerdi
 // what each witness said: what the JSON gives and the decided line
 // renders.
 type Decided struct {
+	// Design is the design as the answer lines name it (designLabels).
 	Design string `json:"design"`
 	// Name is the design's 1-thread cell, whose counts speak for it.
 	Name string `json:"name"`
@@ -150,7 +150,7 @@ func (b board) decideAt(d string, n int, rules Rules) (atCount, bool) {
 		ps = predictionState(pred)
 	}
 	k := Case{tm, cs, ps, rules.Strict && n <= rules.Cores}
-	dec := atCount{Decided: Decided{Design: shortName(d), Name: d, At: n, Decision: k.Decision(), Time: tm, Counts: cs, Prediction: ps},
+	dec := atCount{Decided: Decided{Name: d, At: n, Decision: k.Decision(), Time: tm, Counts: cs, Prediction: ps},
 		timeCell: ti, pred: pred, predicted: predicted}
 	switch dec.By {
 	case ByTime:
