@@ -58,10 +58,16 @@ func (m Measured) WithinUpTo() int {
 	if m.Within == nil {
 		return 0
 	}
-	if on := m.Within.MeasuredOn; on > 0 {
-		return min(m.Cores, on)
+	return m.Within.upTo(m.Cores)
+}
+
+// upTo is the last of cores threads these constants speak for: no more
+// than the cores they were measured on (MeasuredOn), where that is known.
+func (m Measured) upTo(cores int) int {
+	if m.MeasuredOn > 0 {
+		return min(cores, m.MeasuredOn)
 	}
-	return m.Cores
+	return cores
 }
 
 // MaxWait is the share of a window a spinning thread may wait for a CPU

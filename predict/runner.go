@@ -55,9 +55,7 @@ const RunnerHeld = 2.9
 // A file's cores never stretch k past the machine it was measured on
 // (k.MeasuredOn): past those, the reference constants stay.
 func (p *Prediction) Within(cores int, k Measured) error {
-	if k.MeasuredOn > 0 {
-		cores = min(cores, k.MeasuredOn)
-	}
+	cores = k.upTo(cores)
 	var counts []int
 	for _, n := range p.Threads {
 		if n <= cores {
