@@ -63,11 +63,13 @@ var layers = []struct {
 	{"workloads", 3},
 	{"harness/locks", 3},
 	{"internal/ab", 4},
-	{"impls/rcu", 4}, // and every other impls/NAME (layerOf)
+	{"internal/flagvalue", 4}, // flag values checked where they are read
+	{"impls/rcu", 4},          // and every other impls/NAME (layerOf)
 	{"harness/foreign", 4},
 	{"harness", 5},
 	{"report", 6},
 	{"internal/abcount", 6},
+	{"internal/terminal", 6}, // output no name can drive, the progress line, Ctrl-C
 	{"impls", 7},
 	{"internal/publish", 7},
 	{"internal/campaign", 7},

@@ -18,6 +18,8 @@ import (
 	"github.com/perfrun/perfrun/harness"
 	"github.com/perfrun/perfrun/internal/baselines"
 	"github.com/perfrun/perfrun/internal/campaign"
+	"github.com/perfrun/perfrun/internal/flagvalue"
+	"github.com/perfrun/perfrun/internal/terminal"
 	"github.com/perfrun/perfrun/report"
 )
 
@@ -79,10 +81,10 @@ type abOptions struct {
 func abFlags(fs *flag.FlagSet) runFunc {
 	a := &abOptions{th: thresholdFlags(fs)}
 	fs.BoolVar(&a.th.AllowMissing, "allow-missing", false, "do not fail cells that BASE measures and HEAD does not")
-	boundedVar(fs, &a.rounds, "rounds", 10, compare.MinPairedRounds, maxABRounds, "rounds of each look (each runs all three arms)", fmt.Sprintf(": paired statistics need at least %d", compare.MinPairedRounds))
-	boundedVar(fs, &a.inner, "inner", 2, 1, maxABRounds, "windows each arm measures of a cell in a round; their median is the arm's value")
-	boundedVar(fs, &a.looks, "looks", 3, 1, maxLooks, "most looks: cells still undecided after a look get -rounds fresh rounds")
-	spanVar(fs, &a.budget, "budget", defaultBudget, 0, mostBudget, "start no look that would end past this time from the start, builds included (0: no limit)")
+	flagvalue.BoundedVar(fs, &a.rounds, "rounds", 10, compare.MinPairedRounds, maxABRounds, "rounds of each look (each runs all three arms)", fmt.Sprintf(": paired statistics need at least %d", compare.MinPairedRounds))
+	flagvalue.BoundedVar(fs, &a.inner, "inner", 2, 1, maxABRounds, "windows each arm measures of a cell in a round; their median is the arm's value")
+	flagvalue.BoundedVar(fs, &a.looks, "looks", 3, 1, maxLooks, "most looks: cells still undecided after a look get -rounds fresh rounds")
+	flagvalue.SpanVar(fs, &a.budget, "budget", defaultBudget, 0, mostBudget, "start no look that would end past this time from the start, builds included (0: no limit)")
 	fs.StringVar(&a.pairing, "pairing", "window", "window: arms driven window by window; process: one whole process per arm and round")
 	fs.StringVar(&a.speedLimit, "speed-limit", "10%", "set aside a window triple whose speed probes differ by more than this (window pairing; 0 for never)")
 	fs.StringVar(&a.layouts, "layouts", "fresh", "code layouts (-ldflags=-randlayout): fresh, a new one for every arm of every round; or N, N per revision rotated over the rounds; 0 the default layout alone")
@@ -93,8 +95,8 @@ func abFlags(fs *flag.FlagSet) runFunc {
 	fs.BoolVar(&a.pin, "pin", true, "window pairing: pin worker i of every arm to the same i-th CPU, so the arms of a triple run on the same CPUs")
 	a.revisionCells.define(fs)
 	a.cmd.define(fs)
-	spanVar(fs, &a.window, "window", 150*time.Millisecond, harness.MinWindow, mostWindow, "measured time per cell and window (shorter than run's on purpose: ab pairs many windows of its three arms)", windowWhy)
-	spanVar(fs, &a.warmup, "warmup", 20*time.Millisecond, 0, mostWindow, "unmeasured warm-up before each window (shorter than run's: an arm's cells stay set up between its windows)")
+	flagvalue.SpanVar(fs, &a.window, "window", 150*time.Millisecond, harness.MinWindow, mostWindow, "measured time per cell and window (shorter than run's on purpose: ab pairs many windows of its three arms)", windowWhy)
+	flagvalue.SpanVar(fs, &a.warmup, "warmup", 20*time.Millisecond, 0, mostWindow, "unmeasured warm-up before each window (shorter than run's: an arm's cells stay set up between its windows)")
 	fs.Uint64Var(&a.seed, "seed", 1, "seed of the arm order and the code layouts")
 	fs.Uint64Var(&a.corpusSeed, "corpus-seed", 1, "the corpus both arms measure and count: one for every campaign by default, so the counts and the prediction of a change repeat")
 	fs.StringVar(&a.jsonOut, "json", "", "also write the verdict as JSON to this file")
@@ -160,7 +162,7 @@ func (a *abOptions) run(ctx context.Context, o *streams, fs *flag.FlagSet) error
 		return err
 	}
 	c.SpeedLimit = limit
-	ctx, stop := interruptible(ctx)
+	ctx, stop := terminal.Interruptible(ctx)
 	defer stop()
 	start := time.Now()
 	res, err := c.Run(ctx, fs.Arg(0), fs.Arg(1), pre)
@@ -217,7 +219,7 @@ func (a *abOptions) checkFlags(fs *flag.FlagSet) (prebuilt bool, limit float64, 
 	case !prebuilt && fs.NArg() != 2:
 		return false, 0, usageError("want two revisions: BASE HEAD")
 	}
-	limit, err = parsePercent(a.speedLimit)
+	limit, err = flagvalue.ParsePercent(a.speedLimit)
 	if err != nil && a.speedLimit != "0" {
 		return false, 0, usageError("bad -speed-limit %q: want a percentage such as 10%%, or 0", a.speedLimit)
 	}
@@ -329,7 +331,7 @@ func (a *abOptions) replayWindows(ctx context.Context, o *streams) error {
 	if err != nil {
 		return asUsage(err)
 	}
-	ctx, stop := interruptible(ctx)
+	ctx, stop := terminal.Interruptible(ctx)
 	defer stop()
 	type replayed struct {
 		res *campaign.Result

@@ -7,11 +7,13 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"github.com/perfrun/perfrun/internal/regularfile"
 	"io"
 	"os"
 	"strings"
 	"time"
+
+	"github.com/perfrun/perfrun/internal/flagvalue"
+	"github.com/perfrun/perfrun/internal/regularfile"
 
 	"github.com/perfrun/perfrun/harness"
 	"github.com/perfrun/perfrun/internal/ab"
@@ -51,8 +53,8 @@ func armFlags(fs *flag.FlagSet, stdin io.Reader) runFunc {
 	var cmd commandFlags
 	cmd.define(fs)
 	window, warmup := new(time.Duration), new(time.Duration)
-	spanVar(fs, window, "window", def.Window, harness.MinWindow, mostWindow, "measured time per window", windowWhy)
-	spanVar(fs, warmup, "warmup", def.Warmup, 0, mostWindow, "unmeasured warm-up before each window")
+	flagvalue.SpanVar(fs, window, "window", def.Window, harness.MinWindow, mostWindow, "measured time per window", windowWhy)
+	flagvalue.SpanVar(fs, warmup, "warmup", def.Warmup, 0, mostWindow, "unmeasured warm-up before each window")
 	seed := fs.Uint64("seed", def.Seed, "seed of the generated corpus")
 	match := fs.String("match", "", "only cells whose benchmark name matches this regular expression")
 	out := fs.String("o", "", "results file written at the end (Go benchmark format); empty for none")

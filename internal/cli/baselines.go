@@ -4,9 +4,10 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"github.com/perfrun/perfrun/internal/regularfile"
 	"path/filepath"
 	"text/tabwriter"
+
+	"github.com/perfrun/perfrun/internal/regularfile"
 
 	"github.com/perfrun/perfrun/internal/baselines"
 	"github.com/perfrun/perfrun/records"

@@ -20,9 +20,11 @@ import (
 	"github.com/perfrun/perfrun/history"
 	"github.com/perfrun/perfrun/internal/ab"
 	"github.com/perfrun/perfrun/internal/bisect"
+	"github.com/perfrun/perfrun/internal/flagvalue"
 	"github.com/perfrun/perfrun/internal/git"
 	"github.com/perfrun/perfrun/internal/procgroup"
 	"github.com/perfrun/perfrun/internal/scratch"
+	"github.com/perfrun/perfrun/internal/terminal"
 	"github.com/perfrun/perfrun/records"
 )
 
@@ -79,7 +81,7 @@ func bisectFlags(fs *flag.FlagSet) runFunc {
 	b := &bisectOptions{}
 	b.revisionCells.define(fs)
 	fs.StringVar(&b.threshold, "threshold", "5%", "the least step the whole range must show")
-	spanVar(fs, &b.budget, "budget", 0, 0, mostBudget, "start no measurement past this time from the start (0: no limit), e.g. 30m")
+	flagvalue.SpanVar(fs, &b.budget, "budget", 0, 0, mostBudget, "start no measurement past this time from the start (0: no limit), e.g. 30m")
 	fs.Uint64Var(&b.seed, "seed", 1, "seed of the corpus and of the code layouts (each probe its own)")
 	fs.BoolVar(&b.firstParent, "first-parent", true, "walk the first-parent commits only (merges as one)")
 	fs.IntVar(&b.step, "step", 0, "bisect the N-th step history changes prints, instead of GOOD BAD")
@@ -102,11 +104,11 @@ func (b *bisectOptions) run(ctx context.Context, o *streams, fs *flag.FlagSet) e
 	case b.budget < 0:
 		return usageError("-budget must not be negative")
 	}
-	thr, err := parsePercent(b.threshold)
+	thr, err := flagvalue.ParsePercent(b.threshold)
 	if err != nil || thr <= 0 || thr >= 1 {
 		return usageError("bad -threshold %q: want a percentage such as 5%%", b.threshold)
 	}
-	ctx, stop := interruptible(ctx)
+	ctx, stop := terminal.Interruptible(ctx)
 	defer stop()
 	if b.step > 0 {
 		if good, bad, err = b.fromHistory(ctx); err != nil {
@@ -202,7 +204,7 @@ func (b *bisectOptions) measure(ctx context.Context, base, head string, thr floa
 	args = append(append(args, b.cellArgs()...), base, head)
 	t0 := time.Now()
 	cmd := exec.CommandContext(ctx, self, args...)
-	procgroup.Gentle(cmd, childGrace)
+	procgroup.Gentle(cmd, terminal.ChildGrace)
 	var stderr strings.Builder
 	cmd.Stdout, cmd.Stderr = nil, &stderr
 	err = cmd.Run()

@@ -5,11 +5,12 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"github.com/perfrun/perfrun/internal/regularfile"
 	"io"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/perfrun/perfrun/internal/regularfile"
 
 	"github.com/perfrun/perfrun/internal/bisect"
 	"github.com/perfrun/perfrun/internal/git"

@@ -16,6 +16,7 @@ import (
 	"github.com/perfrun/perfrun/internal/ab"
 	"github.com/perfrun/perfrun/internal/baselines"
 	"github.com/perfrun/perfrun/internal/publish"
+	"github.com/perfrun/perfrun/internal/terminal"
 )
 
 // Exit codes, so CI never reads a crash as a regression. A verdict's
@@ -102,7 +103,7 @@ func init() {
 // run is perfrun with its arguments; it returns the exit code.
 func run(stdout, stderr io.Writer, args []string) int {
 	out := &checkedWriter{w: stdout}
-	stdout, stderr = newPrintable(out, args), newPrintable(stderr, args)
+	stdout, stderr = terminal.New(out, args), terminal.New(stderr, args)
 	o := &streams{stdout, stderr}
 	if len(args) == 0 {
 		usage(stderr)
@@ -119,7 +120,7 @@ func run(stdout, stderr io.Writer, args []string) int {
 				fmt.Fprintf(stderr, "perfrun: %s: %v\n", c.name, err)
 				return exitUsage
 			}
-			interruptedBy.Store(0)
+			terminal.Forget()
 			code := exitCode(c, c.safeExecute(context.Background(), o, args[1:]), stderr)
 			if out.err != nil && code == exitOK {
 				// The output is the result: lost, it is no success.
@@ -224,7 +225,7 @@ var errHelp = &exitError{code: exitOK}
 // exitCode prints err, prefixed with the program and command, and turns
 // it into the exit code: 4 for any error that does not say otherwise.
 func exitCode(c *command, err error, stderr io.Writer) int {
-	if sig := interruptedBy.Load(); sig != 0 {
+	if sig := terminal.InterruptedBy(); sig != 0 {
 		fmt.Fprintf(stderr, "perfrun: %s: %s\n", c.name, interruptMessage(err))
 		return exitSignal + int(sig)
 	}

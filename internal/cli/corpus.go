@@ -6,9 +6,11 @@ import (
 	"encoding/hex"
 	"flag"
 	"fmt"
-	"github.com/perfrun/perfrun/internal/regularfile"
 	"os"
 	"path/filepath"
+
+	"github.com/perfrun/perfrun/internal/regularfile"
+	"github.com/perfrun/perfrun/internal/terminal"
 
 	"github.com/perfrun/perfrun/store"
 	"github.com/perfrun/perfrun/store/corpus"
@@ -47,7 +49,7 @@ func corpusFlags(fs *flag.FlagSet) runFunc {
 		if err := emptyOrNew(*dir); err != nil {
 			return err
 		}
-		ctx, stop := interruptible(ctx)
+		ctx, stop := terminal.Interruptible(ctx)
 		defer stop()
 		c, err := corpus.GenerateContext(ctx, corpus.Spec{Seed: *seed, CAs: *cas, Hits: *hits, Misses: *misses}, progressAfter(o.stderr, "corpus", "certificates"))
 		if err != nil {

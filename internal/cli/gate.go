@@ -5,10 +5,12 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"github.com/perfrun/perfrun/internal/regularfile"
 	"math"
 	"os"
 	"strings"
+
+	"github.com/perfrun/perfrun/internal/flagvalue"
+	"github.com/perfrun/perfrun/internal/regularfile"
 
 	"github.com/perfrun/perfrun/compare"
 	"github.com/perfrun/perfrun/internal/baselines"
@@ -54,8 +56,8 @@ func init() { cmdGate.define = gateFlags }
 
 func gateFlags(fs *flag.FlagSet) runFunc {
 	th := thresholdFlags(fs)
-	numberVar(fs, &th.AllocsDelta, "allocs-delta", th.AllocsDelta, "allocs/op increase that fails")
-	fractionVar(fs, &th.InstructionsRatio, "instructions-ratio", th.InstructionsRatio, "instructions/op increase that fails, as a fraction")
+	flagvalue.NumberVar(fs, &th.AllocsDelta, "allocs-delta", th.AllocsDelta, "allocs/op increase that fails")
+	flagvalue.FractionVar(fs, &th.InstructionsRatio, "instructions-ratio", th.InstructionsRatio, "instructions/op increase that fails, as a fraction")
 	fs.BoolVar(&th.AllowMissing, "allow-missing", false, "do not fail cells or units missing from NEW")
 	ignore := fs.String("ignore-config", "", "configuration `keys` (comma-separated) whose differences to accept: "+strings.Join(compare.MeaningKeys, ", "))
 	jsonOut := fs.String("json", "", "also write the verdict as JSON to this file")
@@ -111,8 +113,8 @@ func gateFlags(fs *flag.FlagSet) runFunc {
 // thresholdFlags defines the flags gate and ab share, over the defaults.
 func thresholdFlags(fs *flag.FlagSet) *compare.Thresholds {
 	th := compare.DefaultThresholds
-	fractionVar(fs, &th.MinEffect, "threshold", th.MinEffect, "minimum effect as a fraction")
-	fractionVar(fs, &th.Alpha, "alpha", th.Alpha, "error rate of each kind of claim (REGRESSION, IMPROVED: across the cells)")
+	flagvalue.FractionVar(fs, &th.MinEffect, "threshold", th.MinEffect, "minimum effect as a fraction")
+	flagvalue.FractionVar(fs, &th.Alpha, "alpha", th.Alpha, "error rate of each kind of claim (REGRESSION, IMPROVED: across the cells)")
 	return &th
 }
 

@@ -18,7 +18,9 @@ import (
 
 	"github.com/perfrun/perfrun/history"
 	"github.com/perfrun/perfrun/history/changepoint"
+	"github.com/perfrun/perfrun/internal/flagvalue"
 	"github.com/perfrun/perfrun/internal/git"
+	"github.com/perfrun/perfrun/internal/terminal"
 	"github.com/perfrun/perfrun/records"
 	"github.com/perfrun/perfrun/report"
 )
@@ -236,7 +238,7 @@ func historyAdd(fs *flag.FlagSet) runFunc {
 			}
 			inputs = append(inputs, input{name, data})
 		}
-		ctx, stop := interruptible(ctx)
+		ctx, stop := terminal.Interruptible(ctx)
 		defer stop()
 		h, err := openHistory(ctx, *db)
 		if err != nil {
@@ -327,11 +329,11 @@ func addSeriesFlags(fs *flag.FlagSet, units string) *seriesFlags {
 		permutations: new(int),
 		minSz:        new(int),
 	}
-	boundedVar(fs, f.permutations, "permutations", 199, 19, changepoint.MaxPermutations, "reorderings per permutation test")
-	boundedVar(fs, f.minSz, "min-size", 3, 2, 1000, "fewest commits between steps (a step shows once this many follow it)")
-	fractionVar(fs, f.alpha, "alpha", 0.01, "significance level of each step's permutation test")
+	flagvalue.BoundedVar(fs, f.permutations, "permutations", 199, 19, changepoint.MaxPermutations, "reorderings per permutation test")
+	flagvalue.BoundedVar(fs, f.minSz, "min-size", 3, 2, 1000, "fewest commits between steps (a step shows once this many follow it)")
+	flagvalue.FractionVar(fs, f.alpha, "alpha", 0.01, "significance level of each step's permutation test")
 	f.minShift = new(float64)
-	fractionVar(fs, f.minShift, "min-shift", 0.02, "report no step smaller than this share of the level before it (each series is tested at -alpha: many series give a few small steps of noise)")
+	flagvalue.FractionVar(fs, f.minShift, "min-shift", 0.02, "report no step smaller than this share of the level before it (each series is tested at -alpha: many series give a few small steps of noise)")
 	return f
 }
 
@@ -474,7 +476,7 @@ func historyChanges(fs *flag.FlagSet) runFunc {
 	record := fs.Bool("record", false, "store the new steps, so the next search knows them")
 	fail := fs.Bool("fail", false, "exit 1 when a new step is a regression of a store that no control or floor cell shares, at no more threads than cores")
 	return func(ctx context.Context, o *streams, args []string) error {
-		ctx, stop := interruptible(ctx)
+		ctx, stop := terminal.Interruptible(ctx)
 		defer stop()
 		h, found, err := openSteps(ctx, o.stderr, *db, sf, *record)
 		if err != nil {

@@ -4,9 +4,12 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"github.com/perfrun/perfrun/internal/scratch"
 	"strings"
 	"time"
+
+	"github.com/perfrun/perfrun/internal/flagvalue"
+	"github.com/perfrun/perfrun/internal/scratch"
+	"github.com/perfrun/perfrun/internal/terminal"
 
 	"github.com/perfrun/perfrun/internal/ab"
 	"github.com/perfrun/perfrun/internal/backfill"
@@ -19,7 +22,7 @@ import (
 func historyBackfill(fs *flag.FlagSet) runFunc {
 	db := dbFlag(fs)
 	every := new(int)
-	boundedVar(fs, every, "every", 1, 1, 1000000, "measure every k-th commit of the range (the last always)")
+	flagvalue.BoundedVar(fs, every, "every", 1, 1, 1000000, "measure every k-th commit of the range (the last always)")
 	reference := fs.String("reference", "", "a commit measured after each commit, filed as MACHINE+reference: the machine's drift")
 	repo := fs.String("repo", ".", "the git repository")
 	pkg := fs.String("pkg", defaultPkg, "the main package to build at each commit, relative to the repository's root")
@@ -46,7 +49,7 @@ func historyBackfill(fs *flag.FlagSet) runFunc {
 		if err != nil {
 			return asUsage(err)
 		}
-		ctx, stop := interruptible(ctx)
+		ctx, stop := terminal.Interruptible(ctx)
 		defer stop()
 		h, err := openHistory(ctx, *db)
 		if err != nil {
@@ -59,7 +62,7 @@ func historyBackfill(fs *flag.FlagSet) runFunc {
 		}
 		defer scratch.Remove(dir)
 		b := &backfill.Backfill{History: h, Repo: *repo, Pkg: *pkg, Dir: dir, RunArgs: runArgs, Machine: *machine, Reference: *reference,
-			CommitTimeOf: gitCommitTime(*repo), ResolveCommit: gitResolve(*repo), Grace: childGrace, Log: o.stderr}
+			CommitTimeOf: gitCommitTime(*repo), ResolveCommit: gitResolve(*repo), Grace: terminal.ChildGrace, Log: o.stderr}
 		start := time.Now()
 		if err := b.Run(ctx, commits); err != nil {
 			return err

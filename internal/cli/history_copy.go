@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/perfrun/perfrun/history"
+	"github.com/perfrun/perfrun/internal/terminal"
 )
 
 func historyCopy(fs *flag.FlagSet) runFunc {
@@ -17,7 +18,7 @@ func historyCopy(fs *flag.FlagSet) runFunc {
 		if history.Same(args[0], args[1]) {
 			return usageError("history copy: SRC and DST are the same history")
 		}
-		ctx, stop := interruptible(ctx)
+		ctx, stop := terminal.Interruptible(ctx)
 		defer stop()
 		src, err := openExisting(ctx, args[0], false)
 		if err != nil {

@@ -5,8 +5,9 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"github.com/perfrun/perfrun/internal/regularfile"
 	"path/filepath"
+
+	"github.com/perfrun/perfrun/internal/regularfile"
 
 	"github.com/perfrun/perfrun/history"
 	"github.com/perfrun/perfrun/internal/publish"

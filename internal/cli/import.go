@@ -5,8 +5,9 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"github.com/perfrun/perfrun/internal/regularfile"
 	"strings"
+
+	"github.com/perfrun/perfrun/internal/regularfile"
 
 	"github.com/perfrun/perfrun/records/importers"
 )

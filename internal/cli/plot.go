@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+
 	"github.com/perfrun/perfrun/internal/regularfile"
 
 	"github.com/perfrun/perfrun/harness"

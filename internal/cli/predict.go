@@ -5,9 +5,12 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"github.com/perfrun/perfrun/internal/regularfile"
 	"strings"
 	"time"
+
+	"github.com/perfrun/perfrun/internal/flagvalue"
+	"github.com/perfrun/perfrun/internal/regularfile"
+	"github.com/perfrun/perfrun/internal/terminal"
 
 	"github.com/perfrun/perfrun/internal/summary"
 
@@ -82,8 +85,8 @@ func predictFlags(fs *flag.FlagSet) runFunc {
 		plotDir:   fs.String("plot", "", "with -against: draw the prediction beside the published curves in this folder (held-against.svg and .png)"),
 		as:        fs.String("as", "", "with -against: which published implementation each predicted one stands for, IMPL=PUBLISHED,... (e.g. sorted=pr28599-before)"),
 	}
-	spanVar(fs, p.window, "window", 100*time.Millisecond, time.Millisecond, time.Minute, "time of each window that measures the machine's constants")
-	boundedVar(fs, p.windows, "windows", 9, 1, 1000, "windows of each constant, interleaved")
+	flagvalue.SpanVar(fs, p.window, "window", 100*time.Millisecond, time.Millisecond, time.Minute, "time of each window that measures the machine's constants")
+	flagvalue.BoundedVar(fs, p.windows, "windows", 9, 1, 1000, "windows of each constant, interleaved")
 	return func(ctx context.Context, o *streams, args []string) error {
 		if fs.NArg() != 1 {
 			return usageError("want one results file")
@@ -92,7 +95,7 @@ func predictFlags(fs *flag.FlagSet) runFunc {
 		if err != nil {
 			return err
 		}
-		ctx, stop := interruptible(ctx)
+		ctx, stop := terminal.Interruptible(ctx)
 		defer stop()
 		return p.run(ctx, o, fs.Arg(0), counts, pairs, args)
 	}

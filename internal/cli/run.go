@@ -6,13 +6,16 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/perfrun/perfrun/internal/cellops"
-	"github.com/perfrun/perfrun/internal/regularfile"
 	"io"
 	"os"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/perfrun/perfrun/internal/cellops"
+	"github.com/perfrun/perfrun/internal/flagvalue"
+	"github.com/perfrun/perfrun/internal/regularfile"
+	"github.com/perfrun/perfrun/internal/terminal"
 
 	"github.com/perfrun/perfrun/internal/summary"
 
@@ -122,9 +125,9 @@ func newRunFlags(fs *flag.FlagSet) *runFlags {
 	f.cellChoice.define(fs, cellDefaults{impl: allImpls(), threadsTop: harness.Cores(),
 		threadNote: " (default to the cores: the prediction says what more threads do; counts past the cores only time-slice, labelled *, never gated)",
 		paramNote:  " (the models run at cost=openssl unless -param cost says otherwise)"})
-	boundedVar(fs, &f.rounds, "rounds", def.Rounds, 1, maxRunRounds, "rounds; each measures every cell once")
-	spanVar(fs, &f.window, "window", runWindow, harness.MinWindow, mostWindow, "measured time per cell and round", windowWhy)
-	spanVar(fs, &f.warmup, "warmup", runWarmup, 0, mostWindow, "unmeasured warm-up before each window")
+	flagvalue.BoundedVar(fs, &f.rounds, "rounds", def.Rounds, 1, maxRunRounds, "rounds; each measures every cell once")
+	flagvalue.SpanVar(fs, &f.window, "window", runWindow, harness.MinWindow, mostWindow, "measured time per cell and round", windowWhy)
+	flagvalue.SpanVar(fs, &f.warmup, "warmup", runWarmup, 0, mostWindow, "unmeasured warm-up before each window")
 	fs.StringVar(&f.corpus, "corpus", "", "PEM bundle or directory of PEM/DER files (default: generated)")
 	fs.BoolVar(&f.strict, "strict", false, "refuse a corpus with bad blocks instead of skipping them")
 	fs.Uint64Var(&f.seed, "seed", def.Seed, "seed of the generated corpus and of the round order")
@@ -132,7 +135,7 @@ func newRunFlags(fs *flag.FlagSet) *runFlags {
 	fs.StringVar(&f.match, "match", "", "only cells whose benchmark name matches this regular expression")
 	fs.BoolVar(&f.instructions, "instructions", false, "also count instructions/op of 1-thread cells under valgrind (callgrind)")
 	fs.BoolVar(&f.locks, "locks", false, "also count the lock profile of 1-thread cells under callgrind: exclusive and shared locks, instructions held, atomics per op (rebuilds perfrun with the standard sync overlaid, so every lock a call takes is seen)")
-	boundedVar(fs, &f.predict, "predict", 0, 0, 1024, "also say what each design's 1-thread lock profile predicts at this many threads, one core a thread (perfrun predict; counts instructions and locks as -instructions -locks do, about 30 s more); 0 for none (default: 16 for the main job, a run given no -impl, -workload, -threads, -param, -corpus, -match or -exec; else 0)")
+	flagvalue.BoundedVar(fs, &f.predict, "predict", 0, 0, 1024, "also say what each design's 1-thread lock profile predicts at this many threads, one core a thread (perfrun predict; counts instructions and locks as -instructions -locks do, about 30 s more); 0 for none (default: 16 for the main job, a run given no -impl, -workload, -threads, -param, -corpus, -match or -exec; else 0)")
 	fs.StringVar(&f.out, "o", defaultOutput, "results file (Go benchmark format); empty for none")
 	fs.StringVar(&f.format, "format", "table", "what to print: table, benchfmt, jmh, csv, json")
 	fs.BoolVar(&f.quiet, "q", false, "no progress on stderr")
@@ -140,9 +143,9 @@ func newRunFlags(fs *flag.FlagSet) *runFlags {
 	fs.StringVar(&f.plots, "plots", "", "directory for plots (default: beside -o, as NAME-plots; \"none\" for none)")
 	fs.BoolVar(&f.pin, "pin", def.Pin, "pin each worker to a CPU of its own when the threads fit the CPUs")
 	fs.BoolVar(&f.quarantine, "quarantine", true, "set aside and re-measure rounds the machine disturbed (see above)")
-	boundedVar(fs, &f.repair, "repair", 0, 0, maxRunRounds, "measure the cells the machine disturbed again for at most as long as this many rounds of them take, and up to -rounds of them while a cell has kept fewer windows than a median's interval needs (6); 0 for -rounds")
+	flagvalue.BoundedVar(fs, &f.repair, "repair", 0, 0, maxRunRounds, "measure the cells the machine disturbed again for at most as long as this many rounds of them take, and up to -rounds of them while a cell has kept fewer windows than a median's interval needs (6); 0 for -rounds")
 	fs.StringVar(&f.precision, "precision", "", "add rounds until every gated cell's median is known to within this, e.g. 2%")
-	spanVar(fs, &f.maxTime, "max-time", def.MaxTime, time.Second, mostBudget, "with -precision: stop adding rounds when the run has taken this long")
+	flagvalue.SpanVar(fs, &f.maxTime, "max-time", def.MaxTime, time.Second, mostBudget, "with -precision: stop adding rounds when the run has taken this long")
 	fs.StringVar(&f.profiles.CPU, "cpuprofile", "", "write a CPU profile of each cell into `DIR` (an extra window after round 1)")
 	fs.StringVar(&f.profiles.Mutex, "mutexprofile", "", "write a mutex contention profile of each cell into `DIR`")
 	fs.StringVar(&f.profiles.Block, "blockprofile", "", "write a blocking profile of each cell into `DIR`")
@@ -185,7 +188,7 @@ func (f *runFlags) options() (harness.Options, error) {
 			return opts, err
 		}
 	}
-	prec, err := parsePercent(f.precision)
+	prec, err := flagvalue.ParsePercent(f.precision)
 	if err != nil {
 		return opts, usageError("bad -precision %q: want a percentage above 0 and below 100, e.g. 2%%", f.precision)
 	}
@@ -237,7 +240,7 @@ func (f *runFlags) run(ctx context.Context, o *streams, args []string) error {
 	}
 	// Flags are checked; now the corpus, which may take a while to load:
 	// an interrupt stops that too.
-	ctx, stop := interruptible(ctx)
+	ctx, stop := terminal.Interruptible(ctx)
 	defer stop()
 	if f.counting() && f.corpus == "" {
 		unshare, err := shareCorpora()
@@ -255,14 +258,14 @@ func (f *runFlags) run(ctx context.Context, o *streams, args []string) error {
 			len(cells), f.rounds, f.window+f.warmup, est.Round(time.Minute))
 	}
 	if !f.quiet {
-		opts.Progress = progressPrinter(o.stderr)
+		opts.Progress = terminal.Progress(o.stderr)
 		if note := summary.BusyAtStart(harness.Cores()); note != "" {
 			fmt.Fprintf(o.stderr, "perfrun: run: %s\n", note)
 		}
 	}
 	res, err := harness.Run(ctx, cells, opts)
-	if !f.quiet && isTerminal(o.stderr) {
-		clearLineOn(o.stderr)
+	if !f.quiet && terminal.IsTerminal(o.stderr) {
+		terminal.ClearLine(o.stderr)
 	}
 	if err != nil {
 		return err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+
 	"github.com/perfrun/perfrun/internal/cellops"
 
 	"github.com/perfrun/perfrun/internal/summary"

@@ -1,4 +1,4 @@
-package cli
+package terminal
 
 import (
 	"bytes"
@@ -10,7 +10,7 @@ import (
 // reaches the terminal as visible text, perfrun's own clear-line sequence
 // too (a cell name holding it could overwrite a REGRESSION line: it was
 // let through); plain UTF-8 is written unchanged, and perfrun's own
-// progress line clears through clearLineOn.
+// progress line clears through ClearLine.
 func TestPrintableEscapesControls(t *testing.T) {
 	for in, want := range map[string]string{
 		"rcu at 2 threads\n":         "rcu at 2 threads\n",
@@ -23,7 +23,7 @@ func TestPrintableEscapesControls(t *testing.T) {
 		"cr\rover":                   `cr\x0dover`,
 	} {
 		var b bytes.Buffer
-		n, err := printable{w: &b}.Write([]byte(in))
+		n, err := Printable{w: &b}.Write([]byte(in))
 		if err != nil || n != len(in) {
 			t.Errorf("Write(%q) = %d, %v", in, n, err)
 		}
@@ -35,7 +35,7 @@ func TestPrintableEscapesControls(t *testing.T) {
 
 func TestClearLineOnTheTerminal(t *testing.T) {
 	var b bytes.Buffer
-	clearLineOn(printable{w: &b})
+	ClearLine(Printable{w: &b})
 	if b.String() != clearLine {
 		t.Errorf("wrote %q, want %q", b.String(), clearLine)
 	}
@@ -55,7 +55,7 @@ func TestNoLineIsAWorkflowCommand(t *testing.T) {
 		{"first\n", ":", ":error::split\n"},
 	} {
 		var b bytes.Buffer
-		p := newPrintable(&b, nil)
+		p := New(&b, nil)
 		for _, w := range writes {
 			if _, err := p.Write([]byte(w)); err != nil {
 				t.Fatal(err)

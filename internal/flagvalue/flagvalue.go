@@ -1,4 +1,8 @@
-package cli
+// Package flagvalue holds the flag kinds whose values are checked where
+// they are read: numbers one can measure with, fractions that take a
+// percentage, whole numbers and durations with bounds. A value out of
+// bounds is refused by the flag package's own error, naming the flag.
+package flagvalue
 
 import (
 	"flag"
@@ -43,14 +47,14 @@ func (n number) Set(s string) error {
 	return nil
 }
 
-// numberVar defines a float flag that refuses what is not a number.
-func numberVar(fs *flag.FlagSet, p *float64, name string, value float64, usage string) {
+// NumberVar defines a float flag that refuses what is not a number.
+func NumberVar(fs *flag.FlagSet, p *float64, name string, value float64, usage string) {
 	*p = value
 	fs.Var(number{p, false}, name, usage)
 }
 
-// fractionVar defines a fraction flag that also takes a percentage.
-func fractionVar(fs *flag.FlagSet, p *float64, name string, value float64, usage string) {
+// FractionVar defines a fraction flag that also takes a percentage.
+func FractionVar(fs *flag.FlagSet, p *float64, name string, value float64, usage string) {
 	*p = value
 	fs.Var(number{p, true}, name, usage+` (0.05 or "5%")`)
 }
@@ -65,9 +69,9 @@ func parseNumber(s string, percent bool) (float64, error) {
 	return f * scale, err
 }
 
-// parsePercent reads "2%" or "0.02" as a fraction strictly between 0 and
+// ParsePercent reads "2%" or "0.02" as a fraction strictly between 0 and
 // 1, by the rules of every fraction flag (number); "" is 0 (not asked for).
-func parsePercent(s string) (float64, error) {
+func ParsePercent(s string) (float64, error) {
 	if s == "" {
 		return 0, nil
 	}
@@ -106,9 +110,9 @@ func (b bounded) Set(s string) error {
 	return nil
 }
 
-// boundedVar defines a whole-number flag that takes lo to hi; why, if
+// BoundedVar defines a whole-number flag that takes lo to hi; why, if
 // given, says why in the error (": paired statistics need 5").
-func boundedVar(fs *flag.FlagSet, p *int, name string, value, lo, hi int, usage string, why ...string) {
+func BoundedVar(fs *flag.FlagSet, p *int, name string, value, lo, hi int, usage string, why ...string) {
 	*p = value
 	fs.Var(bounded{p, lo, hi, strings.Join(why, "")}, name, fmt.Sprintf("%s (%d to %d)", usage, lo, hi))
 }
@@ -136,22 +140,9 @@ func (d span) Set(s string) error {
 	return nil
 }
 
-// spanVar defines a duration flag that takes lo to hi; why, as
-// boundedVar's.
-func spanVar(fs *flag.FlagSet, p *time.Duration, name string, value, lo, hi time.Duration, usage string, why ...string) {
+// SpanVar defines a duration flag that takes lo to hi; why, as
+// BoundedVar's.
+func SpanVar(fs *flag.FlagSet, p *time.Duration, name string, value, lo, hi time.Duration, usage string, why ...string) {
 	*p = value
 	fs.Var(span{p, lo, hi, strings.Join(why, "")}, name, fmt.Sprintf("%s (%v to %v)", usage, lo, hi))
 }
-
-// windowWhy says why a window has a least length.
-const windowWhy = ": a worker reads the clock once per batch (about 100µs; 5ms for a store behind cgo), so a shorter window measures a batch, not a rate"
-
-// mostWindow is the longest a window or a warm-up may be.
-const mostWindow = 10 * time.Minute
-
-// maxRunRounds is the most rounds a run measures, planned or repaired.
-const maxRunRounds = 100000
-
-// mostBudget is the longest any budget or time limit may be: a campaign
-// or a run past two days is a mistyped unit, not a plan.
-const mostBudget = 48 * time.Hour

@@ -1,4 +1,4 @@
-package cli
+package terminal
 
 import (
 	"bytes"
@@ -16,26 +16,26 @@ import (
 
 // clearLine is the one control sequence perfrun writes itself: back to
 // the start of the line and clear it, for the live progress line. It goes
-// to the terminal through clearLineOn, never through printable, so no
+// to the terminal through ClearLine, never through Printable, so no
 // name can carry it.
 const clearLine = "\r\x1b[K"
 
-// clearLineOn writes clearLine to w's terminal, past printable's escaping.
-func clearLineOn(w io.Writer) {
-	if p, ok := w.(printable); ok {
+// ClearLine writes clearLine to w's terminal, past printable's escaping.
+func ClearLine(w io.Writer) {
+	if p, ok := w.(Printable); ok {
 		w = p.w
 	}
 	io.WriteString(w, clearLine)
 }
 
-// printable wraps a command's output so that no name, label or value
+// Printable wraps a command's output so that no name, label or value
 // read from a file or a flag can drive the terminal or a CI runner: every
 // control character but newline and tab, and every C1 control, is written
 // as a Go escape (\x1b, \r); and a colon that begins a line (after blanks)
 // is written \x3a, since a runner reads a line that begins "::" as a
 // workflow command (::error::, ::add-mask::). What perfrun writes is
 // otherwise unchanged, so benchfmt, CSV and JSON output keep their bytes.
-type printable struct {
+type Printable struct {
 	w io.Writer
 	// line is where the output stands, shared by every copy and guarded:
 	// progress and results reach one stream from several goroutines. nil
@@ -54,10 +54,10 @@ type lineState struct {
 	past bool
 }
 
-// newPrintable wraps w, at the start of a line, quoting what the user gave
+// New wraps w, at the start of a line, quoting what the user gave
 // (args) where it would break a line (userNames).
-func newPrintable(w io.Writer, args []string) printable {
-	return printable{w: w, line: &lineState{}, named: userNames(args)}
+func New(w io.Writer, args []string) Printable {
+	return Printable{w: w, line: &lineState{}, named: userNames(args)}
 }
 
 // userNames quotes, in what perfrun prints, every argument (or a flag's
@@ -95,7 +95,7 @@ func userNames(args []string) *strings.Replacer {
 	return strings.NewReplacer(pairs...)
 }
 
-func (p printable) Write(b []byte) (int, error) {
+func (p Printable) Write(b []byte) (int, error) {
 	if p.named != nil {
 		n := len(b)
 		if _, err := p.write([]byte(p.named.Replace(string(b)))); err != nil {
@@ -107,7 +107,7 @@ func (p printable) Write(b []byte) (int, error) {
 }
 
 // write is Write past the user's names.
-func (p printable) write(b []byte) (int, error) {
+func (p Printable) write(b []byte) (int, error) {
 	past := false
 	if p.line != nil {
 		p.line.mu.Lock()
@@ -172,7 +172,7 @@ func pastBlanks(r rune, past bool) bool {
 	return true
 }
 
-// escaped says printable writes the rune (of size bytes) as an escape: a
+// escaped says Printable writes the rune (of size bytes) as an escape: a
 // control character but newline and tab, DEL, a C1 control, a
 // bidirectional control, or a byte of invalid UTF-8.
 func escaped(r rune, size int) bool {
