@@ -69,7 +69,8 @@ var layers = []struct {
 	{"harness", 5},
 	{"report", 6},
 	{"internal/abcount", 6},
-	{"internal/terminal", 6}, // output no name can drive, the progress line, Ctrl-C
+	{"internal/terminal", 6},   // output no name can drive, the progress line, Ctrl-C
+	{"internal/subcommand", 7}, // a command's flags, help and exit code
 	{"impls", 7},
 	{"internal/publish", 7},
 	{"internal/campaign", 7},

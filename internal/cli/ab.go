@@ -19,14 +19,15 @@ import (
 	"github.com/perfrun/perfrun/internal/baselines"
 	"github.com/perfrun/perfrun/internal/campaign"
 	"github.com/perfrun/perfrun/internal/flagvalue"
+	"github.com/perfrun/perfrun/internal/subcommand"
 	"github.com/perfrun/perfrun/internal/terminal"
 	"github.com/perfrun/perfrun/report"
 )
 
-var cmdAB = &command{
-	maxArgs: -1, name: "ab", args: "[flags] BASE HEAD | -base-bin B -head-bin H | -replay windows.csv", short: "build two git revisions and gate them, interleaved, with an A/A noise arm",
-	common: []string{"impl", "threads", "param", "threshold", "budget", "report", "json", "baseline", "base-bin", "head-bin", "strict", "q"},
-	long: `AB builds two git revisions and measures base, head and base again
+var cmdAB = &subcommand.Command{
+	MaxArgs: -1, Name: "ab", Args: "[flags] BASE HEAD | -base-bin B -head-bin H | -replay windows.csv", Short: "build two git revisions and gate them, interleaved, with an A/A noise arm",
+	Common: []string{"impl", "threads", "param", "threshold", "budget", "report", "json", "baseline", "base-bin", "head-bin", "strict", "q"},
+	Long: `AB builds two git revisions and measures base, head and base again
 (the A/A arm), interleaved window by window, each arm of each round in a
 code layout of its own. It judges the change at the thread counts -at
 declares (1,2,16): at 1 thread by time and the exact counts, up to the
@@ -40,7 +41,7 @@ Example: perfrun ab main HEAD. The rules, the statistics and every
 witness: docs/compare.md.`,
 }
 
-func init() { cmdAB.define = abFlags }
+func init() { cmdAB.Define = abFlags }
 
 // maxABRounds bounds -rounds and -inner: far more than any comparison
 // needs, so a typo is refused rather than run for days.
@@ -72,13 +73,13 @@ type abOptions struct {
 	seed, corpusSeed           uint64
 	jsonOut, reportDir, replay string
 	baseBin, headBin, baseline string
-	baseEnv, headEnv           listFlag
+	baseEnv, headEnv           subcommand.ListFlag
 	keep, quiet, verbose       bool
 	only                       string // the first look's cells (-baseline: the baseline's)
 	cmd                        commandFlags
 }
 
-func abFlags(fs *flag.FlagSet) runFunc {
+func abFlags(fs *flag.FlagSet) subcommand.RunFunc {
 	a := &abOptions{th: thresholdFlags(fs)}
 	fs.BoolVar(&a.th.AllowMissing, "allow-missing", false, "do not fail cells that BASE measures and HEAD does not")
 	flagvalue.BoundedVar(fs, &a.rounds, "rounds", 10, compare.MinPairedRounds, maxABRounds, "rounds of each look (each runs all three arms)", fmt.Sprintf(": paired statistics need at least %d", compare.MinPairedRounds))
@@ -110,7 +111,7 @@ func abFlags(fs *flag.FlagSet) runFunc {
 	fs.BoolVar(&a.keep, "keep", false, "keep the scratch directory with every arm's results")
 	fs.BoolVar(&a.quiet, "q", false, "no progress on stderr")
 	fs.BoolVar(&a.verbose, "v", false, "print every verdict with its whole reason, not the changed ones in short (the report has them all)")
-	return func(ctx context.Context, o *streams, _ []string) error { return a.run(ctx, o, fs) }
+	return func(ctx context.Context, o *subcommand.Streams, _ []string) error { return a.run(ctx, o, fs) }
 }
 
 // armArgs are the flags that choose the cells and their windows, for both
@@ -121,10 +122,10 @@ func (a *abOptions) armArgs() []string {
 }
 
 // campaign is the campaign the flags describe, -at read and checked.
-func (a *abOptions) campaign(o *streams) (*campaign.Campaign, error) {
+func (a *abOptions) campaign(o *subcommand.Streams) (*campaign.Campaign, error) {
 	at, err := harness.ParseThreads(a.at)
 	if err != nil || len(at) == 0 || slices.Min(at) < 1 || slices.Max(at) > maxAt {
-		return nil, usageError("bad -at %q: want thread counts from 1 to %d, such as 1,2,16 or 16", a.at, maxAt)
+		return nil, subcommand.UsageError("bad -at %q: want thread counts from 1 to %d, such as 1,2,16 or 16", a.at, maxAt)
 	}
 	slices.Sort(at)
 	layouts, err := a.fixedLayouts()
@@ -141,15 +142,15 @@ func (a *abOptions) campaign(o *streams) (*campaign.Campaign, error) {
 		Strict: a.strict, Keep: a.keep, Repo: a.repo, Pkg: a.pkg, Seed: a.seed, CorpusSeed: a.corpusSeed, ArmArgs: a.armArgs(), Commands: commands,
 		At: slices.Compact(at), Only: a.only}
 	if !a.quiet {
-		c.Log = o.stderr
+		c.Log = o.Stderr
 	}
 	return c, nil
 }
 
-func (a *abOptions) run(ctx context.Context, o *streams, fs *flag.FlagSet) error {
+func (a *abOptions) run(ctx context.Context, o *subcommand.Streams, fs *flag.FlagSet) error {
 	if a.replay != "" {
 		if fs.NArg() != 0 {
-			return usageError("-replay judges a recorded comparison: want no revisions")
+			return subcommand.UsageError("-replay judges a recorded comparison: want no revisions")
 		}
 		return a.replayWindows(ctx, o)
 	}
@@ -167,7 +168,7 @@ func (a *abOptions) run(ctx context.Context, o *streams, fs *flag.FlagSet) error
 	start := time.Now()
 	res, err := c.Run(ctx, fs.Arg(0), fs.Arg(1), pre)
 	if errors.Is(err, campaign.ErrInterrupted) {
-		return &exitError{exitInconclusive, err}
+		return &subcommand.ExitError{Code: subcommand.ExitInconclusive, Err: err}
 	} else if err != nil {
 		return err
 	}
@@ -181,7 +182,7 @@ func (a *abOptions) run(ctx context.Context, o *streams, fs *flag.FlagSet) error
 		}
 	}
 	if !a.quiet {
-		fmt.Fprintln(o.stderr, closingLine(res, time.Since(start)))
+		fmt.Fprintln(o.Stderr, closingLine(res, time.Since(start)))
 	}
 	return verdict
 }
@@ -201,7 +202,7 @@ func (a *abOptions) check(fs *flag.FlagSet) (*campaign.Prebuilt, float64, error)
 func (a *abOptions) checkFlags(fs *flag.FlagSet) (prebuilt bool, limit float64, err error) {
 	if a.baseline != "" {
 		if a.baseBin != "" {
-			return false, 0, usageError("-baseline and -base-bin both name BASE: give one")
+			return false, 0, subcommand.UsageError("-baseline and -base-bin both name BASE: give one")
 		}
 		bin, err := baselines.Build(a.baseline)
 		if err != nil {
@@ -215,13 +216,13 @@ func (a *abOptions) checkFlags(fs *flag.FlagSet) (prebuilt bool, limit float64, 
 	prebuilt = a.baseBin != "" || a.headBin != "" || len(a.baseEnv)+len(a.headEnv) > 0
 	switch {
 	case prebuilt && fs.NArg() != 0:
-		return false, 0, usageError("with -baseline, -base-bin, -head-bin, -base-env or -head-env, want no revisions: the binaries are the arms")
+		return false, 0, subcommand.UsageError("with -baseline, -base-bin, -head-bin, -base-env or -head-env, want no revisions: the binaries are the arms")
 	case !prebuilt && fs.NArg() != 2:
-		return false, 0, usageError("want two revisions: BASE HEAD")
+		return false, 0, subcommand.UsageError("want two revisions: BASE HEAD")
 	}
 	limit, err = flagvalue.ParsePercent(a.speedLimit)
 	if err != nil && a.speedLimit != "0" {
-		return false, 0, usageError("bad -speed-limit %q: want a percentage such as 10%%, or 0", a.speedLimit)
+		return false, 0, subcommand.UsageError("bad -speed-limit %q: want a percentage such as 10%%, or 0", a.speedLimit)
 	}
 	if err := a.checkRounds(); err != nil {
 		return false, 0, err
@@ -230,17 +231,17 @@ func (a *abOptions) checkFlags(fs *flag.FlagSet) (prebuilt bool, limit float64, 
 		return false, 0, err
 	}
 	if threads, err := harness.ParseThreads(a.threads); err == nil && len(threads) > 0 && slices.Min(threads) > harness.Cores() {
-		return false, 0, usageError("-threads %s: every count is above the %d cores: those cells only time-slice and are never gated, so ab could judge nothing", a.threads, harness.Cores())
+		return false, 0, subcommand.UsageError("-threads %s: every count is above the %d cores: those cells only time-slice and are never gated, so ab could judge nothing", a.threads, harness.Cores())
 	}
 	// Another package's binary knows implementations this one does not:
 	// only perfrun's own flags are checked here.
 	if a.pkg == defaultPkg && !prebuilt {
 		cmds, err := a.cmd.commands()
 		if err != nil {
-			return false, 0, asUsage(err)
+			return false, 0, subcommand.AsUsage(err)
 		}
 		if _, err := planCells(orDefault(a.impl), a.workload, a.threads, a.params, cmds...); err != nil {
-			return false, 0, asUsage(err)
+			return false, 0, subcommand.AsUsage(err)
 		}
 	}
 	return prebuilt, limit, checkOutputs(a.jsonOut, a.reportDir)
@@ -252,14 +253,14 @@ func (a *abOptions) checkFlags(fs *flag.FlagSet) (prebuilt bool, limit float64, 
 func (a *abOptions) checkRounds() error {
 	switch {
 	case a.pairing != "window" && a.pairing != "process":
-		return usageError("-pairing must be window or process, not %q", a.pairing)
+		return subcommand.UsageError("-pairing must be window or process, not %q", a.pairing)
 	}
 	if _, err := a.fixedLayouts(); err != nil {
 		return err
 	}
 	if a.budget > 0 {
 		if least := time.Duration(a.rounds*a.inner*3) * (a.window + a.warmup); least > a.budget {
-			return usageError("-rounds %d × -inner %d × 3 arms × %v a window is at least %v a cell, past -budget %v: fewer rounds, or a larger budget",
+			return subcommand.UsageError("-rounds %d × -inner %d × 3 arms × %v a window is at least %v a cell, past -budget %v: fewer rounds, or a larger budget",
 				a.rounds, a.inner, a.window+a.warmup, least.Round(time.Second), a.budget)
 		}
 	}
@@ -274,7 +275,7 @@ func (a *abOptions) fixedLayouts() (int, error) {
 	}
 	n, err := strconv.Atoi(a.layouts)
 	if err != nil || n < 0 || n > 100 {
-		return 0, usageError("bad -layouts %q: want fresh, or a number of layouts from 0 to 100", a.layouts)
+		return 0, subcommand.UsageError("bad -layouts %q: want fresh, or a number of layouts from 0 to 100", a.layouts)
 	}
 	return n, nil
 }
@@ -290,12 +291,12 @@ func (a *abOptions) prebuilt() (*campaign.Prebuilt, error) {
 	arms := &campaign.Prebuilt{Base: cmp.Or(a.baseBin, self), Head: cmp.Or(a.headBin, self), BaseEnv: a.baseEnv, HeadEnv: a.headEnv}
 	for _, bin := range []string{arms.Base, arms.Head} {
 		if info, err := os.Stat(bin); err != nil || !info.Mode().IsRegular() || info.Mode()&0o111 == 0 {
-			return nil, usageError("%s is not an executable file", bin)
+			return nil, subcommand.UsageError("%s is not an executable file", bin)
 		}
 	}
 	for _, kv := range append(append([]string(nil), a.baseEnv...), a.headEnv...) {
 		if k, _, ok := strings.Cut(kv, "="); !ok || !envKey.MatchString(k) {
-			return nil, usageError("bad environment setting %q: want KEY=VALUE", kv)
+			return nil, subcommand.UsageError("bad environment setting %q: want KEY=VALUE", kv)
 		}
 	}
 	name := func(what string, env []string) string {
@@ -319,7 +320,7 @@ var envKey = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 // replayWindows judges a recorded comparison (the windows.csv of ab
 // -report) again with this perfrun's rules, measuring nothing. An
 // interrupt ends it at once, whatever it is computing.
-func (a *abOptions) replayWindows(ctx context.Context, o *streams) error {
+func (a *abOptions) replayWindows(ctx context.Context, o *subcommand.Streams) error {
 	if err := checkThresholds(a.th); err != nil {
 		return err
 	}
@@ -329,7 +330,7 @@ func (a *abOptions) replayWindows(ctx context.Context, o *streams) error {
 	}
 	data, name, err := readInput(a.replay)
 	if err != nil {
-		return asUsage(err)
+		return subcommand.AsUsage(err)
 	}
 	ctx, stop := terminal.Interruptible(ctx)
 	defer stop()
@@ -346,7 +347,7 @@ func (a *abOptions) replayWindows(ctx context.Context, o *streams) error {
 	select {
 	case r := <-done:
 		if r.err != nil {
-			return asUsage(r.err)
+			return subcommand.AsUsage(r.err)
 		}
 		res = r.res
 	case <-ctx.Done():

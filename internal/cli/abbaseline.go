@@ -8,6 +8,7 @@ import (
 
 	"github.com/perfrun/perfrun/internal/baselines"
 	"github.com/perfrun/perfrun/internal/campaign"
+	"github.com/perfrun/perfrun/internal/subcommand"
 	"github.com/perfrun/perfrun/records"
 )
 
@@ -22,7 +23,7 @@ func (a *abOptions) baselineCells(fs *flag.FlagSet) error {
 	}
 	set, err := records.ReadFile(path)
 	if err != nil {
-		return asUsage(err)
+		return subcommand.AsUsage(err)
 	}
 	given := make(map[string]bool)
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/perfrun/perfrun/internal/subcommand"
 )
 
 // TestABPrebuiltBinaries: ab of two prebuilt binaries (here this perfrun
@@ -25,7 +27,7 @@ func TestABPrebuiltBinaries(t *testing.T) {
 		"-rounds", "5", "-looks", "1", "-inner", "1", "-layouts", "0", "-instructions=false", "-window", "20ms", "-warmup", "5ms",
 		"-impl", "rcu", "-threads", "1", "-param", "certs=64", "-q", "-json", filepath.Join(dir, "v.json")}
 	code, stdout, stderr := perfrun(args...)
-	if code != exitOK && code != exitInconclusive {
+	if code != subcommand.ExitOK && code != subcommand.ExitInconclusive {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 	}
 	if !strings.Contains(stdout, "base: perfrun vs head: perfrun PERFRUN_ARM=head") && !strings.Contains(stdout, "(perfrun vs perfrun PERFRUN_ARM=head") {
@@ -36,7 +38,7 @@ func TestABPrebuiltBinaries(t *testing.T) {
 		{"ab", "-base-bin", bin, "-head-env", "=x"},
 		{"ab", "-base-bin", bin, "HEAD~1", "HEAD"},
 	} {
-		if code, _, stderr := perfrun(bad...); code != exitUsage {
+		if code, _, stderr := perfrun(bad...); code != subcommand.ExitUsage {
 			t.Errorf("%v: exit %d, want 2: %s", bad, code, stderr)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/perfrun/perfrun/compare"
 	"github.com/perfrun/perfrun/harness/callgrind"
 	"github.com/perfrun/perfrun/internal/abcount"
+	"github.com/perfrun/perfrun/internal/subcommand"
 	"github.com/perfrun/perfrun/records"
 )
 
@@ -40,7 +41,7 @@ var same = abcount.Traffic{noisyCell: {
 // or system calls seen) gets no PASS by counts.
 func TestPassByCountsWhereTimeCannotDecide(t *testing.T) {
 	code, rep, md := replayVerdict(t, recordNoisy(t, same))
-	if code != exitOK || rep.Verdict != compare.Pass {
+	if code != subcommand.ExitOK || rep.Verdict != compare.Pass {
 		t.Fatalf("exit %d, %s: want PASS by counts\n%+v", code, rep.Verdict, rep.Cells)
 	}
 	timed := 0
@@ -55,10 +56,10 @@ func TestPassByCountsWhereTimeCannotDecide(t *testing.T) {
 	if timed != 2 || !strings.Contains(md, "by counts") {
 		t.Errorf("%d time cells, or the page does not say by counts:\n%s", timed, md)
 	}
-	if code, rep, _ := replayVerdict(t, recordNoisy(t, same), "-strict"); code != exitInconclusive || rep.Verdict != compare.Inconclusive {
+	if code, rep, _ := replayVerdict(t, recordNoisy(t, same), "-strict"); code != subcommand.ExitInconclusive || rep.Verdict != compare.Inconclusive {
 		t.Errorf("-strict: exit %d, %s: want INCONCLUSIVE, time's rule", code, rep.Verdict)
 	}
-	if code, rep, _ := replayVerdict(t, recordNoisy(t, nil)); code != exitInconclusive {
+	if code, rep, _ := replayVerdict(t, recordNoisy(t, nil)); code != subcommand.ExitInconclusive {
 		t.Errorf("without traffic counts: exit %d, %s: want INCONCLUSIVE (no count saw memory)", code, rep.Verdict)
 	}
 }
@@ -77,7 +78,7 @@ func TestTrafficIsNeverAPassByCounts(t *testing.T) {
 		{records.Syscalls, []callgrind.Traffic{{L1Misses: 13.50, LLMisses: 0.500, Syscalls: 0.1}, {L1Misses: 13.51, LLMisses: 0.501, Syscalls: 0.1}}},
 	} {
 		code, rep, _ := replayVerdict(t, recordNoisy(t, abcount.Traffic{noisyCell: {base, c.head}}))
-		if code != exitRegression {
+		if code != subcommand.ExitRegression {
 			t.Errorf("%s: exit %d, %s: want REGRESSION", c.unit, code, rep.Verdict)
 		}
 		for _, v := range rep.Cells {

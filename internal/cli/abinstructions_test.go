@@ -9,6 +9,7 @@ import (
 
 	"github.com/perfrun/perfrun/compare"
 	"github.com/perfrun/perfrun/internal/needs"
+	"github.com/perfrun/perfrun/internal/subcommand"
 	"github.com/perfrun/perfrun/records"
 )
 
@@ -45,7 +46,7 @@ func TestABInstructions(t *testing.T) {
 		out := filepath.Join(dir, "v.json")
 		code, stdout, stderr := perfrun("ab", "-base-bin", base, "-head-bin", headBin, "-rounds", "5", "-looks", "1", "-inner", "1",
 			"-window", "20ms", "-warmup", "5ms", "-impl", "hashmap", "-threads", "1", "-param", "certs=64", "-q", "-json", out)
-		if code == exitFailure || code == exitUsage {
+		if code == subcommand.ExitFailure || code == subcommand.ExitUsage {
 			t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 		}
 		var rep compare.Report

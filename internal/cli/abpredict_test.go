@@ -13,6 +13,7 @@ import (
 	"github.com/perfrun/perfrun/harness/locks"
 	"github.com/perfrun/perfrun/internal/ab"
 	"github.com/perfrun/perfrun/internal/abcount"
+	"github.com/perfrun/perfrun/internal/subcommand"
 	"github.com/perfrun/perfrun/predict"
 	"github.com/perfrun/perfrun/records"
 )
@@ -89,8 +90,8 @@ func replayVerdict(t *testing.T, file string, flags ...string) (int, compare.Rep
 // gate beside it, and the page opens with it and its picture.
 func TestABPredictsTheWriteLock(t *testing.T) {
 	code, rep, md := replayVerdict(t, recordComparison(t, hashmapProfile, writeLocked))
-	if code != exitRegression {
-		t.Fatalf("exit %d, want %d (REGRESSION)", code, exitRegression)
+	if code != subcommand.ExitRegression {
+		t.Fatalf("exit %d, want %d (REGRESSION)", code, subcommand.ExitRegression)
 	}
 	var predicted *compare.CellVerdict
 	for i, c := range rep.Cells {
@@ -137,7 +138,7 @@ func TestABPredictsIdenticalCodeAsOne(t *testing.T) {
 // (witnesses of every count past 1) fail the cell alone.
 func TestABWithoutACountPastTheCoresGatesTheUnits(t *testing.T) {
 	code, rep, _ := replayVerdict(t, recordComparison(t, hashmapProfile, writeLocked), "-at", "1,2")
-	if code != exitRegression {
+	if code != subcommand.ExitRegression {
 		t.Fatalf("exit %d, want REGRESSION by the lock units", code)
 	}
 	for _, c := range rep.Cells {
@@ -180,8 +181,8 @@ func TestReplayFailsClosedOnCounts(t *testing.T) {
 			t.Fatal(err)
 		}
 		code, stdout, stderr := perfrun("ab", "-replay", file)
-		if code != exitUsage {
-			t.Errorf("%s: exit %d, want %d\n%s\n%s", what, code, exitUsage, stdout, stderr)
+		if code != subcommand.ExitUsage {
+			t.Errorf("%s: exit %d, want %d\n%s\n%s", what, code, subcommand.ExitUsage, stdout, stderr)
 		}
 	}
 }
@@ -209,7 +210,7 @@ func TestABTradeIsDecidedByThePrediction(t *testing.T) {
 	if predicted.Verdict != compare.Improved || !strings.Contains(predicted.Reason, "decided by the predicted time") {
 		t.Fatalf("the trade at 16 threads: %s %s, want IMPROVED, decided by the predicted time", predicted.Verdict, predicted.Reason)
 	}
-	if code != exitOK {
-		t.Errorf("exit %d, want %d: no witness failed the cell", code, exitOK)
+	if code != subcommand.ExitOK {
+		t.Errorf("exit %d, want %d: no witness failed the cell", code, subcommand.ExitOK)
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/perfrun/perfrun/compare"
 	"github.com/perfrun/perfrun/internal/ab"
+	"github.com/perfrun/perfrun/internal/subcommand"
 )
 
 // TestReplayWritesReport: ab -replay with -report writes the comparison's
@@ -34,8 +35,8 @@ func TestReplayWritesReport(t *testing.T) {
 	}
 	out := filepath.Join(dir, "report")
 	code, stdout, stderr := perfrun("ab", "-replay", file, "-report", out)
-	if code != exitRegression {
-		t.Fatalf("exit %d, want %d (REGRESSION)\n%s\n%s", code, exitRegression, stdout, stderr)
+	if code != subcommand.ExitRegression {
+		t.Fatalf("exit %d, want %d (REGRESSION)\n%s\n%s", code, subcommand.ExitRegression, stdout, stderr)
 	}
 	for _, f := range []string{"report.html", "report.md", "windows.csv", "images/verdict-forest.svg", "images/windows.svg"} {
 		if _, err := os.Stat(filepath.Join(out, f)); err != nil {

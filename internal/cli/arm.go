@@ -14,14 +14,15 @@ import (
 
 	"github.com/perfrun/perfrun/internal/flagvalue"
 	"github.com/perfrun/perfrun/internal/regularfile"
+	"github.com/perfrun/perfrun/internal/subcommand"
 
 	"github.com/perfrun/perfrun/harness"
 	"github.com/perfrun/perfrun/internal/ab"
 )
 
-var cmdArm = &command{
-	name: "arm", args: "[flags]", short: "measure cells one window at a time, as ab asks (an A/B arm)",
-	long: `Arm sets up the cells that run's flags select (corpus made, stores filled)
+var cmdArm = &subcommand.Command{
+	Name: "arm", Args: "[flags]", Short: "measure cells one window at a time, as ab asks (an A/B arm)",
+	Long: `Arm sets up the cells that run's flags select (corpus made, stores filled)
 and then measures one window of a cell, followed by the speed and floor probes, each
 time a line "window NAME" arrives on standard input. It answers on standard
 output: first a line "cell NAME" per cell it can measure and "ready", then
@@ -32,21 +33,23 @@ head and base again — so a cell is measured in all three arms within a
 fraction of a second. Not listed in help.`,
 }
 
-func init() { cmdArm.define = func(fs *flag.FlagSet) runFunc { return armFlags(fs, os.Stdin) } }
+func init() {
+	cmdArm.Define = func(fs *flag.FlagSet) subcommand.RunFunc { return armFlags(fs, os.Stdin) }
+}
 
 // driveArm runs an arm on args whose requests come from stdin (tests
 // drive it in-process).
-func driveArm(ctx context.Context, o *streams, stdin io.Reader, args []string) error {
-	fs := cmdArm.flags(o)
+func driveArm(ctx context.Context, o *subcommand.Streams, stdin io.Reader, args []string) error {
+	fs := cmdArm.Flags(o)
 	run := armFlags(fs, stdin)
-	if err := parse(fs, args, 0); err != nil {
+	if err := subcommand.Parse(fs, args, 0); err != nil {
 		return err
 	}
 	return run(ctx, o, args)
 }
 
 // armFlags defines arm's flags; the arm reads its requests from stdin.
-func armFlags(fs *flag.FlagSet, stdin io.Reader) runFunc {
+func armFlags(fs *flag.FlagSet, stdin io.Reader) subcommand.RunFunc {
 	def := harness.DefaultOptions
 	var choice cellChoice
 	choice.define(fs, cellDefaults{impl: allImpls(), threadsTop: harness.Cores(), threadNote: " (default to the cores, as ab)"})
@@ -59,17 +62,17 @@ func armFlags(fs *flag.FlagSet, stdin io.Reader) runFunc {
 	match := fs.String("match", "", "only cells whose benchmark name matches this regular expression")
 	out := fs.String("o", "", "results file written at the end (Go benchmark format); empty for none")
 	pin := fs.Bool("pin", false, "pin worker i of every window to the i-th CPU the process may use")
-	return func(ctx context.Context, o *streams, args []string) error {
+	return func(ctx context.Context, o *subcommand.Streams, args []string) error {
 		cmds, err := cmd.commands()
 		if err != nil {
-			return asUsage(err)
+			return subcommand.AsUsage(err)
 		}
 		cells, err := planCells(choice.impl, choice.workload, choice.threads, choice.params, cmds...)
 		if err != nil {
-			return asUsage(err)
+			return subcommand.AsUsage(err)
 		}
 		if cells, err = harness.Match(cells, *match); err != nil {
-			return asUsage(err)
+			return subcommand.AsUsage(err)
 		}
 		provider, _, err := corpusProvider(ctx, "", false, *seed, io.Discard)
 		if err != nil {
@@ -81,7 +84,7 @@ func armFlags(fs *flag.FlagSet, stdin io.Reader) runFunc {
 		if err := d.Setup(ctx); err != nil {
 			return err
 		}
-		if err := serveArm(ctx, d, stdin, o.stdout); err != nil {
+		if err := serveArm(ctx, d, stdin, o.Stdout); err != nil {
 			return err
 		}
 		if *out == "" {
@@ -117,7 +120,7 @@ func serveArm(ctx context.Context, d *harness.Driver, stdin io.Reader, stdout io
 			break
 		}
 		if verb != ab.ArmWindow {
-			return usageError("arm: unknown request %q (want %q or %q)", in.Text(), ab.ArmWindow+" NAME", ab.ArmQuit)
+			return subcommand.UsageError("arm: unknown request %q (want %q or %q)", in.Text(), ab.ArmWindow+" NAME", ab.ArmQuit)
 		}
 		s, err := d.Window(ctx, name)
 		if err != nil {

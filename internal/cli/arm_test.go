@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/perfrun/perfrun/internal/ab"
+	"github.com/perfrun/perfrun/internal/subcommand"
 	"github.com/perfrun/perfrun/records"
 )
 
@@ -22,7 +23,7 @@ func TestArmProtocol(t *testing.T) {
 	in := strings.NewReader("window " + cell + "\nwindow " + cell + "\nquit\n")
 	var stdout, stderr strings.Builder
 	args := []string{"-impl", "rcu", "-threads", "1", "-param", "certs=64", "-window", "5ms", "-warmup", "1ms", "-o", out}
-	if err := driveArm(context.Background(), &streams{&stdout, &stderr}, in, args); err != nil {
+	if err := driveArm(context.Background(), &subcommand.Streams{Stdout: &stdout, Stderr: &stderr}, in, args); err != nil {
 		t.Fatalf("%v: %s", err, stderr.String())
 	}
 	sc := bufio.NewScanner(strings.NewReader(stdout.String()))
@@ -48,12 +49,12 @@ func TestArmProtocol(t *testing.T) {
 		t.Errorf("%d windows in the results file, want 2:\n%s", n, data)
 	}
 	// A request it does not know is refused, naming the ones it knows.
-	err = driveArm(context.Background(), &streams{&stdout, &stderr}, strings.NewReader("measure x\n"), args)
+	err = driveArm(context.Background(), &subcommand.Streams{Stdout: &stdout, Stderr: &stderr}, strings.NewReader("measure x\n"), args)
 	if err == nil || !strings.Contains(err.Error(), `want "window NAME" or "quit"`) {
 		t.Errorf("unknown request: %v", err)
 	}
 	// So is a window of a cell it does not have.
-	err = driveArm(context.Background(), &streams{&stdout, &stderr}, strings.NewReader("window Issuer/impl=none\n"), args)
+	err = driveArm(context.Background(), &subcommand.Streams{Stdout: &stdout, Stderr: &stderr}, strings.NewReader("window Issuer/impl=none\n"), args)
 	if err == nil || !strings.Contains(err.Error(), "no cell") {
 		t.Errorf("unknown cell: %v", err)
 	}

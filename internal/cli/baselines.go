@@ -8,14 +8,15 @@ import (
 	"text/tabwriter"
 
 	"github.com/perfrun/perfrun/internal/regularfile"
+	"github.com/perfrun/perfrun/internal/subcommand"
 
 	"github.com/perfrun/perfrun/internal/baselines"
 	"github.com/perfrun/perfrun/records"
 )
 
-var cmdBaselines = &command{
-	maxArgs: 0, name: "baselines", args: "", short: "list the named baselines (run -save-baseline NAME, gate -baseline NAME, ab -baseline NAME)",
-	long: `Baselines lists the results saved under a name with "run -save-baseline
+var cmdBaselines = &subcommand.Command{
+	MaxArgs: 0, Name: "baselines", Args: "", Short: "list the named baselines (run -save-baseline NAME, gate -baseline NAME, ab -baseline NAME)",
+	Long: `Baselines lists the results saved under a name with "run -save-baseline
 NAME": when each was measured, on what, by which command. "gate -baseline
 NAME NEW" gates NEW against one, and "ab -baseline NAME" measures the build
 that saved it again, beside this perfrun, interleaved. They live in one
@@ -24,16 +25,16 @@ folder, $PERFRUN_BASELINES or perfrun-out/baselines: a results file each
 (NAME.build/).`,
 }
 
-func init() { cmdBaselines.define = baselinesFlags }
+func init() { cmdBaselines.Define = baselinesFlags }
 
-func baselinesFlags(*flag.FlagSet) runFunc {
-	return func(_ context.Context, o *streams, args []string) error {
+func baselinesFlags(*flag.FlagSet) subcommand.RunFunc {
+	return func(_ context.Context, o *subcommand.Streams, args []string) error {
 		names := baselines.Names()
 		if len(names) == 0 {
-			fmt.Fprintf(o.stderr, "perfrun: baselines: none in %s (run -save-baseline NAME)\n", baselines.Where())
+			fmt.Fprintf(o.Stderr, "perfrun: baselines: none in %s (run -save-baseline NAME)\n", baselines.Where())
 			return nil
 		}
-		tw := tabwriter.NewWriter(o.stdout, 0, 0, 2, ' ', 0)
+		tw := tabwriter.NewWriter(o.Stdout, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "NAME\tDATE\tCELLS\tBUILD\tMACHINE\tCOMMAND")
 		for _, name := range names {
 			s, err := records.ReadFile(filepath.Join(baselines.Dir(), name+".txt"))

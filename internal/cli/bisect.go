@@ -24,14 +24,15 @@ import (
 	"github.com/perfrun/perfrun/internal/git"
 	"github.com/perfrun/perfrun/internal/procgroup"
 	"github.com/perfrun/perfrun/internal/scratch"
+	"github.com/perfrun/perfrun/internal/subcommand"
 	"github.com/perfrun/perfrun/internal/terminal"
 	"github.com/perfrun/perfrun/records"
 )
 
-var cmdBisect = &command{
-	maxArgs: 2, name: "bisect", args: "[flags] GOOD BAD | -step N", short: "find the commit that made a step, with paired A/B measurements",
-	common: []string{"impl", "threads", "threshold", "budget", "step", "o", "json", "q"},
-	long: `Bisect finds the commit between GOOD and BAD that moved a cell, with ab's
+var cmdBisect = &subcommand.Command{
+	MaxArgs: 2, Name: "bisect", Args: "[flags] GOOD BAD | -step N", Short: "find the commit that made a step, with paired A/B measurements",
+	Common: []string{"impl", "threads", "threshold", "budget", "step", "o", "json", "q"},
+	Long: `Bisect finds the commit between GOOD and BAD that moved a cell, with ab's
 paired arms and verdicts; where a probe stays undecided it reports the
 range it narrowed to, never a guess. Example: perfrun bisect v1.2 main
 
@@ -58,7 +59,7 @@ writes the result. Exit codes: 0 found, 3 could not decide or no step, 2
 usage, 4 tool failure.`,
 }
 
-func init() { cmdBisect.define = bisectFlags }
+func init() { cmdBisect.Define = bisectFlags }
 
 // bisectOptions are bisect's flags.
 type bisectOptions struct {
@@ -77,7 +78,7 @@ type bisectOptions struct {
 	stderr          io.Writer // progress, nil with -q
 }
 
-func bisectFlags(fs *flag.FlagSet) runFunc {
+func bisectFlags(fs *flag.FlagSet) subcommand.RunFunc {
 	b := &bisectOptions{}
 	b.revisionCells.define(fs)
 	fs.StringVar(&b.threshold, "threshold", "5%", "the least step the whole range must show")
@@ -89,24 +90,24 @@ func bisectFlags(fs *flag.FlagSet) runFunc {
 	fs.StringVar(&b.outDir, "o", filepath.Join(filepath.Dir(defaultOutput), "bisect"), "write bisect.md here")
 	fs.StringVar(&b.jsonOut, "json", "", "also write the result as JSON to this file")
 	fs.BoolVar(&b.quiet, "q", false, "no progress on stderr")
-	return func(ctx context.Context, o *streams, args []string) error { return b.run(ctx, o, fs) }
+	return func(ctx context.Context, o *subcommand.Streams, args []string) error { return b.run(ctx, o, fs) }
 }
 
-func (b *bisectOptions) run(ctx context.Context, o *streams, fs *flag.FlagSet) error {
+func (b *bisectOptions) run(ctx context.Context, o *subcommand.Streams, fs *flag.FlagSet) error {
 	good, bad := fs.Arg(0), fs.Arg(1)
 	switch {
 	case b.step > 0 && fs.NArg() != 0:
-		return usageError("-step names the commits: want no GOOD BAD with it")
+		return subcommand.UsageError("-step names the commits: want no GOOD BAD with it")
 	case b.step == 0 && fs.NArg() != 2:
-		return usageError("want GOOD and BAD, two commits (or -step N)")
+		return subcommand.UsageError("want GOOD and BAD, two commits (or -step N)")
 	case b.step < 0:
-		return usageError("-step counts from 1")
+		return subcommand.UsageError("-step counts from 1")
 	case b.budget < 0:
-		return usageError("-budget must not be negative")
+		return subcommand.UsageError("-budget must not be negative")
 	}
 	thr, err := flagvalue.ParsePercent(b.threshold)
 	if err != nil || thr <= 0 || thr >= 1 {
-		return usageError("bad -threshold %q: want a percentage such as 5%%", b.threshold)
+		return subcommand.UsageError("bad -threshold %q: want a percentage such as 5%%", b.threshold)
 	}
 	ctx, stop := terminal.Interruptible(ctx)
 	defer stop()
@@ -116,7 +117,7 @@ func (b *bisectOptions) run(ctx context.Context, o *streams, fs *flag.FlagSet) e
 		}
 	}
 	if err := ab.CheckSource(ctx, b.repo, b.pkg); err != nil {
-		return asUsage(err)
+		return subcommand.AsUsage(err)
 	}
 	commits, good, err := b.commits(ctx, good, bad)
 	if err != nil {
@@ -131,17 +132,17 @@ func (b *bisectOptions) run(ctx context.Context, o *streams, fs *flag.FlagSet) e
 		s.Deadline = b.start.Add(b.budget)
 	}
 	if !b.quiet {
-		fmt.Fprintf(o.stderr, "perfrun: bisect: %d commits after %s up to %s; about %d measurements\n", len(commits), history.ShortCommit(good), history.ShortCommit(commits[len(commits)-1]), 1+int(math.Ceil(math.Log2(float64(len(commits))))))
+		fmt.Fprintf(o.Stderr, "perfrun: bisect: %d commits after %s up to %s; about %d measurements\n", len(commits), history.ShortCommit(good), history.ShortCommit(commits[len(commits)-1]), 1+int(math.Ceil(math.Log2(float64(len(commits))))))
 		s.Progress = b.progress(ctx, o)
-		b.stderr = o.stderr
+		b.stderr = o.Stderr
 	}
 	res, err := s.Run(ctx)
 	if err != nil {
 		if ctx.Err() != nil {
-			return &exitError{exitInconclusive, fmt.Errorf("interrupted after %s: %d measurements made, nothing decided", time.Since(b.start).Round(time.Second), len(res.Probes))}
+			return &subcommand.ExitError{Code: subcommand.ExitInconclusive, Err: fmt.Errorf("interrupted after %s: %d measurements made, nothing decided", time.Since(b.start).Round(time.Second), len(res.Probes))}
 		}
 		if errors.Is(err, bisect.ErrBudget) {
-			return &exitError{exitInconclusive, err}
+			return &subcommand.ExitError{Code: subcommand.ExitInconclusive, Err: err}
 		}
 		return err
 	}
@@ -154,7 +155,7 @@ func (b *bisectOptions) commits(ctx context.Context, good, bad string) ([]string
 	full := func(rev string) (string, error) {
 		out, err := git.Output(ctx, b.repo, "rev-parse", "--verify", "--end-of-options", rev+"^{commit}")
 		if err != nil {
-			return "", usageError("%s is not a commit of %s", rev, b.repo)
+			return "", subcommand.UsageError("%s is not a commit of %s", rev, b.repo)
 		}
 		return strings.TrimSpace(string(out)), nil
 	}
@@ -176,7 +177,7 @@ func (b *bisectOptions) commits(ctx context.Context, good, bad string) ([]string
 	}
 	commits := strings.Fields(string(out))
 	if len(commits) == 0 {
-		return nil, "", usageError("%s is not after %s: no commits between them", bad, good)
+		return nil, "", subcommand.UsageError("%s is not after %s: no commits between them", bad, good)
 	}
 	return commits, g, nil
 }
@@ -210,7 +211,7 @@ func (b *bisectOptions) measure(ctx context.Context, base, head string, thr floa
 	err = cmd.Run()
 	m.Wall = time.Since(t0)
 	var exit *exec.ExitError
-	if errors.As(err, &exit) && exit.ExitCode() == exitFailure {
+	if errors.As(err, &exit) && exit.ExitCode() == subcommand.ExitFailure {
 		if berr := b.builds(ctx, head); berr != nil {
 			if b.stderr != nil {
 				fmt.Fprintf(b.stderr, "perfrun: bisect: %s does not build: skipped\n", history.ShortCommit(head))
@@ -220,10 +221,10 @@ func (b *bisectOptions) measure(ctx context.Context, base, head string, thr floa
 		// Every probe measures against the good commit: if it does not
 		// build, nothing can be measured, and that is the user's to fix.
 		if berr := b.builds(ctx, base); berr != nil {
-			return m, usageError("the good commit %s does not build, so nothing can be measured against it: %s", history.ShortCommit(base), firstLine(berr.Error()))
+			return m, subcommand.UsageError("the good commit %s does not build, so nothing can be measured against it: %s", history.ShortCommit(base), firstLine(berr.Error()))
 		}
 	}
-	if err != nil && !(errors.As(err, &exit) && (exit.ExitCode() == exitRegression || exit.ExitCode() == exitInconclusive)) {
+	if err != nil && !(errors.As(err, &exit) && (exit.ExitCode() == subcommand.ExitRegression || exit.ExitCode() == subcommand.ExitInconclusive)) {
 		if ctx.Err() != nil {
 			return m, ctx.Err()
 		}
@@ -286,14 +287,14 @@ func (b *bisectOptions) builds(ctx context.Context, commit string) error {
 }
 
 // progress prints each measurement as it starts and ends.
-func (b *bisectOptions) progress(ctx context.Context, o *streams) func(bisect.Event) {
+func (b *bisectOptions) progress(ctx context.Context, o *subcommand.Streams) func(bisect.Event) {
 	return func(ev bisect.Event) {
 		m := ev.Measurement
 		if !ev.Done {
-			fmt.Fprintf(o.stderr, "perfrun: bisect: measurement %d of about %d: %s against %s (%s)\n", ev.Probe, ev.About, history.ShortCommit(m.Head), history.ShortCommit(m.Base), subject(ctx, b.repo, m.Head))
+			fmt.Fprintf(o.Stderr, "perfrun: bisect: measurement %d of about %d: %s against %s (%s)\n", ev.Probe, ev.About, history.ShortCommit(m.Head), history.ShortCommit(m.Base), subject(ctx, b.repo, m.Head))
 			return
 		}
-		fmt.Fprintf(o.stderr, "perfrun: bisect: %s against %s: %s, %s; %s in %s\n", history.ShortCommit(m.Head), history.ShortCommit(m.Base), m.Outcome, shiftText(m), cmp.Or(b.Tracked, "no cell moved"), m.Wall.Round(time.Second))
+		fmt.Fprintf(o.Stderr, "perfrun: bisect: %s against %s: %s, %s; %s in %s\n", history.ShortCommit(m.Head), history.ShortCommit(m.Base), m.Outcome, shiftText(m), cmp.Or(b.Tracked, "no cell moved"), m.Wall.Round(time.Second))
 	}
 }
 

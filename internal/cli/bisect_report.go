@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/perfrun/perfrun/internal/regularfile"
+	"github.com/perfrun/perfrun/internal/subcommand"
 
 	"github.com/perfrun/perfrun/internal/bisect"
 	"github.com/perfrun/perfrun/internal/git"
@@ -29,7 +30,7 @@ func (b *bisectOptions) fromHistory(ctx context.Context) (good, bad string, err 
 	defer h.Close()
 	steps := found.Steps
 	if b.step > len(steps) {
-		return "", "", usageError("-step %d: history changes finds %d steps in %s", b.step, len(steps), h.Path)
+		return "", "", subcommand.UsageError("-step %d: history changes finds %d steps in %s", b.step, len(steps), h.Path)
 	}
 	st := steps[b.step-1]
 	_, cell, _ := strings.Cut(st.Series.Cell, ":") // a go test cell's package
@@ -42,7 +43,7 @@ func (b *bisectOptions) fromHistory(ctx context.Context) (good, bad string, err 
 
 // finish says what the search found on stdout, writes bisect.md and the
 // JSON, and returns the exit code's error.
-func (b *bisectOptions) finish(ctx context.Context, o *streams, r *bisect.Result) error {
+func (b *bisectOptions) finish(ctx context.Context, o *subcommand.Streams, r *bisect.Result) error {
 	subject := func(commit string) string { return subject(ctx, b.repo, commit) }
 	show := func(commit string) string {
 		out, _ := git.Output(ctx, b.repo, "show", "--stat", "--format=medium", commit)
@@ -52,9 +53,9 @@ func (b *bisectOptions) finish(ctx context.Context, o *streams, r *bisect.Result
 	summary := r.Summary(b.Tracked, wall, subject)
 	var verdict error
 	if !r.Found {
-		verdict = &exitError{code: exitInconclusive}
+		verdict = &subcommand.ExitError{Code: subcommand.ExitInconclusive}
 	}
-	io.WriteString(o.stdout, summary)
+	io.WriteString(o.Stdout, summary)
 	md := filepath.Join(b.outDir, "bisect.md")
 	if err := regularfile.Write(md, []byte(r.Markdown(summary, subject, show))); err != nil {
 		return lostOutput(verdict, fmt.Errorf("writing %s: %w", md, err), o)
@@ -69,7 +70,7 @@ func (b *bisectOptions) finish(ctx context.Context, o *streams, r *bisect.Result
 		}
 	}
 	if !b.quiet {
-		fmt.Fprintf(o.stderr, "perfrun: bisect: wrote %s\n", md)
+		fmt.Fprintf(o.Stderr, "perfrun: bisect: wrote %s\n", md)
 	}
 	return verdict
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/perfrun/perfrun/compare"
 	"github.com/perfrun/perfrun/internal/bisect"
+	"github.com/perfrun/perfrun/internal/subcommand"
 )
 
 // TestBisectUsage: what bisect refuses before measuring anything.
@@ -23,8 +24,8 @@ func TestBisectUsage(t *testing.T) {
 		{"bisect", "-repo", t.TempDir(), "HEAD~1", "HEAD"},
 	} {
 		var stdout, stderr bytes.Buffer
-		if code := run(&stdout, &stderr, args); code != exitUsage {
-			t.Errorf("%q: exit %d, want %d (usage): %s", args, code, exitUsage, stderr.String())
+		if code := run(&stdout, &stderr, args); code != subcommand.ExitUsage {
+			t.Errorf("%q: exit %d, want %d (usage): %s", args, code, subcommand.ExitUsage, stderr.String())
 		}
 	}
 }
@@ -100,7 +101,7 @@ func TestBisectOutputs(t *testing.T) {
 		Probes: []bisect.Measurement{{Base: "c0", Head: "c16", Shift: 0.16, Instructions: math.NaN(), Outcome: bisect.Moved,
 			NoCount: "no instruction verdict: valgrind: exit status 2: I refs: 0"}}}
 	var stdout, stderr bytes.Buffer
-	if err := b.finish(context.Background(), &streams{&stdout, &stderr}, r); err != nil {
+	if err := b.finish(context.Background(), &subcommand.Streams{Stdout: &stdout, Stderr: &stderr}, r); err != nil {
 		t.Fatalf("found: %v", err)
 	}
 	for _, want := range []string{"FOUND", "in 2 steps", "c5 time +8.0%, instructions +8.10% (50% of the step)", "skipped c12"} {
@@ -121,8 +122,8 @@ func TestBisectOutputs(t *testing.T) {
 		t.Errorf("bisect.md: %v\n%s", err, md)
 	}
 	none := &bisect.Result{NoStep: true, Why: "no step", Step: bisect.Measurement{Instructions: math.NaN()}}
-	if err := b.finish(context.Background(), &streams{&stdout, &stderr}, none); exitCode(cmdBisect, err, &stderr) != exitInconclusive {
-		t.Errorf("no step: %v, want exit %d", err, exitInconclusive)
+	if err := b.finish(context.Background(), &subcommand.Streams{Stdout: &stdout, Stderr: &stderr}, none); program.ExitCode(cmdBisect, err, &stderr) != subcommand.ExitInconclusive {
+		t.Errorf("no step: %v, want exit %d", err, subcommand.ExitInconclusive)
 	}
 }
 

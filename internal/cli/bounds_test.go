@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/perfrun/perfrun/internal/subcommand"
 )
 
 // TestEveryBudgetFlagHasABound: a budget a command spends — rounds, looks,
@@ -35,7 +37,7 @@ func TestEveryBudgetFlagHasABound(t *testing.T) {
 		var stdout, stderr bytes.Buffer
 		start := time.Now()
 		code := run(&stdout, &stderr, c.args)
-		if code != exitUsage || !strings.Contains(stderr.String(), c.says) {
+		if code != subcommand.ExitUsage || !strings.Contains(stderr.String(), c.says) {
 			t.Errorf("perfrun %q: exit %d after %v, want 2 saying %q:\n%s", c.args, code, time.Since(start), c.says, &stderr)
 		}
 	}
@@ -46,7 +48,7 @@ func TestEveryBudgetFlagHasABound(t *testing.T) {
 func TestAHugeFractionIsRefusedInWords(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	code := run(&stdout, &stderr, []string{"gate", "-threshold", "1e308", "a.txt", "b.txt"})
-	if code != exitUsage || strings.Contains(stderr.String(), "Inf") || !strings.Contains(stderr.String(), "1e308 is no fraction") {
+	if code != subcommand.ExitUsage || strings.Contains(stderr.String(), "Inf") || !strings.Contains(stderr.String(), "1e308 is no fraction") {
 		t.Errorf("gate -threshold 1e308: exit %d\n%s", code, &stderr)
 	}
 }

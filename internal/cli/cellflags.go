@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/perfrun/perfrun/impls"
+	"github.com/perfrun/perfrun/internal/subcommand"
 )
 
 // cellChoice is the flags that choose the cells a command measures,
@@ -16,7 +17,7 @@ import (
 // and bisect measure every design each revision has.
 type cellChoice struct {
 	impl, workload, threads string
-	params                  listFlag
+	params                  subcommand.ListFlag
 }
 
 // cellDefaults are one command's defaults that differ from the others'.

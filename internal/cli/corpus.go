@@ -10,15 +10,16 @@ import (
 	"path/filepath"
 
 	"github.com/perfrun/perfrun/internal/regularfile"
+	"github.com/perfrun/perfrun/internal/subcommand"
 	"github.com/perfrun/perfrun/internal/terminal"
 
 	"github.com/perfrun/perfrun/store"
 	"github.com/perfrun/perfrun/store/corpus"
 )
 
-var cmdCorpus = &command{
-	maxArgs: 0, name: "corpus", args: "[flags] -o DIR", short: "write the generated corpus as PEM files with a manifest",
-	long: `Corpus writes the generated corpus as PEM files, so the very same workload
+var cmdCorpus = &subcommand.Command{
+	MaxArgs: 0, Name: "corpus", Args: "[flags] -o DIR", Short: "write the generated corpus as PEM files with a manifest",
+	Long: `Corpus writes the generated corpus as PEM files, so the very same workload
 can be fed to OpenSSL or another stack:
 
 	DIR/cas.pem        the CA certificates, in insertion order
@@ -28,37 +29,37 @@ can be fed to OpenSSL or another stack:
 	                   and the verification time (openssl verify -attime)`,
 }
 
-func init() { cmdCorpus.define = corpusFlags }
+func init() { cmdCorpus.Define = corpusFlags }
 
-func corpusFlags(fs *flag.FlagSet) runFunc {
+func corpusFlags(fs *flag.FlagSet) subcommand.RunFunc {
 	dir := fs.String("o", "", "output directory (created; must be new or empty)")
 	cas := fs.Int("cas", 1024, "CA certificates")
 	hits := fs.Int("hits", 256, "leaves whose issuer is present")
 	misses := fs.Int("misses", 32, "leaves whose issuer is absent")
 	seed := fs.Uint64("seed", 1, "seed")
-	return func(ctx context.Context, o *streams, args []string) error {
+	return func(ctx context.Context, o *subcommand.Streams, args []string) error {
 		if *dir == "" {
-			return usageError("-o DIR is required")
+			return subcommand.UsageError("-o DIR is required")
 		}
 		if *cas < 1 || *hits < 0 || *misses < 0 {
-			return usageError("-cas must be positive, -hits and -misses not negative")
+			return subcommand.UsageError("-cas must be positive, -hits and -misses not negative")
 		}
 		if err := corpus.FitsMemory(*cas, min(*hits, 1<<40)+min(*misses, 1<<40), fmt.Sprintf("-cas %d -hits %d -misses %d", *cas, *hits, *misses)); err != nil {
-			return asUsage(err)
+			return subcommand.AsUsage(err)
 		}
 		if err := emptyOrNew(*dir); err != nil {
 			return err
 		}
 		ctx, stop := terminal.Interruptible(ctx)
 		defer stop()
-		c, err := corpus.GenerateContext(ctx, corpus.Spec{Seed: *seed, CAs: *cas, Hits: *hits, Misses: *misses}, progressAfter(o.stderr, "corpus", "certificates"))
+		c, err := corpus.GenerateContext(ctx, corpus.Spec{Seed: *seed, CAs: *cas, Hits: *hits, Misses: *misses}, progressAfter(o.Stderr, "corpus", "certificates"))
 		if err != nil {
 			return err
 		}
 		if err := writeCorpus(*dir, c); err != nil {
 			return err
 		}
-		fmt.Fprintf(o.stdout, "wrote %s: %d CAs, %d CRLs, %d leaves (%d with issuer), digest %s, verify at %d (%s)\n",
+		fmt.Fprintf(o.Stdout, "wrote %s: %d CAs, %d CRLs, %d leaves (%d with issuer), digest %s, verify at %d (%s)\n",
 			*dir, len(c.CAs), len(c.CRLs), len(c.Hits)+len(c.Misses), len(c.Hits), c.Digest, c.At.Unix(), c.At.Format("2006-01-02"))
 		return nil
 	}
@@ -70,7 +71,7 @@ func corpusFlags(fs *flag.FlagSet) runFunc {
 // (exit 2), refused before the corpus is generated.
 func emptyOrNew(dir string) error {
 	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
-		return usageError("-o %s is a file: perfrun corpus writes a corpus into a new or empty folder", dir)
+		return subcommand.UsageError("-o %s is a file: perfrun corpus writes a corpus into a new or empty folder", dir)
 	}
 	entries, err := os.ReadDir(dir)
 	switch {
@@ -80,9 +81,9 @@ func emptyOrNew(dir string) error {
 		return err
 	case len(entries) > 0:
 		if _, err := os.Stat(filepath.Join(dir, corpus.ManifestName)); err == nil {
-			return usageError("%s already holds a corpus: write the new one to a new or empty folder", dir)
+			return subcommand.UsageError("%s already holds a corpus: write the new one to a new or empty folder", dir)
 		}
-		return usageError("%s is not empty: perfrun corpus writes a whole corpus into a new or empty folder", dir)
+		return subcommand.UsageError("%s is not empty: perfrun corpus writes a whole corpus into a new or empty folder", dir)
 	}
 	return nil
 }

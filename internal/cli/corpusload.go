@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/perfrun/perfrun/internal/scratch"
+	"github.com/perfrun/perfrun/internal/subcommand"
 	"github.com/perfrun/perfrun/store/corpus"
 	"github.com/perfrun/perfrun/workloads"
 )
@@ -89,7 +90,7 @@ func corpusProvider(ctx context.Context, path string, strict bool, seed uint64, 
 		}
 		// What the corpus holds is input: bad PEM, a file too large, one
 		// that cannot be read are the user's to fix (exit 2).
-		return nil, 0, asUsage(err)
+		return nil, 0, subcommand.AsUsage(err)
 	}
 	dups := ""
 	if c.Duplicates > 0 {

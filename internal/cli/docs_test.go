@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/perfrun/perfrun/internal/subcommand"
 	"github.com/perfrun/perfrun/records"
 	"github.com/perfrun/perfrun/report"
 )
@@ -123,17 +124,17 @@ func parseShown(args []string) error {
 	if name == "history" && len(rest) > 0 {
 		name, rest = "history "+rest[0], rest[1:]
 	}
-	for _, c := range append(append(commands, historyCommands...), hidden...) {
-		if c.name != name {
+	for _, c := range append(append(program.Commands, historyCommands...), program.Hidden...) {
+		if c.Name != name {
 			continue
 		}
-		if c.define == nil {
+		if c.Define == nil {
 			return nil
 		}
-		fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
+		fs := flag.NewFlagSet(c.Name, flag.ContinueOnError)
 		fs.SetOutput(io.Discard)
-		c.define(fs)
-		return parse(fs, rest, c.maxArgs)
+		c.Define(fs)
+		return subcommand.Parse(fs, rest, c.MaxArgs)
 	}
 	return errUnknownCommand
 }
@@ -152,7 +153,7 @@ func showsResults(args string) bool {
 	return slices.ContainsFunc(strings.Fields(args), func(w string) bool { return strings.HasPrefix(w, "results/") })
 }
 
-var errUnknownCommand = usageError("no such command")
+var errUnknownCommand = subcommand.UsageError("no such command")
 
 // TestDocsCommandsCheckFails: the check finds a flag that is gone and a
 // command that never was.
@@ -258,7 +259,7 @@ func shownOutput(kind, args string) (string, error) {
 		if kind == "side-by-side" {
 			i := strings.Index(text, "side by side:")
 			if i < 0 {
-				return "", usageError("no side-by-side table")
+				return "", subcommand.UsageError("no side-by-side table")
 			}
 			text = text[i:]
 		}
@@ -281,12 +282,12 @@ func shownOutput(kind, args string) (string, error) {
 				words[i] = filepath.Join("../..", w)
 			}
 		}
-		if code := run(&stdout, &stderr, words); code != exitOK && code != exitInconclusive && code != exitRegression {
-			return "", usageError("perfrun %s: exit %d: %s", args, code, stderr.String())
+		if code := run(&stdout, &stderr, words); code != subcommand.ExitOK && code != subcommand.ExitInconclusive && code != subcommand.ExitRegression {
+			return "", subcommand.UsageError("perfrun %s: exit %d: %s", args, code, stderr.String())
 		}
 		text = strings.ReplaceAll(stdout.String(), "../../", "")
 	default:
-		return "", usageError("unknown output kind %q", kind)
+		return "", subcommand.UsageError("unknown output kind %q", kind)
 	}
 	var out strings.Builder
 	for _, line := range strings.Split(strings.TrimRight(text, "\n"), "\n") {

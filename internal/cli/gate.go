@@ -11,15 +11,16 @@ import (
 
 	"github.com/perfrun/perfrun/internal/flagvalue"
 	"github.com/perfrun/perfrun/internal/regularfile"
+	"github.com/perfrun/perfrun/internal/subcommand"
 
 	"github.com/perfrun/perfrun/compare"
 	"github.com/perfrun/perfrun/internal/baselines"
 )
 
-var cmdGate = &command{
-	common:  []string{"threshold", "json", "baseline", "allow-missing"},
-	maxArgs: -1, name: "gate", args: "[flags] OLD NEW", short: "decide PASS / IMPROVED / REGRESSION / INCONCLUSIVE between two results files",
-	long: `Gate decides whether NEW regressed against OLD, per cell and overall:
+var cmdGate = &subcommand.Command{
+	Common:  []string{"threshold", "json", "baseline", "allow-missing"},
+	MaxArgs: -1, Name: "gate", Args: "[flags] OLD NEW", Short: "decide PASS / IMPROVED / REGRESSION / INCONCLUSIVE between two results files",
+	Long: `Gate decides whether NEW regressed against OLD, per cell and overall:
 PASS, REGRESSION, IMPROVED or INCONCLUSIVE at -threshold. Exit 0 PASS or
 IMPROVED, 1 REGRESSION or MISSING, 3 INCONCLUSIVE, 2 usage, 4 the tool
 failed. Example: perfrun gate old.txt new.txt
@@ -52,9 +53,9 @@ landed) no file shows: for two revisions on one machine prefer
 measures the build that saved it again, beside this one.`,
 }
 
-func init() { cmdGate.define = gateFlags }
+func init() { cmdGate.Define = gateFlags }
 
-func gateFlags(fs *flag.FlagSet) runFunc {
+func gateFlags(fs *flag.FlagSet) subcommand.RunFunc {
 	th := thresholdFlags(fs)
 	flagvalue.NumberVar(fs, &th.AllocsDelta, "allocs-delta", th.AllocsDelta, "allocs/op increase that fails")
 	flagvalue.FractionVar(fs, &th.InstructionsRatio, "instructions-ratio", th.InstructionsRatio, "instructions/op increase that fails, as a fraction")
@@ -63,7 +64,7 @@ func gateFlags(fs *flag.FlagSet) runFunc {
 	jsonOut := fs.String("json", "", "also write the verdict as JSON to this file")
 	verbose := fs.Bool("v", false, "print every verdict with its whole reason, not the changed ones in short")
 	baseline := fs.String("baseline", "", "gate NEW against the baseline saved under this `name` (run -save-baseline)")
-	return func(_ context.Context, o *streams, args []string) error {
+	return func(_ context.Context, o *subcommand.Streams, args []string) error {
 		if err := checkThresholds(th); err != nil {
 			return err
 		}
@@ -74,13 +75,13 @@ func gateFlags(fs *flag.FlagSet) runFunc {
 			return err
 		}
 		if !(th.AllocsDelta >= 0) || !(th.InstructionsRatio >= 0) || math.IsInf(th.AllocsDelta+th.InstructionsRatio, 0) {
-			return usageError("-allocs-delta and -instructions-ratio must be finite and >= 0")
+			return subcommand.UsageError("-allocs-delta and -instructions-ratio must be finite and >= 0")
 		}
 		th.IgnoreConfig = splitList(*ignore)
 		files := fs.Args()
 		if *baseline != "" {
 			if len(files) != 1 {
-				return usageError("with -baseline, want one results file: NEW")
+				return subcommand.UsageError("with -baseline, want one results file: NEW")
 			}
 			path, err := baselines.Path(*baseline)
 			if err != nil {
@@ -96,15 +97,15 @@ func gateFlags(fs *flag.FlagSet) runFunc {
 		// replaced, one path given twice) would PASS every pull request:
 		// refused, so the job fails where it is misconfigured.
 		if compare.OneMeasurement(old, new) {
-			return usageError("%s and %s hold one measurement, the same values in every cell: a gate needs two runs", old.File, new.File)
+			return subcommand.UsageError("%s and %s hold one measurement, the same values in every cell: a gate needs two runs", old.File, new.File)
 		}
 		rep, err := compare.Gate(old, new, *th)
 		if err != nil {
-			return asUsage(err)
+			return subcommand.AsUsage(err)
 		}
 		verdict := finishGate(rep, *jsonOut, *verbose, o)
 		if *baseline != "" && rep.Verdict == compare.Inconclusive && baselines.KeptBuild(*baseline) != "" {
-			fmt.Fprintf(o.stderr, "perfrun: gate: the build that measured %s is kept with it: perfrun ab -baseline %s measures it again beside this perfrun, window by window, and decides in minutes where two files minutes apart cannot\n", *baseline, *baseline)
+			fmt.Fprintf(o.Stderr, "perfrun: gate: the build that measured %s is kept with it: perfrun ab -baseline %s measures it again beside this perfrun, window by window, and decides in minutes where two files minutes apart cannot\n", *baseline, *baseline)
 		}
 		return verdict
 	}
@@ -120,12 +121,12 @@ func thresholdFlags(fs *flag.FlagSet) *compare.Thresholds {
 
 func checkThresholds(th *compare.Thresholds) error {
 	if !(th.MinEffect >= 0 && th.MinEffect < 10) || !(th.Alpha > 0 && th.Alpha < 1) {
-		return usageError("-threshold must be at least 0%% and below 1000%%, -alpha above 0%% and below 100%% (write 5%% or 0.05)")
+		return subcommand.UsageError("-threshold must be at least 0%% and below 1000%%, -alpha above 0%% and below 100%% (write 5%% or 0.05)")
 	}
 	// Reports print a threshold to 0.01%: a smaller one would read as 0%,
 	// and no measurement resolves it.
 	if th.MinEffect > 0 && th.MinEffect < 1e-4 {
-		return usageError("-threshold %g%% is below 0.01%%: no measurement resolves it (use 0 to gate on any change)", 100*th.MinEffect)
+		return subcommand.UsageError("-threshold %g%% is below 0.01%%: no measurement resolves it (use 0 to gate on any change)", 100*th.MinEffect)
 	}
 	return nil
 }
@@ -137,12 +138,12 @@ func checkThresholds(th *compare.Thresholds) error {
 func checkOutputs(file, dir string) error {
 	if file != "" {
 		if err := checkOutput(file); err != nil {
-			return asUsage(err)
+			return subcommand.AsUsage(err)
 		}
 	}
 	if dir != "" {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return asUsage(fmt.Errorf("report folder %s: %w", dir, err))
+			return subcommand.AsUsage(fmt.Errorf("report folder %s: %w", dir, err))
 		}
 	}
 	return nil
@@ -157,11 +158,11 @@ func checkOutputs(file, dir string) error {
 // room: a file that cannot be written fails the command (exit 4 on a
 // PASS, the verdict's own code otherwise), never the verdict's other
 // outputs.
-func finishGate(rep *compare.Report, jsonOut string, verbose bool, o *streams) error {
+func finishGate(rep *compare.Report, jsonOut string, verbose bool, o *subcommand.Streams) error {
 	if verbose {
-		rep.WriteFull(o.stdout)
+		rep.WriteFull(o.Stdout)
 	} else {
-		rep.WriteText(o.stdout)
+		rep.WriteText(o.Stdout)
 	}
 	verdict := verdictError(rep.Verdict)
 	if jsonOut != "" {
@@ -179,10 +180,10 @@ func finishGate(rep *compare.Report, jsonOut string, verbose bool, o *streams) e
 
 // lostOutput is a command's end when its verdict stands but one of its
 // outputs could not be written: said on stderr, and no success.
-func lostOutput(verdict, err error, o *streams) error {
+func lostOutput(verdict, err error, o *subcommand.Streams) error {
 	if verdict == nil {
 		return err
 	}
-	fmt.Fprintf(o.stderr, "perfrun: %v\n", err)
+	fmt.Fprintf(o.Stderr, "perfrun: %v\n", err)
 	return verdict
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/perfrun/perfrun/compare"
 	"github.com/perfrun/perfrun/internal/ab"
 	"github.com/perfrun/perfrun/internal/campaign"
+	"github.com/perfrun/perfrun/internal/subcommand"
 )
 
 // resultsFile writes a results file whose cells have the given ns/op centers,
@@ -139,14 +140,14 @@ func TestVerdictSurvivesLostOutput(t *testing.T) {
 	for _, tc := range []struct {
 		verdict compare.Verdict
 		code    int
-	}{{compare.Regression, exitRegression}, {compare.Pass, exitFailure}} {
+	}{{compare.Regression, subcommand.ExitRegression}, {compare.Pass, subcommand.ExitFailure}} {
 		var stdout, stderr strings.Builder
 		rep := &compare.Report{Verdict: tc.verdict, Old: "a", New: "b", Threshold: 0.05}
-		err := finishGate(rep, filepath.Join(blocked, "v.json"), false, &streams{&stdout, &stderr})
+		err := finishGate(rep, filepath.Join(blocked, "v.json"), false, &subcommand.Streams{Stdout: &stdout, Stderr: &stderr})
 		if !strings.Contains(stdout.String(), "verdict: "+string(tc.verdict)) {
 			t.Errorf("%s: the verdict was not printed: %q", tc.verdict, stdout.String())
 		}
-		if got := exitCode(cmdGate, err, &stderr); got != tc.code {
+		if got := program.ExitCode(cmdGate, err, &stderr); got != tc.code {
 			t.Errorf("%s: exit %d, want %d (%v)", tc.verdict, got, tc.code, err)
 		}
 	}
@@ -157,14 +158,14 @@ func TestVerdictSurvivesLostOutput(t *testing.T) {
 // on PASS, IMPROVED and NOT-GATED.
 func TestEveryVerdictHasItsExit(t *testing.T) {
 	for v, want := range map[compare.Verdict]int{
-		compare.Pass: exitOK, compare.Improved: exitOK, compare.NotGated: exitOK,
-		compare.Regression: exitRegression, compare.Missing: exitRegression, compare.Trade: exitRegression,
-		compare.Inconclusive: exitInconclusive,
+		compare.Pass: subcommand.ExitOK, compare.Improved: subcommand.ExitOK, compare.NotGated: subcommand.ExitOK,
+		compare.Regression: subcommand.ExitRegression, compare.Missing: subcommand.ExitRegression, compare.Trade: subcommand.ExitRegression,
+		compare.Inconclusive: subcommand.ExitInconclusive,
 	} {
-		code := exitOK
-		var e *exitError
+		code := subcommand.ExitOK
+		var e *subcommand.ExitError
 		if err := verdictError(v); errors.As(err, &e) {
-			code = e.code
+			code = e.Code
 		} else if err != nil {
 			t.Fatalf("%s: %v", v, err)
 		}

@@ -20,14 +20,15 @@ import (
 	"github.com/perfrun/perfrun/history/changepoint"
 	"github.com/perfrun/perfrun/internal/flagvalue"
 	"github.com/perfrun/perfrun/internal/git"
+	"github.com/perfrun/perfrun/internal/subcommand"
 	"github.com/perfrun/perfrun/internal/terminal"
 	"github.com/perfrun/perfrun/records"
 	"github.com/perfrun/perfrun/report"
 )
 
-var cmdHistory = &command{
-	name: "history", args: "add|changes|plot|report|info|copy|backfill [flags] [arguments]", short: "keep results across commits and find the steps in them",
-	long: `History keeps results across commits in one SQLite file, or on a
+var cmdHistory = &subcommand.Command{
+	Name: "history", Args: "add|changes|plot|report|info|copy|backfill [flags] [arguments]", Short: "keep results across commits and find the steps in them",
+	Long: `History keeps results across commits in one SQLite file, or on a
 PostgreSQL server for a fleet of runners, and finds where a series — one
 cell in one unit on one machine — stepped up or down.
 
@@ -43,17 +44,17 @@ commands (-tags perfrun_history), once.`,
 }
 
 // historyCommands are history's commands, in the order help lists them.
-var historyCommands = []*command{
-	{maxArgs: -1, name: "history add", args: "[-commit REV] [-commit-time TIME] [-machine LABEL] FILE...", short: "store results files",
-		long: `Add stores results files: perfrun's, or any go test -bench output ("-" reads
+var historyCommands = []*subcommand.Command{
+	{MaxArgs: -1, Name: "history add", Args: "[-commit REV] [-commit-time TIME] [-machine LABEL] FILE...", Short: "store results files",
+		Long: `Add stores results files: perfrun's, or any go test -bench output ("-" reads
 standard input). Each file is one transaction; a file whose bytes were
 added before is skipped. The commit is the file's commit: or perfrun: line
 unless -commit gives it; its time comes from git (-git DIR), else from the
 file's date: line, unless -commit-time gives it. The machine is the file's
 machine: line (run -label machine=X), else its cpu and cores, unless
 -machine gives it. Samples a run set aside are not stored.`},
-	{maxArgs: 0, name: "history changes", args: "[-record] [-fail]", short: "find the steps in every series",
-		long: `Changes finds the steps in every series with E-divisive means and a
+	{MaxArgs: 0, Name: "history changes", Args: "[-record] [-fail]", Short: "find the steps in every series",
+		Long: `Changes finds the steps in every series with E-divisive means and a
 permutation test, and prints each with its number (perfrun bisect -step N
 narrows step N to its commit), the commits it lies between, its size with
 a 95% interval, and its p-value.
@@ -70,21 +71,21 @@ threads than cores (oversubscribed cells only time-slice). A step can be
 found once -min-size commits follow it, in a series long enough for the
 test to reach -alpha at all (11 commits at 0.01; the summary line says);
 where no step passes, the three splits nearest to one are shown, and why.`},
-	{maxArgs: 0, name: "history plot", args: "[-o DIR]", short: "draw every series over its commits",
-		long: "Plot draws every series over its commits (SVG and PNG), steps marked."},
-	{maxArgs: 0, name: "history report", args: "[-o DIR]", short: "write the steps and their plots as a report",
-		long: `Report writes report.md and a self-contained report.html: the steps and the
+	{MaxArgs: 0, Name: "history plot", Args: "[-o DIR]", Short: "draw every series over its commits",
+		Long: "Plot draws every series over its commits (SVG and PNG), steps marked."},
+	{MaxArgs: 0, Name: "history report", Args: "[-o DIR]", Short: "write the steps and their plots as a report",
+		Long: `Report writes report.md and a self-contained report.html: the steps and the
 plots of the series that have them.`},
-	{maxArgs: 0, name: "history info", args: "", short: "say what the history holds",
-		long: "Info says what the history holds, machine by machine."},
-	{maxArgs: 2, name: "history copy", args: "SRC DST", short: "copy a history into another (SQLite file or server)",
-		long: `Copy adds every results file of the history SRC to the history DST, each
+	{MaxArgs: 0, Name: "history info", Args: "", Short: "say what the history holds",
+		Long: "Info says what the history holds, machine by machine."},
+	{MaxArgs: 2, Name: "history copy", Args: "SRC DST", Short: "copy a history into another (SQLite file or server)",
+		Long: `Copy adds every results file of the history SRC to the history DST, each
 in one transaction, with the steps SRC recorded: a branch's SQLite file onto
 a server, or a server's history back into a file. Files DST holds already
 are skipped, so a copy interrupted can be run again. Either side is a
 SQLite file or a postgres:// URL.`},
-	{maxArgs: -1, name: "history backfill", args: "[-every K] [-reference REV] RANGE [-- RUN FLAGS]", short: "measure a range of past commits into the history",
-		long: `Backfill builds perfrun (or -pkg) at each commit of a revision range
+	{MaxArgs: -1, Name: "history backfill", Args: "[-every K] [-reference REV] RANGE [-- RUN FLAGS]", Short: "measure a range of past commits into the history",
+		Long: `Backfill builds perfrun (or -pkg) at each commit of a revision range
 (git rev-list RANGE, oldest first; -every K takes every K-th and the last)
 in a worktree, runs perfrun run there with the flags after --, and adds
 each run to the history as it ends, under that commit and its time. With
@@ -95,21 +96,21 @@ when it was the machine. Ctrl-C keeps the commits already added.`},
 }
 
 func init() {
-	cmdHistory.run = runHistory
+	cmdHistory.Run = runHistory
 	// Set here, not in the literal: a command's flags refer back to
 	// historyCommands (an initialization cycle in a literal).
-	defines := map[string]func(*flag.FlagSet) runFunc{"history add": historyAdd, "history changes": historyChanges,
+	defines := map[string]func(*flag.FlagSet) subcommand.RunFunc{"history add": historyAdd, "history changes": historyChanges,
 		"history plot": historyPlot, "history report": historyReport, "history info": historyInfo,
 		"history copy": historyCopy, "history backfill": historyBackfill}
 	for _, c := range historyCommands {
-		c.define = defines[c.name]
+		c.Define = defines[c.Name]
 	}
 	var b strings.Builder
-	b.WriteString(cmdHistory.long + "\n\nCommands:\n")
+	b.WriteString(cmdHistory.Long + "\n\nCommands:\n")
 	for _, c := range historyCommands {
-		fmt.Fprintf(&b, "\n  %-20s %s", strings.TrimPrefix(c.name, "history "), c.short)
+		fmt.Fprintf(&b, "\n  %-20s %s", strings.TrimPrefix(c.Name, "history "), c.Short)
 	}
-	cmdHistory.long = strings.TrimSuffix(b.String(), "\n")
+	cmdHistory.Long = strings.TrimSuffix(b.String(), "\n")
 }
 
 // historyPath is the default history database.
@@ -120,38 +121,38 @@ func historyPath() string {
 	return filepath.Join(filepath.Dir(defaultOutput), "history.db")
 }
 
-func runHistory(ctx context.Context, o *streams, args []string) error {
+func runHistory(ctx context.Context, o *subcommand.Streams, args []string) error {
 	if len(args) == 0 {
-		cmdHistory.help(o.stderr, flag.NewFlagSet("history", flag.ContinueOnError))
-		return usageError("want a history command: %s", historyNames())
+		cmdHistory.Help(o.Stderr, flag.NewFlagSet("history", flag.ContinueOnError), false)
+		return subcommand.UsageError("want a history command: %s", historyNames())
 	}
 	switch args[0] {
 	case "-h", "-help", "--help", "help":
-		cmdHistory.help(o.stdout, flag.NewFlagSet("history", flag.ContinueOnError))
+		cmdHistory.Help(o.Stdout, flag.NewFlagSet("history", flag.ContinueOnError), false)
 		return nil
 	}
 	for _, c := range historyCommands {
-		if c.name == "history "+args[0] {
+		if c.Name == "history "+args[0] {
 			if !history.Ready() && !helpAsked(args[1:]) {
 				return historyElsewhere(ctx, o, args)
 			}
-			return named(args[0], c.execute(ctx, o, args[1:]))
+			return named(args[0], c.Execute(ctx, o, args[1:]))
 		}
 	}
-	return usageError("unknown history command %q: want %s", args[0], historyNames())
+	return subcommand.UsageError("unknown history command %q: want %s", args[0], historyNames())
 }
 
 // named prefixes a history command's error with the command's name
 // ("perfrun: history: add: …"), its exit code kept.
 func named(sub string, err error) error {
-	var e *exitError
+	var e *subcommand.ExitError
 	switch {
 	case err == nil:
 		return nil
-	case errors.As(err, &e) && e.err == nil:
+	case errors.As(err, &e) && e.Err == nil:
 		return err // help, or a verdict's code: nothing to print
 	case errors.As(err, &e):
-		return &exitError{e.code, fmt.Errorf("%s: %w", sub, e.err)}
+		return &subcommand.ExitError{Code: e.Code, Err: fmt.Errorf("%s: %w", sub, e.Err)}
 	}
 	return fmt.Errorf("%s: %w", sub, err)
 }
@@ -160,7 +161,7 @@ func named(sub string, err error) error {
 func historyNames() string {
 	names := make([]string, len(historyCommands))
 	for i, c := range historyCommands {
-		names[i] = strings.TrimPrefix(c.name, "history ")
+		names[i] = strings.TrimPrefix(c.Name, "history ")
 	}
 	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
@@ -197,27 +198,27 @@ func openHistory(ctx context.Context, path string) (*history.DB, error) {
 func historyInput(h *history.DB, err error) (*history.DB, error) {
 	for _, e := range []error{history.ErrNewer, history.ErrNotHistory, history.ErrDamaged, history.ErrOlder, history.ErrLocation} {
 		if errors.Is(err, e) {
-			return nil, asUsage(err)
+			return nil, subcommand.AsUsage(err)
 		}
 	}
 	return h, err
 }
 
-func historyAdd(fs *flag.FlagSet) runFunc {
+func historyAdd(fs *flag.FlagSet) subcommand.RunFunc {
 	db := dbFlag(fs)
 	commit := fs.String("commit", "", "the commit the results measured (default: the file's commit: or perfrun: line)")
 	when := fs.String("commit-time", "", "when that commit was made, RFC 3339 or YYYY-MM-DD (default: git's answer, else the file's date: line)")
 	machine := fs.String("machine", "", "the machine label (default: the file's machine: line, else its cpu and cores)")
 	gitDir := fs.String("git", ".", "the repository git asks for commits' full names and times")
-	return func(ctx context.Context, o *streams, args []string) error {
+	return func(ctx context.Context, o *subcommand.Streams, args []string) error {
 		if fs.NArg() == 0 {
-			return usageError("history add: want results files (or - for standard input)")
+			return subcommand.UsageError("history add: want results files (or - for standard input)")
 		}
 		opts := history.AddOptions{Commit: *commit, Machine: *machine, CommitTimeOf: gitCommitTime(*gitDir), ResolveCommit: gitResolve(*gitDir)}
 		if *when != "" {
 			t, err := parseTime(*when)
 			if err != nil {
-				return usageError("bad -commit-time %q: want RFC 3339 (2026-11-30T12:00:00Z) or a date (2026-11-30)", *when)
+				return subcommand.UsageError("bad -commit-time %q: want RFC 3339 (2026-11-30T12:00:00Z) or a date (2026-11-30)", *when)
 			}
 			opts.CommitTime = t
 		}
@@ -234,7 +235,7 @@ func historyAdd(fs *flag.FlagSet) runFunc {
 		for _, name := range fs.Args() {
 			data, name, err := readInput(name)
 			if err != nil {
-				return asUsage(err)
+				return subcommand.AsUsage(err)
 			}
 			inputs = append(inputs, input{name, data})
 		}
@@ -252,17 +253,17 @@ func historyAdd(fs *flag.FlagSet) runFunc {
 				return fmt.Errorf("interrupted: %d files added, %s and the rest not (each file is all or nothing)", added, in.name)
 			}
 			if isBadInput(err) {
-				return asUsage(fmt.Errorf("%v (nothing of %s was added; %d files before it were)", err, in.name, added))
+				return subcommand.AsUsage(fmt.Errorf("%v (nothing of %s was added; %d files before it were)", err, in.name, added))
 			}
 			if err != nil {
 				return fmt.Errorf("%v (nothing of %s was added; %d files before it were)", err, in.name, added)
 			}
 			for _, w := range a.Warnings {
-				fmt.Fprintf(o.stderr, "perfrun: history add: %v\n", w)
+				fmt.Fprintf(o.Stderr, "perfrun: history add: %v\n", w)
 			}
 			if a.Duplicate {
 				skipped++
-				fmt.Fprintf(o.stdout, "%s: already in the history (same bytes); nothing added%s\n", in.name, filedElsewhere(*commit, a.Commits))
+				fmt.Fprintf(o.Stdout, "%s: already in the history (same bytes); nothing added%s\n", in.name, filedElsewhere(*commit, a.Commits))
 				continue
 			}
 			added++
@@ -274,9 +275,9 @@ func historyAdd(fs *flag.FlagSet) runFunc {
 			if a.Aside > 0 {
 				aside = fmt.Sprintf("; %d results set aside by the run not stored", a.Aside)
 			}
-			fmt.Fprintf(o.stdout, "%s: %d values of %d run(s), commit %s%s\n", in.name, a.Samples, a.Runs, strings.Join(commits, ", "), aside)
+			fmt.Fprintf(o.Stdout, "%s: %d values of %d run(s), commit %s%s\n", in.name, a.Samples, a.Runs, strings.Join(commits, ", "), aside)
 		}
-		fmt.Fprintf(o.stdout, "history %s: %d files added, %d already there\n", h.Path, added, skipped)
+		fmt.Fprintf(o.Stdout, "history %s: %d files added, %d already there\n", h.Path, added, skipped)
 		return nil
 	}
 }
@@ -349,7 +350,7 @@ func (f *seriesFlags) filter() (history.Filter, error) {
 		}
 		re, err := regexp.Compile(r.expr)
 		if err != nil {
-			return out, usageError("bad %s: %v", r.flag, err)
+			return out, subcommand.UsageError("bad %s: %v", r.flag, err)
 		}
 		*r.dst = re
 	}
@@ -405,11 +406,11 @@ func tiesWarning(series []*history.Series, repo string) string {
 func (f *seriesFlags) options() (changepoint.Options, error) {
 	switch {
 	case *f.alpha <= 0 || *f.alpha >= 1:
-		return changepoint.Options{}, usageError("bad -alpha %g: want a level between 0 and 1, such as 0.01", *f.alpha)
+		return changepoint.Options{}, subcommand.UsageError("bad -alpha %g: want a level between 0 and 1, such as 0.01", *f.alpha)
 	case *f.minShift < 0 || *f.minShift >= 1:
-		return changepoint.Options{}, usageError("bad -min-shift %g: want a share of the level from 0 (every step) to below 1, such as 2%%", *f.minShift)
+		return changepoint.Options{}, subcommand.UsageError("bad -min-shift %g: want a share of the level from 0 (every step) to below 1, such as 2%%", *f.minShift)
 	case 1/float64(*f.permutations+1) > *f.alpha:
-		return changepoint.Options{}, usageError("-permutations %d cannot show p ≤ %g: want at least %d", *f.permutations, *f.alpha, int(1 / *f.alpha))
+		return changepoint.Options{}, subcommand.UsageError("-permutations %d cannot show p ≤ %g: want at least %d", *f.permutations, *f.alpha, int(1 / *f.alpha))
 	}
 	return changepoint.Options{Alpha: *f.alpha, Permutations: *f.permutations, MinSize: *f.minSz}, nil
 }
@@ -456,13 +457,13 @@ func stepColumns(st history.Step) string {
 
 // printNearest prints a search's nearest splits as history changes
 // prints steps.
-func printNearest(ctx context.Context, o *streams, s history.Search) error {
+func printNearest(ctx context.Context, o *subcommand.Streams, s history.Search) error {
 	near, why, err := s.Nearest(ctx)
 	if err != nil || len(near) == 0 {
 		return err
 	}
-	fmt.Fprintln(o.stdout, why)
-	tw := tabwriter.NewWriter(o.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(o.Stdout, why)
+	tw := tabwriter.NewWriter(o.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "\t"+stepHeader)
 	for _, st := range near {
 		fmt.Fprint(tw, "\t"+stepColumns(st))
@@ -470,15 +471,15 @@ func printNearest(ctx context.Context, o *streams, s history.Search) error {
 	return tw.Flush()
 }
 
-func historyChanges(fs *flag.FlagSet) runFunc {
+func historyChanges(fs *flag.FlagSet) subcommand.RunFunc {
 	db := dbFlag(fs)
 	sf := addSeriesFlags(fs, defaultUnits)
 	record := fs.Bool("record", false, "store the new steps, so the next search knows them")
 	fail := fs.Bool("fail", false, "exit 1 when a new step is a regression of a store that no control or floor cell shares, at no more threads than cores")
-	return func(ctx context.Context, o *streams, args []string) error {
+	return func(ctx context.Context, o *subcommand.Streams, args []string) error {
 		ctx, stop := terminal.Interruptible(ctx)
 		defer stop()
-		h, found, err := openSteps(ctx, o.stderr, *db, sf, *record)
+		h, found, err := openSteps(ctx, o.Stderr, *db, sf, *record)
 		if err != nil {
 			return err
 		}
@@ -491,7 +492,7 @@ func historyChanges(fs *flag.FlagSet) runFunc {
 		}
 		newRegressions, fresh := 0, 0
 		if len(steps) > 0 {
-			tw := tabwriter.NewWriter(o.stdout, 0, 4, 2, ' ', 0)
+			tw := tabwriter.NewWriter(o.Stdout, 0, 4, 2, ' ', 0)
 			fmt.Fprintf(tw, "#\t\t"+stepHeader)
 			for i, st := range steps {
 				mark := ""
@@ -512,11 +513,11 @@ func historyChanges(fs *flag.FlagSet) runFunc {
 			}
 		}
 		long, shortest := found.Testable()
-		fmt.Fprintf(o.stdout, "%d steps in %d series (%d long enough to show one at -alpha %g: %d commits or more); %d new, %d of them regressions of a store\n",
+		fmt.Fprintf(o.Stdout, "%d steps in %d series (%d long enough to show one at -alpha %g: %d commits or more); %d new, %d of them regressions of a store\n",
 			len(steps), len(series), long, *sf.alpha, shortest, fresh, newRegressions)
 		if *fail && newRegressions > 0 {
-			fmt.Fprintf(o.stderr, "perfrun: history changes: %d new regression step(s)\n", newRegressions)
-			return &exitError{code: exitRegression}
+			fmt.Fprintf(o.Stderr, "perfrun: history changes: %d new regression step(s)\n", newRegressions)
+			return &subcommand.ExitError{Code: subcommand.ExitRegression}
 		}
 		return nil
 	}
@@ -527,10 +528,10 @@ func historyChanges(fs *flag.FlagSet) runFunc {
 // folder perfrun cannot write to).
 func openExisting(ctx context.Context, path string, write bool) (*history.DB, error) {
 	if err := history.CheckLocation(path); err != nil {
-		return nil, asUsage(err)
+		return nil, subcommand.AsUsage(err)
 	}
 	if _, err := os.Lstat(path); err != nil && !history.IsServer(path) {
-		return nil, usageError("no history at %s: add results with perfrun history add", history.Printable(path))
+		return nil, subcommand.UsageError("no history at %s: add results with perfrun history add", history.Printable(path))
 	}
 	if write {
 		return openHistory(ctx, path)
@@ -538,9 +539,9 @@ func openExisting(ctx context.Context, path string, write bool) (*history.DB, er
 	return historyInput(history.OpenRead(ctx, path))
 }
 
-func historyInfo(fs *flag.FlagSet) runFunc {
+func historyInfo(fs *flag.FlagSet) subcommand.RunFunc {
 	db := dbFlag(fs)
-	return func(ctx context.Context, o *streams, args []string) error {
+	return func(ctx context.Context, o *subcommand.Streams, args []string) error {
 		h, err := openExisting(ctx, *db, false)
 		if err != nil {
 			return err
@@ -551,12 +552,12 @@ func historyInfo(fs *flag.FlagSet) runFunc {
 			return err
 		}
 		v, _ := h.Version(ctx)
-		fmt.Fprintf(o.stdout, "history %s (schema %d)\n%d files, %d runs, %d commits, %d series, %d values\n",
+		fmt.Fprintf(o.Stdout, "history %s (schema %d)\n%d files, %d runs, %d commits, %d series, %d values\n",
 			h.Path, v, st.Files, st.Runs, st.Commits, st.Series, st.Samples)
 		if len(st.Fleet) == 0 {
 			return nil
 		}
-		tw := tabwriter.NewWriter(o.stdout, 0, 4, 2, ' ', 0)
+		tw := tabwriter.NewWriter(o.Stdout, 0, 4, 2, ' ', 0)
 		fmt.Fprintf(tw, "machine\tseries\tcommits\tnewest commit's time\n")
 		for _, m := range st.Fleet {
 			// A machine's name is data: one line, whatever a file called it.
@@ -583,7 +584,7 @@ func filedElsewhere(commit string, stored []string) string {
 // printable text: it names series, plots and files on every output.
 func machineLabel(m string) error {
 	if records.OneLine(m) != m {
-		return usageError("bad -machine %.80q: want one line of printable text, at most %d bytes", m, records.MaxConfigValue)
+		return subcommand.UsageError("bad -machine %.80q: want one line of printable text, at most %d bytes", m, records.MaxConfigValue)
 	}
 	return nil
 }

@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/perfrun/perfrun/internal/subcommand"
 )
 
 // TestHistoryBackfill: the last commit of this repository is built and
@@ -29,7 +31,7 @@ func TestHistoryBackfill(t *testing.T) {
 	if code != 0 || !strings.Contains(info, "2 files, 2 runs, 1 commits") || !strings.Contains(info, "test-box+reference") {
 		t.Errorf("info: exit %d: %s %s", code, info, stderr)
 	}
-	if code, _, stderr := perfrun("history", "backfill", "-db", db, "-repo", "../..", "no-such..range"); code != exitUsage {
+	if code, _, stderr := perfrun("history", "backfill", "-db", db, "-repo", "../..", "no-such..range"); code != subcommand.ExitUsage {
 		t.Errorf("a range that is none: exit %d: %s", code, stderr)
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/perfrun/perfrun/harness/locks"
 	"github.com/perfrun/perfrun/history"
+	"github.com/perfrun/perfrun/internal/subcommand"
 )
 
 // historyElsewhere runs the history command args in a build of this
@@ -21,7 +22,7 @@ import (
 // compile. The build comes from this program's own source, as a count's
 // does, into the user's cache; go's cache keeps its packages, and a build
 // already current writes nothing. Its exit code is the command's.
-func historyElsewhere(ctx context.Context, o *streams, args []string) error {
+func historyElsewhere(ctx context.Context, o *subcommand.Streams, args []string) error {
 	src, err := locks.SelfSource(ctx)
 	if err != nil {
 		return fmt.Errorf("%w, and no build of it with them: %w", history.ErrNoDrivers, err)
@@ -31,7 +32,7 @@ func historyElsewhere(ctx context.Context, o *streams, args []string) error {
 		return err
 	}
 	if _, err := os.Stat(out); err != nil {
-		fmt.Fprintf(o.stderr, "perfrun: this perfrun was built without the history's databases (the main job needs none): building %s from %s with them (-tags %s), once\n", src.Name, src.Dir, history.Tag)
+		fmt.Fprintf(o.Stderr, "perfrun: this perfrun was built without the history's databases (the main job needs none): building %s from %s with them (-tags %s), once\n", src.Name, src.Dir, history.Tag)
 	}
 	if err := src.BuildWith(ctx, out, history.Tag); err != nil {
 		return fmt.Errorf("building perfrun with the history's databases: %w (build it with -tags %s and run that)", err, history.Tag)
@@ -39,11 +40,11 @@ func historyElsewhere(ctx context.Context, o *streams, args []string) error {
 	// No context: an interrupt reaches the command too, which ends as it
 	// does when run alone (a file being added is all there or not at all).
 	cmd := exec.Command(out, append([]string{"history"}, args...)...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, o.stdout, o.stderr
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, o.Stdout, o.Stderr
 	err = cmd.Run()
 	var exit *exec.ExitError
 	if errors.As(err, &exit) && exit.ExitCode() >= 0 {
-		return &exitError{code: exit.ExitCode()}
+		return &subcommand.ExitError{Code: exit.ExitCode()}
 	}
 	return err
 }

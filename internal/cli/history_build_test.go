@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/perfrun/perfrun/internal/subcommand"
 )
 
 // TestHistoryOfAPerfrunWithoutTheDatabases: perfrun built as go run
@@ -48,19 +50,19 @@ func TestHistoryOfAPerfrunWithoutTheDatabases(t *testing.T) {
 	db := filepath.Join(dir, "history.db")
 	const building = "built without the history's databases (the main job needs none): building"
 	code, out, errs := run("history", "add", "-db", db, "-commit", strings.TrimSpace(string(head)), "../../docs/testdata/baseline.txt")
-	if code != exitOK || !strings.Contains(errs, building) || !strings.Contains(out, "1 files added") {
-		t.Fatalf("history add: exit %d, want %d, saying it builds perfrun with the databases\n%s\n%s", code, exitOK, out, errs)
+	if code != subcommand.ExitOK || !strings.Contains(errs, building) || !strings.Contains(out, "1 files added") {
+		t.Fatalf("history add: exit %d, want %d, saying it builds perfrun with the databases\n%s\n%s", code, subcommand.ExitOK, out, errs)
 	}
 	code, out, errs = run("history", "info", "-db", db)
-	if code != exitOK || strings.Contains(errs, building) || !strings.HasPrefix(strings.SplitN(out, "\n", 2)[1], "1 files") {
-		t.Errorf("history info: exit %d, want %d from the build made before, without building\n%s\n%s", code, exitOK, out, errs)
+	if code != subcommand.ExitOK || strings.Contains(errs, building) || !strings.HasPrefix(strings.SplitN(out, "\n", 2)[1], "1 files") {
+		t.Errorf("history info: exit %d, want %d from the build made before, without building\n%s\n%s", code, subcommand.ExitOK, out, errs)
 	}
 	code, _, errs = run("history", "info", "-db", filepath.Join(dir, "none.db"))
-	if code != exitUsage || !strings.Contains(errs, "no history at") {
-		t.Errorf("history info of no history: exit %d, want the command's own %d\n%s", code, exitUsage, errs)
+	if code != subcommand.ExitUsage || !strings.Contains(errs, "no history at") {
+		t.Errorf("history info of no history: exit %d, want the command's own %d\n%s", code, subcommand.ExitUsage, errs)
 	}
 	code, out, _ = run("history", "info", "-h")
-	if code != exitOK || !strings.Contains(out, "usage: perfrun history info") {
+	if code != subcommand.ExitOK || !strings.Contains(out, "usage: perfrun history info") {
 		t.Errorf("history info -h: exit %d, want its help\n%s", code, out)
 	}
 }

@@ -7,16 +7,17 @@ import (
 	"fmt"
 
 	"github.com/perfrun/perfrun/history"
+	"github.com/perfrun/perfrun/internal/subcommand"
 	"github.com/perfrun/perfrun/internal/terminal"
 )
 
-func historyCopy(fs *flag.FlagSet) runFunc {
-	return func(ctx context.Context, o *streams, args []string) error {
+func historyCopy(fs *flag.FlagSet) subcommand.RunFunc {
+	return func(ctx context.Context, o *subcommand.Streams, args []string) error {
 		if len(args) != 2 {
-			return usageError("history copy wants SRC and DST: two histories, each a SQLite file or a postgres:// URL")
+			return subcommand.UsageError("history copy wants SRC and DST: two histories, each a SQLite file or a postgres:// URL")
 		}
 		if history.Same(args[0], args[1]) {
-			return usageError("history copy: SRC and DST are the same history")
+			return subcommand.UsageError("history copy: SRC and DST are the same history")
 		}
 		ctx, stop := terminal.Interruptible(ctx)
 		defer stop()
@@ -30,7 +31,7 @@ func historyCopy(fs *flag.FlagSet) runFunc {
 			return err
 		}
 		defer dst.Close()
-		c, err := history.Copy(ctx, src, dst, progressAfter(o.stderr, "history copy", "files"))
+		c, err := history.Copy(ctx, src, dst, progressAfter(o.Stderr, "history copy", "files"))
 		if err != nil {
 			// Each file is copied whole or not at all, however the copy
 			// was cut: by an interrupt, or by a server that went away.
@@ -40,7 +41,7 @@ func historyCopy(fs *flag.FlagSet) runFunc {
 			}
 			return fmt.Errorf("%w; %s", err, kept)
 		}
-		fmt.Fprintf(o.stdout, "copied %d files (%d runs, %d values) and %d recorded steps from %s to %s; %d files were there already\n",
+		fmt.Fprintf(o.Stdout, "copied %d files (%d runs, %d values) and %d recorded steps from %s to %s; %d files were there already\n",
 			c.Files, c.Runs, c.Samples, c.Steps, src.Path, dst.Path, c.Duplicates)
 		return nil
 	}

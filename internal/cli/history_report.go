@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/perfrun/perfrun/internal/regularfile"
+	"github.com/perfrun/perfrun/internal/subcommand"
 
 	"github.com/perfrun/perfrun/history"
 	"github.com/perfrun/perfrun/internal/publish"
@@ -41,12 +42,12 @@ func seriesPlots(series []*history.Series, steps []history.Step, withSteps bool)
 	return plots, left, nil
 }
 
-func historyPlot(fs *flag.FlagSet) runFunc {
+func historyPlot(fs *flag.FlagSet) subcommand.RunFunc {
 	db := dbFlag(fs)
 	sf := addSeriesFlags(fs, "ns/op")
 	dir := fs.String("o", filepath.Join(filepath.Dir(defaultOutput), "history"), "output directory for the SVG and PNG files")
-	return func(ctx context.Context, o *streams, args []string) error {
-		h, found, err := openSteps(ctx, o.stderr, *db, sf, false)
+	return func(ctx context.Context, o *subcommand.Streams, args []string) error {
+		h, found, err := openSteps(ctx, o.Stderr, *db, sf, false)
 		if err != nil {
 			return err
 		}
@@ -57,32 +58,32 @@ func historyPlot(fs *flag.FlagSet) runFunc {
 			return err
 		}
 		if len(plots) == 0 {
-			return usageError("no series in %s has two commits yet: nothing to draw", h.Path)
+			return subcommand.UsageError("no series in %s has two commits yet: nothing to draw", h.Path)
 		}
 		names, err := report.SavePlots(*dir, plots, regularfile.WriteOwned)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(o.stdout, "wrote %d files to %s (%d series, %d steps marked", len(names), *dir, len(plots), len(steps))
+		fmt.Fprintf(o.Stdout, "wrote %d files to %s (%d series, %d steps marked", len(names), *dir, len(plots), len(steps))
 		if left > 0 {
-			fmt.Fprintf(o.stdout, "; %d series of one commit not drawn", left)
+			fmt.Fprintf(o.Stdout, "; %d series of one commit not drawn", left)
 		}
-		fmt.Fprintln(o.stdout, ")")
+		fmt.Fprintln(o.Stdout, ")")
 		return nil
 	}
 }
 
-func historyReport(fs *flag.FlagSet) runFunc {
+func historyReport(fs *flag.FlagSet) subcommand.RunFunc {
 	db := dbFlag(fs)
 	sf := addSeriesFlags(fs, defaultUnits)
 	dir := fs.String("o", filepath.Join(filepath.Dir(defaultOutput), "history-report"), "output directory: report.md, report.html, images/")
 	title := fs.String("title", "perfrun history", "page title")
 	all := fs.Bool("all", false, "draw every series, not only those with steps")
-	return func(ctx context.Context, o *streams, args []string) error {
+	return func(ctx context.Context, o *subcommand.Streams, args []string) error {
 		if err := checkOutputs("", *dir); err != nil {
 			return err
 		}
-		h, found, err := openSteps(ctx, o.stderr, *db, sf, false)
+		h, found, err := openSteps(ctx, o.Stderr, *db, sf, false)
 		if err != nil {
 			return err
 		}
@@ -123,7 +124,7 @@ func historyReport(fs *flag.FlagSet) runFunc {
 		if err := pub.Publish(); err != nil {
 			return err
 		}
-		fmt.Fprintf(o.stdout, "wrote %s and %s (%d steps, %d series drawn)\n", filepath.Join(*dir, "report.md"), filepath.Join(*dir, "report.html"), len(steps), len(doc.Plots))
+		fmt.Fprintf(o.Stdout, "wrote %s and %s (%d steps, %d series drawn)\n", filepath.Join(*dir, "report.md"), filepath.Join(*dir, "report.html"), len(steps), len(doc.Plots))
 		return nil
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/perfrun/perfrun/internal/subcommand"
 )
 
 // historyFiles writes n results files of one machine, one commit each,
@@ -67,8 +69,8 @@ func TestHistoryCommands(t *testing.T) {
 	// The step is new and a regression: -fail exits 1, and names it.
 	code, out, errs := perfrun("history", "changes", "-db", db, "-fail", "-record")
 	step := "025aaaaaaaaa..026aaaaaaaaa"
-	if code != exitRegression || !strings.Contains(out, "NEW") || !strings.Contains(out, step) || !strings.Contains(out, "regression") {
-		t.Fatalf("changes -fail on a new regression: exit %d, want %d, and the step %s\n%s%s", code, exitRegression, step, out, errs)
+	if code != subcommand.ExitRegression || !strings.Contains(out, "NEW") || !strings.Contains(out, step) || !strings.Contains(out, "regression") {
+		t.Fatalf("changes -fail on a new regression: exit %d, want %d, and the step %s\n%s%s", code, subcommand.ExitRegression, step, out, errs)
 	}
 	// Recorded, it is no longer new: the same check passes.
 	code, out, errs = perfrun("history", "changes", "-db", db, "-fail")
@@ -99,16 +101,16 @@ func TestHistoryCommands(t *testing.T) {
 		code int
 		msg  string
 	}{
-		{[]string{"history"}, exitUsage, "want a history command"},
-		{[]string{"history", "frob"}, exitUsage, `unknown history command "frob"`},
-		{[]string{"history", "add", "-db", db}, exitUsage, "want results files"},
-		{[]string{"history", "add", "-db", db, filepath.Join(dir, "missing.txt")}, exitUsage, "no such file"},
-		{[]string{"history", "add", "-db", db, "-commit-time", "yesterday", files[0]}, exitUsage, "bad -commit-time"},
-		{[]string{"history", "add", "-db", db, filepath.Join(dir, "h.db")}, exitUsage, "no benchmark results (nothing of"},
-		{[]string{"history", "changes", "-db", filepath.Join(dir, "none.db")}, exitUsage, "no history at"},
-		{[]string{"history", "changes", "-db", db, "-cell", "nothing-like-this"}, exitUsage, "no series of the 2"},
-		{[]string{"history", "changes", "-db", db, "-alpha", "0.001"}, exitUsage, "-permutations 199 cannot show p ≤ 0.001"},
-		{[]string{"history", "changes", "-db", db, "-cell", "("}, exitUsage, "bad -cell"},
+		{[]string{"history"}, subcommand.ExitUsage, "want a history command"},
+		{[]string{"history", "frob"}, subcommand.ExitUsage, `unknown history command "frob"`},
+		{[]string{"history", "add", "-db", db}, subcommand.ExitUsage, "want results files"},
+		{[]string{"history", "add", "-db", db, filepath.Join(dir, "missing.txt")}, subcommand.ExitUsage, "no such file"},
+		{[]string{"history", "add", "-db", db, "-commit-time", "yesterday", files[0]}, subcommand.ExitUsage, "bad -commit-time"},
+		{[]string{"history", "add", "-db", db, filepath.Join(dir, "h.db")}, subcommand.ExitUsage, "no benchmark results (nothing of"},
+		{[]string{"history", "changes", "-db", filepath.Join(dir, "none.db")}, subcommand.ExitUsage, "no history at"},
+		{[]string{"history", "changes", "-db", db, "-cell", "nothing-like-this"}, subcommand.ExitUsage, "no series of the 2"},
+		{[]string{"history", "changes", "-db", db, "-alpha", "0.001"}, subcommand.ExitUsage, "-permutations 199 cannot show p ≤ 0.001"},
+		{[]string{"history", "changes", "-db", db, "-cell", "("}, subcommand.ExitUsage, "bad -cell"},
 	} {
 		code, out, errs := perfrun(tc.args...)
 		if code != tc.code || !strings.Contains(errs, tc.msg) {
@@ -128,7 +130,7 @@ func TestHistoryAddGoTestOutput(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, _, errs := perfrun("history", "add", "-db", db, bench)
-	if code != exitUsage || !strings.Contains(errs, "say which with -commit") {
+	if code != subcommand.ExitUsage || !strings.Contains(errs, "say which with -commit") {
 		t.Fatalf("go test output without -commit: exit %d\n%s", code, errs)
 	}
 	code, out, errs := perfrun("history", "add", "-db", db, "-commit", "abc1230000000000000000000000000000000000", "-commit-time", "2026-11-01", bench)
@@ -168,9 +170,9 @@ func TestHistoryOversubscribedNotGated(t *testing.T) {
 // and flags (it printed history's once), and history's help lists them.
 func TestHistoryCommandHelp(t *testing.T) {
 	for _, c := range historyCommands {
-		sub := strings.TrimPrefix(c.name, "history ")
+		sub := strings.TrimPrefix(c.Name, "history ")
 		code, out, errs := perfrun("history", sub, "-h")
-		if code != exitOK || errs != "" || !strings.Contains(out, "usage: perfrun "+c.name+" ") || (!strings.Contains(out, "-db") && c.name != "history copy") {
+		if code != subcommand.ExitOK || errs != "" || !strings.Contains(out, "usage: perfrun "+c.Name+" ") || (!strings.Contains(out, "-db") && c.Name != "history copy") {
 			t.Errorf("history %s -h: exit %d, want its help on standard output\n%s%s", sub, code, out, errs)
 		}
 		if strings.Contains(out, "Commands:") {
@@ -179,8 +181,8 @@ func TestHistoryCommandHelp(t *testing.T) {
 	}
 	code, out, _ := perfrun("help", "history")
 	for _, c := range historyCommands {
-		if sub := strings.TrimPrefix(c.name, "history "); code != exitOK || !strings.Contains(out, "\n  "+sub+" ") {
-			t.Errorf("help history does not list %s:\n%s", c.name, out)
+		if sub := strings.TrimPrefix(c.Name, "history "); code != subcommand.ExitOK || !strings.Contains(out, "\n  "+sub+" ") {
+			t.Errorf("help history does not list %s:\n%s", c.Name, out)
 		}
 	}
 }
@@ -197,7 +199,7 @@ func TestHistoryMinShift(t *testing.T) {
 	if _, out, _ := perfrun("history", "changes", "-db", db, "-min-shift", "15%"); !strings.Contains(out, "0 steps in") {
 		t.Errorf("a +10%% step at -min-shift 15%%:\n%s", out)
 	}
-	if code, _, _ := perfrun("history", "changes", "-db", db, "-min-shift", "100%"); code != exitUsage {
+	if code, _, _ := perfrun("history", "changes", "-db", db, "-min-shift", "100%"); code != subcommand.ExitUsage {
 		t.Errorf("-min-shift 100%%: exit %d, want usage", code)
 	}
 }

@@ -8,34 +8,35 @@ import (
 	"strings"
 
 	"github.com/perfrun/perfrun/internal/regularfile"
+	"github.com/perfrun/perfrun/internal/subcommand"
 
 	"github.com/perfrun/perfrun/records/importers"
 )
 
-var cmdImport = &command{
-	maxArgs: 1, name: "import", args: "-format FORMAT [-o FILE] INPUT", short: "read another tool's results as a results file",
-	long: `Import reads another benchmark tool's results and writes them as a results
+var cmdImport = &subcommand.Command{
+	MaxArgs: 1, Name: "import", Args: "-format FORMAT [-o FILE] INPUT", Short: "read another tool's results as a results file",
+	Long: `Import reads another benchmark tool's results and writes them as a results
 file in the Go benchmark format — every sample the tool recorded, in its
 units — so that compare, gate, report and history add take them as they
 take perfrun's. "-" reads standard input.`,
 }
 
-func init() { cmdImport.define = importFlags }
+func init() { cmdImport.Define = importFlags }
 
-func importFlags(fs *flag.FlagSet) runFunc {
+func importFlags(fs *flag.FlagSet) subcommand.RunFunc {
 	var names []string
 	for _, im := range importers.All {
 		names = append(names, im.Name+": "+im.Doc)
 	}
 	format := fs.String("format", "", "the tool's format: "+strings.Join(names, "; "))
 	out := fs.String("o", "", "the results file to write (default: standard output)")
-	return func(_ context.Context, o *streams, args []string) error {
+	return func(_ context.Context, o *subcommand.Streams, args []string) error {
 		if fs.NArg() != 1 {
-			return usageError("want one input file (or - for standard input)")
+			return subcommand.UsageError("want one input file (or - for standard input)")
 		}
 		im, err := importers.Lookup(*format)
 		if err != nil {
-			return asUsage(err)
+			return subcommand.AsUsage(err)
 		}
 		if err := checkOutputs(*out, ""); err != nil {
 			return err
@@ -45,27 +46,27 @@ func importFlags(fs *flag.FlagSet) runFunc {
 		}
 		data, name, err := readInput(fs.Arg(0))
 		if err != nil {
-			return asUsage(err)
+			return subcommand.AsUsage(err)
 		}
 		set, err := im.Import(bytes.NewReader(data), name)
 		if err != nil {
-			return asUsage(err)
+			return subcommand.AsUsage(err)
 		}
 		for _, w := range set.Warnings {
-			fmt.Fprintf(o.stderr, "perfrun: import: %v\n", w)
+			fmt.Fprintf(o.Stderr, "perfrun: import: %v\n", w)
 		}
 		var buf bytes.Buffer
 		if err := set.Write(&buf); err != nil {
 			return err
 		}
 		if *out == "" {
-			_, err := o.stdout.Write(buf.Bytes())
+			_, err := o.Stdout.Write(buf.Bytes())
 			return err
 		}
 		if err := regularfile.Write(*out, buf.Bytes()); err != nil {
 			return err
 		}
-		fmt.Fprintf(o.stderr, "perfrun: import: wrote %s (%d samples of %d benchmarks from %s)\n", *out, len(set.Records), len(set.Cells()), name)
+		fmt.Fprintf(o.Stderr, "perfrun: import: wrote %s (%d samples of %d benchmarks from %s)\n", *out, len(set.Records), len(set.Cells()), name)
 		return nil
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/perfrun/perfrun/internal/subcommand"
 )
 
 // TestNothingMeasuredIsNoSuccess: every reader of a file whose samples
@@ -30,7 +32,7 @@ func TestNothingMeasuredIsNoSuccess(t *testing.T) {
 	} {
 		var stdout, stderr bytes.Buffer
 		code := run(&stdout, &stderr, args)
-		if code != exitInconclusive || !strings.Contains(stderr.String(), "nothing measured") {
+		if code != subcommand.ExitInconclusive || !strings.Contains(stderr.String(), "nothing measured") {
 			t.Errorf("perfrun %s: exit %d, want 3 saying nothing was measured:\n%s%s", strings.Join(args, " "), code, &stdout, &stderr)
 		}
 	}
@@ -54,7 +56,7 @@ func TestProcessesCountAFileOnce(t *testing.T) {
 	b := write("b.txt", one)
 	c := write("c.txt", strings.Replace(one, "90 ns", "100 ns", 1))
 	var stdout, stderr bytes.Buffer
-	if code := run(&stdout, &stderr, []string{"export", "-format", "processes", a, a, b, c}); code != exitOK {
+	if code := run(&stdout, &stderr, []string{"export", "-format", "processes", a, a, b, c}); code != subcommand.ExitOK {
 		t.Fatalf("exit %d:\n%s", code, &stderr)
 	}
 	if n := strings.Count(stderr.String(), "counted once"); n != 2 {
@@ -64,17 +66,17 @@ func TestProcessesCountAFileOnce(t *testing.T) {
 	stripped := write("stripped.txt", strings.Replace(strings.Replace(one, "2.0GHz  ", "2.0GHz", 1), "90 ns", "95 ns", 1))
 	stdout.Reset()
 	stderr.Reset()
-	if code := run(&stdout, &stderr, []string{"export", "-format", "processes", a, other}); code != exitUsage || !strings.Contains(stderr.String(), "corpus") {
+	if code := run(&stdout, &stderr, []string{"export", "-format", "processes", a, other}); code != subcommand.ExitUsage || !strings.Contains(stderr.String(), "corpus") {
 		t.Errorf("two corpora: exit %d, want 2 naming the corpus:\n%s", code, &stderr)
 	}
 	stdout.Reset()
 	stderr.Reset()
-	if code := run(&stdout, &stderr, []string{"export", "-format", "processes", "-ignore-config", "corpus", a, other}); code != exitOK {
+	if code := run(&stdout, &stderr, []string{"export", "-format", "processes", "-ignore-config", "corpus", a, other}); code != subcommand.ExitOK {
 		t.Errorf("two corpora with -ignore-config corpus, as the refusal suggests: exit %d:\n%s", code, &stderr)
 	}
 	stdout.Reset()
 	stderr.Reset()
-	if code := run(&stdout, &stderr, []string{"export", "-format", "processes", a, stripped}); code != exitOK {
+	if code := run(&stdout, &stderr, []string{"export", "-format", "processes", a, stripped}); code != subcommand.ExitOK {
 		t.Errorf("a cpu: line without its trailing spaces is another machine: exit %d:\n%s", code, &stderr)
 	}
 }
@@ -94,7 +96,7 @@ func TestMessagesAsPromised(t *testing.T) {
 		{[]string{"history", "backfill", "-db", filepath.Join(dir, "h.db"), "HEAD~1..HEAD", "stray"}, "unexpected argument"},
 	} {
 		code, out, errs := perfrun(tc.args...)
-		if code != exitUsage || !strings.Contains(errs, tc.want) {
+		if code != subcommand.ExitUsage || !strings.Contains(errs, tc.want) {
 			t.Errorf("perfrun %q: exit %d, want 2 saying %q\n%s%s", tc.args, code, tc.want, out, errs)
 		}
 	}
@@ -102,7 +104,7 @@ func TestMessagesAsPromised(t *testing.T) {
 		t.Errorf("run -seed -1 suggests -o:\n%s", errs)
 	}
 	// After --, an argument that begins with "-" is an argument.
-	if code, _, errs := perfrun("bisect", "-repo", dir, "--", "-x", "HEAD"); code != exitUsage || strings.Contains(errs, "flag provided but not defined") {
+	if code, _, errs := perfrun("bisect", "-repo", dir, "--", "-x", "HEAD"); code != subcommand.ExitUsage || strings.Contains(errs, "flag provided but not defined") {
 		t.Errorf("bisect -- -x HEAD: exit %d, read -x as a flag:\n%s", code, errs)
 	}
 }
@@ -120,7 +122,7 @@ func TestEmptyNamesAreNamed(t *testing.T) {
 		{"predict", ""},
 	} {
 		code, out, errs := perfrun(args...)
-		if code != exitUsage || !strings.Contains(errs, "empty") || strings.Contains(errs, " : ") {
+		if code != subcommand.ExitUsage || !strings.Contains(errs, "empty") || strings.Contains(errs, " : ") {
 			t.Errorf("perfrun %q: exit %d, want 2 naming the empty name\n%s%s", args, code, out, errs)
 		}
 	}

@@ -6,23 +6,24 @@ import (
 	"flag"
 
 	"github.com/perfrun/perfrun/internal/cellops"
+	"github.com/perfrun/perfrun/internal/subcommand"
 )
 
-var cmdCellOps = &command{
-	maxArgs: 0, name: cellops.Name, args: "[flags]", short: "run N operations of one cell (for callgrind)",
-	long: `Cell-ops performs exactly -ops operations of one cell on one thread after
+var cmdCellOps = &subcommand.Command{
+	MaxArgs: 0, Name: cellops.Name, Args: "[flags]", Short: "run N operations of one cell (for callgrind)",
+	Long: `Cell-ops performs exactly -ops operations of one cell on one thread after
 its setup, and nothing else: what "run -instructions" counts under
 callgrind. Not listed in help.`,
 }
 
-func init() { cmdCellOps.define = cellOpsFlags }
+func init() { cmdCellOps.Define = cellOpsFlags }
 
-func cellOpsFlags(fs *flag.FlagSet) runFunc {
+func cellOpsFlags(fs *flag.FlagSet) subcommand.RunFunc {
 	f := cellops.Define(fs)
-	return func(ctx context.Context, o *streams, args []string) error {
-		err := f.Run(ctx, o.stdout)
+	return func(ctx context.Context, o *subcommand.Streams, args []string) error {
+		err := f.Run(ctx, o.Stdout)
 		if u := (*cellops.UsageError)(nil); errors.As(err, &u) {
-			return usageError("%s", u.Error())
+			return subcommand.UsageError("%s", u.Error())
 		}
 		return err
 	}

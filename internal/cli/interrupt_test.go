@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -12,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/perfrun/perfrun/internal/subcommand"
 )
 
 // watchWriter records what is written and runs fn once when want appears.
@@ -62,7 +63,7 @@ func TestInterruptKeepsCompletedRounds(t *testing.T) {
 	case <-time.After(2 * time.Minute):
 		t.Fatal("run did not stop after SIGINT")
 	}
-	if code != exitSignal+int(syscall.SIGINT) {
+	if code != subcommand.ExitSignal+int(syscall.SIGINT) {
 		t.Fatalf("exit %d, want 130 (interrupted)\n%s", code, stderr)
 	}
 	m := regexp.MustCompile(`interrupted: kept the (\d+) completed rounds`).FindStringSubmatch(stderr.String())
@@ -116,7 +117,7 @@ func TestInterruptDuringCorpusGeneration(t *testing.T) {
 		if took := time.Since(sent); took > 3*time.Second {
 			t.Errorf("stopped %v after the signal", took)
 		}
-		if !strings.Contains(stderr.String(), "interrupted") || code != exitSignal+int(syscall.SIGINT) {
+		if !strings.Contains(stderr.String(), "interrupted") || code != subcommand.ExitSignal+int(syscall.SIGINT) {
 			t.Errorf("exit %d, want 130, saying interrupted:\n%s", code, stderr)
 		}
 	case <-time.After(3 * time.Minute):
@@ -138,7 +139,7 @@ func TestInterruptBeforeFirstRound(t *testing.T) {
 	var stdout bytes.Buffer
 	code := run(&stdout, stderr, []string{"run", "-impl", "rcu", "-threads", "1,2", "-rounds", "100",
 		"-window", "2s", "-warmup", "1ms", "-param", "certs=32", "-plots", "none", "-quarantine=false", "-o", out})
-	if code != exitSignal+int(syscall.SIGINT) {
+	if code != subcommand.ExitSignal+int(syscall.SIGINT) {
 		t.Fatalf("exit %d, want 130 (interrupted)\n%s", code, stderr)
 	}
 	data, err := os.ReadFile(out)
@@ -147,28 +148,6 @@ func TestInterruptBeforeFirstRound(t *testing.T) {
 	}
 	if !strings.Contains(stderr.String(), "nothing written; "+out+" is as it was") {
 		t.Errorf("no word of it:\n%s", stderr)
-	}
-}
-
-// TestInterruptMessage: whatever a command made of its cancelled context
-// or its interrupted child, the user reads "interrupted" and what was kept,
-// never the raw words of the cancellation alone.
-func TestInterruptMessage(t *testing.T) {
-	for _, tc := range []struct{ err, want string }{
-		{"", "interrupted"},
-		{"context canceled", "interrupted"},
-		{"building head: signal: interrupt: ", "interrupted: building head"},
-		{"interrupted: kept the 2 completed rounds", "interrupted: kept the 2 completed rounds"},
-		{"copy: context canceled", "interrupted: copy"},
-		{"add: interrupted: 3 files added, x.txt and the rest not", "interrupted: add: 3 files added, x.txt and the rest not"},
-	} {
-		var err error
-		if tc.err != "" {
-			err = errors.New(tc.err)
-		}
-		if got := interruptMessage(err); got != tc.want {
-			t.Errorf("interruptMessage(%q) = %q, want %q", tc.err, got, tc.want)
-		}
 	}
 }
 
@@ -191,7 +170,7 @@ func TestInterruptEndsAReplayAtOnce(t *testing.T) {
 	}()
 	select {
 	case code := <-done:
-		if took := time.Since(<-sentAt); code != exitSignal+int(syscall.SIGINT) || took > time.Second {
+		if took := time.Since(<-sentAt); code != subcommand.ExitSignal+int(syscall.SIGINT) || took > time.Second {
 			t.Errorf("exit %d %v after SIGINT, want 130 within a second\n%s", code, took, stderr)
 		}
 	case <-time.After(time.Minute):

@@ -7,19 +7,20 @@ import (
 	"text/tabwriter"
 
 	"github.com/perfrun/perfrun/impls"
+	"github.com/perfrun/perfrun/internal/subcommand"
 	"github.com/perfrun/perfrun/workloads"
 )
 
-var cmdList = &command{
-	maxArgs: 0, name: "list", args: "", short: "list implementations, workloads and their parameters",
-	long: "List prints the implementations and the workloads with their parameters and defaults.",
+var cmdList = &subcommand.Command{
+	MaxArgs: 0, Name: "list", Args: "", Short: "list implementations, workloads and their parameters",
+	Long: "List prints the implementations and the workloads with their parameters and defaults.",
 }
 
-func init() { cmdList.define = listFlags }
+func init() { cmdList.Define = listFlags }
 
-func listFlags(*flag.FlagSet) runFunc {
-	return func(_ context.Context, o *streams, args []string) error {
-		tw := tabwriter.NewWriter(o.stdout, 0, 0, 2, ' ', 0)
+func listFlags(*flag.FlagSet) subcommand.RunFunc {
+	return func(_ context.Context, o *subcommand.Streams, args []string) error {
+		tw := tabwriter.NewWriter(o.Stdout, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "Implementations:")
 		for _, im := range impls.All() {
 			desc := im.Description

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/perfrun/perfrun/internal/subcommand"
 )
 
 // planted are history locations with a password in each form a location
@@ -29,11 +31,11 @@ func TestNoPasswordPrinted(t *testing.T) {
 	for _, loc := range planted {
 		t.Setenv("PERFRUN_HISTORY", loc)
 		var runs [][]string
-		for _, c := range append(commands, hidden...) {
-			runs = append(runs, []string{c.name, "-h"}, []string{"help", "-all", c.name})
+		for _, c := range append(program.Commands, program.Hidden...) {
+			runs = append(runs, []string{c.Name, "-h"}, []string{"help", "-all", c.Name})
 		}
 		for _, c := range historyCommands {
-			name := strings.TrimPrefix(c.name, "history ")
+			name := strings.TrimPrefix(c.Name, "history ")
 			runs = append(runs, []string{"history", name, "-h"})
 		}
 		runs = append(runs,
@@ -64,7 +66,7 @@ func TestUnreachableServer(t *testing.T) {
 	for _, loc := range planted[:3] {
 		var stdout, stderr bytes.Buffer
 		code := run(&stdout, &stderr, []string{"history", "info", "-db", loc})
-		if code != exitFailure || !strings.Contains(stderr.String(), "cannot connect") || strings.Contains(stderr.String(), "SQLite") {
+		if code != subcommand.ExitFailure || !strings.Contains(stderr.String(), "cannot connect") || strings.Contains(stderr.String(), "SQLite") {
 			t.Errorf("history info -db %s: exit %d, want 4 and cannot connect:\n%s", loc, code, &stderr)
 		}
 	}
@@ -83,7 +85,7 @@ func TestHistoryLocations(t *testing.T) {
 	for _, db := range []string{"mysql://u@h/db", "sqlite://h.db", "file://" + dir + "/h.db", "/dev/null", dir} {
 		var stdout, stderr bytes.Buffer
 		code := run(&stdout, &stderr, []string{"history", "add", "-db", db, res})
-		if code != exitUsage {
+		if code != subcommand.ExitUsage {
 			t.Errorf("history add -db %s: exit %d, want 2:\n%s%s", db, code, &stdout, &stderr)
 		}
 	}
@@ -94,7 +96,7 @@ func TestHistoryLocations(t *testing.T) {
 		t.Log("/dev/null-journal exists (left by something else?)")
 	}
 	var stdout, stderr bytes.Buffer
-	if code := run(&stdout, &stderr, []string{"history", "add", "-db", "h.db", res}); code != exitOK {
+	if code := run(&stdout, &stderr, []string{"history", "add", "-db", "h.db", res}); code != subcommand.ExitOK {
 		t.Fatalf("history add: exit %d\n%s", code, &stderr)
 	}
 	if err := os.Symlink("h.db", "link.db"); err != nil {
@@ -104,7 +106,7 @@ func TestHistoryLocations(t *testing.T) {
 		stdout.Reset()
 		stderr.Reset()
 		code := run(&stdout, &stderr, []string{"history", "copy", pair[0], pair[1]})
-		if code != exitUsage || !strings.Contains(stderr.String(), "same history") {
+		if code != subcommand.ExitUsage || !strings.Contains(stderr.String(), "same history") {
 			t.Errorf("history copy %s %s: exit %d, want 2 (the same history):\n%s%s", pair[0], pair[1], code, &stdout, &stderr)
 		}
 	}

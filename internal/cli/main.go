@@ -8,6 +8,7 @@ import (
 	"io"
 
 	"github.com/perfrun/perfrun/impls"
+	"github.com/perfrun/perfrun/internal/subcommand"
 	"github.com/perfrun/perfrun/store"
 )
 
@@ -17,7 +18,7 @@ import (
 func Main(args []string, stdout, stderr io.Writer, extra []store.Impl) int {
 	if err := impls.Register(extra...); err != nil {
 		fmt.Fprintf(stderr, "perfrun: %v\n", err)
-		return exitUsage
+		return subcommand.ExitUsage
 	}
 	return run(stdout, stderr, args)
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/perfrun/perfrun/impls"
+	"github.com/perfrun/perfrun/internal/subcommand"
 )
 
 func perfrun(args ...string) (code int, stdout, stderr string) {
@@ -54,7 +55,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"cell-ops", "-impl", "rcu", "-workload", "issuer", "-ops", "0"}, "-ops 0: want at least 1"},
 	} {
 		code, _, stderr := perfrun(tc.args...)
-		if code != exitUsage || !strings.Contains(stderr, tc.msg) {
+		if code != subcommand.ExitUsage || !strings.Contains(stderr, tc.msg) {
 			t.Errorf("perfrun %v: exit %d, stderr %q; want exit 2 and %q", tc.args, code, stderr, tc.msg)
 		}
 	}
@@ -79,9 +80,9 @@ func TestHelpAndList(t *testing.T) {
 		t.Errorf("version: exit %d, %q", code, out)
 	}
 	// Help asked for goes to standard output and exits 0, for every command.
-	for _, c := range append(commands, hidden...) {
-		if code, out, errOut := perfrun(c.name, "-h"); code != 0 || errOut != "" || !strings.Contains(out, "usage: perfrun "+c.name) {
-			t.Errorf("%s -h: exit %d, want its help on standard output\nstdout: %s\nstderr: %s", c.name, code, out, errOut)
+	for _, c := range append(program.Commands, program.Hidden...) {
+		if code, out, errOut := perfrun(c.Name, "-h"); code != 0 || errOut != "" || !strings.Contains(out, "usage: perfrun "+c.Name) {
+			t.Errorf("%s -h: exit %d, want its help on standard output\nstdout: %s\nstderr: %s", c.Name, code, out, errOut)
 		}
 	}
 	if code, out, _ := perfrun("help", "-h"); code != 0 || !strings.Contains(out, "usage: perfrun help") {
@@ -124,7 +125,7 @@ func TestRunBadCorpus(t *testing.T) {
 	bad := filepath.Join(t.TempDir(), "bad.pem")
 	os.WriteFile(bad, []byte("-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n"), 0o644)
 	code, _, stderr := perfrun("run", "-corpus", bad, "-q", "-o", "")
-	if code != exitUsage || !strings.Contains(stderr, bad+":1: certificate:") || !strings.Contains(stderr, "no CA certificate or CRL") {
+	if code != subcommand.ExitUsage || !strings.Contains(stderr, bad+":1: certificate:") || !strings.Contains(stderr, "no CA certificate or CRL") {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
 }
@@ -143,10 +144,10 @@ func TestCorpusCommand(t *testing.T) {
 		t.Fatalf("manifest: %v\n%s", err, manifest)
 	}
 	// A bad -o is a usage error (2), found before the corpus is made.
-	if code, _, stderr := perfrun("corpus", "-o", dir); code != exitUsage || !strings.Contains(stderr, "already holds a corpus") {
+	if code, _, stderr := perfrun("corpus", "-o", dir); code != subcommand.ExitUsage || !strings.Contains(stderr, "already holds a corpus") {
 		t.Fatalf("second write: exit %d, %q", code, stderr)
 	}
-	if code, _, stderr := perfrun("corpus", "-o", filepath.Join(dir, "manifest.tsv")); code != exitUsage || !strings.Contains(stderr, "is a file") {
+	if code, _, stderr := perfrun("corpus", "-o", filepath.Join(dir, "manifest.tsv")); code != subcommand.ExitUsage || !strings.Contains(stderr, "is a file") {
 		t.Fatalf("-o FILE: exit %d, %q", code, stderr)
 	}
 }
@@ -160,8 +161,8 @@ func (errWriter) Write([]byte) (int, error) { return 0, errors.New("no space lef
 // /dev/full) is no success: it exited 0 with the output lost.
 func TestLostOutputIsAFailure(t *testing.T) {
 	var stderr bytes.Buffer
-	if code := run(errWriter{}, &stderr, []string{"list"}); code != exitFailure || !strings.Contains(stderr.String(), "no space left on device") {
-		t.Errorf("exit %d, stderr %q; want %d naming the error", code, stderr.String(), exitFailure)
+	if code := run(errWriter{}, &stderr, []string{"list"}); code != subcommand.ExitFailure || !strings.Contains(stderr.String(), "no space left on device") {
+		t.Errorf("exit %d, stderr %q; want %d naming the error", code, stderr.String(), subcommand.ExitFailure)
 	}
 }
 
@@ -196,11 +197,11 @@ func TestCompareShowsGatedUnits(t *testing.T) {
 // once ran to 47 lines, gate's to 52.
 func TestHelpFitsAScreen(t *testing.T) {
 	var names [][]string
-	for _, c := range commands {
-		names = append(names, []string{c.name})
+	for _, c := range program.Commands {
+		names = append(names, []string{c.Name})
 	}
 	for _, c := range historyCommands {
-		names = append(names, strings.Fields(c.name))
+		names = append(names, strings.Fields(c.Name))
 	}
 	for _, args := range names {
 		_, stdout, stderr := perfrun(append(args, "-h")...)
@@ -246,7 +247,7 @@ func TestPreviousRunOfOtherDesignsNamed(t *testing.T) {
 func TestMissingTempDirNamed(t *testing.T) {
 	t.Setenv("TMPDIR", filepath.Join(t.TempDir(), "gone"))
 	code, _, stderr := perfrun("run", "-impl", "rcu", "-threads", "1", "-rounds", "1")
-	if code != exitUsage || !strings.Contains(stderr, "TMPDIR=") || !strings.Contains(stderr, "gone is not a folder") {
-		t.Errorf("exit %d, want %d naming TMPDIR:\n%s", code, exitUsage, stderr)
+	if code != subcommand.ExitUsage || !strings.Contains(stderr, "TMPDIR=") || !strings.Contains(stderr, "gone is not a folder") {
+		t.Errorf("exit %d, want %d naming TMPDIR:\n%s", code, subcommand.ExitUsage, stderr)
 	}
 }

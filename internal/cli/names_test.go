@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/perfrun/perfrun/internal/subcommand"
 )
 
 // TestANameANewlineIsPrintedEscaped: a name a user gave with a newline in
@@ -27,7 +29,7 @@ func TestANameANewlineIsPrintedEscaped(t *testing.T) {
 	} {
 		var stdout, stderr bytes.Buffer
 		code := run(&stdout, &stderr, args)
-		if code == exitOK || strings.Contains(stderr.String(), name) || strings.Count(strings.TrimSpace(stderr.String()), "\n") > 0 {
+		if code == subcommand.ExitOK || strings.Contains(stderr.String(), name) || strings.Count(strings.TrimSpace(stderr.String()), "\n") > 0 {
 			t.Errorf("perfrun %q: exit %d, want one line naming it escaped:\n%s", args, code, &stderr)
 		}
 		t.Logf("%q: %s", args, &stderr)
@@ -40,7 +42,7 @@ func TestARepairPastTheRoundsIsRefused(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	start := time.Now()
 	code := run(&stdout, &stderr, []string{"run", "-q", "-o", "", "-impl", "rcu", "-threads", "1", "-rounds", "2", "-window", "1ms", "-repair", "1000000"})
-	if code != exitUsage || !strings.Contains(stderr.String(), `"1000000" for flag -repair`) {
+	if code != subcommand.ExitUsage || !strings.Contains(stderr.String(), `"1000000" for flag -repair`) {
 		t.Errorf("run -repair 1000000: exit %d after %v, want 2 saying -repair is past its bound:\n%s", code, time.Since(start), &stderr)
 	}
 }

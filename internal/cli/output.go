@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/perfrun/perfrun/internal/subcommand"
 )
 
 // defaultOutput is where run writes when -o is not given: one folder that
@@ -57,7 +59,7 @@ func notAnInput(out string, inputs ...string) error {
 			}
 		}
 		if ii, err := os.Stat(in); err == nil && os.SameFile(oi, ii) {
-			return usageError("output %s is the input %s: writing it would destroy what is read; write elsewhere", out, in)
+			return subcommand.UsageError("output %s is the input %s: writing it would destroy what is read; write elsewhere", out, in)
 		}
 	}
 	return nil

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/perfrun/perfrun/internal/subcommand"
 )
 
 // TestOutputsDoNotFollowPlantedLinks: a symlink planted where perfrun
@@ -27,7 +29,7 @@ func TestOutputsDoNotFollowPlantedLinks(t *testing.T) {
 	if code, _, stderr := perfrun("plot", "-o", plots, res); code != 0 {
 		t.Fatalf("plot: exit %d: %s", code, stderr)
 	}
-	if code, _, stderr := perfrun("report", "-o", rep, res); code != exitUsage || !strings.Contains(stderr, "perfrun did not write it") {
+	if code, _, stderr := perfrun("report", "-o", rep, res); code != subcommand.ExitUsage || !strings.Contains(stderr, "perfrun did not write it") {
 		t.Fatalf("report over a planted link: exit %d: %s", code, stderr)
 	}
 	if data, _ := os.ReadFile(victim); string(data) != "precious\n" {

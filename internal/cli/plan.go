@@ -9,6 +9,7 @@ import (
 	"github.com/perfrun/perfrun/harness"
 	"github.com/perfrun/perfrun/harness/foreign"
 	"github.com/perfrun/perfrun/impls"
+	"github.com/perfrun/perfrun/internal/subcommand"
 	"github.com/perfrun/perfrun/store"
 	"github.com/perfrun/perfrun/workloads"
 )
@@ -69,7 +70,7 @@ const noImpl = "none"
 // commandFlags are the flags that add foreign commands as cells, shared by
 // run, ab and arm.
 type commandFlags struct {
-	specs listFlag
+	specs subcommand.ListFlag
 	unit  string
 }
 

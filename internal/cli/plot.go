@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/perfrun/perfrun/internal/regularfile"
+	"github.com/perfrun/perfrun/internal/subcommand"
 
 	"github.com/perfrun/perfrun/harness"
 	"github.com/perfrun/perfrun/impls"
@@ -13,23 +14,23 @@ import (
 	"github.com/perfrun/perfrun/report"
 )
 
-var cmdPlot = &command{
-	maxArgs: -1, name: "plot", args: "[flags] FILE...", short: "draw latency, throughput, speedup and load plots (SVG, PNG) from results",
-	long: `Plot redraws the pictures of saved results: latency, throughput and speedup
+var cmdPlot = &subcommand.Command{
+	MaxArgs: -1, Name: "plot", Args: "[flags] FILE...", Short: "draw latency, throughput, speedup and load plots (SVG, PNG) from results",
+	Long: `Plot redraws the pictures of saved results: latency, throughput and speedup
 against threads per workload, and ns/add against n for load, as SVG and PNG.
 Files from several machines (run -label machine=NAME) draw one line per
 implementation and machine: one colour per implementation, dashes per
 machine.`,
 }
 
-func init() { cmdPlot.define = plotFlags }
+func init() { cmdPlot.Define = plotFlags }
 
-func plotFlags(fs *flag.FlagSet) runFunc {
+func plotFlags(fs *flag.FlagSet) subcommand.RunFunc {
 	dir := fs.String("o", "", "output directory (default: the first FILE without extension, plus -plots)")
 	ignore := fs.String("ignore", "", "name keys to leave out, comma-separated (as benchstat's -ignore), so that files whose cells differ only in them share pictures, e.g. certs,hit")
-	return func(_ context.Context, o *streams, args []string) error {
+	return func(_ context.Context, o *subcommand.Streams, args []string) error {
 		if fs.NArg() == 0 {
-			return usageError("want at least one results file")
+			return subcommand.UsageError("want at least one results file")
 		}
 		sets, err := readSets("plot", fs.Args(), o, splitList(*ignore)...)
 		if err != nil {
@@ -46,25 +47,25 @@ func plotFlags(fs *flag.FlagSet) runFunc {
 		if len(files) == 0 {
 			return fmt.Errorf("nothing to plot: need at least two thread counts, or two sizes n for load")
 		}
-		fmt.Fprintf(o.stdout, "wrote %d files to %s\n", len(files), out)
+		fmt.Fprintf(o.Stdout, "wrote %d files to %s\n", len(files), out)
 		return nil
 	}
 }
 
 // readSets reads results files, printing their warnings, with the name
 // keys ignore left out; a file that cannot be read is the user's to fix.
-func readSets(cmd string, specs []string, o *streams, ignore ...string) ([]*records.Set, error) {
+func readSets(cmd string, specs []string, o *subcommand.Streams, ignore ...string) ([]*records.Set, error) {
 	var sets []*records.Set
 	for _, spec := range specs {
 		s, err := records.ReadFileWithout(spec, ignore...)
 		if err != nil {
-			return nil, asUsage(err)
+			return nil, subcommand.AsUsage(err)
 		}
 		for _, w := range s.Warnings {
-			fmt.Fprintf(o.stderr, "perfrun: %s: warning: %v\n", cmd, w)
+			fmt.Fprintf(o.Stderr, "perfrun: %s: warning: %v\n", cmd, w)
 		}
 		if why, none := nothingMeasured(s); none {
-			return nil, &exitError{exitInconclusive, fmt.Errorf("%s: nothing measured: every sample was set aside (%s)", s.File, why)}
+			return nil, &subcommand.ExitError{Code: subcommand.ExitInconclusive, Err: fmt.Errorf("%s: nothing measured: every sample was set aside (%s)", s.File, why)}
 		}
 		sets = append(sets, s)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/perfrun/perfrun/internal/flagvalue"
 	"github.com/perfrun/perfrun/internal/regularfile"
+	"github.com/perfrun/perfrun/internal/subcommand"
 	"github.com/perfrun/perfrun/internal/terminal"
 
 	"github.com/perfrun/perfrun/internal/summary"
@@ -20,10 +21,10 @@ import (
 	"github.com/perfrun/perfrun/report"
 )
 
-var cmdPredict = &command{
-	maxArgs: 1, name: "predict", args: "[flags] RESULTS", short: "predict time per call past the machine's cores from 1-thread lock profiles",
-	common: []string{"threads", "o"},
-	long: `Predict says what each 1-thread cell's lock profile predicts at more threads
+var cmdPredict = &subcommand.Command{
+	MaxArgs: 1, Name: "predict", Args: "[flags] RESULTS", Short: "predict time per call past the machine's cores from 1-thread lock profiles",
+	Common: []string{"threads", "o"},
+	Long: `Predict says what each 1-thread cell's lock profile predicts at more threads
 than the machine has cores, one core a thread: the time one worker spends
 per call, as a band, and the throughput. RESULTS must hold 1-thread cells
 with instructions/op and a lock profile ("perfrun run -threads 1
@@ -65,7 +66,7 @@ The file it writes says predicted: yes on every record; every perfrun
 reader and benchstat read it.`,
 }
 
-func init() { cmdPredict.define = predictFlags }
+func init() { cmdPredict.Define = predictFlags }
 
 // predictOptions are predict's flags.
 type predictOptions struct {
@@ -74,7 +75,7 @@ type predictOptions struct {
 	windows                                       *int
 }
 
-func predictFlags(fs *flag.FlagSet) runFunc {
+func predictFlags(fs *flag.FlagSet) subcommand.RunFunc {
 	p := &predictOptions{
 		threads:   fs.String("threads", "1-18", "thread counts to predict, e.g. 1-18 or 1,2,4,8,16"),
 		out:       fs.String("o", "", "write the prediction as a results file here (default: none, the table alone)"),
@@ -87,9 +88,9 @@ func predictFlags(fs *flag.FlagSet) runFunc {
 	}
 	flagvalue.SpanVar(fs, p.window, "window", 100*time.Millisecond, time.Millisecond, time.Minute, "time of each window that measures the machine's constants")
 	flagvalue.BoundedVar(fs, p.windows, "windows", 9, 1, 1000, "windows of each constant, interleaved")
-	return func(ctx context.Context, o *streams, args []string) error {
+	return func(ctx context.Context, o *subcommand.Streams, args []string) error {
 		if fs.NArg() != 1 {
-			return usageError("want one results file")
+			return subcommand.UsageError("want one results file")
 		}
 		counts, pairs, err := p.check(fs.Arg(0))
 		if err != nil {
@@ -106,10 +107,10 @@ func predictFlags(fs *flag.FlagSet) runFunc {
 func (p *predictOptions) check(input string) ([]int, map[string]string, error) {
 	counts, err := harness.ParseThreads(*p.threads)
 	if err != nil || len(counts) == 0 {
-		return nil, nil, usageError("bad -threads %q: %v", *p.threads, err)
+		return nil, nil, subcommand.UsageError("bad -threads %q: %v", *p.threads, err)
 	}
 	if *p.constants != "measure" && *p.constants != "reference" {
-		return nil, nil, usageError("-constants must be measure or reference, not %q", *p.constants)
+		return nil, nil, subcommand.UsageError("-constants must be measure or reference, not %q", *p.constants)
 	}
 	if *p.out != "" {
 		if err := checkOutput(*p.out); err != nil {
@@ -123,13 +124,13 @@ func (p *predictOptions) check(input string) ([]int, map[string]string, error) {
 	}
 	pairs, err := parsePairs(*p.as)
 	if err != nil {
-		return nil, nil, usageError("bad -as %q: %v", *p.as, err)
+		return nil, nil, subcommand.UsageError("bad -as %q: %v", *p.as, err)
 	}
 	if (*p.against == "") != (len(pairs) == 0) {
-		return nil, nil, usageError("-against FILE and -as IMPL=PUBLISHED,... go together")
+		return nil, nil, subcommand.UsageError("-against FILE and -as IMPL=PUBLISHED,... go together")
 	}
 	if *p.plotDir != "" && *p.against == "" {
-		return nil, nil, usageError("-plot draws the prediction beside a published table: give -against FILE -as IMPL=PUBLISHED too")
+		return nil, nil, subcommand.UsageError("-plot draws the prediction beside a published table: give -against FILE -as IMPL=PUBLISHED too")
 	}
 	return counts, pairs, checkOutputs("", *p.plotDir)
 }
@@ -137,15 +138,15 @@ func (p *predictOptions) check(input string) ([]int, map[string]string, error) {
 // run reads the results and the published table, predicts them at the
 // thread counts, prints the table (and the scaling held against the
 // table), and writes the results file.
-func (p *predictOptions) run(ctx context.Context, o *streams, input string, counts []int, pairs map[string]string, args []string) error {
+func (p *predictOptions) run(ctx context.Context, o *subcommand.Streams, input string, counts []int, pairs map[string]string, args []string) error {
 	in, err := records.ReadFile(input)
 	if err != nil {
-		return asUsage(err)
+		return subcommand.AsUsage(err)
 	}
 	var published *records.Set
 	if *p.against != "" {
 		if published, err = records.ReadFile(*p.against); err != nil {
-			return asUsage(err)
+			return subcommand.AsUsage(err)
 		}
 	}
 	m, err := p.constantsFor(ctx, o, in)
@@ -154,11 +155,11 @@ func (p *predictOptions) run(ctx context.Context, o *streams, input string, coun
 	}
 	set, err := predict.Results(in, counts, m, "perfrun predict "+strings.Join(args, " "))
 	if err != nil {
-		return asUsage(err)
+		return subcommand.AsUsage(err)
 	}
-	report.WritePrediction(o.stdout, set, in, m)
+	report.WritePrediction(o.Stdout, set, in, m)
 	for _, why := range predict.Unpredicted(in, m) {
-		fmt.Fprintf(o.stderr, "perfrun: predict: not predicted: %s\n", why)
+		fmt.Fprintf(o.Stderr, "perfrun: predict: not predicted: %s\n", why)
 	}
 	if published != nil {
 		if err := holdAgainst(o, set, published, pairs, *p.plotDir); err != nil {
@@ -169,7 +170,7 @@ func (p *predictOptions) run(ctx context.Context, o *streams, input string, coun
 	// printed and written, and the exit says it is no answer.
 	var inflated error
 	if m.Inflated() {
-		inflated = &exitError{exitInconclusive, fmt.Errorf("every constant was measured on a busy machine: the prediction is no answer (predict again with nothing else running, or with -constants reference)")}
+		inflated = &subcommand.ExitError{Code: subcommand.ExitInconclusive, Err: fmt.Errorf("every constant was measured on a busy machine: the prediction is no answer (predict again with nothing else running, or with -constants reference)")}
 	}
 	if *p.out == "" {
 		return inflated
@@ -189,24 +190,24 @@ func (p *predictOptions) run(ctx context.Context, o *streams, input string, coun
 // those measured on this machine now. The inputs are checked before the
 // machine is measured: a file no prediction can come from is refused at
 // once.
-func (p *predictOptions) constantsFor(ctx context.Context, o *streams, in *records.Set) (predict.Measured, error) {
+func (p *predictOptions) constantsFor(ctx context.Context, o *subcommand.Streams, in *records.Set) (predict.Measured, error) {
 	if _, _, err := predict.Inputs(in, predict.Reference); err != nil {
-		return predict.Measured{}, asUsage(err)
+		return predict.Measured{}, subcommand.AsUsage(err)
 	}
 	m := summary.FromCounts(in)
 	if *p.constants == "measure" {
 		if err := measuredHere(in); err != nil {
-			return predict.Measured{}, asUsage(err)
+			return predict.Measured{}, subcommand.AsUsage(err)
 		}
-		fmt.Fprintf(o.stderr, "perfrun: predict: measuring the machine's hand-off and cache-line transfer (%d windows of %v each, on two threads)\n", *p.windows, *p.window)
-		m = predict.Measure(ctx, *p.window, *p.windows, progressAfter(o.stderr, "predict", "windows"))
+		fmt.Fprintf(o.Stderr, "perfrun: predict: measuring the machine's hand-off and cache-line transfer (%d windows of %v each, on two threads)\n", *p.windows, *p.window)
+		m = predict.Measure(ctx, *p.window, *p.windows, progressAfter(o.Stderr, "predict", "windows"))
 		if err := ctx.Err(); err != nil {
 			return predict.Measured{}, fmt.Errorf("interrupted after %d of %d windows: nothing predicted", m.Windows, *p.windows)
 		}
 		m.PerInstruction = predict.PerInstruction
 	}
 	if busy := m.Busy(); busy != "" {
-		fmt.Fprintf(o.stderr, "perfrun: predict: %s\n", busy)
+		fmt.Fprintf(o.Stderr, "perfrun: predict: %s\n", busy)
 	}
 	return m, nil
 }
@@ -247,12 +248,12 @@ func parsePairs(text string) (map[string]string, error) {
 
 // holdAgainst prints the prediction's scaling beside the published
 // table's and, if plotDir is set, draws both there.
-func holdAgainst(o *streams, set, published *records.Set, pairs map[string]string, plotDir string) error {
+func holdAgainst(o *subcommand.Streams, set, published *records.Set, pairs map[string]string, plotDir string) error {
 	held, err := predict.Against(set, published, pairs)
 	if err != nil {
-		return asUsage(err)
+		return subcommand.AsUsage(err)
 	}
-	report.WriteHeld(o.stdout, held, published.File)
+	report.WriteHeld(o.Stdout, held, published.File)
 	if plotDir == "" {
 		return nil
 	}
@@ -264,6 +265,6 @@ func holdAgainst(o *streams, set, published *records.Set, pairs map[string]strin
 	if err != nil {
 		return fmt.Errorf("plot: %w", err)
 	}
-	fmt.Fprintf(o.stderr, "perfrun: predict: wrote %s\n", strings.Join(files, ", "))
+	fmt.Fprintf(o.Stderr, "perfrun: predict: wrote %s\n", strings.Join(files, ", "))
 	return nil
 }

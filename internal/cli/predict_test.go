@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/perfrun/perfrun/internal/subcommand"
 	"github.com/perfrun/perfrun/predict"
 	"github.com/perfrun/perfrun/records"
 	"github.com/perfrun/perfrun/report"
@@ -89,8 +90,8 @@ func TestPredictRefusesWhatCannotBe(t *testing.T) {
 		{[]string{"predict", "-as", "sorted=x", forged}, "go together"},
 	} {
 		code, stdout, stderr := perfrun(tc.args...)
-		if code != exitUsage || !strings.Contains(stderr, tc.want) || strings.Contains(stderr, "<nil>") || strings.Contains(stderr, "measuring the machine") {
-			t.Errorf("perfrun %v: exit %d, want %d saying %q before measuring\n%s%s", tc.args, code, exitUsage, tc.want, stdout, stderr)
+		if code != subcommand.ExitUsage || !strings.Contains(stderr, tc.want) || strings.Contains(stderr, "<nil>") || strings.Contains(stderr, "measuring the machine") {
+			t.Errorf("perfrun %v: exit %d, want %d saying %q before measuring\n%s%s", tc.args, code, subcommand.ExitUsage, tc.want, stdout, stderr)
 		}
 	}
 }
@@ -108,11 +109,11 @@ func TestPredictRefusesAnotherMachine(t *testing.T) {
 	os.WriteFile(pooled, []byte("cpu: A\ncores: 2\n"+cell+"cpu: B\n"+cell), 0o644)
 	for file, want := range map[string]string{other: "measured on Some Other CPU ×64 and this machine is", pooled: "pools runs of several machines"} {
 		code, _, stderr := perfrun("predict", "-constants", "measure", "-windows", "1", file)
-		if code != exitUsage || !strings.Contains(stderr, want) {
-			t.Errorf("predict %s: exit %d, want %d saying %q\n%s", file, code, exitUsage, want, stderr)
+		if code != subcommand.ExitUsage || !strings.Contains(stderr, want) {
+			t.Errorf("predict %s: exit %d, want %d saying %q\n%s", file, code, subcommand.ExitUsage, want, stderr)
 		}
 	}
-	if code, _, stderr := perfrun("predict", other); code != exitOK {
+	if code, _, stderr := perfrun("predict", other); code != subcommand.ExitOK {
 		t.Errorf("predict -constants reference of another machine's results: exit %d\n%s", code, stderr)
 	}
 }

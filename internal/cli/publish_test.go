@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/perfrun/perfrun/internal/subcommand"
 )
 
 // TestReportKeepsWhatIsNotPerfruns: a report folder may hold the user's
@@ -37,7 +39,7 @@ func TestReportKeepsWhatIsNotPerfruns(t *testing.T) {
 	os.MkdirAll(user, 0o755)
 	os.WriteFile(filepath.Join(user, "report.md"), []byte("my report"), 0o644)
 	code, _, stderr := perfrun("report", "-o", user, res)
-	if code != exitUsage || !strings.Contains(stderr, "perfrun did not write it") {
+	if code != subcommand.ExitUsage || !strings.Contains(stderr, "perfrun did not write it") {
 		t.Errorf("report over the user's report.md: exit %d: %s", code, stderr)
 	}
 	if got, _ := os.ReadFile(filepath.Join(user, "report.md")); string(got) != "my report" {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/perfrun/perfrun/internal/subcommand"
 	"github.com/perfrun/perfrun/internal/summary"
 
 	"github.com/perfrun/perfrun/compare"
@@ -17,25 +18,25 @@ import (
 	"github.com/perfrun/perfrun/report"
 )
 
-var cmdReport = &command{
-	maxArgs: 2, name: "report", args: "[flags] FILE | OLD NEW", short: "write a Markdown comment and a self-contained HTML page",
-	long: `Report writes a Markdown page for a pull-request comment and a
+var cmdReport = &subcommand.Command{
+	MaxArgs: 2, Name: "report", Args: "[flags] FILE | OLD NEW", Short: "write a Markdown comment and a self-contained HTML page",
+	Long: `Report writes a Markdown page for a pull-request comment and a
 self-contained HTML page (inline SVG, no network) of one run, or of a
 comparison with its gate verdict first. Plots go to DIR/images.`,
 }
 
-func init() { cmdReport.define = reportFlags }
+func init() { cmdReport.Define = reportFlags }
 
-func reportFlags(fs *flag.FlagSet) runFunc {
+func reportFlags(fs *flag.FlagSet) subcommand.RunFunc {
 	dir := fs.String("o", filepath.Join(filepath.Dir(defaultOutput), "report"), "output directory: report.md, report.html, images/")
 	title := fs.String("title", "perfrun report", "page title")
 	th := thresholdFlags(fs)
-	return func(_ context.Context, o *streams, args []string) error {
+	return func(_ context.Context, o *subcommand.Streams, args []string) error {
 		if err := checkThresholds(th); err != nil {
 			return err
 		}
 		if fs.NArg() == 0 {
-			return usageError("want one results file, or two to compare")
+			return subcommand.UsageError("want one results file, or two to compare")
 		}
 		if err := checkOutputs("", *dir); err != nil {
 			return err
@@ -48,7 +49,7 @@ func reportFlags(fs *flag.FlagSet) runFunc {
 		if len(sets) == 2 {
 			rep, err := compare.Gate(sets[0], sets[1], *th)
 			if err != nil {
-				return asUsage(err)
+				return subcommand.AsUsage(err)
 			}
 			doc.Old, doc.Verdict = sets[0], rep
 			doc.Rows, _ = compare.Compare(sets[0], sets[1])
@@ -58,7 +59,7 @@ func reportFlags(fs *flag.FlagSet) runFunc {
 		if err := writeDocument(doc, *dir, nil); err != nil {
 			return err
 		}
-		fmt.Fprintf(o.stdout, "wrote %s and %s\n", filepath.Join(*dir, "report.md"), filepath.Join(*dir, "report.html"))
+		fmt.Fprintf(o.Stdout, "wrote %s and %s\n", filepath.Join(*dir, "report.md"), filepath.Join(*dir, "report.html"))
 		return nil
 	}
 }

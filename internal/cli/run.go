@@ -15,6 +15,7 @@ import (
 	"github.com/perfrun/perfrun/internal/cellops"
 	"github.com/perfrun/perfrun/internal/flagvalue"
 	"github.com/perfrun/perfrun/internal/regularfile"
+	"github.com/perfrun/perfrun/internal/subcommand"
 	"github.com/perfrun/perfrun/internal/terminal"
 
 	"github.com/perfrun/perfrun/internal/summary"
@@ -27,10 +28,10 @@ import (
 	"github.com/perfrun/perfrun/workloads"
 )
 
-var cmdRun = &command{
-	name: "run", args: "[flags]", short: "measure implementations under workloads (the main job)",
-	common: []string{"impl", "workload", "threads", "param", "rounds", "corpus", "o", "format", "q", "exec", "instructions", "locks", "save-baseline"},
-	long: `Run measures every design at 1 to cores threads, in shuffled rounds,
+var cmdRun = &subcommand.Command{
+	Name: "run", Args: "[flags]", Short: "measure implementations under workloads (the main job)",
+	Common: []string{"impl", "workload", "threads", "param", "rounds", "corpus", "o", "format", "q", "exec", "instructions", "locks", "save-baseline"},
+	Long: `Run measures every design at 1 to cores threads, in shuffled rounds,
 checks every answer, prints PR 28599's per-thread tables and what each
 design's lock profile predicts at 16 threads, and writes the results in the
 Go benchmark format. Example: perfrun run -impl hashmap,rcu -threads 1,2
@@ -68,7 +69,7 @@ time, -quarantine=false to keep every round). The run says how many cells it
 left with fewer windows than rounds.`,
 }
 
-func init() { cmdRun.define = runDefine }
+func init() { cmdRun.Define = runDefine }
 
 // longRun is how long a run may take before run says so up front.
 const longRun = 10 * time.Minute
@@ -103,7 +104,7 @@ func given(fs *flag.FlagSet, names ...string) bool {
 // runFlags are run's flags, as parsed.
 type runFlags struct {
 	cellChoice
-	labels                     listFlag
+	labels                     subcommand.ListFlag
 	rounds, repair             int
 	window, warmup, maxTime    time.Duration
 	maxTimeGiven               bool // -max-time was on the command line (it needs -precision)
@@ -159,17 +160,17 @@ func newRunFlags(fs *flag.FlagSet) *runFlags {
 func (f *runFlags) options() (harness.Options, error) {
 	opts := harness.DefaultOptions
 	if _, ok := printers[f.format]; !ok {
-		return opts, usageError("unknown format %q (have table, benchfmt, jmh, csv, json)", f.format)
+		return opts, subcommand.UsageError("unknown format %q (have table, benchfmt, jmh, csv, json)", f.format)
 	}
 	if f.repair > f.rounds {
-		return opts, usageError("-repair %d: at most -rounds (%d): a repair measures again what the planned rounds left short, for as long as that many of its rounds take", f.repair, f.rounds)
+		return opts, subcommand.UsageError("-repair %d: at most -rounds (%d): a repair measures again what the planned rounds left short, for as long as that many of its rounds take", f.repair, f.rounds)
 	}
 	if f.predict > 0 && f.format != "table" {
-		return opts, usageError("-predict prints beside the tables: it needs -format table (the default), not %s", f.format)
+		return opts, subcommand.UsageError("-predict prints beside the tables: it needs -format table (the default), not %s", f.format)
 	}
 	if f.out != "" {
 		if err := checkOutput(f.out); err != nil {
-			return opts, asUsage(err)
+			return opts, subcommand.AsUsage(err)
 		}
 		if err := notAnInput(f.out, f.corpus); err != nil {
 			return opts, err
@@ -177,7 +178,7 @@ func (f *runFlags) options() (harness.Options, error) {
 		// The previous results are kept beside the new ones: a folder
 		// there would lose the run after it was measured.
 		if info, err := os.Stat(previousPath(f.out)); err == nil && !info.Mode().IsRegular() {
-			return opts, usageError("%s, where this run keeps the previous results, is not a file: move it, or give another -o", previousPath(f.out))
+			return opts, subcommand.UsageError("%s, where this run keeps the previous results, is not a file: move it, or give another -o", previousPath(f.out))
 		}
 	}
 	if f.saveAs != "" {
@@ -190,17 +191,17 @@ func (f *runFlags) options() (harness.Options, error) {
 	}
 	prec, err := flagvalue.ParsePercent(f.precision)
 	if err != nil {
-		return opts, usageError("bad -precision %q: want a percentage above 0 and below 100, e.g. 2%%", f.precision)
+		return opts, subcommand.UsageError("bad -precision %q: want a percentage above 0 and below 100, e.g. 2%%", f.precision)
 	}
 	if prec == 0 && f.maxTimeGiven {
-		return opts, usageError("-max-time bounds the rounds -precision adds: give -precision too, or leave -max-time out")
+		return opts, subcommand.UsageError("-max-time bounds the rounds -precision adds: give -precision too, or leave -max-time out")
 	}
 	for _, dir := range []string{f.profiles.CPU, f.profiles.Mutex, f.profiles.Block} {
 		if dir == "" {
 			continue
 		}
 		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return opts, asUsage(err)
+			return opts, subcommand.AsUsage(err)
 		}
 	}
 	opts.Rounds, opts.Window, opts.Warmup, opts.Seed, opts.OrderSeed = f.rounds, f.window, f.warmup, f.seed, f.orderSeed
@@ -213,22 +214,22 @@ func (f *runFlags) options() (harness.Options, error) {
 	return opts, nil
 }
 
-func runDefine(fs *flag.FlagSet) runFunc {
+func runDefine(fs *flag.FlagSet) subcommand.RunFunc {
 	f := newRunFlags(fs)
-	return func(ctx context.Context, o *streams, args []string) error {
+	return func(ctx context.Context, o *subcommand.Streams, args []string) error {
 		f.defaultPredict(fs)
 		f.maxTimeGiven = given(fs, "max-time")
 		return f.run(ctx, o, args)
 	}
 }
 
-func (f *runFlags) run(ctx context.Context, o *streams, args []string) error {
+func (f *runFlags) run(ctx context.Context, o *subcommand.Streams, args []string) error {
 	cmds, err := f.cmd.commands()
 	if err != nil {
-		return asUsage(err)
+		return subcommand.AsUsage(err)
 	}
 	if _, err := planCells(f.impl, f.workload, f.threads, f.params, cmds...); err != nil {
-		return asUsage(err)
+		return subcommand.AsUsage(err)
 	}
 	opts, err := f.options()
 	if err != nil {
@@ -254,18 +255,18 @@ func (f *runFlags) run(ctx context.Context, o *streams, args []string) error {
 		return err
 	}
 	if est := time.Duration(f.rounds) * time.Duration(len(cells)) * (f.window + f.warmup); est > longRun && !f.quiet {
-		fmt.Fprintf(o.stderr, "perfrun: run: %d cells × %d rounds × %v will take at least %v; Ctrl-C keeps the rounds completed by then\n",
+		fmt.Fprintf(o.Stderr, "perfrun: run: %d cells × %d rounds × %v will take at least %v; Ctrl-C keeps the rounds completed by then\n",
 			len(cells), f.rounds, f.window+f.warmup, est.Round(time.Minute))
 	}
 	if !f.quiet {
-		opts.Progress = terminal.Progress(o.stderr)
+		opts.Progress = terminal.Progress(o.Stderr)
 		if note := summary.BusyAtStart(harness.Cores()); note != "" {
-			fmt.Fprintf(o.stderr, "perfrun: run: %s\n", note)
+			fmt.Fprintf(o.Stderr, "perfrun: run: %s\n", note)
 		}
 	}
 	res, err := harness.Run(ctx, cells, opts)
-	if !f.quiet && terminal.IsTerminal(o.stderr) {
-		terminal.ClearLine(o.stderr)
+	if !f.quiet && terminal.IsTerminal(o.Stderr) {
+		terminal.ClearLine(o.Stderr)
 	}
 	if err != nil {
 		return err
@@ -288,10 +289,10 @@ func (f *runFlags) run(ctx context.Context, o *streams, args []string) error {
 		return err
 	}
 	for _, c := range counts[:len(counts)-1] {
-		fmt.Fprintf(o.stderr, "perfrun: run: %v\n", c)
+		fmt.Fprintf(o.Stderr, "perfrun: run: %v\n", c)
 	}
 	if err != nil {
-		fmt.Fprintf(o.stderr, "perfrun: run: %v\n", counts[len(counts)-1])
+		fmt.Fprintf(o.Stderr, "perfrun: run: %v\n", counts[len(counts)-1])
 		return err
 	}
 	return fmt.Errorf("%w (%s is written without the counts that failed)", counts[len(counts)-1], f.out)
@@ -303,10 +304,10 @@ func (f *runFlags) labelValues() ([]workloads.KV, error) {
 	for _, l := range f.labels {
 		kv, err := harness.ParseLabel(l)
 		if err != nil {
-			return nil, asUsage(err)
+			return nil, subcommand.AsUsage(err)
 		}
 		if i := slices.IndexFunc(kvs, func(o workloads.KV) bool { return o.Key == kv.Key }); i >= 0 {
-			return nil, usageError("-label %s given twice (%s=%s, then %s=%s): a configuration key has one value", kv.Key, kv.Key, kvs[i].Value, kv.Key, kv.Value)
+			return nil, subcommand.UsageError("-label %s given twice (%s=%s, then %s=%s): a configuration key has one value", kv.Key, kv.Key, kvs[i].Value, kv.Key, kv.Value)
 		}
 		kvs = append(kvs, kv)
 	}
@@ -320,19 +321,19 @@ func (f *runFlags) counting() bool { return f.instructions || f.locks || f.predi
 // count takes the counts the flags ask for (instructions, lock profiles,
 // and those a prediction stands on) once the windows are measured, and
 // returns those that failed.
-func (f *runFlags) count(ctx context.Context, o *streams, res *harness.Outcome) []error {
+func (f *runFlags) count(ctx context.Context, o *subcommand.Streams, res *harness.Outcome) []error {
 	if res.Incomplete {
 		return nil
 	}
 	var failed []error
 	cellArgs := cellops.Args(f.corpus, f.strict, f.seed)
 	if f.instructions {
-		if err := cellops.CountInstructions(ctx, res, harness.Processes, cellArgs, o.stderr, f.quiet); err != nil {
+		if err := cellops.CountInstructions(ctx, res, harness.Processes, cellArgs, o.Stderr, f.quiet); err != nil {
 			failed = append(failed, fmt.Errorf("instructions: %w", err))
 		}
 	}
 	if f.locks && ctx.Err() == nil {
-		if err := cellops.CountLocks(ctx, res, cellArgs, o.stderr, f.quiet); err != nil {
+		if err := cellops.CountLocks(ctx, res, cellArgs, o.Stderr, f.quiet); err != nil {
 			failed = append(failed, fmt.Errorf("lock profile: %w", err))
 		}
 	}
@@ -344,8 +345,8 @@ func (f *runFlags) count(ctx context.Context, o *streams, res *harness.Outcome) 
 
 // cells sets the corpus of opts up (generated, or loaded once for every
 // cell) and plans the cells, fitted to a loaded corpus, with their floors.
-func (f *runFlags) cells(ctx context.Context, o *streams, opts *harness.Options) ([]harness.Cell, error) {
-	provider, loaded, err := corpusProvider(ctx, f.corpus, f.strict, f.seed, o.stderr)
+func (f *runFlags) cells(ctx context.Context, o *subcommand.Streams, opts *harness.Options) ([]harness.Cell, error) {
+	provider, loaded, err := corpusProvider(ctx, f.corpus, f.strict, f.seed, o.Stderr)
 	if err != nil {
 		return nil, err
 	}
@@ -355,22 +356,22 @@ func (f *runFlags) cells(ctx context.Context, o *streams, opts *harness.Options)
 		// A loaded corpus has the size it has: say so in every cell name.
 		for _, p := range params {
 			if strings.HasPrefix(p, "certs=") {
-				fmt.Fprintf(o.stderr, "perfrun: run: -param %s ignored: the loaded corpus has %d CAs\n", p, loaded)
+				fmt.Fprintf(o.Stderr, "perfrun: run: -param %s ignored: the loaded corpus has %d CAs\n", p, loaded)
 			}
 		}
 		params = append(withoutParam(params, "certs"), fmt.Sprintf("certs=%d", loaded))
-		params = fitLoad(params, provider, o.stderr)
+		params = fitLoad(params, provider, o.Stderr)
 	}
 	cmds, err := f.cmd.commands()
 	if err != nil {
-		return nil, asUsage(err)
+		return nil, subcommand.AsUsage(err)
 	}
 	cells, err := planCells(f.impl, f.workload, f.threads, params, cmds...)
 	if err == nil {
 		cells, err = harness.Match(cells, f.match)
 	}
 	if err != nil {
-		return nil, asUsage(err)
+		return nil, subcommand.AsUsage(err)
 	}
 	if loaded == 0 {
 		// A generated corpus this machine cannot hold is refused before
@@ -382,7 +383,7 @@ func (f *runFlags) cells(ctx context.Context, o *streams, opts *harness.Options)
 					n := c.Params.Int(key)
 					hits, misses := corpus.GeneratedLeaves(n)
 					if err := corpus.FitsMemory(n, hits+misses, key+"="+v); err != nil {
-						return nil, asUsage(err)
+						return nil, subcommand.AsUsage(err)
 					}
 				}
 			}
@@ -404,7 +405,7 @@ func unchanged(out string) string {
 
 // write writes what a run produced: the results file, the baseline, the
 // plots, the printed table and the summary.
-func (f *runFlags) write(o *streams, res *harness.Outcome) error {
+func (f *runFlags) write(o *subcommand.Streams, res *harness.Outcome) error {
 	set := res.Set()
 	var unsaved error
 	var prev *previousRun
@@ -417,7 +418,7 @@ func (f *runFlags) write(o *streams, res *harness.Outcome) error {
 			p, err := keepPrevious(f.out)
 			if err != nil {
 				// The measurements matter more than the previous file.
-				fmt.Fprintf(o.stderr, "perfrun: run: the previous results were not kept (%v); writing this run's\n", err)
+				fmt.Fprintf(o.Stderr, "perfrun: run: the previous results were not kept (%v); writing this run's\n", err)
 			}
 			prev = p
 			if err := regularfile.Write(f.out, buf.Bytes()); err != nil {
@@ -440,23 +441,23 @@ func (f *runFlags) write(o *streams, res *harness.Outcome) error {
 			return fmt.Errorf("plots: %w", err)
 		}
 		if len(files) > 0 && !f.quiet {
-			fmt.Fprintf(o.stderr, "perfrun: wrote %d plots to %s\n", len(files), dir)
+			fmt.Fprintf(o.Stderr, "perfrun: wrote %d plots to %s\n", len(files), dir)
 		}
 	}
-	if err := printers[f.format](o.stdout, set, harness.Cores()); err != nil {
+	if err := printers[f.format](o.Stdout, set, harness.Cores()); err != nil {
 		return err
 	}
 	if f.predict > 0 && f.format == "table" && !res.Incomplete {
 		f.pastTheCores(o, set)
 	}
 	if !f.quiet {
-		summary.Summarize(o.stderr, res, set)
+		summary.Summarize(o.Stderr, res, set)
 		if prev != nil && !res.Incomplete {
-			sincePrevious(o.stderr, prev, set, f.out)
+			sincePrevious(o.Stderr, prev, set, f.out)
 		}
 	}
 	if f.out != "" && !f.quiet {
-		fmt.Fprintf(o.stderr, "perfrun: wrote %s (%d samples, %s); read it with: benchstat -filter '%s' -col /impl -row '.name /threads' %s\n",
+		fmt.Fprintf(o.Stderr, "perfrun: wrote %s (%d samples, %s); read it with: benchstat -filter '%s' -col /impl -row '.name /threads' %s\n",
 			f.out, len(res.Samples), res.Wall.Round(time.Second), records.BenchstatFilter, f.out)
 	}
 	if res.Incomplete {
@@ -471,10 +472,10 @@ func (f *runFlags) write(o *streams, res *harness.Outcome) error {
 	}
 	note, err := summary.Busy(set)
 	if note != "" {
-		fmt.Fprintf(o.stderr, "perfrun: run: %s\n", note)
+		fmt.Fprintf(o.Stderr, "perfrun: run: %s\n", note)
 	}
 	if errors.Is(err, summary.ErrNothingMeasured) {
-		return &exitError{exitInconclusive, err}
+		return &subcommand.ExitError{Code: subcommand.ExitInconclusive, Err: err}
 	}
 	return err
 }
@@ -482,10 +483,10 @@ func (f *runFlags) write(o *streams, res *harness.Outcome) error {
 // saveBaseline keeps the run as baseline f.saveAs, with the build that
 // measured it. unsaved is the run's end when the machine decided cells: a
 // baseline without them would leave later gates of them nothing to judge.
-func (f *runFlags) saveBaseline(o *streams, set *records.Set, data []byte) (unsaved, err error) {
+func (f *runFlags) saveBaseline(o *subcommand.Streams, set *records.Set, data []byte) (unsaved, err error) {
 	if lost := summary.Unjudgeable(set); len(lost) > 0 {
 		// Said after the tables, which still print.
-		return &exitError{exitInconclusive, fmt.Errorf("baseline %s not saved: every sample of %s was set aside (the machine disturbed them); "+
+		return &subcommand.ExitError{Code: subcommand.ExitInconclusive, Err: fmt.Errorf("baseline %s not saved: every sample of %s was set aside (the machine disturbed them); "+
 			"a baseline without them would make every later gate of those cells INCONCLUSIVE; run again", f.saveAs, strings.Join(lost, ", "))}, nil
 	}
 	// The build first: results are never left beside a build that did not
@@ -496,13 +497,13 @@ func (f *runFlags) saveBaseline(o *streams, set *records.Set, data []byte) (unsa
 		return nil, err
 	}
 	if !f.quiet {
-		fmt.Fprintf(o.stderr, "perfrun: saved baseline %s (%s); gate against it with: perfrun gate -baseline %s NEW\n", f.saveAs, path, f.saveAs)
+		fmt.Fprintf(o.Stderr, "perfrun: saved baseline %s (%s); gate against it with: perfrun gate -baseline %s NEW\n", f.saveAs, path, f.saveAs)
 	}
 	switch {
 	case buildErr != nil:
-		fmt.Fprintf(o.stderr, "perfrun: baseline %s: its build was not kept (%v): ab -baseline %s cannot measure it again\n", f.saveAs, buildErr, f.saveAs)
+		fmt.Fprintf(o.Stderr, "perfrun: baseline %s: its build was not kept (%v): ab -baseline %s cannot measure it again\n", f.saveAs, buildErr, f.saveAs)
 	case !f.quiet:
-		fmt.Fprintf(o.stderr, "perfrun: kept the build that measured it (%s); measure it again beside a later build, interleaved, with: perfrun ab -baseline %s\n", bin, f.saveAs)
+		fmt.Fprintf(o.Stderr, "perfrun: kept the build that measured it (%s); measure it again beside a later build, interleaved, with: perfrun ab -baseline %s\n", bin, f.saveAs)
 	}
 	return nil, nil
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/perfrun/perfrun/internal/cellops"
+	"github.com/perfrun/perfrun/internal/subcommand"
 
 	"github.com/perfrun/perfrun/internal/summary"
 
@@ -16,15 +17,15 @@ import (
 // countForPrediction counts, for -predict, what -instructions and -locks
 // did not already: a count that cannot be taken costs the prediction, not
 // the run, and says why.
-func (f *runFlags) countForPrediction(ctx context.Context, o *streams, res *harness.Outcome) {
+func (f *runFlags) countForPrediction(ctx context.Context, o *subcommand.Streams, res *harness.Outcome) {
 	args := cellops.Args(f.corpus, f.strict, f.seed)
 	var err error
 	if !f.instructions {
 		// A prediction needs one count a cell: five are a gate's sample.
-		err = cellops.CountInstructions(ctx, res, 1, args, o.stderr, f.quiet)
+		err = cellops.CountInstructions(ctx, res, 1, args, o.Stderr, f.quiet)
 	}
 	if err == nil && !f.locks && ctx.Err() == nil {
-		err = cellops.CountLocks(ctx, res, args, o.stderr, f.quiet)
+		err = cellops.CountLocks(ctx, res, args, o.Stderr, f.quiet)
 	}
 	if err != nil {
 		f.noPrediction = err.Error()
@@ -33,13 +34,13 @@ func (f *runFlags) countForPrediction(ctx context.Context, o *streams, res *harn
 
 // pastTheCores prints what the designs' counts predict at -predict
 // threads (summary.WritePast), or why there is no prediction.
-func (f *runFlags) pastTheCores(o *streams, set *records.Set) {
+func (f *runFlags) pastTheCores(o *subcommand.Streams, set *records.Set) {
 	if f.noPrediction != "" {
-		fmt.Fprintf(o.stderr, "perfrun: run: no prediction at %d threads: a count failed: %s\n", f.predict, f.noPrediction)
+		fmt.Fprintf(o.Stderr, "perfrun: run: no prediction at %d threads: a count failed: %s\n", f.predict, f.noPrediction)
 		return
 	}
-	if err := summary.WritePast(o.stdout, set, f.predict); err != nil {
-		fmt.Fprintf(o.stderr, "perfrun: run: no prediction at %d threads: %v\n", f.predict, err)
+	if err := summary.WritePast(o.Stdout, set, f.predict); err != nil {
+		fmt.Fprintf(o.Stderr, "perfrun: run: no prediction at %d threads: %v\n", f.predict, err)
 	}
 }
 

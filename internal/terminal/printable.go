@@ -20,7 +20,7 @@ import (
 // name can carry it.
 const clearLine = "\r\x1b[K"
 
-// ClearLine writes clearLine to w's terminal, past printable's escaping.
+// ClearLine writes clearLine to w's terminal, past Printable's escaping.
 func ClearLine(w io.Writer) {
 	if p, ok := w.(Printable); ok {
 		w = p.w
