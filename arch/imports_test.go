@@ -75,14 +75,15 @@ var layers = []struct {
 	{"internal/publish", 7},
 	{"internal/campaign", 7},
 	{"internal/backfill", 7},
-	{"internal/bisect", 7}, // the search, and what it found as text and data
 	{"internal/summary", 7},
 	{"internal/cellops", 8}, // what a count runs, and all a build for counting holds
-	{"internal/cli", 9},
-	{".", 10}, // package perfrun, the public entry point
-	{"cmd/perfrun", 11},
-	{"arch", 11},
-	{"docs/check", 11}, // the docs' own checks, a command of their own
+	{"internal/bisect", 8},  // the search, its probe, and what it found as text and data
+	{"internal/sweep", 9},   // run's procedure, and the cells a command chooses
+	{"internal/cli", 10},
+	{".", 11}, // package perfrun, the public entry point
+	{"cmd/perfrun", 12},
+	{"arch", 12},
+	{"docs/check", 12}, // the docs' own checks, a command of their own
 }
 
 // registry is the package test files may import from any layer.

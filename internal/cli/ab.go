@@ -20,6 +20,7 @@ import (
 	"github.com/perfrun/perfrun/internal/campaign"
 	"github.com/perfrun/perfrun/internal/flagvalue"
 	"github.com/perfrun/perfrun/internal/subcommand"
+	"github.com/perfrun/perfrun/internal/sweep"
 	"github.com/perfrun/perfrun/internal/terminal"
 	"github.com/perfrun/perfrun/report"
 )
@@ -240,7 +241,7 @@ func (a *abOptions) checkFlags(fs *flag.FlagSet) (prebuilt bool, limit float64, 
 		if err != nil {
 			return false, 0, subcommand.AsUsage(err)
 		}
-		if _, err := planCells(orDefault(a.impl), a.workload, a.threads, a.params, cmds...); err != nil {
+		if _, err := sweep.Plan(orDefault(a.impl), a.workload, a.threads, a.params, cmds...); err != nil {
 			return false, 0, subcommand.AsUsage(err)
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/perfrun/perfrun/internal/flagvalue"
 	"github.com/perfrun/perfrun/internal/regularfile"
 	"github.com/perfrun/perfrun/internal/subcommand"
+	"github.com/perfrun/perfrun/internal/sweep"
 
 	"github.com/perfrun/perfrun/harness"
 	"github.com/perfrun/perfrun/internal/ab"
@@ -67,14 +68,14 @@ func armFlags(fs *flag.FlagSet, stdin io.Reader) subcommand.RunFunc {
 		if err != nil {
 			return subcommand.AsUsage(err)
 		}
-		cells, err := planCells(choice.impl, choice.workload, choice.threads, choice.params, cmds...)
+		cells, err := sweep.Plan(choice.impl, choice.workload, choice.threads, choice.params, cmds...)
 		if err != nil {
 			return subcommand.AsUsage(err)
 		}
 		if cells, err = harness.Match(cells, *match); err != nil {
 			return subcommand.AsUsage(err)
 		}
-		provider, _, err := corpusProvider(ctx, "", false, *seed, io.Discard)
+		provider, _, err := sweep.CorpusProvider(ctx, "", false, *seed, io.Discard)
 		if err != nil {
 			return err
 		}

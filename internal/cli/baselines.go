@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"text/tabwriter"
 
-	"github.com/perfrun/perfrun/internal/regularfile"
 	"github.com/perfrun/perfrun/internal/subcommand"
 
 	"github.com/perfrun/perfrun/internal/baselines"
@@ -55,10 +54,4 @@ func baselinesFlags(*flag.FlagSet) subcommand.RunFunc {
 		fmt.Fprintf(tw, "\n(in %s)\n", baselines.Where())
 		return tw.Flush()
 	}
-}
-
-// saveBaseline saves results as baseline name, written as perfrun writes
-// the files it names.
-func saveBaseline(name string, data []byte) (string, error) {
-	return baselines.Save(name, data, regularfile.WriteOwned)
 }

@@ -3,30 +3,22 @@ package cli
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
-	"github.com/perfrun/perfrun/compare"
 	"github.com/perfrun/perfrun/history"
 	"github.com/perfrun/perfrun/internal/ab"
 	"github.com/perfrun/perfrun/internal/bisect"
 	"github.com/perfrun/perfrun/internal/flagvalue"
-	"github.com/perfrun/perfrun/internal/git"
-	"github.com/perfrun/perfrun/internal/procgroup"
-	"github.com/perfrun/perfrun/internal/scratch"
 	"github.com/perfrun/perfrun/internal/subcommand"
+	"github.com/perfrun/perfrun/internal/sweep"
 	"github.com/perfrun/perfrun/internal/terminal"
-	"github.com/perfrun/perfrun/records"
 )
 
 var cmdBisect = &subcommand.Command{
@@ -64,7 +56,6 @@ func init() { cmdBisect.Define = bisectFlags }
 // bisectOptions are bisect's flags.
 type bisectOptions struct {
 	revisionCells
-	bisect.Follower
 	threshold       string
 	budget          time.Duration
 	seed            uint64
@@ -73,9 +64,8 @@ type bisectOptions struct {
 	db              *string
 	outDir, jsonOut string
 	quiet           bool
-	probes          int
 	start           time.Time
-	stderr          io.Writer // progress, nil with -q
+	probe           *bisect.ABProbe
 }
 
 func bisectFlags(fs *flag.FlagSet) subcommand.RunFunc {
@@ -87,7 +77,7 @@ func bisectFlags(fs *flag.FlagSet) subcommand.RunFunc {
 	fs.BoolVar(&b.firstParent, "first-parent", true, "walk the first-parent commits only (merges as one)")
 	fs.IntVar(&b.step, "step", 0, "bisect the N-th step history changes prints, instead of GOOD BAD")
 	b.db = dbFlag(fs)
-	fs.StringVar(&b.outDir, "o", filepath.Join(filepath.Dir(defaultOutput), "bisect"), "write bisect.md here")
+	fs.StringVar(&b.outDir, "o", filepath.Join(filepath.Dir(sweep.DefaultOutput), "bisect"), "write bisect.md here")
 	fs.StringVar(&b.jsonOut, "json", "", "also write the result as JSON to this file")
 	fs.BoolVar(&b.quiet, "q", false, "no progress on stderr")
 	return func(ctx context.Context, o *subcommand.Streams, args []string) error { return b.run(ctx, o, fs) }
@@ -119,7 +109,7 @@ func (b *bisectOptions) run(ctx context.Context, o *subcommand.Streams, fs *flag
 	if err := ab.CheckSource(ctx, b.repo, b.pkg); err != nil {
 		return subcommand.AsUsage(err)
 	}
-	commits, good, err := b.commits(ctx, good, bad)
+	commits, good, err := bisect.Commits(ctx, b.repo, good, bad, b.firstParent)
 	if err != nil {
 		return err
 	}
@@ -127,14 +117,15 @@ func (b *bisectOptions) run(ctx context.Context, o *subcommand.Streams, fs *flag
 		return err
 	}
 	b.start = time.Now()
-	s := &bisect.Search{Good: good, Commits: commits, Measure: b.measure, Threshold: thr, ProbeFloor: 0.02}
+	b.probe = &bisect.ABProbe{Repo: b.repo, Pkg: b.pkg, Cells: b.cells(), Seed: b.seed, Budget: b.budget, Start: b.start, OutDir: b.outDir}
+	s := &bisect.Search{Good: good, Commits: commits, Measure: b.probe.Measure, Threshold: thr, ProbeFloor: 0.02}
 	if b.budget > 0 {
 		s.Deadline = b.start.Add(b.budget)
 	}
 	if !b.quiet {
 		fmt.Fprintf(o.Stderr, "perfrun: bisect: %d commits after %s up to %s; about %d measurements\n", len(commits), history.ShortCommit(good), history.ShortCommit(commits[len(commits)-1]), 1+int(math.Ceil(math.Log2(float64(len(commits))))))
 		s.Progress = b.progress(ctx, o)
-		b.stderr = o.Stderr
+		b.probe.Log = o.Stderr
 	}
 	res, err := s.Run(ctx)
 	if err != nil {
@@ -149,152 +140,15 @@ func (b *bisectOptions) run(ctx context.Context, o *subcommand.Streams, fs *flag
 	return b.finish(ctx, o, res)
 }
 
-// commits are the commits after good up to bad, oldest first; good comes
-// back as its full name.
-func (b *bisectOptions) commits(ctx context.Context, good, bad string) ([]string, string, error) {
-	full := func(rev string) (string, error) {
-		out, err := git.Output(ctx, b.repo, "rev-parse", "--verify", "--end-of-options", rev+"^{commit}")
-		if err != nil {
-			return "", subcommand.UsageError("%s is not a commit of %s", rev, b.repo)
-		}
-		return strings.TrimSpace(string(out)), nil
-	}
-	g, err := full(good)
-	if err != nil {
-		return nil, "", err
-	}
-	bd, err := full(bad)
-	if err != nil {
-		return nil, "", err
-	}
-	args := []string{"rev-list", "--reverse"}
-	if b.firstParent {
-		args = append(args, "--first-parent")
-	}
-	out, err := git.Output(ctx, b.repo, append(args, g+".."+bd)...)
-	if err != nil {
-		return nil, "", fmt.Errorf("git rev-list %s..%s: %w", history.ShortCommit(g), history.ShortCommit(bd), err)
-	}
-	commits := strings.Fields(string(out))
-	if len(commits) == 0 {
-		return nil, "", subcommand.UsageError("%s is not after %s: no commits between them", bad, good)
-	}
-	return commits, g, nil
-}
-
-// measure runs ab on head against base, on the cell followed (the cells
-// chosen, for the whole range), at the threshold.
-func (b *bisectOptions) measure(ctx context.Context, base, head string, thr float64) (bisect.Measurement, error) {
-	m := bisect.Measurement{Base: base, Head: head, Instructions: math.NaN()}
-	self, err := os.Executable()
-	if err != nil {
-		return m, err
-	}
-	b.probes++
-	jsonFile := filepath.Join(b.outDir, fmt.Sprintf("probe%02d.json", b.probes))
-	args := []string{"ab", "-q", "-json", jsonFile, "-repo", b.repo, "-pkg", b.pkg,
-		"-threshold", strconv.FormatFloat(100*math.Abs(thr), 'f', 2, 64) + "%",
-		"-seed", strconv.FormatUint(b.seed*1000+uint64(b.probes), 10)}
-	if b.budget > 0 {
-		left := b.budget - time.Since(b.start)
-		if left < time.Minute {
-			left = time.Minute
-		}
-		args = append(args, "-budget", left.Round(time.Second).String())
-	}
-	args = append(append(args, b.cellArgs()...), base, head)
-	t0 := time.Now()
-	cmd := exec.CommandContext(ctx, self, args...)
-	procgroup.Gentle(cmd, terminal.ChildGrace)
-	var stderr strings.Builder
-	cmd.Stdout, cmd.Stderr = nil, &stderr
-	err = cmd.Run()
-	m.Wall = time.Since(t0)
-	var exit *exec.ExitError
-	if errors.As(err, &exit) && exit.ExitCode() == subcommand.ExitFailure {
-		if berr := b.builds(ctx, head); berr != nil {
-			if b.stderr != nil {
-				fmt.Fprintf(b.stderr, "perfrun: bisect: %s does not build: skipped\n", history.ShortCommit(head))
-			}
-			return m, fmt.Errorf("%s %w: %v", history.ShortCommit(head), bisect.ErrDoesNotBuild, berr)
-		}
-		// Every probe measures against the good commit: if it does not
-		// build, nothing can be measured, and that is the user's to fix.
-		if berr := b.builds(ctx, base); berr != nil {
-			return m, subcommand.UsageError("the good commit %s does not build, so nothing can be measured against it: %s", history.ShortCommit(base), firstLine(berr.Error()))
-		}
-	}
-	if err != nil && !(errors.As(err, &exit) && (exit.ExitCode() == subcommand.ExitRegression || exit.ExitCode() == subcommand.ExitInconclusive)) {
-		if ctx.Err() != nil {
-			return m, ctx.Err()
-		}
-		return m, fmt.Errorf("ab %s %s: %w: %s", history.ShortCommit(base), history.ShortCommit(head), err, lastLines(stderr.String(), 5))
-	}
-	data, err := os.ReadFile(jsonFile)
-	if err != nil {
-		return m, err
-	}
-	var rep compare.Report
-	if err := json.Unmarshal(data, &rep); err != nil {
-		return m, fmt.Errorf("%s: %w", jsonFile, err)
-	}
-	if b.Tracked == "" {
-		b.follow(rep)
-	}
-	b.Judge(&m, rep, thr)
-	return m, nil
-}
-
-// follow has the whole range's report choose the cell followed
-// (bisect.Follower), and measures it alone from then on.
-func (b *bisectOptions) follow(rep compare.Report) {
-	if cell := b.Follow(rep); cell != "" {
-		b.selectCell(cell)
-	}
-}
-
-// selectCell narrows the cells measured to one, named as results name
-// it: its workload and its parameters, Issuer/impl=x/threads=1/….
-func (b *bisectOptions) selectCell(cell string) {
-	parts := strings.Split(cell, "/")
-	b.workload, b.params = strings.ToLower(parts[0]), nil
-	for _, kv := range parts[1:] {
-		k, v, _ := strings.Cut(kv, "=")
-		switch k {
-		case "impl":
-			b.impl = v
-		case "threads":
-			b.threads = v
-		default:
-			b.params = append(b.params, kv)
-		}
-	}
-}
-
-// builds says why commit does not build, or nil when it does.
-func (b *bisectOptions) builds(ctx context.Context, commit string) error {
-	dir, err := ab.TempDir()
-	if err != nil {
-		return err
-	}
-	defer scratch.Remove(dir)
-	v, err := ab.Checkout(ctx, b.repo, commit, b.pkg, dir, "probe")
-	if err != nil {
-		return err
-	}
-	v.Close()
-	return nil
-}
-
 // progress prints each measurement as it starts and ends.
 func (b *bisectOptions) progress(ctx context.Context, o *subcommand.Streams) func(bisect.Event) {
 	return func(ev bisect.Event) {
 		m := ev.Measurement
 		if !ev.Done {
-			fmt.Fprintf(o.Stderr, "perfrun: bisect: measurement %d of about %d: %s against %s (%s)\n", ev.Probe, ev.About, history.ShortCommit(m.Head), history.ShortCommit(m.Base), subject(ctx, b.repo, m.Head))
+			fmt.Fprintf(o.Stderr, "perfrun: bisect: measurement %d of about %d: %s against %s (%s)\n", ev.Probe, ev.About, history.ShortCommit(m.Head), history.ShortCommit(m.Base), bisect.Subject(ctx, b.repo, m.Head))
 			return
 		}
-		fmt.Fprintf(o.Stderr, "perfrun: bisect: %s against %s: %s, %s; %s in %s\n", history.ShortCommit(m.Head), history.ShortCommit(m.Base), m.Outcome, shiftText(m), cmp.Or(b.Tracked, "no cell moved"), m.Wall.Round(time.Second))
+		fmt.Fprintf(o.Stderr, "perfrun: bisect: %s against %s: %s, %s; %s in %s\n", history.ShortCommit(m.Head), history.ShortCommit(m.Base), m.Outcome, shiftText(m), cmp.Or(b.probe.Tracked, "no cell moved"), m.Wall.Round(time.Second))
 	}
 }
 
@@ -308,24 +162,7 @@ func shiftText(m bisect.Measurement) string {
 	return s
 }
 
-// subject is a commit's subject line, or "" where git cannot say.
-func subject(ctx context.Context, repo, commit string) string {
-	out, err := git.Output(ctx, repo, "log", "-1", "--format=%s", commit)
-	if err != nil {
-		return ""
-	}
-	// A subject is the committer's text: one line, no control character.
-	return records.OneLine(strings.TrimSpace(string(out)))
-}
-
-func lastLines(s string, n int) string {
-	lines := strings.Split(strings.TrimSpace(s), "\n")
-	return strings.Join(lines[max(0, len(lines)-n):], "\n")
-}
-
-// firstLine is the first line of s: a build's error chain begins with
-// what went wrong.
-func firstLine(s string) string {
-	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
-	return line
+// cells are the cells chosen, as ab measures them.
+func (b *bisectOptions) cells() bisect.Cells {
+	return bisect.Cells{Impl: b.impl, Workload: b.workload, Threads: b.threads, Params: b.params}
 }

@@ -37,20 +37,22 @@ func (b *bisectOptions) fromHistory(ctx context.Context) (good, bad string, err 
 	if cell == "" {
 		cell = st.Series.Cell
 	}
-	b.selectCell(cell)
+	c := b.cells()
+	c.Select(cell)
+	b.impl, b.workload, b.threads, b.params = c.Impl, c.Workload, c.Threads, c.Params
 	return st.Before, st.After, nil
 }
 
 // finish says what the search found on stdout, writes bisect.md and the
 // JSON, and returns the exit code's error.
 func (b *bisectOptions) finish(ctx context.Context, o *subcommand.Streams, r *bisect.Result) error {
-	subject := func(commit string) string { return subject(ctx, b.repo, commit) }
+	subject := func(commit string) string { return bisect.Subject(ctx, b.repo, commit) }
 	show := func(commit string) string {
 		out, _ := git.Output(ctx, b.repo, "show", "--stat", "--format=medium", commit)
 		return string(out)
 	}
 	wall := time.Since(b.start)
-	summary := r.Summary(b.Tracked, wall, subject)
+	summary := r.Summary(b.probe.Tracked, wall, subject)
 	var verdict error
 	if !r.Found {
 		verdict = &subcommand.ExitError{Code: subcommand.ExitInconclusive}
@@ -61,7 +63,7 @@ func (b *bisectOptions) finish(ctx context.Context, o *subcommand.Streams, r *bi
 		return lostOutput(verdict, fmt.Errorf("writing %s: %w", md, err), o)
 	}
 	if b.jsonOut != "" {
-		data, err := json.MarshalIndent(r.Record(b.Tracked, wall), "", "  ")
+		data, err := json.MarshalIndent(r.Record(b.probe.Tracked, wall), "", "  ")
 		if err == nil {
 			err = regularfile.Write(b.jsonOut, append(records.Visible(data), '\n'))
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/perfrun/perfrun/internal/regularfile"
 	"github.com/perfrun/perfrun/internal/subcommand"
+	"github.com/perfrun/perfrun/internal/sweep"
 	"github.com/perfrun/perfrun/internal/terminal"
 
 	"github.com/perfrun/perfrun/store"
@@ -52,7 +53,7 @@ func corpusFlags(fs *flag.FlagSet) subcommand.RunFunc {
 		}
 		ctx, stop := terminal.Interruptible(ctx)
 		defer stop()
-		c, err := corpus.GenerateContext(ctx, corpus.Spec{Seed: *seed, CAs: *cas, Hits: *hits, Misses: *misses}, progressAfter(o.Stderr, "corpus", "certificates"))
+		c, err := corpus.GenerateContext(ctx, corpus.Spec{Seed: *seed, CAs: *cas, Hits: *hits, Misses: *misses}, sweep.ProgressAfter(o.Stderr, "corpus", "certificates"))
 		if err != nil {
 			return err
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/perfrun/perfrun/compare"
 	"github.com/perfrun/perfrun/harness"
 	"github.com/perfrun/perfrun/internal/subcommand"
+	"github.com/perfrun/perfrun/internal/sweep"
 	"github.com/perfrun/perfrun/records"
 	"github.com/perfrun/perfrun/report"
 )
@@ -71,7 +72,7 @@ func exportFlags(fs *flag.FlagSet) subcommand.RunFunc {
 		if fs.NArg() != 1 {
 			return subcommand.UsageError("want one results file")
 		}
-		printer, ok := printers[*format]
+		printer, ok := sweep.Printers[*format]
 		if !ok || *format == "benchfmt" {
 			return subcommand.UsageError("unknown format %q (have table, csv, json, jmh, processes)", *format)
 		}

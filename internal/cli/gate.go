@@ -12,6 +12,7 @@ import (
 	"github.com/perfrun/perfrun/internal/flagvalue"
 	"github.com/perfrun/perfrun/internal/regularfile"
 	"github.com/perfrun/perfrun/internal/subcommand"
+	"github.com/perfrun/perfrun/internal/sweep"
 
 	"github.com/perfrun/perfrun/compare"
 	"github.com/perfrun/perfrun/internal/baselines"
@@ -71,8 +72,8 @@ func gateFlags(fs *flag.FlagSet) subcommand.RunFunc {
 		if err := checkOutputs(*jsonOut, ""); err != nil {
 			return err
 		}
-		if err := notAnInput(*jsonOut, fs.Args()...); err != nil {
-			return err
+		if err := regularfile.NotAnInput(*jsonOut, fs.Args()...); err != nil {
+			return subcommand.AsUsage(err)
 		}
 		if !(th.AllocsDelta >= 0) || !(th.InstructionsRatio >= 0) || math.IsInf(th.AllocsDelta+th.InstructionsRatio, 0) {
 			return subcommand.UsageError("-allocs-delta and -instructions-ratio must be finite and >= 0")
@@ -137,7 +138,7 @@ func checkThresholds(th *compare.Thresholds) error {
 // a failure after minutes of measuring.
 func checkOutputs(file, dir string) error {
 	if file != "" {
-		if err := checkOutput(file); err != nil {
+		if err := regularfile.CheckOutput(file, file == sweep.DefaultOutput); err != nil {
 			return subcommand.AsUsage(err)
 		}
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/perfrun/perfrun/internal/flagvalue"
 	"github.com/perfrun/perfrun/internal/git"
 	"github.com/perfrun/perfrun/internal/subcommand"
+	"github.com/perfrun/perfrun/internal/sweep"
 	"github.com/perfrun/perfrun/internal/terminal"
 	"github.com/perfrun/perfrun/records"
 	"github.com/perfrun/perfrun/report"
@@ -118,7 +119,7 @@ func historyPath() string {
 	if p := os.Getenv("PERFRUN_HISTORY"); p != "" {
 		return p
 	}
-	return filepath.Join(filepath.Dir(defaultOutput), "history.db")
+	return filepath.Join(filepath.Dir(sweep.DefaultOutput), "history.db")
 }
 
 func runHistory(ctx context.Context, o *subcommand.Streams, args []string) error {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/perfrun/perfrun/history"
 	"github.com/perfrun/perfrun/internal/subcommand"
+	"github.com/perfrun/perfrun/internal/sweep"
 	"github.com/perfrun/perfrun/internal/terminal"
 )
 
@@ -31,7 +32,7 @@ func historyCopy(fs *flag.FlagSet) subcommand.RunFunc {
 			return err
 		}
 		defer dst.Close()
-		c, err := history.Copy(ctx, src, dst, progressAfter(o.Stderr, "history copy", "files"))
+		c, err := history.Copy(ctx, src, dst, sweep.ProgressAfter(o.Stderr, "history copy", "files"))
 		if err != nil {
 			// Each file is copied whole or not at all, however the copy
 			// was cut: by an interrupt, or by a server that went away.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/perfrun/perfrun/internal/regularfile"
 	"github.com/perfrun/perfrun/internal/subcommand"
+	"github.com/perfrun/perfrun/internal/sweep"
 
 	"github.com/perfrun/perfrun/history"
 	"github.com/perfrun/perfrun/internal/publish"
@@ -45,7 +46,7 @@ func seriesPlots(series []*history.Series, steps []history.Step, withSteps bool)
 func historyPlot(fs *flag.FlagSet) subcommand.RunFunc {
 	db := dbFlag(fs)
 	sf := addSeriesFlags(fs, "ns/op")
-	dir := fs.String("o", filepath.Join(filepath.Dir(defaultOutput), "history"), "output directory for the SVG and PNG files")
+	dir := fs.String("o", filepath.Join(filepath.Dir(sweep.DefaultOutput), "history"), "output directory for the SVG and PNG files")
 	return func(ctx context.Context, o *subcommand.Streams, args []string) error {
 		h, found, err := openSteps(ctx, o.Stderr, *db, sf, false)
 		if err != nil {
@@ -76,7 +77,7 @@ func historyPlot(fs *flag.FlagSet) subcommand.RunFunc {
 func historyReport(fs *flag.FlagSet) subcommand.RunFunc {
 	db := dbFlag(fs)
 	sf := addSeriesFlags(fs, defaultUnits)
-	dir := fs.String("o", filepath.Join(filepath.Dir(defaultOutput), "history-report"), "output directory: report.md, report.html, images/")
+	dir := fs.String("o", filepath.Join(filepath.Dir(sweep.DefaultOutput), "history-report"), "output directory: report.md, report.html, images/")
 	title := fs.String("title", "perfrun history", "page title")
 	all := fs.Bool("all", false, "draw every series, not only those with steps")
 	return func(ctx context.Context, o *subcommand.Streams, args []string) error {

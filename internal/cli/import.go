@@ -41,8 +41,8 @@ func importFlags(fs *flag.FlagSet) subcommand.RunFunc {
 		if err := checkOutputs(*out, ""); err != nil {
 			return err
 		}
-		if err := notAnInput(*out, fs.Arg(0)); err != nil {
-			return err
+		if err := regularfile.NotAnInput(*out, fs.Arg(0)); err != nil {
+			return subcommand.AsUsage(err)
 		}
 		data, name, err := readInput(fs.Arg(0))
 		if err != nil {

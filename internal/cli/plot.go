@@ -5,13 +5,10 @@ import (
 	"flag"
 	"fmt"
 
-	"github.com/perfrun/perfrun/internal/regularfile"
 	"github.com/perfrun/perfrun/internal/subcommand"
+	"github.com/perfrun/perfrun/internal/sweep"
 
-	"github.com/perfrun/perfrun/harness"
-	"github.com/perfrun/perfrun/impls"
 	"github.com/perfrun/perfrun/records"
-	"github.com/perfrun/perfrun/report"
 )
 
 var cmdPlot = &subcommand.Command{
@@ -38,9 +35,9 @@ func plotFlags(fs *flag.FlagSet) subcommand.RunFunc {
 		}
 		out := *dir
 		if out == "" {
-			out = plotsDir(fs.Arg(0))
+			out = sweep.PlotsDir(fs.Arg(0))
 		}
-		files, err := drawPlots(sets, out)
+		files, err := sweep.DrawPlots(sets, out)
 		if err != nil {
 			return err
 		}
@@ -86,28 +83,4 @@ func nothingMeasured(s *records.Set) (why string, none bool) {
 		}
 	}
 	return why, true
-}
-
-// plotOptions draw with the cores of the results (this machine's if they
-// do not say) and the registry's colour for each implementation.
-func plotOptions(sets []*records.Set) report.PlotOptions {
-	cores := 0
-	for _, s := range sets {
-		cores = max(cores, s.Cores())
-	}
-	if cores == 0 {
-		cores = harness.Cores()
-	}
-	return report.PlotOptions{Cores: cores, Impls: impls.Names()}
-}
-
-// drawPlots draws every plot the results support into dir, as SVG and
-// PNG, and returns the files written. Results with nothing to plot (one
-// thread count, one size) give none, which is not an error.
-func drawPlots(sets []*records.Set, dir string) ([]string, error) {
-	plots, err := report.Plots(sets, plotOptions(sets))
-	if err != nil || len(plots) == 0 {
-		return nil, err
-	}
-	return report.SavePlots(dir, plots, regularfile.WriteOwned)
 }

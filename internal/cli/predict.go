@@ -11,6 +11,7 @@ import (
 	"github.com/perfrun/perfrun/internal/flagvalue"
 	"github.com/perfrun/perfrun/internal/regularfile"
 	"github.com/perfrun/perfrun/internal/subcommand"
+	"github.com/perfrun/perfrun/internal/sweep"
 	"github.com/perfrun/perfrun/internal/terminal"
 
 	"github.com/perfrun/perfrun/internal/summary"
@@ -113,13 +114,13 @@ func (p *predictOptions) check(input string) ([]int, map[string]string, error) {
 		return nil, nil, subcommand.UsageError("-constants must be measure or reference, not %q", *p.constants)
 	}
 	if *p.out != "" {
-		if err := checkOutput(*p.out); err != nil {
+		if err := regularfile.CheckOutput(*p.out, *p.out == sweep.DefaultOutput); err != nil {
 			return nil, nil, err
 		}
 		// Neither the results nor the published table may be
 		// overwritten by the prediction.
-		if err := notAnInput(*p.out, input, *p.against); err != nil {
-			return nil, nil, err
+		if err := regularfile.NotAnInput(*p.out, input, *p.against); err != nil {
+			return nil, nil, subcommand.AsUsage(err)
 		}
 	}
 	pairs, err := parsePairs(*p.as)
@@ -200,7 +201,7 @@ func (p *predictOptions) constantsFor(ctx context.Context, o *subcommand.Streams
 			return predict.Measured{}, subcommand.AsUsage(err)
 		}
 		fmt.Fprintf(o.Stderr, "perfrun: predict: measuring the machine's hand-off and cache-line transfer (%d windows of %v each, on two threads)\n", *p.windows, *p.window)
-		m = predict.Measure(ctx, *p.window, *p.windows, progressAfter(o.Stderr, "predict", "windows"))
+		m = predict.Measure(ctx, *p.window, *p.windows, sweep.ProgressAfter(o.Stderr, "predict", "windows"))
 		if err := ctx.Err(); err != nil {
 			return predict.Measured{}, fmt.Errorf("interrupted after %d of %d windows: nothing predicted", m.Windows, *p.windows)
 		}

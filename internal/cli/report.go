@@ -10,6 +10,7 @@ import (
 
 	"github.com/perfrun/perfrun/internal/subcommand"
 	"github.com/perfrun/perfrun/internal/summary"
+	"github.com/perfrun/perfrun/internal/sweep"
 
 	"github.com/perfrun/perfrun/compare"
 	"github.com/perfrun/perfrun/internal/publish"
@@ -28,7 +29,7 @@ comparison with its gate verdict first. Plots go to DIR/images.`,
 func init() { cmdReport.Define = reportFlags }
 
 func reportFlags(fs *flag.FlagSet) subcommand.RunFunc {
-	dir := fs.String("o", filepath.Join(filepath.Dir(defaultOutput), "report"), "output directory: report.md, report.html, images/")
+	dir := fs.String("o", filepath.Join(filepath.Dir(sweep.DefaultOutput), "report"), "output directory: report.md, report.html, images/")
 	title := fs.String("title", "perfrun report", "page title")
 	th := thresholdFlags(fs)
 	return func(_ context.Context, o *subcommand.Streams, args []string) error {
@@ -89,7 +90,7 @@ func renderDocument(doc *report.Document) (*publish.Folder, error) {
 		if doc.Old != nil {
 			sets = []*records.Set{doc.Old, doc.New}
 		}
-		opts := plotOptions(sets)
+		opts := sweep.PlotOptions(sets)
 		opts.ByLabel = doc.Old != nil
 		var err error
 		if plots, err = report.Plots(sets, opts); err != nil {

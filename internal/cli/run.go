@@ -1,30 +1,19 @@
 package cli
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"flag"
-	"fmt"
-	"io"
 	"os"
 	"slices"
-	"strings"
 	"time"
 
-	"github.com/perfrun/perfrun/internal/cellops"
 	"github.com/perfrun/perfrun/internal/flagvalue"
 	"github.com/perfrun/perfrun/internal/regularfile"
 	"github.com/perfrun/perfrun/internal/subcommand"
+	"github.com/perfrun/perfrun/internal/sweep"
 	"github.com/perfrun/perfrun/internal/terminal"
 
-	"github.com/perfrun/perfrun/internal/summary"
-
 	"github.com/perfrun/perfrun/harness"
-	"github.com/perfrun/perfrun/internal/baselines"
-	"github.com/perfrun/perfrun/records"
-	"github.com/perfrun/perfrun/report"
-	"github.com/perfrun/perfrun/store/corpus"
 	"github.com/perfrun/perfrun/workloads"
 )
 
@@ -70,18 +59,6 @@ left with fewer windows than rounds.`,
 }
 
 func init() { cmdRun.Define = runDefine }
-
-// longRun is how long a run may take before run says so up front.
-const longRun = 10 * time.Minute
-
-// printers are run's -format choices; each prints a results set.
-var printers = map[string]func(io.Writer, *records.Set, int) error{
-	"table":    func(w io.Writer, s *records.Set, cores int) error { report.WriteThreadTables(w, s, cores); return nil },
-	"benchfmt": func(w io.Writer, s *records.Set, _ int) error { return s.Write(w) },
-	"jmh":      report.WriteJMH,
-	"csv":      report.WriteCSV,
-	"json":     report.WriteJSON,
-}
 
 // runWindow and runWarmup are run's windows: short enough that the main
 // job answers in about a minute on 2 cores, long enough that a window
@@ -137,7 +114,7 @@ func newRunFlags(fs *flag.FlagSet) *runFlags {
 	fs.BoolVar(&f.instructions, "instructions", false, "also count instructions/op of 1-thread cells under valgrind (callgrind)")
 	fs.BoolVar(&f.locks, "locks", false, "also count the lock profile of 1-thread cells under callgrind: exclusive and shared locks, instructions held, atomics per op (rebuilds perfrun with the standard sync overlaid, so every lock a call takes is seen)")
 	flagvalue.BoundedVar(fs, &f.predict, "predict", 0, 0, 1024, "also say what each design's 1-thread lock profile predicts at this many threads, one core a thread (perfrun predict; counts instructions and locks as -instructions -locks do, about 30 s more); 0 for none (default: 16 for the main job, a run given no -impl, -workload, -threads, -param, -corpus, -match or -exec; else 0)")
-	fs.StringVar(&f.out, "o", defaultOutput, "results file (Go benchmark format); empty for none")
+	fs.StringVar(&f.out, "o", sweep.DefaultOutput, "results file (Go benchmark format); empty for none")
 	fs.StringVar(&f.format, "format", "table", "what to print: table, benchfmt, jmh, csv, json")
 	fs.BoolVar(&f.quiet, "q", false, "no progress on stderr")
 	fs.Var(&f.labels, "label", "extra configuration line `key=value` for the results, e.g. machine=arm64 (repeatable)")
@@ -155,39 +132,12 @@ func newRunFlags(fs *flag.FlagSet) *runFlags {
 	return f
 }
 
-// options checks the flags that need no corpus and turns them into the
-// harness's options (the corpus and progress still to be set).
+// options checks the flags the harness takes and turns them into its
+// options (the corpus and progress are the sweep's to set).
 func (f *runFlags) options() (harness.Options, error) {
 	opts := harness.DefaultOptions
-	if _, ok := printers[f.format]; !ok {
-		return opts, subcommand.UsageError("unknown format %q (have table, benchfmt, jmh, csv, json)", f.format)
-	}
 	if f.repair > f.rounds {
 		return opts, subcommand.UsageError("-repair %d: at most -rounds (%d): a repair measures again what the planned rounds left short, for as long as that many of its rounds take", f.repair, f.rounds)
-	}
-	if f.predict > 0 && f.format != "table" {
-		return opts, subcommand.UsageError("-predict prints beside the tables: it needs -format table (the default), not %s", f.format)
-	}
-	if f.out != "" {
-		if err := checkOutput(f.out); err != nil {
-			return opts, subcommand.AsUsage(err)
-		}
-		if err := notAnInput(f.out, f.corpus); err != nil {
-			return opts, err
-		}
-		// The previous results are kept beside the new ones: a folder
-		// there would lose the run after it was measured.
-		if info, err := os.Stat(previousPath(f.out)); err == nil && !info.Mode().IsRegular() {
-			return opts, subcommand.UsageError("%s, where this run keeps the previous results, is not a file: move it, or give another -o", previousPath(f.out))
-		}
-	}
-	if f.saveAs != "" {
-		if err := baselines.CheckName(f.saveAs); err != nil {
-			return opts, err
-		}
-		if err := baselines.CheckDir(); err != nil {
-			return opts, err
-		}
 	}
 	prec, err := flagvalue.ParsePercent(f.precision)
 	if err != nil {
@@ -223,79 +173,30 @@ func runDefine(fs *flag.FlagSet) subcommand.RunFunc {
 	}
 }
 
+// run checks the flags, then has the sweep they describe measure and write.
 func (f *runFlags) run(ctx context.Context, o *subcommand.Streams, args []string) error {
 	cmds, err := f.cmd.commands()
 	if err != nil {
 		return subcommand.AsUsage(err)
 	}
-	if _, err := planCells(f.impl, f.workload, f.threads, f.params, cmds...); err != nil {
-		return subcommand.AsUsage(err)
-	}
-	opts, err := f.options()
-	if err != nil {
+	sw := &sweep.Sweep{Impl: f.impl, Workload: f.workload, Threads: f.threads, Params: f.params, Match: f.match, Commands: cmds,
+		Corpus: f.corpus, Strict: f.strict, Seed: f.seed, Quarantine: f.quarantine,
+		Instructions: f.instructions, Locks: f.locks, Predict: f.predict,
+		Out: f.out, Plots: f.plots, Format: f.format, SaveAs: f.saveAs, Quiet: f.quiet, Args: args}
+	if err := sw.Check(); err != nil {
 		return err
 	}
-	kvs, err := f.labelValues()
-	if err != nil {
+	if sw.Options, err = f.options(); err != nil {
+		return err
+	}
+	if sw.Labels, err = f.labelValues(); err != nil {
 		return err
 	}
 	// Flags are checked; now the corpus, which may take a while to load:
 	// an interrupt stops that too.
 	ctx, stop := terminal.Interruptible(ctx)
 	defer stop()
-	if f.counting() && f.corpus == "" {
-		unshare, err := shareCorpora()
-		if err != nil {
-			return err
-		}
-		defer unshare()
-	}
-	cells, err := f.cells(ctx, o, &opts)
-	if err != nil {
-		return err
-	}
-	if est := time.Duration(f.rounds) * time.Duration(len(cells)) * (f.window + f.warmup); est > longRun && !f.quiet {
-		fmt.Fprintf(o.Stderr, "perfrun: run: %d cells × %d rounds × %v will take at least %v; Ctrl-C keeps the rounds completed by then\n",
-			len(cells), f.rounds, f.window+f.warmup, est.Round(time.Minute))
-	}
-	if !f.quiet {
-		opts.Progress = terminal.Progress(o.Stderr)
-		if note := summary.BusyAtStart(harness.Cores()); note != "" {
-			fmt.Fprintf(o.Stderr, "perfrun: run: %s\n", note)
-		}
-	}
-	res, err := harness.Run(ctx, cells, opts)
-	if !f.quiet && terminal.IsTerminal(o.Stderr) {
-		terminal.ClearLine(o.Stderr)
-	}
-	if err != nil {
-		return err
-	}
-	if res.Incomplete && len(res.Samples) == 0 {
-		// Nothing to keep: the previous results file stays as it was.
-		return fmt.Errorf("interrupted before any round completed: nothing written%s", unchanged(f.out))
-	}
-	res.Labels = kvs
-	if !f.quarantine {
-		// Samples the machine disturbed are kept: the file says so.
-		res.Labels = append(res.Labels, workloads.KV{Key: "quarantine", Value: "off: samples the machine disturbed are kept"})
-	}
-	res.Command = "perfrun run " + strings.Join(args, " ")
-	// A count that fails costs the count, never the measurements: the
-	// results are written first, then the failure said and exit 4.
-	counts := f.count(ctx, o, res)
-	err = f.write(o, res)
-	if len(counts) == 0 {
-		return err
-	}
-	for _, c := range counts[:len(counts)-1] {
-		fmt.Fprintf(o.Stderr, "perfrun: run: %v\n", c)
-	}
-	if err != nil {
-		fmt.Fprintf(o.Stderr, "perfrun: run: %v\n", counts[len(counts)-1])
-		return err
-	}
-	return fmt.Errorf("%w (%s is written without the counts that failed)", counts[len(counts)-1], f.out)
+	return sw.Run(ctx, o)
 }
 
 // labelValues are the -label flags as configuration lines, each key once.
@@ -312,198 +213,4 @@ func (f *runFlags) labelValues() ([]workloads.KV, error) {
 		kvs = append(kvs, kv)
 	}
 	return kvs, nil
-}
-
-// counting says whether the run takes counts under callgrind once its
-// windows are measured (count).
-func (f *runFlags) counting() bool { return f.instructions || f.locks || f.predict > 0 }
-
-// count takes the counts the flags ask for (instructions, lock profiles,
-// and those a prediction stands on) once the windows are measured, and
-// returns those that failed.
-func (f *runFlags) count(ctx context.Context, o *subcommand.Streams, res *harness.Outcome) []error {
-	if res.Incomplete {
-		return nil
-	}
-	var failed []error
-	cellArgs := cellops.Args(f.corpus, f.strict, f.seed)
-	if f.instructions {
-		if err := cellops.CountInstructions(ctx, res, harness.Processes, cellArgs, o.Stderr, f.quiet); err != nil {
-			failed = append(failed, fmt.Errorf("instructions: %w", err))
-		}
-	}
-	if f.locks && ctx.Err() == nil {
-		if err := cellops.CountLocks(ctx, res, cellArgs, o.Stderr, f.quiet); err != nil {
-			failed = append(failed, fmt.Errorf("lock profile: %w", err))
-		}
-	}
-	if f.predict > 0 && ctx.Err() == nil {
-		f.countForPrediction(ctx, o, res)
-	}
-	return failed
-}
-
-// cells sets the corpus of opts up (generated, or loaded once for every
-// cell) and plans the cells, fitted to a loaded corpus, with their floors.
-func (f *runFlags) cells(ctx context.Context, o *subcommand.Streams, opts *harness.Options) ([]harness.Cell, error) {
-	provider, loaded, err := corpusProvider(ctx, f.corpus, f.strict, f.seed, o.Stderr)
-	if err != nil {
-		return nil, err
-	}
-	opts.Corpus = provider
-	params := withDefaultCost(f.params)
-	if loaded > 0 {
-		// A loaded corpus has the size it has: say so in every cell name.
-		for _, p := range params {
-			if strings.HasPrefix(p, "certs=") {
-				fmt.Fprintf(o.Stderr, "perfrun: run: -param %s ignored: the loaded corpus has %d CAs\n", p, loaded)
-			}
-		}
-		params = append(withoutParam(params, "certs"), fmt.Sprintf("certs=%d", loaded))
-		params = fitLoad(params, provider, o.Stderr)
-	}
-	cmds, err := f.cmd.commands()
-	if err != nil {
-		return nil, subcommand.AsUsage(err)
-	}
-	cells, err := planCells(f.impl, f.workload, f.threads, params, cmds...)
-	if err == nil {
-		cells, err = harness.Match(cells, f.match)
-	}
-	if err != nil {
-		return nil, subcommand.AsUsage(err)
-	}
-	if loaded == 0 {
-		// A generated corpus this machine cannot hold is refused before
-		// any of it is made.
-		// certs sizes the corpus; load's n makes as many objects.
-		for _, c := range cells {
-			for _, key := range []string{"certs", "n"} {
-				if v := c.Params.Get(key); v != "" {
-					n := c.Params.Int(key)
-					hits, misses := corpus.GeneratedLeaves(n)
-					if err := corpus.FitsMemory(n, hits+misses, key+"="+v); err != nil {
-						return nil, subcommand.AsUsage(err)
-					}
-				}
-			}
-		}
-	}
-	return harness.WithFloors(cells), nil
-}
-
-// unchanged says what an interrupted run left alone.
-func unchanged(out string) string {
-	if out == "" {
-		return ""
-	}
-	if _, err := os.Stat(out); err == nil {
-		return "; " + out + " is as it was"
-	}
-	return ""
-}
-
-// write writes what a run produced: the results file, the baseline, the
-// plots, the printed table and the summary.
-func (f *runFlags) write(o *subcommand.Streams, res *harness.Outcome) error {
-	set := res.Set()
-	var unsaved error
-	var prev *previousRun
-	if f.out != "" || f.saveAs != "" {
-		var buf bytes.Buffer
-		if err := set.Write(&buf); err != nil {
-			return err
-		}
-		if f.out != "" {
-			p, err := keepPrevious(f.out)
-			if err != nil {
-				// The measurements matter more than the previous file.
-				fmt.Fprintf(o.Stderr, "perfrun: run: the previous results were not kept (%v); writing this run's\n", err)
-			}
-			prev = p
-			if err := regularfile.Write(f.out, buf.Bytes()); err != nil {
-				return err
-			}
-		}
-		if f.saveAs != "" && !res.Incomplete {
-			var err error
-			if unsaved, err = f.saveBaseline(o, set, buf.Bytes()); err != nil {
-				return err
-			}
-		}
-	}
-	if dir := f.plots; dir != "none" && (dir != "" || f.out != "") {
-		if dir == "" {
-			dir = plotsDir(f.out)
-		}
-		files, err := drawPlots([]*records.Set{set}, dir)
-		if err != nil {
-			return fmt.Errorf("plots: %w", err)
-		}
-		if len(files) > 0 && !f.quiet {
-			fmt.Fprintf(o.Stderr, "perfrun: wrote %d plots to %s\n", len(files), dir)
-		}
-	}
-	if err := printers[f.format](o.Stdout, set, harness.Cores()); err != nil {
-		return err
-	}
-	if f.predict > 0 && f.format == "table" && !res.Incomplete {
-		f.pastTheCores(o, set)
-	}
-	if !f.quiet {
-		summary.Summarize(o.Stderr, res, set)
-		if prev != nil && !res.Incomplete {
-			sincePrevious(o.Stderr, prev, set, f.out)
-		}
-	}
-	if f.out != "" && !f.quiet {
-		fmt.Fprintf(o.Stderr, "perfrun: wrote %s (%d samples, %s); read it with: benchstat -filter '%s' -col /impl -row '.name /threads' %s\n",
-			f.out, len(res.Samples), res.Wall.Round(time.Second), records.BenchstatFilter, f.out)
-	}
-	if res.Incomplete {
-		notSaved := ""
-		if f.saveAs != "" {
-			notSaved = fmt.Sprintf("; baseline %s not saved (an interrupted run is no baseline)", f.saveAs)
-		}
-		return fmt.Errorf("interrupted: kept the %d completed rounds%s", res.CompletedRounds(), notSaved)
-	}
-	if unsaved != nil {
-		return unsaved
-	}
-	note, err := summary.Busy(set)
-	if note != "" {
-		fmt.Fprintf(o.Stderr, "perfrun: run: %s\n", note)
-	}
-	if errors.Is(err, summary.ErrNothingMeasured) {
-		return &subcommand.ExitError{Code: subcommand.ExitInconclusive, Err: err}
-	}
-	return err
-}
-
-// saveBaseline keeps the run as baseline f.saveAs, with the build that
-// measured it. unsaved is the run's end when the machine decided cells: a
-// baseline without them would leave later gates of them nothing to judge.
-func (f *runFlags) saveBaseline(o *subcommand.Streams, set *records.Set, data []byte) (unsaved, err error) {
-	if lost := summary.Unjudgeable(set); len(lost) > 0 {
-		// Said after the tables, which still print.
-		return &subcommand.ExitError{Code: subcommand.ExitInconclusive, Err: fmt.Errorf("baseline %s not saved: every sample of %s was set aside (the machine disturbed them); "+
-			"a baseline without them would make every later gate of those cells INCONCLUSIVE; run again", f.saveAs, strings.Join(lost, ", "))}, nil
-	}
-	// The build first: results are never left beside a build that did not
-	// measure them.
-	bin, buildErr := baselines.SaveBuild(f.saveAs, data)
-	path, err := saveBaseline(f.saveAs, data)
-	if err != nil {
-		return nil, err
-	}
-	if !f.quiet {
-		fmt.Fprintf(o.Stderr, "perfrun: saved baseline %s (%s); gate against it with: perfrun gate -baseline %s NEW\n", f.saveAs, path, f.saveAs)
-	}
-	switch {
-	case buildErr != nil:
-		fmt.Fprintf(o.Stderr, "perfrun: baseline %s: its build was not kept (%v): ab -baseline %s cannot measure it again\n", f.saveAs, buildErr, f.saveAs)
-	case !f.quiet:
-		fmt.Fprintf(o.Stderr, "perfrun: kept the build that measured it (%s); measure it again beside a later build, interleaved, with: perfrun ab -baseline %s\n", bin, f.saveAs)
-	}
-	return nil, nil
 }

@@ -1,4 +1,4 @@
-package cli
+package sweep
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/perfrun/perfrun/harness"
 	"github.com/perfrun/perfrun/internal/scratch"
 	"github.com/perfrun/perfrun/internal/subcommand"
 	"github.com/perfrun/perfrun/store/corpus"
@@ -27,7 +28,7 @@ func fitLoad(params []string, provider func(int) (*corpus.Corpus, error), stderr
 	var values []string
 	for _, p := range params {
 		if v, ok := strings.CutPrefix(p, "n="); ok {
-			values = append(values, splitList(v)...)
+			values = append(values, harness.SplitList(v)...)
 		}
 	}
 	if len(values) == 0 {
@@ -50,10 +51,10 @@ func fitLoad(params []string, provider func(int) (*corpus.Corpus, error), stderr
 	return append(withoutParam(params, "n"), "n="+strings.Join(fitted, ","))
 }
 
-// progressAfter returns a progress reporter that stays quiet for the
+// ProgressAfter returns a progress reporter that stays quiet for the
 // first two seconds of work (most corpora are made in less), then says
 // how far it got, about every few seconds.
-func progressAfter(w io.Writer, what, unit string) func(done, total int) {
+func ProgressAfter(w io.Writer, what, unit string) func(done, total int) {
 	start := time.Now()
 	var last time.Time
 	return func(done, total int) {
@@ -66,16 +67,16 @@ func progressAfter(w io.Writer, what, unit string) func(done, total int) {
 	}
 }
 
-// corpusProvider returns where cells get their corpus: generated per size
+// CorpusProvider returns where cells get their corpus: generated per size
 // from the seed, or one loaded corpus for every cell (then loaded is its
 // number of CAs).
-func corpusProvider(ctx context.Context, path string, strict bool, seed uint64, stderr io.Writer) (provider func(int) (*corpus.Corpus, error), loaded int, err error) {
+func CorpusProvider(ctx context.Context, path string, strict bool, seed uint64, stderr io.Writer) (provider func(int) (*corpus.Corpus, error), loaded int, err error) {
 	if path == "" {
 		return func(cas int) (*corpus.Corpus, error) {
-			return corpus.ForCells(ctx, seed, cas, progressAfter(stderr, "generating corpus", "objects"))
+			return corpus.ForCells(ctx, seed, cas, ProgressAfter(stderr, "generating corpus", "objects"))
 		}, 0, nil
 	}
-	loading := progressAfter(stderr, "loading "+path, "MiB")
+	loading := ProgressAfter(stderr, "loading "+path, "MiB")
 	c, problems, err := corpus.LoadContext(ctx, path, strict, func(done, total int64) {
 		loading(int(done>>20), int(max(total>>20, 1)))
 	})

@@ -1,24 +1,18 @@
-package cli
+package regularfile
 
 import (
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
-
-	"github.com/perfrun/perfrun/internal/subcommand"
 )
 
-// defaultOutput is where run writes when -o is not given: one folder that
-// .gitignore covers, so a run in a checkout leaves nothing to commit.
-const defaultOutput = "perfrun-out/results.txt"
-
-// checkOutput checks, before any measuring, that path can be written: its
-// directory exists (the default one is created) and path is not a
-// directory.
-func checkOutput(path string) error {
+// CheckOutput checks, before any measuring, that path can be written: its
+// directory exists (made first, with makeDir: a command's default folder)
+// and path is not a directory.
+func CheckOutput(path string, makeDir bool) error {
 	dir := filepath.Dir(path)
-	if path == defaultOutput {
+	if makeDir {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return err
 		}
@@ -36,12 +30,12 @@ func checkOutput(path string) error {
 	return nil
 }
 
-// notAnInput refuses an output path that names one of the inputs (the
+// NotAnInput refuses an output path that names one of the inputs (the
 // same file, by any path or link): writing it would destroy what was read
 // (gate -json NEW, run -corpus c.pem -o c.pem, import -o F F). Inputs
 // that are not files (standard input, "label=path" specs' labels) are
 // matched by their path part.
-func notAnInput(out string, inputs ...string) error {
+func NotAnInput(out string, inputs ...string) error {
 	if out == "" {
 		return nil
 	}
@@ -59,13 +53,9 @@ func notAnInput(out string, inputs ...string) error {
 			}
 		}
 		if ii, err := os.Stat(in); err == nil && os.SameFile(oi, ii) {
-			return subcommand.UsageError("output %s is the input %s: writing it would destroy what is read; write elsewhere", out, in)
+			return fmt.Errorf("output %s is the input %s: writing it would destroy what is read; write elsewhere", out, in)
 		}
 	}
 	return nil
 }
 
-// plotsDir is where plots of a results file go by default.
-func plotsDir(results string) string {
-	return strings.TrimSuffix(results, filepath.Ext(results)) + "-plots"
-}
