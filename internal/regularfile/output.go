@@ -58,4 +58,3 @@ func NotAnInput(out string, inputs ...string) error {
 	}
 	return nil
 }
-
