@@ -47,7 +47,7 @@ func TestNothingAToolLeftIsCommitted(t *testing.T) {
 // TestPlantedLeftoverFound shows the check failing on a profile
 // callgrind wrote at the root and a test binary in a folder.
 func TestPlantedLeftoverFound(t *testing.T) {
-	got := leftovers([]string{"README.md", "callgrind.out.7820", "harness/harness.test", "records/importers/testdata/callgrind.out.ls-3.19.txt.gz", "core/x.go"})
+	got := leftovers([]string{"README.md", "callgrind.out.7820", "harness/harness.test", "records/importers/testdata/callgrind.out.ls-3.19.txt.bz2", "core/x.go"})
 	if !slices.Equal(got, []string{"callgrind.out.7820", "harness/harness.test"}) {
 		t.Errorf("got %q, want the profile and the test binary", got)
 	}

@@ -13,13 +13,13 @@ import (
 // TestImportedFormatsGateAndHistory: a file of each tool, imported, is
 // gated against a second run a thousandth slower (not a regression) and
 // added to a
-// history, as perfrun's own results are. testdata/imports.tar.gz holds
+// history, as perfrun's own results are. testdata/imports.tar.bz2 holds
 // the importers' round-trip files (records/importers/testdata/README.md),
 // with a callgrind file of a small C program (testdata/README.md) for
 // theirs of ls.
 func TestImportedFormatsGateAndHistory(t *testing.T) {
 	dir := t.TempDir()
-	files, err := recorded.Unpack(dir, filepath.Join("testdata", "imports.tar.gz"))
+	files, err := recorded.Unpack(dir, filepath.Join("testdata", "imports.tar.bz2"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,7 @@ package importers
 
 import (
 	"bytes"
-	"compress/gzip"
+	"compress/bzip2"
 	"encoding/json"
 	"errors"
 	"io"
@@ -23,12 +23,8 @@ func testdata(t *testing.T, name string) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.HasSuffix(name, ".gz") { // kept compressed: the module's download is small
-		zr, err := gzip.NewReader(bytes.NewReader(data))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if data, err = io.ReadAll(zr); err != nil {
+	if strings.HasSuffix(name, ".bz2") { // kept compressed: the module's download is small
+		if data, err = io.ReadAll(bzip2.NewReader(bytes.NewReader(data))); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -122,7 +118,7 @@ func TestHyperfineRefusesOthers(t *testing.T) {
 // the aggregates left out, threads as perfrun's key and the CPU count as
 // cores; it survives a write and a read.
 func TestGoogleBenchmarkRoundTrip(t *testing.T) {
-	data := testdata(t, "googlebenchmark-1.7.1.json.gz")
+	data := testdata(t, "googlebenchmark-1.7.1.json.bz2")
 	var raw struct {
 		Benchmarks []struct {
 			RunName  string  `json:"run_name"`
@@ -163,7 +159,7 @@ func TestGoogleBenchmarkRoundTrip(t *testing.T) {
 // as one run of the command with its Ir total as instructions/op; two
 // files concatenated are two runs; other text is refused.
 func TestCallgrindRoundTrip(t *testing.T) {
-	data := testdata(t, "callgrind.out.ls-3.19.txt.gz")
+	data := testdata(t, "callgrind.out.ls-3.19.txt.bz2")
 	back, text := roundTrip(t, "callgrind", append(append([]byte(nil), data...), data...), "cg")
 	c, ok := back.Cell("ls__")
 	if !ok || len(c.Values[records.Instructions]) != 2 || c.Values[records.Instructions][0] != 572696 {

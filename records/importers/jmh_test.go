@@ -16,7 +16,7 @@ import (
 // and survives being written as a results
 // file and read back.
 func TestJMHRoundTrip(t *testing.T) {
-	data := testdata(t, "jmh-output-golden.json.gz")
+	data := testdata(t, "jmh-output-golden.json.bz2")
 	var raw []jmhResult
 	if err := json.Unmarshal(data, &raw); err != nil {
 		t.Fatal(err)
