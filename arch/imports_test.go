@@ -76,14 +76,15 @@ var layers = []struct {
 	{"internal/campaign", 7},
 	{"internal/backfill", 7},
 	{"internal/summary", 7},
-	{"internal/cellops", 8}, // what a count runs, and all a build for counting holds
-	{"internal/bisect", 8},  // the search, its probe, and what it found as text and data
-	{"internal/sweep", 9},   // run's procedure, and the cells a command chooses
-	{"internal/cli", 10},
-	{".", 11}, // package perfrun, the public entry point
-	{"cmd/perfrun", 12},
-	{"arch", 12},
-	{"docs/check", 12}, // the docs' own checks, a command of their own
+	{"internal/cellops", 8},     // what a count runs, and all a build for counting holds
+	{"internal/bisect", 8},      // the search, its probe, and what it found as text and data
+	{"internal/sweep", 9},       // run's procedure, and the cells a command chooses
+	{"internal/historycmd", 10}, // history's subcommands, as cmd/go's modcmd
+	{"internal/cli", 11},
+	{".", 12}, // package perfrun, the public entry point
+	{"cmd/perfrun", 13},
+	{"arch", 13},
+	{"docs/check", 13}, // the docs' own checks, a command of their own
 }
 
 // registry is the package test files may import from any layer.

@@ -38,15 +38,17 @@ func TestPlantedLongFunctionFound(t *testing.T) {
 }
 
 // TestTheCommandLineWiresAndPrints: internal/cli, which wires flags and
-// prints, holds less code than harness/, which measures: a procedure in
-// the command line belongs to a package of its own (internal/campaign,
-// internal/summary, internal/backfill, history, report).
+// prints, holds at most half the code of harness/, which measures: a
+// procedure in the command line belongs to a package of its own
+// (internal/sweep, internal/campaign, internal/historycmd, history,
+// report), and so do a command's framework (internal/subcommand) and the
+// terminal's (internal/terminal).
 func TestTheCommandLineWiresAndPrints(t *testing.T) {
 	root := moduleRoot(t)
 	cli, harness := goLines(t, filepath.Join(root, "internal", "cli")), goLines(t, filepath.Join(root, "harness"))
 	t.Logf("internal/cli %d lines, harness/ %d", cli, harness)
-	if cli >= harness {
-		t.Errorf("internal/cli holds %d lines of code, harness/ %d: move a command's procedure into its package", cli, harness)
+	if 2*cli > harness {
+		t.Errorf("internal/cli holds %d lines of code, more than half of harness/'s %d: move a command's procedure into its package", cli, harness)
 	}
 }
 

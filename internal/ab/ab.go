@@ -29,6 +29,10 @@ import (
 	"github.com/perfrun/perfrun/store/corpus"
 )
 
+// DefaultPkg is the main package ab builds at each revision where none is
+// named: perfrun's own.
+const DefaultPkg = "./cmd/perfrun"
+
 // ErrBadSource is returned for a repository, revision or package that is
 // not one ab can build: the user's to fix (a usage error), not a build that
 // failed.

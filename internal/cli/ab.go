@@ -16,9 +16,11 @@ import (
 
 	"github.com/perfrun/perfrun/compare"
 	"github.com/perfrun/perfrun/harness"
+	"github.com/perfrun/perfrun/internal/ab"
 	"github.com/perfrun/perfrun/internal/baselines"
 	"github.com/perfrun/perfrun/internal/campaign"
 	"github.com/perfrun/perfrun/internal/flagvalue"
+	"github.com/perfrun/perfrun/internal/regularfile"
 	"github.com/perfrun/perfrun/internal/subcommand"
 	"github.com/perfrun/perfrun/internal/sweep"
 	"github.com/perfrun/perfrun/internal/terminal"
@@ -58,9 +60,6 @@ const defaultBudget = 8 * time.Minute
 
 // maxAt bounds -at: past a large server's cores.
 const maxAt = 1024
-
-// defaultPkg is perfrun's own main.
-const defaultPkg = "./cmd/perfrun"
 
 // abOptions are ab's flags.
 type abOptions struct {
@@ -236,7 +235,7 @@ func (a *abOptions) checkFlags(fs *flag.FlagSet) (prebuilt bool, limit float64, 
 	}
 	// Another package's binary knows implementations this one does not:
 	// only perfrun's own flags are checked here.
-	if a.pkg == defaultPkg && !prebuilt {
+	if a.pkg == ab.DefaultPkg && !prebuilt {
 		cmds, err := a.cmd.commands()
 		if err != nil {
 			return false, 0, subcommand.AsUsage(err)
@@ -245,7 +244,7 @@ func (a *abOptions) checkFlags(fs *flag.FlagSet) (prebuilt bool, limit float64, 
 			return false, 0, subcommand.AsUsage(err)
 		}
 	}
-	return prebuilt, limit, checkOutputs(a.jsonOut, a.reportDir)
+	return prebuilt, limit, sweep.CheckOutputs(a.jsonOut, a.reportDir)
 }
 
 // checkRounds refuses rounds, looks, pairing, layouts and a budget that
@@ -329,7 +328,7 @@ func (a *abOptions) replayWindows(ctx context.Context, o *subcommand.Streams) er
 	if err != nil {
 		return err
 	}
-	data, name, err := readInput(a.replay)
+	data, name, err := regularfile.ReadInput(a.replay)
 	if err != nil {
 		return subcommand.AsUsage(err)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/perfrun/perfrun/internal/ab"
 	"github.com/perfrun/perfrun/internal/bisect"
 	"github.com/perfrun/perfrun/internal/flagvalue"
+	"github.com/perfrun/perfrun/internal/historycmd"
 	"github.com/perfrun/perfrun/internal/subcommand"
 	"github.com/perfrun/perfrun/internal/sweep"
 	"github.com/perfrun/perfrun/internal/terminal"
@@ -76,7 +77,7 @@ func bisectFlags(fs *flag.FlagSet) subcommand.RunFunc {
 	fs.Uint64Var(&b.seed, "seed", 1, "seed of the corpus and of the code layouts (each probe its own)")
 	fs.BoolVar(&b.firstParent, "first-parent", true, "walk the first-parent commits only (merges as one)")
 	fs.IntVar(&b.step, "step", 0, "bisect the N-th step history changes prints, instead of GOOD BAD")
-	b.db = dbFlag(fs)
+	b.db = historycmd.DBFlag(fs)
 	fs.StringVar(&b.outDir, "o", filepath.Join(filepath.Dir(sweep.DefaultOutput), "bisect"), "write bisect.md here")
 	fs.StringVar(&b.jsonOut, "json", "", "also write the result as JSON to this file")
 	fs.BoolVar(&b.quiet, "q", false, "no progress on stderr")

@@ -3,13 +3,13 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/perfrun/perfrun/internal/historycmd"
 	"github.com/perfrun/perfrun/internal/regularfile"
 	"github.com/perfrun/perfrun/internal/subcommand"
 
@@ -21,18 +21,10 @@ import (
 // fromHistory is the N-th step history changes prints: its commits, and
 // its cell as the cells to look at.
 func (b *bisectOptions) fromHistory(ctx context.Context) (good, bad string, err error) {
-	sf := addSeriesFlags(flag.NewFlagSet("history changes", flag.ContinueOnError), defaultUnits)
-	*sf.repo = b.repo // its commits ordered as the repository bisect walks
-	h, found, err := openSteps(ctx, io.Discard, *b.db, sf, false)
+	st, err := historycmd.NthStep(ctx, *b.db, b.repo, b.step)
 	if err != nil {
 		return "", "", err
 	}
-	defer h.Close()
-	steps := found.Steps
-	if b.step > len(steps) {
-		return "", "", subcommand.UsageError("-step %d: history changes finds %d steps in %s", b.step, len(steps), h.Path)
-	}
-	st := steps[b.step-1]
 	_, cell, _ := strings.Cut(st.Series.Cell, ":") // a go test cell's package
 	if cell == "" {
 		cell = st.Series.Cell

@@ -7,6 +7,7 @@ import (
 	"github.com/perfrun/perfrun/history"
 	"github.com/perfrun/perfrun/internal/ab"
 	"github.com/perfrun/perfrun/internal/baselines"
+	"github.com/perfrun/perfrun/internal/historycmd"
 	"github.com/perfrun/perfrun/internal/publish"
 	"github.com/perfrun/perfrun/internal/subcommand"
 )
@@ -17,7 +18,7 @@ var program subcommand.Program
 
 func init() {
 	program = subcommand.Program{
-		Commands: []*subcommand.Command{cmdRun, cmdList, cmdPlot, cmdReport, cmdCompare, cmdGate, cmdRules, cmdAB, cmdBisect, cmdPredict, cmdExport, cmdImport, cmdCorpus, cmdBaselines, cmdHistory, cmdVersion, cmdHelp},
+		Commands: []*subcommand.Command{cmdRun, cmdList, cmdPlot, cmdReport, cmdCompare, cmdGate, cmdRules, cmdAB, cmdBisect, cmdPredict, cmdExport, cmdImport, cmdCorpus, cmdBaselines, historycmd.New(cmdRun), cmdVersion, cmdHelp},
 		Hidden:   []*subcommand.Command{cmdCellOps, cmdArm},
 		// The user's to fix: a source ab cannot build, a baseline the
 		// store refuses, a report folder with a file perfrun did not

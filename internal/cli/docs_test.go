@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/perfrun/perfrun/internal/historycmd"
 	"github.com/perfrun/perfrun/internal/subcommand"
 	"github.com/perfrun/perfrun/records"
 	"github.com/perfrun/perfrun/report"
@@ -124,7 +125,7 @@ func parseShown(args []string) error {
 	if name == "history" && len(rest) > 0 {
 		name, rest = "history "+rest[0], rest[1:]
 	}
-	for _, c := range append(append(program.Commands, historyCommands...), program.Hidden...) {
+	for _, c := range append(append(program.Commands, historycmd.Commands()...), program.Hidden...) {
 		if c.Name != name {
 			continue
 		}

@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"math"
-	"os"
 	"strings"
 
 	"github.com/perfrun/perfrun/internal/flagvalue"
@@ -69,7 +68,7 @@ func gateFlags(fs *flag.FlagSet) subcommand.RunFunc {
 		if err := checkThresholds(th); err != nil {
 			return err
 		}
-		if err := checkOutputs(*jsonOut, ""); err != nil {
+		if err := sweep.CheckOutputs(*jsonOut, ""); err != nil {
 			return err
 		}
 		if err := regularfile.NotAnInput(*jsonOut, fs.Args()...); err != nil {
@@ -128,24 +127,6 @@ func checkThresholds(th *compare.Thresholds) error {
 	// and no measurement resolves it.
 	if th.MinEffect > 0 && th.MinEffect < 1e-4 {
 		return subcommand.UsageError("-threshold %g%% is below 0.01%%: no measurement resolves it (use 0 to gate on any change)", 100*th.MinEffect)
-	}
-	return nil
-}
-
-// checkOutputs checks, before any work, where a command will write: a
-// file (-json) whose folder must exist, and a report folder that must be
-// one perfrun can make. A path that cannot be is a bad flag (exit 2), not
-// a failure after minutes of measuring.
-func checkOutputs(file, dir string) error {
-	if file != "" {
-		if err := regularfile.CheckOutput(file, file == sweep.DefaultOutput); err != nil {
-			return subcommand.AsUsage(err)
-		}
-	}
-	if dir != "" {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return subcommand.AsUsage(fmt.Errorf("report folder %s: %w", dir, err))
-		}
 	}
 	return nil
 }

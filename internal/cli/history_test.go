@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/perfrun/perfrun/internal/historycmd"
 	"github.com/perfrun/perfrun/internal/subcommand"
 )
 
@@ -169,7 +170,7 @@ func TestHistoryOversubscribedNotGated(t *testing.T) {
 // TestHistoryCommandHelp: each history command's -h prints its own usage
 // and flags (it printed history's once), and history's help lists them.
 func TestHistoryCommandHelp(t *testing.T) {
-	for _, c := range historyCommands {
+	for _, c := range historycmd.Commands() {
 		sub := strings.TrimPrefix(c.Name, "history ")
 		code, out, errs := perfrun("history", sub, "-h")
 		if code != subcommand.ExitOK || errs != "" || !strings.Contains(out, "usage: perfrun "+c.Name+" ") || (!strings.Contains(out, "-db") && c.Name != "history copy") {
@@ -180,7 +181,7 @@ func TestHistoryCommandHelp(t *testing.T) {
 		}
 	}
 	code, out, _ := perfrun("help", "history")
-	for _, c := range historyCommands {
+	for _, c := range historycmd.Commands() {
 		if sub := strings.TrimPrefix(c.Name, "history "); code != subcommand.ExitOK || !strings.Contains(out, "\n  "+sub+" ") {
 			t.Errorf("help history does not list %s:\n%s", c.Name, out)
 		}

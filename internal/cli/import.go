@@ -9,6 +9,7 @@ import (
 
 	"github.com/perfrun/perfrun/internal/regularfile"
 	"github.com/perfrun/perfrun/internal/subcommand"
+	"github.com/perfrun/perfrun/internal/sweep"
 
 	"github.com/perfrun/perfrun/records/importers"
 )
@@ -38,13 +39,13 @@ func importFlags(fs *flag.FlagSet) subcommand.RunFunc {
 		if err != nil {
 			return subcommand.AsUsage(err)
 		}
-		if err := checkOutputs(*out, ""); err != nil {
+		if err := sweep.CheckOutputs(*out, ""); err != nil {
 			return err
 		}
 		if err := regularfile.NotAnInput(*out, fs.Arg(0)); err != nil {
 			return subcommand.AsUsage(err)
 		}
-		data, name, err := readInput(fs.Arg(0))
+		data, name, err := regularfile.ReadInput(fs.Arg(0))
 		if err != nil {
 			return subcommand.AsUsage(err)
 		}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/perfrun/perfrun/internal/historycmd"
 	"github.com/perfrun/perfrun/internal/subcommand"
 )
 
@@ -34,7 +35,7 @@ func TestNoPasswordPrinted(t *testing.T) {
 		for _, c := range append(program.Commands, program.Hidden...) {
 			runs = append(runs, []string{c.Name, "-h"}, []string{"help", "-all", c.Name})
 		}
-		for _, c := range historyCommands {
+		for _, c := range historycmd.Commands() {
 			name := strings.TrimPrefix(c.Name, "history ")
 			runs = append(runs, []string{"history", name, "-h"})
 		}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/perfrun/perfrun/impls"
+	"github.com/perfrun/perfrun/internal/historycmd"
 	"github.com/perfrun/perfrun/internal/subcommand"
 )
 
@@ -200,7 +201,7 @@ func TestHelpFitsAScreen(t *testing.T) {
 	for _, c := range program.Commands {
 		names = append(names, []string{c.Name})
 	}
-	for _, c := range historyCommands {
+	for _, c := range historycmd.Commands() {
 		names = append(names, strings.Fields(c.Name))
 	}
 	for _, args := range names {

@@ -133,7 +133,7 @@ func (p *predictOptions) check(input string) ([]int, map[string]string, error) {
 	if *p.plotDir != "" && *p.against == "" {
 		return nil, nil, subcommand.UsageError("-plot draws the prediction beside a published table: give -against FILE -as IMPL=PUBLISHED too")
 	}
-	return counts, pairs, checkOutputs("", *p.plotDir)
+	return counts, pairs, sweep.CheckOutputs("", *p.plotDir)
 }
 
 // run reads the results and the published table, predicts them at the

@@ -39,7 +39,7 @@ func reportFlags(fs *flag.FlagSet) subcommand.RunFunc {
 		if fs.NArg() == 0 {
 			return subcommand.UsageError("want one results file, or two to compare")
 		}
-		if err := checkOutputs("", *dir); err != nil {
+		if err := sweep.CheckOutputs("", *dir); err != nil {
 			return err
 		}
 		sets, err := readSets("report", fs.Args(), o)

@@ -4,6 +4,7 @@ import (
 	"flag"
 
 	"github.com/perfrun/perfrun/harness"
+	"github.com/perfrun/perfrun/internal/ab"
 )
 
 // revisionCells are the flags of the commands that measure revisions
@@ -17,7 +18,7 @@ type revisionCells struct {
 
 func (c *revisionCells) define(fs *flag.FlagSet) {
 	fs.StringVar(&c.repo, "repo", ".", "git repository")
-	fs.StringVar(&c.pkg, "pkg", defaultPkg, "the main package to build at each revision, relative to the repository's root (a store's own main that calls perfrun.Main)")
+	fs.StringVar(&c.pkg, "pkg", ab.DefaultPkg, "the main package to build at each revision, relative to the repository's root (a store's own main that calls perfrun.Main)")
 	c.cellChoice.define(fs, cellDefaults{implNote: " (default: every design each revision has)", threadsTop: harness.Cores(),
 		threadNote: " (default to the cores: oversubscribed ones are never gated)",
 		paramNote:  " (the stores at cost=own, their structure and lock alone, where a change to one shows at its full size, unless -param cost says otherwise)"})

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -162,4 +163,22 @@ func DrawPlots(sets []*records.Set, dir string) ([]string, error) {
 		return nil, err
 	}
 	return report.SavePlots(dir, plots, regularfile.WriteOwned)
+}
+
+// CheckOutputs checks, before any work, where a command will write: a
+// file (-json) whose folder must exist, and a report folder that must be
+// one perfrun can make. A path that cannot be is a bad flag (exit 2), not
+// a failure after minutes of measuring.
+func CheckOutputs(file, dir string) error {
+	if file != "" {
+		if err := regularfile.CheckOutput(file, file == DefaultOutput); err != nil {
+			return subcommand.AsUsage(err)
+		}
+	}
+	if dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return subcommand.AsUsage(fmt.Errorf("report folder %s: %w", dir, err))
+		}
+	}
+	return nil
 }

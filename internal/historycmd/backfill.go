@@ -1,4 +1,4 @@
-package cli
+package historycmd
 
 import (
 	"context"
@@ -21,12 +21,12 @@ import (
 // airspeed velocity's backfill does, and with -reference the machine's
 // drift beside them.
 func historyBackfill(fs *flag.FlagSet) subcommand.RunFunc {
-	db := dbFlag(fs)
+	db := DBFlag(fs)
 	every := new(int)
 	flagvalue.BoundedVar(fs, every, "every", 1, 1, 1000000, "measure every k-th commit of the range (the last always)")
 	reference := fs.String("reference", "", "a commit measured after each commit, filed as MACHINE+reference: the machine's drift")
 	repo := fs.String("repo", ".", "the git repository")
-	pkg := fs.String("pkg", defaultPkg, "the main package to build at each commit, relative to the repository's root")
+	pkg := fs.String("pkg", ab.DefaultPkg, "the main package to build at each commit, relative to the repository's root")
 	machine := fs.String("machine", "", "the machine label of the runs (default: each run's machine: line, else its cpu and cores)")
 	return func(ctx context.Context, o *subcommand.Streams, args []string) error {
 		if fs.NArg() < 1 {
@@ -40,7 +40,7 @@ func historyBackfill(fs *flag.FlagSet) subcommand.RunFunc {
 			return subcommand.UsageError("bad revision range %q", rangeArg)
 		}
 		// The run flags are checked now, not after the first build.
-		if err := subcommand.Parse(cmdRun.FlagSet(), runArgs, cmdRun.MaxArgs); err != nil {
+		if err := subcommand.Parse(runCommand.FlagSet(), runArgs, runCommand.MaxArgs); err != nil {
 			return subcommand.UsageError("the flags of perfrun run after --: %v", err)
 		}
 		if err := ab.CheckSource(ctx, *repo, *pkg); err != nil {

@@ -1,4 +1,9 @@
-package cli
+// Package historycmd is perfrun history's subcommands — add, changes,
+// plot, report, info, copy and backfill — each a value carrying its flags
+// and help, as cmd/go's mod subcommands are: they open a history, call the
+// history package and print what it found. A perfrun built without the
+// history's databases runs them in a build of itself with them.
+package historycmd
 
 import (
 	"cmp"
@@ -20,6 +25,7 @@ import (
 	"github.com/perfrun/perfrun/history/changepoint"
 	"github.com/perfrun/perfrun/internal/flagvalue"
 	"github.com/perfrun/perfrun/internal/git"
+	"github.com/perfrun/perfrun/internal/regularfile"
 	"github.com/perfrun/perfrun/internal/subcommand"
 	"github.com/perfrun/perfrun/internal/sweep"
 	"github.com/perfrun/perfrun/internal/terminal"
@@ -96,6 +102,20 @@ stretch of the machine looks like a step; the reference series shows
 when it was the machine. Ctrl-C keeps the commits already added.`},
 }
 
+// runCommand is perfrun run, whose flags backfill passes on to it and
+// checks before anything is built.
+var runCommand *subcommand.Command
+
+// New is the history command; run is perfrun run, whose flags backfill
+// checks before it builds anything.
+func New(run *subcommand.Command) *subcommand.Command {
+	runCommand = run
+	return cmdHistory
+}
+
+// Commands are history's subcommands, in the order help lists them.
+func Commands() []*subcommand.Command { return historyCommands }
+
 func init() {
 	cmdHistory.Run = runHistory
 	// Set here, not in the literal: a command's flags refer back to
@@ -167,9 +187,9 @@ func historyNames() string {
 	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
-// dbFlag is every history command's -db; its default, shown by -h, is
+// DBFlag is every history command's -db; its default, shown by -h, is
 // printed without a password.
-func dbFlag(fs *flag.FlagSet) *string {
+func DBFlag(fs *flag.FlagSet) *string {
 	f := &locationFlag{historyPath()}
 	fs.Var(f, "db", "the history: a SQLite file or a postgres:// URL")
 	return &f.loc
@@ -206,7 +226,7 @@ func historyInput(h *history.DB, err error) (*history.DB, error) {
 }
 
 func historyAdd(fs *flag.FlagSet) subcommand.RunFunc {
-	db := dbFlag(fs)
+	db := DBFlag(fs)
 	commit := fs.String("commit", "", "the commit the results measured (default: the file's commit: or perfrun: line)")
 	when := fs.String("commit-time", "", "when that commit was made, RFC 3339 or YYYY-MM-DD (default: git's answer, else the file's date: line)")
 	machine := fs.String("machine", "", "the machine label (default: the file's machine: line, else its cpu and cores)")
@@ -234,7 +254,7 @@ func historyAdd(fs *flag.FlagSet) subcommand.RunFunc {
 		}
 		var inputs []input
 		for _, name := range fs.Args() {
-			data, name, err := readInput(name)
+			data, name, err := regularfile.ReadInput(name)
 			if err != nil {
 				return subcommand.AsUsage(err)
 			}
@@ -473,7 +493,7 @@ func printNearest(ctx context.Context, o *subcommand.Streams, s history.Search) 
 }
 
 func historyChanges(fs *flag.FlagSet) subcommand.RunFunc {
-	db := dbFlag(fs)
+	db := DBFlag(fs)
 	sf := addSeriesFlags(fs, defaultUnits)
 	record := fs.Bool("record", false, "store the new steps, so the next search knows them")
 	fail := fs.Bool("fail", false, "exit 1 when a new step is a regression of a store that no control or floor cell shares, at no more threads than cores")
@@ -541,7 +561,7 @@ func openExisting(ctx context.Context, path string, write bool) (*history.DB, er
 }
 
 func historyInfo(fs *flag.FlagSet) subcommand.RunFunc {
-	db := dbFlag(fs)
+	db := DBFlag(fs)
 	return func(ctx context.Context, o *subcommand.Streams, args []string) error {
 		h, err := openExisting(ctx, *db, false)
 		if err != nil {
@@ -599,4 +619,21 @@ func isBadInput(err error) bool {
 		}
 	}
 	return false
+}
+
+// NthStep is the n-th step history changes prints (from 1), searched in
+// the history at db with changes' defaults, commits that share a time
+// ordered as repo orders them; the history's location comes with it.
+func NthStep(ctx context.Context, db, repo string, n int) (history.Step, error) {
+	sf := addSeriesFlags(flag.NewFlagSet("history changes", flag.ContinueOnError), defaultUnits)
+	*sf.repo = repo
+	h, found, err := openSteps(ctx, io.Discard, db, sf, false)
+	if err != nil {
+		return history.Step{}, err
+	}
+	defer h.Close()
+	if n > len(found.Steps) {
+		return history.Step{}, subcommand.UsageError("-step %d: history changes finds %d steps in %s", n, len(found.Steps), h.Path)
+	}
+	return found.Steps[n-1], nil
 }

@@ -1,4 +1,4 @@
-package cli
+package historycmd
 
 import (
 	"bytes"
@@ -44,7 +44,7 @@ func seriesPlots(series []*history.Series, steps []history.Step, withSteps bool)
 }
 
 func historyPlot(fs *flag.FlagSet) subcommand.RunFunc {
-	db := dbFlag(fs)
+	db := DBFlag(fs)
 	sf := addSeriesFlags(fs, "ns/op")
 	dir := fs.String("o", filepath.Join(filepath.Dir(sweep.DefaultOutput), "history"), "output directory for the SVG and PNG files")
 	return func(ctx context.Context, o *subcommand.Streams, args []string) error {
@@ -75,13 +75,13 @@ func historyPlot(fs *flag.FlagSet) subcommand.RunFunc {
 }
 
 func historyReport(fs *flag.FlagSet) subcommand.RunFunc {
-	db := dbFlag(fs)
+	db := DBFlag(fs)
 	sf := addSeriesFlags(fs, defaultUnits)
 	dir := fs.String("o", filepath.Join(filepath.Dir(sweep.DefaultOutput), "history-report"), "output directory: report.md, report.html, images/")
 	title := fs.String("title", "perfrun history", "page title")
 	all := fs.Bool("all", false, "draw every series, not only those with steps")
 	return func(ctx context.Context, o *subcommand.Streams, args []string) error {
-		if err := checkOutputs("", *dir); err != nil {
+		if err := sweep.CheckOutputs("", *dir); err != nil {
 			return err
 		}
 		h, found, err := openSteps(ctx, o.Stderr, *db, sf, false)
