@@ -166,12 +166,12 @@ func DrawPlots(sets []*records.Set, dir string) ([]string, error) {
 }
 
 // CheckOutputs checks, before any work, where a command will write: a
-// file (-json) whose folder must exist, and a report folder that must be
-// one perfrun can make. A path that cannot be is a bad flag (exit 2), not
-// a failure after minutes of measuring.
+// file (-json) and a report folder, each folder made as it is named, so
+// -json out/v.json and -report out/r behave alike. A path that cannot be
+// is a bad flag (exit 2), not a failure after minutes of measuring.
 func CheckOutputs(file, dir string) error {
 	if file != "" {
-		if err := regularfile.CheckOutput(file, file == DefaultOutput); err != nil {
+		if err := regularfile.CheckOutput(file, true); err != nil {
 			return subcommand.AsUsage(err)
 		}
 	}
