@@ -22,6 +22,7 @@ import (
 	"github.com/perfrun/perfrun/internal/flagvalue"
 	"github.com/perfrun/perfrun/internal/regularfile"
 	"github.com/perfrun/perfrun/internal/subcommand"
+	"github.com/perfrun/perfrun/internal/summary"
 	"github.com/perfrun/perfrun/internal/sweep"
 	"github.com/perfrun/perfrun/internal/terminal"
 	"github.com/perfrun/perfrun/report"
@@ -165,6 +166,9 @@ func (a *abOptions) run(ctx context.Context, o *subcommand.Streams, fs *flag.Fla
 	c.SpeedLimit = limit
 	ctx, stop := terminal.Interruptible(ctx)
 	defer stop()
+	if note := summary.BusyBeforeCampaign(harness.Cores()); note != "" && !a.quiet {
+		fmt.Fprintf(o.Stderr, "perfrun: ab: %s\n", note)
+	}
 	start := time.Now()
 	res, err := c.Run(ctx, fs.Arg(0), fs.Arg(1), pre)
 	if errors.Is(err, campaign.ErrInterrupted) {

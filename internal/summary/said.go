@@ -34,14 +34,43 @@ func Unjudgeable(set *records.Set) []string {
 // want the machine's CPUs and what the run will do about it; "" when none
 // does. The run's end says which cells the machine did disturb (Busy).
 func BusyAtStart(cores int) string {
-	n, ok := harness.Others(200 * time.Millisecond)
-	if !ok || n == 0 {
+	n, from := busyNow(cores)
+	if n == 0 {
 		return ""
 	}
-	from := max(cores-n+1, 1)
 	return fmt.Sprintf("the machine is busy: about %d %s of other processes want a CPU of the %d; cells at %s will likely be set aside as disturbed, "+
 		"measured again and named at the end. The instruction counts, the lock profiles and the prediction past the cores do not depend on the load.",
-		n, map[bool]string{true: "thread", false: "threads"}[n == 1], cores, threadsFrom(from))
+		n, threadWord(n), cores, threadsFrom(from))
+}
+
+// BusyBeforeCampaign is BusyAtStart for ab: what a busy machine does to
+// a campaign's time, and what decides where time cannot.
+func BusyBeforeCampaign(cores int) string {
+	n, from := busyNow(cores)
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("the machine is busy: about %d %s of other processes want a CPU of the %d; time at %s will likely keep few windows and decide little. "+
+		"The instruction counts, the lock profiles and the prediction past the cores do not depend on the load: where time cannot decide, they do.",
+		n, threadWord(n), cores, threadsFrom(from))
+}
+
+// busyNow is how many threads of other processes want a CPU, measured
+// over a fifth of a second, and the least thread count they would
+// disturb; 0 where none do or it cannot be told.
+func busyNow(cores int) (n, from int) {
+	n, ok := harness.Others(200 * time.Millisecond)
+	if !ok || n == 0 {
+		return 0, 0
+	}
+	return n, max(cores-n+1, 1)
+}
+
+func threadWord(n int) string {
+	if n == 1 {
+		return "thread"
+	}
+	return "threads"
 }
 
 // threadsFrom names the thread counts from n up.
