@@ -8,16 +8,13 @@ import (
 	"github.com/perfrun/perfrun/records"
 )
 
-// withinMisses are, for each change of testdata/held.txt (ab's counts of
+// withinMisses are, for each change of testdata/held.txt.bz2 (ab's counts of
 // each arm and head ÷ base at 2 threads as its time measured it, alone on
 // this project's 2-core runner: results/scaling/runner/held), head ÷ base
 // predicted at 2 threads with the runner's constants over the measured.
 func withinMisses(t *testing.T, file string) map[string]float64 {
 	t.Helper()
-	in, err := records.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
+	in := readTestdata(t, file)
 	arms := map[string][2]*records.Cell{}
 	for _, c := range in.Cells() {
 		change := records.NameKey(c.Name, "change")
@@ -61,7 +58,7 @@ func withinMisses(t *testing.T, file string) map[string]float64 {
 func TestWithinTheCoresIsHeld(t *testing.T) {
 	var ratios []float64
 	within30, worst := 0, 1.0
-	for _, r := range withinMisses(t, "testdata/held.txt") {
+	for _, r := range withinMisses(t, "held.txt") {
 		ratios = append(ratios, r)
 		if math.Abs(math.Log(r)) <= math.Log(1.3) {
 			within30++
@@ -80,10 +77,10 @@ func TestWithinTheCoresIsHeld(t *testing.T) {
 }
 
 // TestWithinTheCoresHoldsOutOfSample: RunnerHeld, the worst miss of the
-// held set, holds changes it was not fitted on (testdata/held-oos.txt:
+// held set, holds changes it was not fitted on (testdata/held-oos.txt.bz2:
 // five more campaigns of the same hour, results/scaling/runner/held).
 func TestWithinTheCoresHoldsOutOfSample(t *testing.T) {
-	for change, r := range withinMisses(t, "testdata/held-oos.txt") {
+	for change, r := range withinMisses(t, "held-oos.txt") {
 		if r > RunnerHeld || r < 1/RunnerHeld {
 			t.Errorf("%s: predicted ×%.2f of what the runner measured, beyond RunnerHeld ×%.2f", change, r, RunnerHeld)
 		}

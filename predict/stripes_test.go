@@ -11,16 +11,13 @@ import (
 var family = []string{"rwlock", "stripes1", "stripes4", "stripes16", "stripes64"}
 
 // familyAt16 is each design's predicted time per call at 16 threads from
-// the family's counts (testdata/stripes.txt, a copy of the family's
+// the family's counts (testdata/stripes.txt.bz2, a copy of the family's
 // 1-thread cells), as the main job predicts: the reference constants and
 // time per instruction. spread, when false, predicts with every lock but
 // the busiest as one queue, as the model did before it queued each lock.
 func familyAt16(t *testing.T, spread bool) map[string]float64 {
 	t.Helper()
-	in, err := records.ReadFile("testdata/stripes.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
+	in := readTestdata(t, "stripes.txt")
 	if !spread {
 		for _, c := range in.Cells() {
 			delete(c.Values, records.Tidy(records.OtherLocks))
