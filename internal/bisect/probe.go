@@ -25,25 +25,6 @@ import (
 	"github.com/perfrun/perfrun/records"
 )
 
-// Cells are the cells ab measures at each probe: -impl ("" every design
-// a revision has), -workload, -threads and -param.
-type Cells struct {
-	Impl, Workload, Threads string
-	Params                  []string
-}
-
-// Args are the cells as ab's flags.
-func (c Cells) Args() []string {
-	args := []string{"-workload", c.Workload, "-threads", c.Threads}
-	if c.Impl != "" {
-		args = append(args, "-impl", c.Impl)
-	}
-	for _, p := range c.Params {
-		args = append(args, "-param", p)
-	}
-	return args
-}
-
 // ABProbe measures each probe by running this program's ab on the probe
 // commit against the reference, in a child of its own (its worktrees and
 // files go when it ends), and judges the JSON report ab writes. The whole
@@ -51,7 +32,7 @@ func (c Cells) Args() []string {
 // then on.
 type ABProbe struct {
 	Repo, Pkg string // the repository, and the main package ab builds
-	Cells     Cells
+	Cells     ab.Cells
 	Seed      uint64        // each probe's seed is Seed*1000 + its number
 	Budget    time.Duration // the whole search's; 0 for none
 	Start     time.Time     // when the search began, for Budget
@@ -162,24 +143,6 @@ func (b *ABProbe) Measure(ctx context.Context, base, head string, thr float64) (
 func (b *ABProbe) follow(rep compare.Report) {
 	if cell := b.Follow(rep); cell != "" {
 		b.Cells.Select(cell)
-	}
-}
-
-// Select narrows the cells measured to one, named as results name
-// it: its workload and its parameters, Issuer/impl=x/threads=1/….
-func (c *Cells) Select(cell string) {
-	parts := strings.Split(cell, "/")
-	c.Workload, c.Params = strings.ToLower(parts[0]), nil
-	for _, kv := range parts[1:] {
-		k, v, _ := strings.Cut(kv, "=")
-		switch k {
-		case "impl":
-			c.Impl = v
-		case "threads":
-			c.Threads = v
-		default:
-			c.Params = append(c.Params, kv)
-		}
 	}
 }
 

@@ -164,6 +164,6 @@ func shiftText(m bisect.Measurement) string {
 }
 
 // cells are the cells chosen, as ab measures them.
-func (b *bisectOptions) cells() bisect.Cells {
-	return bisect.Cells{Impl: b.impl, Workload: b.workload, Threads: b.threads, Params: b.params}
+func (b *bisectOptions) cells() ab.Cells {
+	return ab.Cells{Impl: b.impl, Workload: b.workload, Threads: b.threads, Params: b.params}
 }

@@ -26,12 +26,5 @@ func (c *revisionCells) define(fs *flag.FlagSet) {
 
 // cellArgs are the cell flags as ab and its arms take them.
 func (c *revisionCells) cellArgs() []string {
-	args := []string{"-workload", c.workload, "-threads", c.threads}
-	if c.impl != "" {
-		args = append(args, "-impl", c.impl)
-	}
-	for _, p := range c.params {
-		args = append(args, "-param", p)
-	}
-	return args
+	return ab.Cells{Impl: c.impl, Workload: c.workload, Threads: c.threads, Params: c.params}.Args()
 }

@@ -38,9 +38,8 @@ func BusyAtStart(cores int) string {
 	if n == 0 {
 		return ""
 	}
-	return fmt.Sprintf("the machine is busy: about %d %s of other processes want a CPU of the %d; cells at %s will likely be set aside as disturbed, "+
-		"measured again and named at the end. The instruction counts, the lock profiles and the prediction past the cores do not depend on the load.",
-		n, threadWord(n), cores, threadsFrom(from))
+	return busyHead(n, cores) + fmt.Sprintf("cells at %s will likely be set aside as disturbed, measured again and named at the end. "+
+		"The instruction counts, the lock profiles and the prediction past the cores do not depend on the load.", threadsFrom(from))
 }
 
 // BusyBeforeCampaign is BusyAtStart for ab: what a busy machine does to
@@ -50,9 +49,8 @@ func BusyBeforeCampaign(cores int) string {
 	if n == 0 {
 		return ""
 	}
-	return fmt.Sprintf("the machine is busy: about %d %s of other processes want a CPU of the %d; time at %s will likely keep few windows and decide little. "+
-		"The instruction counts, the lock profiles and the prediction past the cores do not depend on the load: where time cannot decide, they do.",
-		n, threadWord(n), cores, threadsFrom(from))
+	return busyHead(n, cores) + fmt.Sprintf("time at %s will likely keep few windows and decide little. "+
+		"The instruction counts, the lock profiles and the prediction past the cores do not depend on the load: where time cannot decide, they do.", threadsFrom(from))
 }
 
 // busyNow is how many threads of other processes want a CPU, measured
@@ -66,11 +64,14 @@ func busyNow(cores int) (n, from int) {
 	return n, max(cores-n+1, 1)
 }
 
-func threadWord(n int) string {
+// busyHead is what a busy note opens with: how many threads of other
+// processes want a CPU of the machine's.
+func busyHead(n, cores int) string {
+	word := "threads"
 	if n == 1 {
-		return "thread"
+		word = "thread"
 	}
-	return "threads"
+	return fmt.Sprintf("the machine is busy: about %d %s of other processes want a CPU of the %d; ", n, word, cores)
 }
 
 // threadsFrom names the thread counts from n up.
