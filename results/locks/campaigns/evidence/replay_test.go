@@ -4,9 +4,7 @@
 package evidence
 
 import (
-	"archive/tar"
 	"bytes"
-	"compress/bzip2"
 	"compress/gzip"
 	"flag"
 	"fmt"
@@ -18,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/perfrun/perfrun/internal/cli"
+	"github.com/perfrun/perfrun/internal/recorded"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files with today's replays")
@@ -60,8 +59,8 @@ func TestReplaysHoldTheirGoldens(t *testing.T) {
 		t.Fatal(err)
 	}
 	all := replays
-	aa := t.TempDir()
-	if err := untar(filepath.Join(root, "..", "internal", "recorded", "testdata", "aa-campaigns.tar.bz2"), aa); err != nil {
+	aa, err := recorded.Unpack(t.TempDir(), filepath.Join(root, "..", "internal", "recorded", "testdata", "aa-campaigns.tar.bz2"))
+	if err != nil {
 		t.Fatal(err)
 	}
 	for i := 1; i <= 10; i++ {
@@ -144,33 +143,4 @@ func gunzip(from, to string) error {
 		return err
 	}
 	return os.WriteFile(to, data, 0o644)
-}
-
-// untar unpacks a bzip2'd tar of plain files into dir.
-func untar(from, dir string) error {
-	f, err := os.Open(from)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	tr := tar.NewReader(bzip2.NewReader(f))
-	for {
-		h, err := tr.Next()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		if h.Typeflag != tar.TypeReg {
-			continue
-		}
-		data, err := io.ReadAll(tr)
-		if err != nil {
-			return err
-		}
-		if err := os.WriteFile(filepath.Join(dir, filepath.Base(h.Name)), data, 0o644); err != nil {
-			return err
-		}
-	}
 }
