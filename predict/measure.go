@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -49,6 +50,21 @@ type Measured struct {
 	// hold up to that many threads, whatever cores a file claims; 0 for
 	// constants of no one machine's cores.
 	MeasuredOn int
+	// CPU is the processor those cores were, as the results' cpu line
+	// names it; "" for constants of no one machine.
+	CPU string
+}
+
+// Elsewhere says, for results measured on cpu, that these constants
+// were measured on another processor, and how to measure this one's; ""
+// where they were measured on it, or either processor is not known.
+func (m Measured) Elsewhere(cpu string) string {
+	cpu = strings.TrimSpace(cpu)
+	if m.CPU == "" || cpu == "" || cpu == m.CPU {
+		return ""
+	}
+	return fmt.Sprintf("the predictions within the cores use constants %s, on %s; these results were measured on %s, another processor (perfrun predict -constants measure measures its own)",
+		m.Source, m.CPU, cpu)
 }
 
 // WithinUpTo is the last thread count the constants within the cores

@@ -79,3 +79,22 @@ func TestMeasureStopsWithItsContext(t *testing.T) {
 		t.Errorf("Measure stopped after %v with %d windows, want it stopped within a window of its context's end", took, m.Windows)
 	}
 }
+
+// TestTheRunnersConstantsNameTheirProcessor: results measured on
+// another processor than the runner's constants are told so; on the
+// same one (its cpu line padded, as CPUID pads it), or unknown, nothing.
+func TestTheRunnersConstantsNameTheirProcessor(t *testing.T) {
+	if got := Runner.Elsewhere("Intel(R) Xeon(R) Processor          "); got != "" {
+		t.Errorf("the same processor: %q", got)
+	}
+	if got := Runner.Elsewhere(""); got != "" {
+		t.Errorf("no cpu line: %q", got)
+	}
+	got := Runner.Elsewhere("Oxide Virtual Turin-like Processor")
+	if !strings.Contains(got, "Intel(R) Xeon(R) Processor") || !strings.Contains(got, "Oxide Virtual Turin-like Processor") {
+		t.Errorf("another processor: %q", got)
+	}
+	if got := Reference.Elsewhere("Oxide Virtual Turin-like Processor"); got != "" {
+		t.Errorf("constants of no one machine: %q", got)
+	}
+}

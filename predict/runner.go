@@ -19,6 +19,7 @@ var Runner = Measured{
 	High:       Constants{Handoff: 76.6e-6, Spin: 450e-9, SpinFor: runnerSpinFor, Transfer: 102e-9},
 	Parallel:   2,
 	MeasuredOn: 2,
+	CPU:        "Intel(R) Xeon(R) Processor",
 	Source:     "measured alone on this project's 2-core runner, results/scaling/runner",
 	// A cell whose every sample a busy runner set aside is still
 	// predicted, from its counts.

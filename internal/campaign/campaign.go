@@ -4,10 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/perfrun/perfrun/internal/scratch"
 	"io"
 	"slices"
 	"time"
+
+	"github.com/perfrun/perfrun/internal/scratch"
 
 	"github.com/perfrun/perfrun/compare"
 	"github.com/perfrun/perfrun/harness"
@@ -188,6 +189,10 @@ func (c *Campaign) Run(ctx context.Context, base, head string, pre *Prebuilt) (*
 		return nil, err
 	}
 	rep.Old, rep.New = oldName, newName
+	if note := predict.Runner.Elsewhere(harness.CPUName()); note != "" && len(c.predicted.Cells) > 0 {
+		// Live only: a replay does not know the processor that measured.
+		rep.Warnings = append(rep.Warnings, note)
+	}
 	res.Report, res.Windows = rep, windows
 	res.Counts, res.Traffic, res.Profiles, res.Predicted, res.Counting = c.counts, c.traffic, c.profiles, c.predicted, c.counted
 	return res, nil

@@ -196,6 +196,11 @@ func (p *predictOptions) constantsFor(ctx context.Context, o *subcommand.Streams
 		return predict.Measured{}, subcommand.AsUsage(err)
 	}
 	m := summary.FromCounts(in)
+	if cpu := in.ConfigValues("cpu"); m.Within != nil && len(cpu) == 1 && *p.constants != "measure" {
+		if note := m.Within.Elsewhere(cpu[0]); note != "" {
+			fmt.Fprintf(o.Stderr, "perfrun: predict: %s\n", note)
+		}
+	}
 	if *p.constants == "measure" {
 		if err := measuredHere(in); err != nil {
 			return predict.Measured{}, subcommand.AsUsage(err)

@@ -24,6 +24,11 @@ func WritePast(w io.Writer, set *records.Set, n int) error {
 		return err
 	}
 	fmt.Fprintf(w, "\npast the cores: what each design's counts predict at %d threads, one core a thread: its lock profile, and its instructions at %s, with the reference constants (a server's); at 1 and 2 threads with this runner's own, beside what it measured (docs/predict.md)\n\n", n, ratesText(rows))
+	if cpu := set.ConfigValues("cpu"); len(cpu) == 1 {
+		if note := predict.Runner.Elsewhere(cpu[0]); note != "" {
+			fmt.Fprintf(w, "note: %s\n\n", note)
+		}
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "cell\t1 thread: measured\tpredicted\t2 threads: measured\tpredicted\t%d threads, predicted\tband\tper(%d)/per(1)\t\n", n, n)
 	for _, r := range rows {
