@@ -90,7 +90,6 @@ type runFlags struct {
 	strict, instructions       bool
 	locks                      bool
 	predict                    int
-	noPrediction               string // why -predict has no counts to stand on
 	quiet, pin, quarantine     bool
 	seed, orderSeed            uint64
 	profiles                   harness.Profiles

@@ -1,8 +1,6 @@
 package cli
 
-import (
-	"flag"
-)
+import "flag"
 
 // mainJobPredicts is the thread count the main job predicts at: where PR
 // 28599's tables show the designs about 6× apart.
