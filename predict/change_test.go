@@ -187,7 +187,7 @@ func TestNoMeasuredTimeEnters(t *testing.T) {
 // TestAFileNeverStretchesTheRunnersConstants: counts from a file that
 // claims 8 cores are predicted at 8 threads with the reference constants,
 // exactly as counts from any machine are past the runner's 2 cores; the
-// runner's own constants (measured on 2 cores) speak for 1 and 2 threads
+// runner's own constants (Runner.MeasuredOn) speak for 1 and 2 threads
 // alone. They once predicted up to whatever cores the file said.
 func TestAFileNeverStretchesTheRunnersConstants(t *testing.T) {
 	head := hashmap

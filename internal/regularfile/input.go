@@ -3,7 +3,7 @@ package regularfile
 import "os"
 
 // MaxInputBytes bounds a results file read whole (history add): far more
-// than a run writes (a default run is about 100 KB), far less than memory.
+// than any run writes, far less than memory.
 const MaxInputBytes = 64 << 20
 
 // ReadInput reads a results file, or standard input for "-", refusing
