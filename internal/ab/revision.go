@@ -96,13 +96,13 @@ func Checkout(ctx context.Context, repo, rev, pkg, dir, label string) (*Revision
 
 // resolve is the commit rev names in repo.
 func resolve(ctx context.Context, repo, rev string) (string, error) {
-	out, err := git.Output(ctx, repo, "rev-parse", "--verify", "--end-of-options", rev+"^{commit}")
+	full, err := git.Commit(ctx, repo, rev)
 	if err != nil && ctx.Err() != nil {
 		return "", fmt.Errorf("checking %q out: %w", rev, ctx.Err())
 	} else if err != nil {
 		return "", fmt.Errorf("%w: %q is not a revision of %s", ErrBadSource, rev, repo)
 	}
-	return strings.TrimSpace(string(out)), nil
+	return full, nil
 }
 
 // CheckRevisions says which of revs names no commit of repo, before

@@ -46,11 +46,11 @@ type ABProbe struct {
 // (first-parent ones, with firstParent); good comes back as its full name.
 func Commits(ctx context.Context, repo, good, bad string, firstParent bool) ([]string, string, error) {
 	full := func(rev string) (string, error) {
-		out, err := git.Output(ctx, repo, "rev-parse", "--verify", "--end-of-options", rev+"^{commit}")
+		c, err := git.Commit(ctx, repo, rev)
 		if err != nil {
 			return "", subcommand.UsageError("%s is not a commit of %s", rev, repo)
 		}
-		return strings.TrimSpace(string(out)), nil
+		return c, nil
 	}
 	g, err := full(good)
 	if err != nil {

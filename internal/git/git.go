@@ -11,7 +11,9 @@ package git
 
 import (
 	"context"
+	"errors"
 	"os/exec"
+	"strings"
 )
 
 // Output runs git in repo (git -C repo args...) and returns its standard
@@ -29,6 +31,18 @@ func Combined(ctx context.Context, repo string, args ...string) ([]byte, error) 
 // Run runs git in repo for its effect alone.
 func Run(ctx context.Context, repo string, args ...string) error {
 	return command(ctx, repo, args).Run()
+}
+
+// Commit is the full name of the commit rev names in repo; an error
+// where it names none (or git cannot say). rev is data: it never becomes
+// an option.
+func Commit(ctx context.Context, repo, rev string) (string, error) {
+	out, err := Output(ctx, repo, "rev-parse", "--verify", "--quiet", "--end-of-options", rev+"^{commit}")
+	full := strings.TrimSpace(string(out))
+	if err == nil && full == "" {
+		err = errors.New("git rev-parse named no commit")
+	}
+	return full, err
 }
 
 func command(ctx context.Context, repo string, args []string) *exec.Cmd {

@@ -32,3 +32,26 @@ func TestRunsInTheRepositoryGiven(t *testing.T) {
 		t.Errorf("git log of an empty repository: %q, %v", msg, err)
 	}
 }
+
+// TestCommitNamesOneOrErrs: a revision that names a commit gives its full
+// name; one that names none, or reads as an option, is an error.
+func TestCommitNamesOneOrErrs(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	ctx := context.Background()
+	repo := t.TempDir()
+	for _, args := range [][]string{{"init", "-q"}, {"-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--allow-empty", "-m", "one"}} {
+		if err := Run(ctx, repo, args...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if c, err := Commit(ctx, repo, "HEAD"); err != nil || len(c) != 40 {
+		t.Errorf("HEAD: %q, %v; want a full name", c, err)
+	}
+	for _, rev := range []string{"nosuch", "--all", "HEAD~5"} {
+		if c, err := Commit(ctx, repo, rev); err == nil {
+			t.Errorf("%s named %q, want an error", rev, c)
+		}
+	}
+}

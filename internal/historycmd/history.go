@@ -313,9 +313,8 @@ func parseTime(s string) (time.Time, error) {
 // gitResolve asks git in dir for a commit's full object name.
 func gitResolve(dir string) func(string) (string, bool) {
 	return func(name string) (string, bool) {
-		out, err := git.Output(context.Background(), dir, "rev-parse", "--verify", "--quiet", "--end-of-options", name+"^{commit}")
-		full := strings.TrimSpace(string(out))
-		return full, err == nil && full != ""
+		full, err := git.Commit(context.Background(), dir, name)
+		return full, err == nil
 	}
 }
 
