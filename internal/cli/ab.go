@@ -248,7 +248,7 @@ func (a *abOptions) checkFlags(fs *flag.FlagSet) (prebuilt bool, limit float64, 
 			return false, 0, subcommand.AsUsage(err)
 		}
 	}
-	return prebuilt, limit, sweep.CheckOutputs(a.jsonOut, a.reportDir)
+	return prebuilt, limit, subcommand.AsUsage(regularfile.CheckOutputs(a.jsonOut, a.reportDir))
 }
 
 // checkRounds refuses rounds, looks, pairing, layouts and a budget that

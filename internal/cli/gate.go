@@ -11,7 +11,6 @@ import (
 	"github.com/perfrun/perfrun/internal/flagvalue"
 	"github.com/perfrun/perfrun/internal/regularfile"
 	"github.com/perfrun/perfrun/internal/subcommand"
-	"github.com/perfrun/perfrun/internal/sweep"
 
 	"github.com/perfrun/perfrun/compare"
 	"github.com/perfrun/perfrun/internal/baselines"
@@ -68,7 +67,7 @@ func gateFlags(fs *flag.FlagSet) subcommand.RunFunc {
 		if err := checkThresholds(th); err != nil {
 			return err
 		}
-		if err := sweep.CheckOutputs(*jsonOut, ""); err != nil {
+		if err := subcommand.AsUsage(regularfile.CheckOutputs(*jsonOut, "")); err != nil {
 			return err
 		}
 		if err := regularfile.NotAnInput(*jsonOut, fs.Args()...); err != nil {

@@ -9,7 +9,6 @@ import (
 
 	"github.com/perfrun/perfrun/internal/regularfile"
 	"github.com/perfrun/perfrun/internal/subcommand"
-	"github.com/perfrun/perfrun/internal/sweep"
 
 	"github.com/perfrun/perfrun/records/importers"
 )
@@ -39,7 +38,7 @@ func importFlags(fs *flag.FlagSet) subcommand.RunFunc {
 		if err != nil {
 			return subcommand.AsUsage(err)
 		}
-		if err := sweep.CheckOutputs(*out, ""); err != nil {
+		if err := subcommand.AsUsage(regularfile.CheckOutputs(*out, "")); err != nil {
 			return err
 		}
 		if err := regularfile.NotAnInput(*out, fs.Arg(0)); err != nil {

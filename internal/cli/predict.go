@@ -133,7 +133,7 @@ func (p *predictOptions) check(input string) ([]int, map[string]string, error) {
 	if *p.plotDir != "" && *p.against == "" {
 		return nil, nil, subcommand.UsageError("-plot draws the prediction beside a published table: give -against FILE -as IMPL=PUBLISHED too")
 	}
-	return counts, pairs, sweep.CheckOutputs("", *p.plotDir)
+	return counts, pairs, subcommand.AsUsage(regularfile.CheckOutputs("", *p.plotDir))
 }
 
 // run reads the results and the published table, predicts them at the
@@ -196,10 +196,8 @@ func (p *predictOptions) constantsFor(ctx context.Context, o *subcommand.Streams
 		return predict.Measured{}, subcommand.AsUsage(err)
 	}
 	m := summary.FromCounts(in)
-	if cpu := in.ConfigValues("cpu"); m.Within != nil && len(cpu) == 1 && *p.constants != "measure" {
-		if note := m.Within.Elsewhere(cpu[0]); note != "" {
-			fmt.Fprintf(o.Stderr, "perfrun: predict: %s\n", note)
-		}
+	if note := summary.RunnerElsewhere(in); note != "" && m.Within != nil && *p.constants != "measure" {
+		fmt.Fprintf(o.Stderr, "perfrun: predict: %s\n", note)
 	}
 	if *p.constants == "measure" {
 		if err := measuredHere(in); err != nil {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/perfrun/perfrun/internal/regularfile"
 	"github.com/perfrun/perfrun/internal/subcommand"
 	"github.com/perfrun/perfrun/internal/summary"
 	"github.com/perfrun/perfrun/internal/sweep"
@@ -39,7 +40,7 @@ func reportFlags(fs *flag.FlagSet) subcommand.RunFunc {
 		if fs.NArg() == 0 {
 			return subcommand.UsageError("want one results file, or two to compare")
 		}
-		if err := sweep.CheckOutputs("", *dir); err != nil {
+		if err := subcommand.AsUsage(regularfile.CheckOutputs("", *dir)); err != nil {
 			return err
 		}
 		sets, err := readSets("report", fs.Args(), o)

@@ -81,7 +81,7 @@ func historyReport(fs *flag.FlagSet) subcommand.RunFunc {
 	title := fs.String("title", "perfrun history", "page title")
 	all := fs.Bool("all", false, "draw every series, not only those with steps")
 	return func(ctx context.Context, o *subcommand.Streams, args []string) error {
-		if err := sweep.CheckOutputs("", *dir); err != nil {
+		if err := subcommand.AsUsage(regularfile.CheckOutputs("", *dir)); err != nil {
 			return err
 		}
 		h, found, err := openSteps(ctx, o.Stderr, *db, sf, false)

@@ -58,3 +58,21 @@ func NotAnInput(out string, inputs ...string) error {
 	}
 	return nil
 }
+
+// CheckOutputs checks, before any work, where a command will write: a
+// file (-json) and a report folder, each folder made as it is named, so
+// -json out/v.json and -report out/r behave alike. A path that cannot be
+// is the user's to fix, found before minutes of measuring.
+func CheckOutputs(file, dir string) error {
+	if file != "" {
+		if err := CheckOutput(file, true); err != nil {
+			return err
+		}
+	}
+	if dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return fmt.Errorf("report folder %s: %w", dir, err)
+		}
+	}
+	return nil
+}

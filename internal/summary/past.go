@@ -24,10 +24,8 @@ func WritePast(w io.Writer, set *records.Set, n int) error {
 		return err
 	}
 	fmt.Fprintf(w, "\npast the cores: what each design's counts predict at %d threads, one core a thread: its lock profile, and its instructions at %s, with the reference constants (a server's); at 1 and 2 threads with this runner's own, beside what it measured (docs/predict.md)\n\n", n, ratesText(rows))
-	if cpu := set.ConfigValues("cpu"); len(cpu) == 1 {
-		if note := predict.Runner.Elsewhere(cpu[0]); note != "" {
-			fmt.Fprintf(w, "note: %s\n\n", note)
-		}
+	if note := RunnerElsewhere(set); note != "" {
+		fmt.Fprintf(w, "note: %s\n\n", note)
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "cell\t1 thread: measured\tpredicted\t2 threads: measured\tpredicted\t%d threads, predicted\tband\tper(%d)/per(1)\t\n", n, n)
@@ -81,6 +79,18 @@ func ratesText(rows []PastRow) string {
 		}
 	}
 	return strings.Join(rates, " or ") + " an instruction"
+}
+
+// RunnerElsewhere says, for results measured on another processor than
+// the runner's constants (predict.Runner), that the predictions within the
+// cores use another host's; "" where it is the same one, or set does not
+// name one processor.
+func RunnerElsewhere(set *records.Set) string {
+	cpu := set.ConfigValues("cpu")
+	if len(cpu) != 1 {
+		return ""
+	}
+	return predict.Runner.Elsewhere(cpu[0])
 }
 
 // FromCounts are the constants the main job predicts set's designs with:

@@ -60,8 +60,6 @@ type Sweep struct {
 	Out, Plots, Format, SaveAs string
 	Quiet                      bool     // no progress, no summary
 	Args                       []string // run's arguments, for the record
-
-	noPrediction string // why the prediction has no counts to stand on
 }
 
 // Check refuses, before anything is measured, cells that cannot be
@@ -140,8 +138,8 @@ func (s *Sweep) Run(ctx context.Context, o *subcommand.Streams) error {
 		res.Labels = append(res.Labels, workloads.KV{Key: "quarantine", Value: "off: samples the machine disturbed are kept"})
 	}
 	res.Command = "perfrun run " + strings.Join(s.Args, " ")
-	counts := s.count(ctx, o, res)
-	err = s.write(o, res)
+	counts, noPrediction := s.count(ctx, o, res)
+	err = s.write(o, res, noPrediction)
 	if len(counts) == 0 {
 		return err
 	}
@@ -233,12 +231,12 @@ func (s *Sweep) counting() bool { return s.Instructions || s.Locks || s.Predict 
 
 // count takes the counts the flags ask for (instructions, lock profiles,
 // and those a prediction stands on) once the windows are measured, and
-// returns those that failed.
-func (s *Sweep) count(ctx context.Context, o *subcommand.Streams, res *harness.Outcome) []error {
+// returns those that failed, and why the prediction has no counts to
+// stand on ("" where it has).
+func (s *Sweep) count(ctx context.Context, o *subcommand.Streams, res *harness.Outcome) (failed []error, noPrediction string) {
 	if res.Incomplete {
-		return nil
+		return nil, ""
 	}
-	var failed []error
 	cellArgs := cellops.Args(s.Corpus, s.Strict, s.Seed)
 	if s.Instructions {
 		if err := cellops.CountInstructions(ctx, res, harness.Processes, cellArgs, o.Stderr, s.Quiet); err != nil {
@@ -251,16 +249,15 @@ func (s *Sweep) count(ctx context.Context, o *subcommand.Streams, res *harness.O
 		}
 	}
 	if s.Predict > 0 && ctx.Err() == nil {
-		s.countForPrediction(ctx, o, res)
+		noPrediction = s.countForPrediction(ctx, o, res, cellArgs)
 	}
-	return failed
+	return failed, noPrediction
 }
 
 // countForPrediction counts, for -predict, what -instructions and -locks
 // did not already: a count that cannot be taken costs the prediction, not
-// the run, and says why.
-func (s *Sweep) countForPrediction(ctx context.Context, o *subcommand.Streams, res *harness.Outcome) {
-	args := cellops.Args(s.Corpus, s.Strict, s.Seed)
+// the run: it returns why ("" where every count was taken).
+func (s *Sweep) countForPrediction(ctx context.Context, o *subcommand.Streams, res *harness.Outcome, args []string) string {
 	var err error
 	if !s.Instructions {
 		// A prediction needs one count a cell: five are a gate's sample.
@@ -270,6 +267,7 @@ func (s *Sweep) countForPrediction(ctx context.Context, o *subcommand.Streams, r
 		err = cellops.CountLocks(ctx, res, args, o.Stderr, s.Quiet)
 	}
 	if err != nil {
-		s.noPrediction = err.Error()
+		return err.Error()
 	}
+	return ""
 }

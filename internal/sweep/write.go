@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -20,8 +19,9 @@ import (
 )
 
 // write writes what a run produced: the results file, the baseline, the
-// plots, the printed table and the summary.
-func (s *Sweep) write(o *subcommand.Streams, res *harness.Outcome) error {
+// plots, the printed table and the summary; noPrediction is why the
+// table past the cores has no counts to stand on ("" where it has).
+func (s *Sweep) write(o *subcommand.Streams, res *harness.Outcome, noPrediction string) error {
 	set := res.Set()
 	var unsaved error
 	var prev *previousRun
@@ -64,7 +64,7 @@ func (s *Sweep) write(o *subcommand.Streams, res *harness.Outcome) error {
 		return err
 	}
 	if s.Predict > 0 && s.Format == "table" && !res.Incomplete {
-		s.pastTheCores(o, set)
+		s.pastTheCores(o, set, noPrediction)
 	}
 	if !s.Quiet {
 		summary.Summarize(o.Stderr, res, set)
@@ -126,9 +126,9 @@ func (s *Sweep) saveBaseline(o *subcommand.Streams, set *records.Set, data []byt
 
 // pastTheCores prints what the designs' counts predict at -predict
 // threads (summary.WritePast), or why there is no prediction.
-func (s *Sweep) pastTheCores(o *subcommand.Streams, set *records.Set) {
-	if s.noPrediction != "" {
-		fmt.Fprintf(o.Stderr, "perfrun: run: no prediction at %d threads: a count failed: %s\n", s.Predict, s.noPrediction)
+func (s *Sweep) pastTheCores(o *subcommand.Streams, set *records.Set, noPrediction string) {
+	if noPrediction != "" {
+		fmt.Fprintf(o.Stderr, "perfrun: run: no prediction at %d threads: a count failed: %s\n", s.Predict, noPrediction)
 		return
 	}
 	if err := summary.WritePast(o.Stdout, set, s.Predict); err != nil {
@@ -163,22 +163,4 @@ func DrawPlots(sets []*records.Set, dir string) ([]string, error) {
 		return nil, err
 	}
 	return report.SavePlots(dir, plots, regularfile.WriteOwned)
-}
-
-// CheckOutputs checks, before any work, where a command will write: a
-// file (-json) and a report folder, each folder made as it is named, so
-// -json out/v.json and -report out/r behave alike. A path that cannot be
-// is a bad flag (exit 2), not a failure after minutes of measuring.
-func CheckOutputs(file, dir string) error {
-	if file != "" {
-		if err := regularfile.CheckOutput(file, true); err != nil {
-			return subcommand.AsUsage(err)
-		}
-	}
-	if dir != "" {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return subcommand.AsUsage(fmt.Errorf("report folder %s: %w", dir, err))
-		}
-	}
-	return nil
 }
