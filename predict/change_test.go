@@ -77,7 +77,7 @@ func TestTheRuntimesStrayAtomicsAreNoChange(t *testing.T) {
 
 // A change that makes every hashmap lookup take the write lock: 0 -> 1
 // exclusive lock, its reader count's atomics besides, 50 instructions
-// held. Time at 2 threads sees +25%; at 16 threads it is a queue.
+// held. Time at 2 threads sees it slower; at 16 threads it is a queue.
 func TestAnExclusiveLockIsARegressionAtSixteenThreads(t *testing.T) {
 	head := hashmap
 	head.ExclusiveLocks, head.LockedInstructions, head.Atomics = 1, 50, 4

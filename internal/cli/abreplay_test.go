@@ -14,8 +14,8 @@ import (
 // TestReplayWritesReport: ab -replay with -report writes the comparison's
 // page — the verdict's forest plot and the windows' strips, from the
 // recording alone — where it once wrote nothing and said nothing. The
-// recording here has a head 20% slower in every round: REGRESSION, exit 1,
-// and the page says so.
+// test builds its recording with a head 20% slower in every round:
+// REGRESSION, exit 1, and the page says so.
 func TestReplayWritesReport(t *testing.T) {
 	dir := t.TempDir()
 	const cell = "Issuer/impl=sorted/certs=64/hit=1/threads=1"
