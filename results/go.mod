@@ -1,8 +1,9 @@
 // Measurements and their notes, kept beside the code they explain but out of
 // perfrun's module download: this folder, a module of its own, is not part
 // of perfrun's module. Its programs build here: fidelity/costed/lockshape
-// (go run ./fidelity/costed/lockshape), and locks/stripes, a store through
-// perfrun's public API (go run ./locks/stripes).
+// (go run ./fidelity/costed/lockshape), locks/stripes, a store through
+// perfrun's public API (go run ./locks/stripes), and many-core/published/work,
+// published benchmarks' work as stores (go run ./many-core/published/work).
 module github.com/perfrun/perfrun/results
 
 go 1.26.0
