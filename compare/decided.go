@@ -44,7 +44,29 @@ func (r *Report) Decide(rules Rules) {
 	}
 	r.Cells = view.shown(r.decisions, designs, rules.At)
 	r.answer(rules, undeclared, designs, label)
+	r.held(rules, designs)
 	r.finish()
+}
+
+// held sets r.Held: what the prediction was held to at each declared
+// count where it gave a design's answer, once each.
+func (r *Report) held(rules Rules, designs []string) {
+	r.Held = nil
+	if rules.Held == nil {
+		return
+	}
+	for _, n := range rules.At {
+		for _, d := range designs {
+			dec, ok := r.decisions[d][n]
+			if !ok || !Predicted(dec.by.Unit) || dec.Verdict == Pass || dec.Verdict == NotGated {
+				continue
+			}
+			if h := rules.Held(n); h != "" && !slices.Contains(r.Held, h) {
+				r.Held = append(r.Held, h)
+			}
+			break
+		}
+	}
 }
 
 // A board is the cells a decision reads and the threshold time is held

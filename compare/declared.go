@@ -36,6 +36,9 @@ type Rules struct {
 	// PredictedAt is the prediction's verdict of a design (its 1-thread
 	// cell) at n threads, if there is one.
 	PredictedAt func(design string, n int) (CellVerdict, bool)
+	// Held says what the prediction at n threads was held to, said
+	// beside every answer it gave there (Report.Held); nil: nothing.
+	Held func(n int) string
 }
 
 // witnessAt is the thread count a verdict speaks of: a time cell's own, a

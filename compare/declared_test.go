@@ -231,3 +231,26 @@ func TestNoTimeCellWithinTheCoresLeavesTheCountsExact(t *testing.T) {
 		t.Errorf("at 2 threads, no time cell, a lock count worse: %+v, want REGRESSION, counted", d)
 	}
 }
+
+// TestAPredictedAnswerSaysWhatItWasHeldTo: a figure the prediction gave
+// is read beside what the prediction was held to, once, and a figure time
+// gave, or a PASS, brings none.
+func TestAPredictedAnswerSaysWhatItWasHeldTo(t *testing.T) {
+	held := func(n int) string { return fmt.Sprintf("held at %d", n) }
+	slow := CellVerdict{Verdict: Regression, Ratio: 2.75, Lo: 2.6, Hi: 2.9, Rounds: 10}
+	fast := CellVerdict{Verdict: Improved, Ratio: 0.075, Lo: 0.064, Hi: 0.35}
+	rules := Rules{At: []int{1, 2, 16}, Cores: 2, Need: []string{records.Instructions, records.LLMisses, pred16}, Held: held}
+	r := decidedBy(slow, undecidedTime, fast, rules)
+	if !slices.Equal(r.Held, []string{"held at 16"}) {
+		t.Errorf("a predicted answer at 16 threads: held %q, want [held at 16]", r.Held)
+	}
+	var out strings.Builder
+	r.writeHead(&out)
+	if !strings.Contains(out.String(), "  held at 16\n") {
+		t.Errorf("the verdict's head does not say what the prediction was held to:\n%s", out.String())
+	}
+	same := CellVerdict{Verdict: Pass, Ratio: 1}
+	if r := decidedBy(slow, undecidedTime, same, rules); len(r.Held) != 0 {
+		t.Errorf("no predicted answer (time at 1 thread, PASS at 16): held %q, want none", r.Held)
+	}
+}

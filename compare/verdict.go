@@ -116,6 +116,10 @@ type Report struct {
 	// each, with the witness that gave each and what each witness said
 	// (Decide).
 	Decided []Decided `json:"decided,omitempty"`
+	// Held are what the predictions that gave an answer were held to,
+	// once each (Rules.Held): how far to trust a predicted figure, said
+	// where it is read.
+	Held []string `json:"held,omitempty"`
 
 	countsOnly bool            // neither side has a time: counts are what is gated
 	trades     map[string]bool // designs better at one declared count, worse at another
@@ -282,6 +286,9 @@ func (r *Report) writeHead(w io.Writer) {
 	}
 	for _, a := range r.Answers {
 		fmt.Fprintf(w, "  %s\n", a)
+	}
+	for _, h := range r.Held {
+		fmt.Fprintf(w, "  %s\n", h)
 	}
 	for _, warn := range r.Warnings {
 		fmt.Fprintf(w, "note: %s\n", Shorten(warn, MaxShortReason))

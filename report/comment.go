@@ -32,6 +32,7 @@ func (d *Document) WriteComment(w io.Writer) {
 	if len(v.Answers) > 0 {
 		fmt.Fprintln(w)
 	}
+	writeHeldTo(w, v.Held)
 	writeChart(w, v.Figures)
 	for _, n := range v.Warnings {
 		fmt.Fprintf(w, "> note: %s\n\n", mdEscape(compare.Shorten(n, compare.MaxShortReason)))
@@ -48,6 +49,14 @@ func (d *Document) WriteComment(w io.Writer) {
 		fmt.Fprintf(w, "\n</details>\n\n")
 	} else if v.Verdict == compare.Pass {
 		fmt.Fprintf(w, "%s\n\n", d.passLine())
+	}
+}
+
+// writeHeldTo writes what each prediction that gave an answer was held
+// to, under the answers it gave.
+func writeHeldTo(w io.Writer, held []string) {
+	for _, h := range held {
+		fmt.Fprintf(w, "_%s_\n\n", mdEscape(h))
 	}
 }
 

@@ -206,6 +206,7 @@ func (d *Document) WriteMarkdown(w io.Writer) {
 		if len(d.Verdict.Answers) > 0 {
 			fmt.Fprintln(w)
 		}
+		writeHeldTo(w, d.Verdict.Held)
 		// What the verdict could not judge (a count that failed, with its
 		// reason) is said where the verdict is, as the terminal says it.
 		d.writeLeads(w)
@@ -451,6 +452,7 @@ details { margin: 1em 0; } summary { cursor: pointer; font-weight: 600; }
 <h1>{{.D.Title}}</h1>
 {{with .D.Verdict}}<p><span class="verdict {{lower .Verdict}}">{{.Verdict}}</span> {{.Old}} vs {{.New}}</p>
 {{if .Answers}}<ul>{{range .Answers}}<li>{{.}}</li>{{end}}</ul>{{end}}
+{{range .Held}}<p class="held">{{.}}</p>{{end}}
 {{if $.D.PredictedAt}}<h2>At {{$.D.PredictedAt}} threads</h2>
 {{range $.Leads}}<p><span class="verdict {{lower .Verdict}}">{{.Verdict}}</span> <code>{{label .Cell}}</code>: {{.Line}}</p>
 <figure>{{.SVG.SVG}}<figcaption>{{.SVG.Caption}}</figcaption></figure>

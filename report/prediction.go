@@ -28,6 +28,13 @@ func WritePrediction(w io.Writer, set, in *records.Set, m predict.Measured) {
 	}
 	fmt.Fprintf(w, "predicted, not measured: one core a thread; hand-off %s to a waiter that sleeps, %s to one that spins (Go's locks), cache-line transfer %s (low / mid / high, %s)\n\n",
 		ns(func(k predict.Constants) float64 { return k.Handoff }), ns(predict.Constants.SpinHandoff), ns(func(k predict.Constants) float64 { return k.Transfer }), source)
+	most := 0
+	for _, c := range set.Cells() {
+		most = max(most, c.Threads)
+	}
+	if most > 1 {
+		fmt.Fprintf(w, "%s\n\n", predict.HeldAt(most, in.Cores()))
+	}
 	if d := predict.Delivery(in); d != 1 {
 		fmt.Fprintf(w, "the run's control cell took %.3f× its 1-thread time per call at two threads (the machine, not a store): the band's edges from two threads carry it\n\n", d)
 	}
@@ -70,10 +77,6 @@ func WritePrediction(w io.Writer, set, in *records.Set, m predict.Measured) {
 	tw.Flush()
 	if measured > 0 {
 		fmt.Fprintf(w, "\nmeasured points inside the predicted band: %d of %d\n", inside, measured)
-	}
-	most := 0
-	for _, c := range set.Cells() {
-		most = max(most, c.Threads)
 	}
 	if inputs, cells, err := predict.Inputs(in, m); err == nil {
 		writeCauses(w, inputs, cells, m, most)

@@ -13,6 +13,7 @@ import (
 	"github.com/perfrun/perfrun/harness"
 	"github.com/perfrun/perfrun/internal/ab"
 	"github.com/perfrun/perfrun/internal/abcount"
+	"github.com/perfrun/perfrun/predict"
 	"github.com/perfrun/perfrun/records"
 )
 
@@ -174,7 +175,7 @@ func (c *Campaign) addCounts(rep *compare.Report, v countVerdicts, cores int) {
 	rep.Warnings = append(rep.Warnings, v.why...)
 	c.predicted = v.predicted
 	rep.Decide(compare.Rules{At: c.At, Cores: cores, Strict: c.Strict, Need: abcount.CountUnits(c.PredictAt()),
-		PredictedAt: v.predicted.At(c.Thresholds)})
+		PredictedAt: v.predicted.At(c.Thresholds), Held: func(n int) string { return predict.HeldAt(n, cores) }})
 }
 
 // count takes the counts that sit beside time: instructions/op and the
