@@ -80,9 +80,13 @@ func rewriteAtomics(path string) ([]byte, error) {
 			if !ok || !slices.Contains(writers[id.Name], fn.Name.Name) {
 				continue
 			}
-			call, err := parser.ParseExpr(fmt.Sprintf("perfrunAtomic(unsafe.Pointer(&%s.v))", fn.Recv.List[0].Names[0].Name))
+			x := fn.Recv.List[0].Names[0].Name
+			call, err := parser.ParseExpr(fmt.Sprintf("perfrunAtomic(unsafe.Pointer(&%s.v))", x))
 			if err != nil {
 				return err
+			}
+			if err := spinHooks(fn, x); err != nil {
+				return fmt.Errorf("%s: %s.%s: %w", path, id.Name, fn.Name.Name, err)
 			}
 			fn.Body.List = append([]ast.Stmt{&ast.ExprStmt{X: call}}, fn.Body.List...)
 			found++
@@ -92,6 +96,35 @@ func rewriteAtomics(path string) ([]byte, error) {
 		}
 		return nil
 	})
+}
+
+// spinHooks has a CompareAndSwap method (fn, its receiver x) tell the
+// spin hook of a swap that took the word, after it, and a Store method
+// tell it of the word given back, before it: a lock built on a word
+// (taken by a CompareAndSwap, given back by a Store) is then seen as a
+// lock is (spins). A CompareAndSwap must end in one returned call.
+func spinHooks(fn *ast.FuncDecl, x string) error {
+	switch fn.Name.Name {
+	case "Store":
+		call, err := parser.ParseExpr(fmt.Sprintf("perfrunReleasing(unsafe.Pointer(&%s.v))", x))
+		if err != nil {
+			return err
+		}
+		fn.Body.List = append([]ast.Stmt{&ast.ExprStmt{X: call}}, fn.Body.List...)
+	case "CompareAndSwap":
+		last := len(fn.Body.List) - 1
+		ret, ok := fn.Body.List[last].(*ast.ReturnStmt)
+		if !ok || len(ret.Results) != 1 {
+			return fmt.Errorf("not one returned call")
+		}
+		wrap, err := parser.ParseExpr(fmt.Sprintf("perfrunAcquired(unsafe.Pointer(&%s.v), false)", x))
+		if err != nil {
+			return err
+		}
+		wrap.(*ast.CallExpr).Args[1] = ret.Results[0]
+		ret.Results[0] = wrap
+	}
+	return nil
 }
 
 // atomicHookFile is added to package sync/atomic: the hook its writing
@@ -111,6 +144,26 @@ var perfrunAtomicHook func(addr unsafe.Pointer)
 func perfrunAtomic(addr unsafe.Pointer) {
 	if h := perfrunAtomicHook; h != nil {
 		h(addr)
+	}
+}
+
+// perfrunSpinHook, when set, is told of every CompareAndSwap that took
+// its word (after it) and every Store (before it): a word taken by the
+// one and given back by the other is a lock.
+//
+//go:linkname perfrunSpinHook
+var perfrunSpinHook func(addr unsafe.Pointer, acquired bool)
+
+func perfrunAcquired(addr unsafe.Pointer, swapped bool) bool {
+	if h := perfrunSpinHook; h != nil && swapped {
+		h(addr, true)
+	}
+	return swapped
+}
+
+func perfrunReleasing(addr unsafe.Pointer) {
+	if h := perfrunSpinHook; h != nil {
+		h(addr, false)
 	}
 }
 `

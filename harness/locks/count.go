@@ -111,7 +111,7 @@ func (p Profile) busiest() int {
 }
 
 // spinning are the kinds of lock whose waiters spin before they sleep.
-var spinning = []string{"sync.Mutex", "sync.RWMutex"}
+var spinning = []string{"sync.Mutex", "sync.RWMutex", spinKind}
 
 // BusiestSpins says whether the busiest lock's waiters spin first
 // (LockProfile.Spin); false where no lock is taken exclusively.

@@ -14,6 +14,10 @@
 // sync is seen wherever it is taken — the store's, the standard library's
 // (log's writer lock, sync.Once's, sync.Pool's slow path) or a module's —
 // and any Go store is profiled as it is, with no lock type of perfrun's.
+// A lock built on a word of sync/atomic's types, taken by a
+// CompareAndSwap and given back by a Store, is seen by its word: a word
+// each of whose swaps a Store gives back is an exclusive lock whose
+// waiters spin (spins).
 // The hook counts acquisitions per lock and keeps the call that first took
 // each; locks taken at one call (the stripes of one lock) are a group. In
 // later passes over the same operations it switches callgrind's collection
@@ -28,7 +32,9 @@
 // What a profile cannot see, it names (Unseen): the runtime's locks (a
 // channel's, a timer's, the allocator's), internal/sync's (sync.Map's), and
 // a C library's where no Source reports them, each by the atomics the
-// functions that take it execute. It cannot see how long another thread
+// functions that take it execute. A lock on a word taken by sync/atomic's
+// functions (atomic.CompareAndSwapInt32), which no hook reports, or by a
+// Swap, is counted as its atomics, on one line. It cannot see how long another thread
 // waits, or what a cache line costs on a given machine; it counts what
 // causes contention, not contention.
 //

@@ -125,3 +125,44 @@ func TestKindsThatSpin(t *testing.T) {
 		}
 	}
 }
+
+// TestASpinLockOnAWordIsALock: a spin lock built on a word of sync/atomic's
+// (a compare-and-swap takes it, a store gives it back), reporting nothing,
+// is an exclusive lock whose waiters spin, held around work100, named by
+// the function that takes it, its two writes its own and no line's; a
+// counter added to by a compare-and-swap, never given back, is a line and
+// no lock; a lock of the program's own that reports itself on its word is
+// counted once.
+func TestASpinLockOnAWordIsALock(t *testing.T) {
+	bin := handcount(t)
+	spin, err := Count(context.Background(), []string{bin, "spin100", "512"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	acq, held := spin.Busiest()
+	if spin.ExclusiveLocks != 1 || acq != 1 || !heldNear(held) || !spin.BusiestSpins() || spin.Atomics != 2 {
+		t.Errorf("a spin lock: %g exclusive a call, busiest %g holding %g, spins %v, %g atomics; want 1, 1 holding work100's 102 to 106, spinning, 2 atomics",
+			spin.ExclusiveLocks, acq, held, spin.BusiestSpins(), spin.Atomics)
+	}
+	if site := spin.BusiestSite(); site != "main.(*spinLock).Lock" {
+		t.Errorf("the spin lock is named %q, want main.(*spinLock).Lock", site)
+	}
+	if spin.Lines.Hottest != 0 {
+		t.Errorf("the spin lock's word is counted a line with %g transfers a call, want it the lock's own", spin.Lines.Hottest)
+	}
+	add, err := Count(context.Background(), []string{bin, "casadd", "512"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if add.ExclusiveLocks != 0 || len(add.Locks) != 0 || add.Atomics != 1 || add.Lines.Hottest != 1 {
+		t.Errorf("a counter added to by a compare-and-swap: %g exclusive a call, locks %+v, %g atomics, hottest line %g; want no lock and one line written once",
+			add.ExclusiveLocks, add.Locks, add.Atomics, add.Lines.Hottest)
+	}
+	own, err := Count(context.Background(), []string{bin, "own100", "512"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if own.ExclusiveLocks != 1 || len(own.Locks) != 1 {
+		t.Errorf("a lock that reports itself: %g exclusive a call in %d locks, want 1 in 1", own.ExclusiveLocks, len(own.Locks))
+	}
+}

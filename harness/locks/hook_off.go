@@ -11,3 +11,5 @@ const Instrumented = false
 func install(func(event int, lock unsafe.Pointer)) {}
 
 func installAtomics(func(addr unsafe.Pointer)) {}
+
+func installSpins(func(addr unsafe.Pointer, acquired bool)) {}

@@ -14,6 +14,9 @@ var syncHook func(event int, lock unsafe.Pointer)
 //go:linkname atomicHook sync/atomic.perfrunAtomicHook
 var atomicHook func(addr unsafe.Pointer)
 
+//go:linkname spinHook sync/atomic.perfrunSpinHook
+var spinHook func(addr unsafe.Pointer, acquired bool)
+
 // Instrumented says whether this binary was built for lock profiles: with
 // the build tag and the overlay of the standard sync (Build).
 const Instrumented = true
@@ -21,3 +24,5 @@ const Instrumented = true
 func install(h func(event int, lock unsafe.Pointer)) { syncHook = h }
 
 func installAtomics(h func(addr unsafe.Pointer)) { atomicHook = h }
+
+func installSpins(h func(addr unsafe.Pointer, acquired bool)) { spinHook = h }

@@ -31,6 +31,16 @@ type addressCount struct {
 
 func (a *addresses) write(p unsafe.Pointer) { a.add(uintptr(p)) }
 
+// drop forgets the writes to every address not a line's: a spin lock's
+// word, whose writes are its lock's own (spins).
+func (a *addresses) drop(lock func(addr uintptr) bool) {
+	for i := range a.slots {
+		if s := &a.slots[i]; s.addr != 0 && lock(s.addr) {
+			s.n = 0
+		}
+	}
+}
+
 func (a *addresses) add(addr uintptr) {
 	i := int(uint64(addr>>3) * 0x9E3779B97F4A7C15 >> 51) // 13 bits: atomicSlots
 	for range atomicSlots {
@@ -118,7 +128,9 @@ func lines(written *addresses, moved *transfers) []LineCount {
 	}
 	out := make([]LineCount, 0, len(per)+int(written.spilled))
 	for _, c := range per {
-		out = append(out, LineCount{Writes: c.Writes, Transfers: min(c.Transfers, c.Writes)})
+		if c.Writes > 0 {
+			out = append(out, LineCount{Writes: c.Writes, Transfers: min(c.Transfers, c.Writes)})
+		}
 	}
 	for range written.spilled {
 		out = append(out, LineCount{Writes: 1, Transfers: 1})

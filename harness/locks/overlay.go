@@ -171,6 +171,8 @@ const (
 	cReadRelease
 	ownAcquire // a Go lock of the program's own (ownlock.Acquired)
 	ownRelease
+	spinAcquire // a lock built on a word of sync/atomic's (spins)
+	spinRelease
 	events
 )
 

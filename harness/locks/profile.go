@@ -58,6 +58,37 @@ func Register(s Source) {
 // adds to one held region.
 const calibrations = 64
 
+// emptyMutex, emptyWrite and emptyRead run n empty critical sections of
+// sync's kinds of lock, each in a function of its own, so what the
+// compiler makes of the loop does not change with the code around it.
+//
+//go:noinline
+func emptyMutex(n int) {
+	var mu sync.Mutex
+	for range n {
+		mu.Lock()
+		mu.Unlock()
+	}
+}
+
+//go:noinline
+func emptyWrite(n int) {
+	var rw sync.RWMutex
+	for range n {
+		rw.Lock()
+		rw.Unlock()
+	}
+}
+
+//go:noinline
+func emptyRead(n int) {
+	var rw sync.RWMutex
+	for range n {
+		rw.RLock()
+		rw.RUnlock()
+	}
+}
+
 // A kind of lock, by the events that report it.
 var kinds = []struct {
 	name    string
@@ -70,6 +101,7 @@ var kinds = []struct {
 	{"source", cAcquire, false},
 	{"source", cReadAcquire, true},
 	{"own", ownAcquire, false},
+	{spinKind, spinAcquire, false},
 }
 
 // Lock is one lock a profile saw, by the order it was first acquired in.
@@ -135,7 +167,10 @@ func Run(op func(n int) error, n int, w io.Writer) error {
 	sourcesMu.Lock()
 	p := &profiler{t: newTracker(), srcs: append([]Source(nil), sources...), own: ownlock.Empties()}
 	sourcesMu.Unlock()
+	p.spins = &spins{t: p.t}
 	install(p.t.hook)
+	installSpins(p.spins.event)
+	defer installSpins(nil)
 	undo := ownlock.Hook(func(acquired bool, lock unsafe.Pointer) {
 		if acquired {
 			p.t.hook(ownAcquire, lock)
@@ -164,6 +199,7 @@ func Run(op func(n int) error, n int, w io.Writer) error {
 	if err != nil {
 		return err
 	}
+	written.drop(p.t.isSpinAt)
 	if rep.Lines, err = p.linesPass(op, n, written); err != nil {
 		return err
 	}
@@ -181,7 +217,11 @@ func Run(op func(n int) error, n int, w io.Writer) error {
 func (p *profiler) linesPass(op func(n int) error, n int, written *addresses) ([]LineCount, error) {
 	moved := new(transfers)
 	p.t.lines = moved
-	installAtomics(moved.write)
+	installAtomics(func(addr unsafe.Pointer) {
+		if !p.t.isSpin(addr) { // a spin lock's word is its lock's, not a line's
+			moved.write(addr)
+		}
+	})
 	err := batches(func(k int) error {
 		for range k {
 			moved.next()
@@ -221,13 +261,21 @@ func (p *profiler) collect(rep *Report) []unit {
 	for i, c := range p.t.locks {
 		l := Lock{PerKind: make([]int64, len(kinds)), Site: sites[p.t.groups[i]]}
 		for ki, k := range kinds {
-			l.count(ki, c.acquired[k.acquire/2])
+			if k.acquire != spinAcquire || p.t.isSpin(c.addr) {
+				l.count(ki, c.acquired[k.acquire/2])
+			}
 		}
-		add(l, unit{group: p.t.groups[i]})
+		if l.Exclusive+l.Shared > 0 {
+			add(l, unit{group: p.t.groups[i]})
+		}
 	}
+	// A word swapped past the most a profile tells apart is not known
+	// to be given back: no lock.
 	spilled := Lock{PerKind: make([]int64, len(kinds)), Spilled: true}
 	for ki, k := range kinds {
-		spilled.count(ki, p.t.spilled[k.acquire/2])
+		if k.acquire != spinAcquire {
+			spilled.count(ki, p.t.spilled[k.acquire/2])
+		}
 	}
 	if spilled.Exclusive+spilled.Shared > 0 {
 		add(spilled, unit{group: -2})
@@ -332,9 +380,10 @@ func batches(op func(int) error, n int, collecting bool) error {
 
 // A profiler is the hook and the sources of one profile.
 type profiler struct {
-	t    *tracker
-	srcs []Source
-	own  []func(n int)
+	t     *tracker
+	srcs  []Source
+	own   []func(n int)
+	spins *spins
 }
 
 // set puts sync's hook and the sources into pass p. A held pass of one
@@ -375,30 +424,21 @@ var every = unit{group: -1}
 // in a pass of its own: what callgrind counts there is the hook's own
 // cost inside a held region.
 func (p *profiler) calibrate(labels []string) {
-	var mu sync.Mutex
-	var rw sync.RWMutex
 	for i, k := range kinds {
 		p.set(Pass{Held: true, Shared: k.shared}, every)
 		switch k.acquire {
 		case mutexAcquire:
-			for range calibrations {
-				mu.Lock()
-				mu.Unlock()
-			}
+			emptyMutex(calibrations)
 		case writeAcquire:
-			for range calibrations {
-				rw.Lock()
-				rw.Unlock()
-			}
+			emptyWrite(calibrations)
 		case readAcquire:
-			for range calibrations {
-				rw.RLock()
-				rw.RUnlock()
-			}
+			emptyRead(calibrations)
 		case ownAcquire:
 			for _, empty := range p.own {
 				empty(calibrations)
 			}
+		case spinAcquire:
+			p.spins.empty(calibrations)
 		default:
 			for _, s := range p.srcs {
 				s.Empty(k.shared, calibrations)

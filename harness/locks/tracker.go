@@ -44,7 +44,10 @@ type tracker struct {
 type lockCount struct {
 	addr     unsafe.Pointer
 	acquired [events / 2]int64
-	site     [siteFrames]uintptr
+	// given are a word's swaps a Store gave back (spins): where they are
+	// all its swaps, the word is a lock.
+	given int64
+	site  [siteFrames]uintptr
 }
 
 func newTracker() *tracker {
@@ -98,10 +101,12 @@ func shared(event int) bool {
 }
 
 // slot is where lock's entry of index is, or the empty one it would take.
-func (t *tracker) slot(lock unsafe.Pointer) int {
+func (t *tracker) slot(lock unsafe.Pointer) int { return t.slotAt(uintptr(lock)) }
+
+func (t *tracker) slotAt(addr uintptr) int {
 	mask := len(t.index) - 1
-	i := int(uint64(uintptr(lock)>>3)*0x9E3779B97F4A7C15>>40) & mask
-	for t.index[i] != 0 && t.locks[t.index[i]-1].addr != lock {
+	i := int(uint64(addr>>3)*0x9E3779B97F4A7C15>>40) & mask
+	for t.index[i] != 0 && uintptr(t.locks[t.index[i]-1].addr) != addr {
 		i = (i + 1) & mask
 	}
 	return i
@@ -134,7 +139,7 @@ func (t *tracker) count(event int, lock unsafe.Pointer) {
 
 // machinery are the packages a lock's methods and the hook run in: a
 // site is the first frame outside them.
-var machinery = []string{"runtime.", "sync.", "internal/sync.", "github.com/perfrun/perfrun/harness/locks.", "github.com/perfrun/perfrun/store/ownlock."}
+var machinery = []string{"runtime.", "sync.", "sync/atomic.", "internal/sync.", "github.com/perfrun/perfrun/harness/locks.", "github.com/perfrun/perfrun/store/ownlock."}
 
 // site is where a lock was first taken: the function and the call's file
 // and line ("" where every frame kept is machinery's), from the stack

@@ -40,6 +40,18 @@ func (l *ownLock) Unlock() {
 
 var emptyOwn ownLock
 
+// spinLock is a spin lock on a word of sync/atomic's that reports
+// nothing: a profile tells it by its word, taken by a compare-and-swap and
+// given back by a store.
+type spinLock struct{ word atomic.Int32 }
+
+func (l *spinLock) Lock() {
+	for !l.word.CompareAndSwap(0, 1) {
+	}
+}
+
+func (l *spinLock) Unlock() { l.word.Store(0) }
+
 func init() {
 	ownlock.RegisterEmpty(func(n int) {
 		for range n {
@@ -75,6 +87,8 @@ var (
 	stripes [64]stripe
 	next    int
 	own     ownLock
+	spin    spinLock
+	cas     atomic.Int64
 	mu      sync.Mutex
 	other   sync.Mutex
 	rw      sync.RWMutex
@@ -97,7 +111,15 @@ var ops = map[string]func(){
 		count.Add(1)
 		count.Add(1)
 	},
-	"own100": func() { own.Lock(); work100(); own.Unlock() },
+	"own100":  func() { own.Lock(); work100(); own.Unlock() },
+	"spin100": func() { spin.Lock(); work100(); spin.Unlock() },
+	// A counter added to by a compare-and-swap, never given back: a
+	// line, no lock.
+	"casadd": func() {
+		for v := cas.Load(); !cas.CompareAndSwap(v, v+1); v = cas.Load() {
+		}
+		work100()
+	},
 	// Two locks: a Mutex around work100 twice, the other around work300.
 	"two": func() {
 		mu.Lock()
