@@ -212,6 +212,20 @@ type cost struct {
 	byFunction            map[string]float64
 }
 
+// sameKinds says whether the report counts the kinds of lock this
+// perfrun reads: a program counted with another version of this package
+// (a store's module that requires another perfrun) may count others.
+func (rep Report) sameKinds() error {
+	ok := len(rep.Calibrations) == len(kinds) && len(rep.PerKind) == len(kinds)
+	for _, l := range rep.Locks {
+		ok = ok && len(l.PerKind) == len(kinds)
+	}
+	if !ok {
+		return fmt.Errorf("the program counted %d kinds of lock, this perfrun reads %d: it was built with another version of perfrun's lock profiles (harness/locks); count it with a perfrun of the version it requires", len(rep.Calibrations), len(kinds))
+	}
+	return nil
+}
+
 // profile turns the report and the dumps into counts per operation.
 func (rep Report) profile(dumps map[string]cost) (Profile, error) {
 	get := func(label string) (cost, error) {
@@ -220,6 +234,9 @@ func (rep Report) profile(dumps map[string]cost) (Profile, error) {
 			return cost{}, fmt.Errorf("callgrind wrote no dump %q", label)
 		}
 		return c, nil
+	}
+	if err := rep.sameKinds(); err != nil {
+		return Profile{}, err
 	}
 	// The hook's instructions per held region of each kind of lock.
 	overhead := make([]float64, len(kinds))

@@ -173,3 +173,15 @@ func TestLinesByHand(t *testing.T) {
 }
 
 func near(a, b float64) bool { return a-b < 1e-9 && b-a < 1e-9 }
+
+// TestAReportOfAnotherVersionIsRefused: a program built with another
+// version of this package counts other kinds of lock; its report is
+// refused with what to do, not read into the wrong kinds.
+func TestAReportOfAnotherVersionIsRefused(t *testing.T) {
+	short := make([]string, len(kinds)-1)
+	rep := Report{Ops: 1, Calibrations: short, PerKind: make([]int64, len(kinds)-1)}
+	_, err := rep.profile(map[string]cost{})
+	if err == nil || !strings.Contains(err.Error(), "another version") {
+		t.Errorf("a report of %d kinds read by a perfrun of %d: %v, want it refused as another version's", len(short), len(kinds), err)
+	}
+}
