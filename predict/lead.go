@@ -26,8 +26,8 @@ func (p Prediction) lead(n int) string {
 	}{
 		{busiestName(p.base, p.head), b.Busiest, h.Busiest, busiestDetail},
 		{"the other exclusive locks' queues", b.Others, h.Others, othersDetail},
-		{"the hottest shared cache line", b.Hot, h.Hot, hotDetail},
-		{"the other shared cache lines", b.Rest, h.Rest, restDetail},
+		{lineName(true, p.base.HottestSite, p.head.HottestSite), b.Hot, h.Hot, hotDetail},
+		{lineName(false, p.base.OtherLineSite, p.head.OtherLineSite), b.Rest, h.Rest, restDetail},
 		{"each thread's own work", b.Alone, h.Alone, aloneDetail},
 	}
 	best, move := -1, 0.0
@@ -63,6 +63,26 @@ func busiestName(base, head Cell) string {
 		return "the busiest exclusive lock's queue"
 	}
 	return "the queue of the exclusive lock taken in " + function(site)
+}
+
+// lineName names the hottest line's term, or the other lines', by what
+// the line is and where it was first written, head's where the profile
+// knows it: "the hottest shared cache line, the reader count of a read
+// lock taken in hashmap.Store.Issuer".
+func lineName(hottest bool, base, head string) string {
+	term, of := "the other shared cache lines", ", most of all "
+	if hottest {
+		term, of = "the hottest shared cache line", ", "
+	}
+	site := head
+	if site == "" {
+		site = base
+	}
+	i := strings.LastIndex(site, " in ")
+	if i < 0 {
+		return term
+	}
+	return term + of + site[:i+len(" in ")] + function(site[i+len(" in "):])
 }
 
 // function is a Go function's name as a reason writes it: its package's

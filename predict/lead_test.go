@@ -94,3 +94,37 @@ func TestAnAddedLockSaysHowLongEachHolds(t *testing.T) {
 		t.Errorf("Percent(1-1e-6) = %q, want +0.0%%", got)
 	}
 }
+
+// TestALineIsNamedByWhereItIsWritten: a lookup that adds the standard
+// library's read lock (log's) beside its own is slower for the other
+// lines, and the cause names that line by what it is and the function
+// that first wrote it; the read lock split in stripes is faster for the
+// hottest line, named so.
+func TestALineIsNamedByWhereItIsWritten(t *testing.T) {
+	own := "the reader count of a read lock taken in github.com/perfrun/perfrun/impls/hashmap.(*Store).Issuer"
+	base := readLock
+	base.HottestSite = own
+	logged := base
+	logged.Atomics, logged.OtherLineTransfers, logged.OtherLines = 4, 2, 1
+	logged.OtherLineSite = "the reader count of a read lock taken in log.(*Logger).output"
+	stripes := Cell{Name: "hashmap", Instructions: 420, ExclusiveLocks: 1, LockedInstructions: 50, Atomics: 2,
+		BusiestLocks: 1.0 / 64, BusiestLocked: 50.0 / 64, OtherLocks: 63}
+	for _, c := range []struct {
+		what string
+		head Cell
+		lead string
+	}{
+		{"log's read lock", logged, "the other shared cache lines, most of all the reader count of a read lock taken in log.Logger.output 0 ns -> "},
+		{"the stripes", stripes, "the hottest shared cache line, the reader count of a read lock taken in hashmap.Store.Issuer "},
+	} {
+		p, err := Change("hashmap", base, c.head, Threads(16), Fixed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, first, _ := strings.Cut(p.Verdict(compare.DefaultThresholds).Reason, "]: ")
+		first, _, _ = strings.Cut(first, "(")
+		if !strings.HasPrefix(first, c.lead) {
+			t.Errorf("%s: first cause %q, want it leading %q", c.what, first, c.lead)
+		}
+	}
+}

@@ -48,6 +48,11 @@ type Cell struct {
 	// BusiestSite, where known, is the function that took the busiest
 	// lock, for a reason to name it.
 	BusiestSite string
+	// HottestSite and OtherLineSite, where known, say what the hottest
+	// shared line is and what the rest's busiest is, each with the
+	// function that first wrote it ("the reader count of a read lock
+	// taken in F", "a word written in F"), for a reason to name them.
+	HottestSite, OtherLineSite string
 	// Unseen are the atomics per operation of locks the profile cannot
 	// see (records.UnseenLockAtomics): among Atomics, but no lock's.
 	Unseen float64

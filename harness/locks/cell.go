@@ -11,6 +11,7 @@ func (p Profile) Cell(name string, instructions float64) predict.Cell {
 		LockedInstructions: p.LockedInstructions, SharedLocked: p.SharedLockedInstructions, Atomics: p.Atomics,
 		BusiestLocks: acq, BusiestLocked: held, BusiestSite: p.BusiestSite(),
 		HottestLine: p.Lines.Hottest, OtherLines: p.Lines.Others, OtherLineTransfers: p.Lines.OtherTransfers,
+		HottestSite: p.Lines.HottestSite, OtherLineSite: p.Lines.OtherSite,
 		OtherLocks: p.OtherLocks(), BusiestSpins: p.BusiestSpinning(), OtherSpinning: p.OtherSpinning(),
 		Unseen: p.UnseenAtomics(), Kinds: p.Kinds}
 }

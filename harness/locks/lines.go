@@ -1,8 +1,11 @@
 package locks
 
 import (
+	"runtime"
 	"slices"
 	"unsafe"
+
+	"github.com/perfrun/perfrun/harness/callgrind"
 )
 
 // lineSize is the cache line the profile groups atomics by: the unit a
@@ -22,11 +25,20 @@ type addresses struct {
 	slots   [atomicSlots]addressCount
 	used    int
 	spilled int64
+	// sites, where kept (the counting pass's), are the stacks that
+	// first wrote each slot's address.
+	sites *[atomicSlots][siteFrames]uintptr
 }
 
 type addressCount struct {
 	addr uintptr
 	n    int64
+}
+
+// written is the counting pass's table: it keeps where each address was
+// first written.
+func written() *addresses {
+	return &addresses{sites: new([atomicSlots][siteFrames]uintptr)}
 }
 
 func (a *addresses) write(p unsafe.Pointer) { a.add(uintptr(p)) }
@@ -55,6 +67,13 @@ func (a *addresses) add(addr uintptr) {
 			}
 			s.addr, s.n = addr, 1
 			a.used++
+			if a.sites != nil {
+				// Collection is on in the counting pass: the stack is
+				// kept outside it, as a lock's first acquisition's is.
+				callgrind.ToggleCollect()
+				runtime.Callers(2, a.sites[i][:])
+				callgrind.ToggleCollect()
+			}
 			return
 		}
 		i = (i + 1) % atomicSlots
@@ -100,10 +119,13 @@ func (v *transfers) write(p unsafe.Pointer) {
 }
 
 // A LineCount is one cache line's writes over all operations, and those
-// of them that may find it taken by another thread (transfers).
+// of them that may find it taken by another thread (transfers); Site says
+// what its most written address is and where it was first written
+// (lineSite).
 type LineCount struct {
-	Writes    int64 `json:"writes"`
-	Transfers int64 `json:"transfers"`
+	Writes    int64  `json:"writes"`
+	Transfers int64  `json:"transfers"`
+	Site      string `json:"site,omitempty"`
 }
 
 // lines are the writes counted per cache line with their transfers, most
@@ -116,9 +138,15 @@ func lines(written *addresses, moved *transfers) []LineCount {
 		}
 		return per[line]
 	}
-	for _, s := range written.slots {
-		if s.addr != 0 {
-			at(s.addr / lineSize).Writes += s.n
+	most := make(map[uintptr]int64) // the writes of each line's most written address
+	for i, s := range written.slots {
+		if s.addr == 0 {
+			continue
+		}
+		c := at(s.addr / lineSize)
+		c.Writes += s.n
+		if s.n > most[s.addr/lineSize] && written.sites != nil {
+			most[s.addr/lineSize], c.Site = s.n, lineSite(written.sites[i][:])
 		}
 	}
 	for _, s := range moved.slots {
@@ -129,7 +157,7 @@ func lines(written *addresses, moved *transfers) []LineCount {
 	out := make([]LineCount, 0, len(per)+int(written.spilled))
 	for _, c := range per {
 		if c.Writes > 0 {
-			out = append(out, LineCount{Writes: c.Writes, Transfers: min(c.Transfers, c.Writes)})
+			out = append(out, LineCount{Writes: c.Writes, Transfers: min(c.Transfers, c.Writes), Site: c.Site})
 		}
 	}
 	for range written.spilled {
@@ -150,6 +178,10 @@ func lines(written *addresses, moved *transfers) []LineCount {
 // write a transfer.
 type Lines struct {
 	Hottest, Others, OtherTransfers float64
+	// HottestSite and OtherSite say what the hottest line is, and the
+	// rest's line with the most transfers, and where each was first
+	// written (lineSite); "" where the profile does not see it.
+	HottestSite, OtherSite string
 }
 
 // spread is Lines of shared atomics per operation, given the writes and
@@ -161,12 +193,15 @@ func spread(shared float64, counted []LineCount, ops int) Lines {
 	if !(shared > 0) {
 		return Lines{}
 	}
-	type line struct{ writes, transfers float64 }
+	type line struct {
+		writes, transfers float64
+		site              string
+	}
 	per := make([]line, 0, len(counted)+1)
 	seen := 0.0
 	for _, c := range counted {
 		w := float64(c.Writes) / float64(ops)
-		per = append(per, line{w, float64(c.Transfers) / float64(ops)})
+		per = append(per, line{w, float64(c.Transfers) / float64(ops), c.Site})
 		seen += w
 	}
 	if seen > shared {
@@ -175,7 +210,7 @@ func spread(shared float64, counted []LineCount, ops int) Lines {
 			per[i].transfers *= shared / seen
 		}
 	} else if unseen := shared - seen; unseen > 1e-9 {
-		per = append(per, line{unseen, unseen})
+		per = append(per, line{unseen, unseen, ""})
 	}
 	slices.SortStableFunc(per, func(x, y line) int {
 		switch {
@@ -186,7 +221,10 @@ func spread(shared float64, counted []LineCount, ops int) Lines {
 		}
 		return 0
 	})
-	l := Lines{Hottest: per[0].transfers}
+	l := Lines{Hottest: per[0].transfers, HottestSite: per[0].site}
+	if len(per) > 1 {
+		l.OtherSite = per[1].site
+	}
 	var squares float64
 	for _, v := range per[1:] {
 		l.OtherTransfers += v.transfers

@@ -24,11 +24,11 @@ func TestSpreadWeighsLines(t *testing.T) {
 		counted []LineCount
 		want    Lines
 	}{
-		{"one line", 2, []LineCount{{200, 100}}, Lines{Hottest: 1}},
+		{"one line", 2, []LineCount{{Writes: 200, Transfers: 100}}, Lines{Hottest: 1}},
 		{"sixteen lines", 2, sixteen, Lines{Hottest: 0.2, Others: 15, OtherTransfers: 0.9}},
-		{"unseen atomics", 3, []LineCount{{100, 50}}, Lines{Hottest: 2, Others: 1, OtherTransfers: 0.5}},
-		{"seen beyond shared", 1, []LineCount{{100, 100}, {100, 50}}, Lines{Hottest: 0.5, Others: 1, OtherTransfers: 0.25}},
-		{"nothing shared", 0, []LineCount{{100, 100}}, Lines{}},
+		{"unseen atomics", 3, []LineCount{{Writes: 100, Transfers: 50}}, Lines{Hottest: 2, Others: 1, OtherTransfers: 0.5}},
+		{"seen beyond shared", 1, []LineCount{{Writes: 100, Transfers: 100}, {Writes: 100, Transfers: 50}}, Lines{Hottest: 0.5, Others: 1, OtherTransfers: 0.25}},
+		{"nothing shared", 0, []LineCount{{Writes: 100, Transfers: 100}}, Lines{}},
 	} {
 		got := spread(c.shared, c.counted, 100)
 		if !near(got.Hottest, c.want.Hottest) || !near(got.Others, c.want.Others) || !near(got.OtherTransfers, c.want.OtherTransfers) {

@@ -188,7 +188,7 @@ func Run(op func(n int) error, n int, w io.Writer) error {
 	p.calibrate(rep.Calibrations)
 
 	p.set(Pass{Counting: true}, every)
-	written := new(addresses)
+	written := written()
 	installAtomics(written.write)
 	callgrind.ToggleCollect()
 	err := batches(op, n, true)

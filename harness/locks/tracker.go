@@ -157,6 +157,29 @@ func site(pcs []uintptr) (function, at string) {
 	}
 }
 
+// lineSite says what an address is, from the stack that first wrote it:
+// a read or write lock's reader count where sync's RWMutex wrote it, else
+// a word, each with the first function outside the machinery: "the reader
+// count of a read lock taken in F", "a word written in F".
+func lineSite(pcs []uintptr) string {
+	what := "a word written in "
+	frames := runtime.CallersFrames(pcs)
+	for {
+		f, more := frames.Next()
+		switch {
+		case strings.HasPrefix(f.Function, "sync.(*RWMutex).R"):
+			what = "the reader count of a read lock taken in "
+		case strings.HasPrefix(f.Function, "sync.(*RWMutex)."):
+			what = "the reader count of a write lock taken in "
+		case f.Function != "" && !isMachinery(f.Function):
+			return what + f.Function
+		}
+		if !more {
+			return ""
+		}
+	}
+}
+
 func isMachinery(function string) bool {
 	for _, m := range machinery {
 		if strings.HasPrefix(function, m) {
