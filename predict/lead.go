@@ -67,12 +67,13 @@ func busiestName(base, head Cell) string {
 
 // lineName names the hottest line's term, or the other lines', by what
 // the line is and where it was first written, head's where the profile
-// knows it: "the hottest shared cache line, the reader count of a read
-// lock taken in hashmap.Store.Issuer".
+// knows it: "the hottest shared cache line: the reader count of a read
+// lock taken in hashmap.Store.Issuer". A cause is cut at its first comma
+// (causeAt), so the name has none.
 func lineName(hottest bool, base, head string) string {
-	term, of := "the other shared cache lines", ", most of all "
+	term, of := "the other shared cache lines", " led by "
 	if hottest {
-		term, of = "the hottest shared cache line", ", "
+		term, of = "the hottest shared cache line", ": "
 	}
 	site := head
 	if site == "" {

@@ -114,8 +114,8 @@ func TestALineIsNamedByWhereItIsWritten(t *testing.T) {
 		head Cell
 		lead string
 	}{
-		{"log's read lock", logged, "the other shared cache lines, most of all the reader count of a read lock taken in log.Logger.output 0 ns -> "},
-		{"the stripes", stripes, "the hottest shared cache line, the reader count of a read lock taken in hashmap.Store.Issuer "},
+		{"log's read lock", logged, "the other shared cache lines led by the reader count of a read lock taken in log.Logger.output 0 ns -> "},
+		{"the stripes", stripes, "the hottest shared cache line: the reader count of a read lock taken in hashmap.Store.Issuer "},
 	} {
 		p, err := Change("hashmap", base, c.head, Threads(16), Fixed)
 		if err != nil {

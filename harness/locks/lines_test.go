@@ -44,7 +44,11 @@ func TestSpreadWeighsLines(t *testing.T) {
 func TestAddressesByLine(t *testing.T) {
 	var written addresses
 	var moved transfers
-	buf := make([]int64, 32) // 256 bytes: four lines or five
+	// 256 bytes on four whole lines: where a line held fewer words than
+	// it is written again, its transfers would be capped at its writes.
+	raw := make([]int64, 40)
+	skip := (lineSize - int(uintptr(unsafe.Pointer(&raw[0]))%lineSize)) % lineSize / 8
+	buf := raw[skip : skip+32]
 	base := uintptr(unsafe.Pointer(&buf[0]))
 	for range 2 {
 		moved.next()
