@@ -2,9 +2,12 @@ package report_test
 
 import (
 	"bytes"
+	"compress/bzip2"
 	"flag"
 	"fmt"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -82,11 +85,12 @@ func TestGoldenPlots(t *testing.T) {
 }
 
 // golden draws p and compares each format (SVG where none is named) with
-// testdata/golden/NAME.FORMAT, by gonum's cmpimg: an SVG byte for byte,
-// which a reviewer reads as text, a PNG pixel by pixel within 1%, which
-// holds the rasterizing. -update rewrites them; one that differs is kept
-// beside it as NAME.failed.FORMAT (git ignores it): look at both. SVG
-// keeps the goldens a sixth of their PNGs' weight in the module.
+// testdata/golden/NAME.FORMAT, by gonum's cmpimg: an SVG byte for byte, a
+// PNG pixel by pixel within 1%, which holds the rasterizing. An SVG is
+// kept compressed (NAME.svg.bz2: a sixth of its weight in the module
+// download); bzcat shows it as text. -update rewrites them; one that
+// differs is kept beside it as NAME.failed.FORMAT (git ignores it): look
+// at both.
 func golden(t *testing.T, name string, p *report.Plot, formats ...string) {
 	t.Helper()
 	if len(formats) == 0 {
@@ -98,14 +102,17 @@ func golden(t *testing.T, name string, p *report.Plot, formats ...string) {
 			t.Fatal(err)
 		}
 		path := filepath.Join("testdata", "golden", name+"."+format)
+		if format == "svg" {
+			path += ".bz2"
+		}
 		if *update {
 			os.MkdirAll(filepath.Dir(path), 0o755)
-			if err := os.WriteFile(path, got, 0o644); err != nil {
+			if err := writeGolden(path, got); err != nil {
 				t.Fatal(err)
 			}
 			continue
 		}
-		want, err := os.ReadFile(path)
+		want, err := readGolden(path)
 		if err != nil {
 			t.Fatalf("%v (run with -update to create it)", err)
 		}
@@ -117,6 +124,35 @@ func golden(t *testing.T, name string, p *report.Plot, formats ...string) {
 			os.Remove(bad)
 		}
 	}
+}
+
+// readGolden reads a golden file, decompressing one whose name ends in
+// .bz2.
+func readGolden(path string) ([]byte, error) {
+	if !strings.HasSuffix(path, ".bz2") {
+		return os.ReadFile(path)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(bzip2.NewReader(f))
+}
+
+// writeGolden writes a golden file, compressed by the bzip2 command where
+// its name ends in .bz2 (Go's library only reads bzip2).
+func writeGolden(path string, data []byte) error {
+	if !strings.HasSuffix(path, ".bz2") {
+		return os.WriteFile(path, data, 0o644)
+	}
+	cmd := exec.Command("bzip2", "-9", "-c")
+	cmd.Stdin = bytes.NewReader(data)
+	out, err := cmd.Output()
+	if err != nil {
+		return fmt.Errorf("bzip2 (the command) compresses %s: %w", path, err)
+	}
+	return os.WriteFile(path, out, 0o644)
 }
 
 func mustSVG(t *testing.T, p *report.Plot) []byte {
