@@ -41,6 +41,10 @@ type Profile struct {
 	// Unseen are the kinds of lock an operation took that the profile
 	// cannot see.
 	Unseen []Unseen
+	// ByCollector are the acquisitions per operation of locks the
+	// collector's pace takes (sync.Pool's registry's), left out of the
+	// profile: they differ between processes of identical code.
+	ByCollector float64
 	// Kinds says the profile tells which locks' waiters spin
 	// (LockProfile.Spin): a profile read back from a file from before
 	// them does not.
@@ -267,7 +271,8 @@ func (rep Report) profile(dumps map[string]cost) (Profile, error) {
 	if err != nil {
 		return Profile{}, err
 	}
-	p := Profile{Atomics: count.atomics / n, Unseen: unseen(count.byFunction, rep.Ops, rep.Sourced), Kinds: true}
+	p := Profile{Atomics: count.atomics / n, Unseen: unseen(count.byFunction, rep.Ops, rep.Sourced), Kinds: true,
+		ByCollector: float64(rep.ByCollector) / n}
 	for _, l := range rep.Locks {
 		p.ExclusiveLocks += float64(l.Exclusive) / n
 		p.SharedLocks += float64(l.Shared) / n

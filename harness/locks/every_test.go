@@ -166,3 +166,27 @@ func TestASpinLockOnAWordIsALock(t *testing.T) {
 		t.Errorf("a lock that reports itself: %g exclusive a call in %d locks, want 1 in 1", own.ExclusiveLocks, len(own.Locks))
 	}
 }
+
+// TestARareLockIsSeenAndTheCollectorsAreNot: a Mutex taken on one
+// operation in 250 is 0.004 acquisitions a call, held work100's
+// instructions each; the lock sync.Pool's slow path takes after each
+// collection comes with the collector, not the operations, and is left
+// out of the profile, counted apart.
+func TestARareLockIsSeenAndTheCollectorsAreNot(t *testing.T) {
+	bin := handcount(t)
+	rare, err := Count(context.Background(), []string{bin, "rare250", "500"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !near(rare.ExclusiveLocks, 1.0/250) || !heldNear(250*rare.LockedInstructions) {
+		t.Errorf("a lock on one operation in 250: %g a call holding %g; want 0.004 holding work100's 102 to 106 each", rare.ExclusiveLocks, 250*rare.LockedInstructions)
+	}
+	pool, err := Count(context.Background(), []string{bin, "pool", "320"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pool.ExclusiveLocks != 0 || pool.LockedInstructions != 0 || !(pool.ByCollector > 0) {
+		t.Errorf("a sync.Pool with a collection every 64 operations: %g exclusive locks a call holding %g, %g left to the collector; want none, none, some",
+			pool.ExclusiveLocks, pool.LockedInstructions, pool.ByCollector)
+	}
+}

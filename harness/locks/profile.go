@@ -137,6 +137,9 @@ type Report struct {
 	// Sourced says a Source reported C locks: a C library's lock
 	// functions are then seen, not blind (Unseen).
 	Sourced bool `json:"sourced,omitempty"`
+	// ByCollector are the acquisitions, over all operations, of the
+	// locks the collector's pace takes (collectors), left out of Locks.
+	ByCollector int64 `json:"by_collector,omitempty"`
 	// Lines are the writes of sync/atomic's types over all operations,
 	// per cache line, most written first, with those of them that may
 	// find the line taken by another thread.
@@ -263,6 +266,12 @@ func (p *profiler) collect(rep *Report) []unit {
 	}
 	sites := p.t.group()
 	for i, c := range p.t.locks {
+		if c.collector {
+			for _, a := range c.acquired {
+				rep.ByCollector += a
+			}
+			continue
+		}
 		l := Lock{PerKind: make([]int64, len(kinds)), Site: sites[p.t.groups[i]]}
 		for ki, k := range kinds {
 			if k.acquire != spinAcquire || p.t.isSpin(c.addr) {

@@ -3,6 +3,7 @@ package locks
 import (
 	"fmt"
 	"runtime"
+	"slices"
 	"strings"
 	"unsafe"
 
@@ -48,6 +49,10 @@ type lockCount struct {
 	// all its swaps, the word is a lock.
 	given int64
 	site  [siteFrames]uintptr
+	// collector says the lock is one the collector's pace takes
+	// (collectorLock), set after the counting pass: no held pass counts
+	// under it.
+	collector bool
 }
 
 func newTracker() *tracker {
@@ -75,7 +80,7 @@ func (t *tracker) switchCollect(event int, lock unsafe.Pointer) {
 		return
 	}
 	if event%2 == 0 {
-		if !t.any && !t.member(lock) {
+		if !t.any && !t.member(lock) || t.byCollector(lock) {
 			return
 		}
 		t.depth++
@@ -87,7 +92,7 @@ func (t *tracker) switchCollect(event int, lock unsafe.Pointer) {
 	}
 	// The common release, of the lock that opened the region, makes the
 	// same two tests in a pass of any lock and of a group.
-	if t.depth == 0 || lock != t.opener && !t.any && !t.member(lock) {
+	if t.depth == 0 || lock != t.opener && (!t.any && !t.member(lock) || t.byCollector(lock)) {
 		return
 	}
 	t.depth--
@@ -110,6 +115,13 @@ func (t *tracker) slotAt(addr uintptr) int {
 		i = (i + 1) & mask
 	}
 	return i
+}
+
+// byCollector says whether lock is one the collector's pace takes
+// (lockCount.collector).
+func (t *tracker) byCollector(lock unsafe.Pointer) bool {
+	i := t.index[t.slot(lock)]
+	return i != 0 && t.locks[i-1].collector
 }
 
 // member says whether lock is of the target group.
@@ -157,6 +169,34 @@ func site(pcs []uintptr) (function, at string) {
 	}
 }
 
+// collectors are the functions whose locks come and go with the
+// garbage collector's pace, not with the operations: sync.Pool's slow
+// path takes its registry's lock the first time a Pool is used after a
+// collection emptied it. They are taken a few times in one process and
+// not at all in the next, in identical code, so a profile leaves them out
+// (Profile.ByCollector says how many it left).
+var collectors = []string{"sync.(*Pool).pinSlow"}
+
+// collectorLock says whether the stack that first took a lock shows it
+// taken by one of collectors: the first frame past the lock's own methods
+// and the hook.
+func collectorLock(pcs []uintptr) bool {
+	frames := runtime.CallersFrames(pcs)
+	for {
+		f, more := frames.Next()
+		switch {
+		case strings.HasPrefix(f.Function, "github.com/perfrun/perfrun/harness/locks."),
+			strings.HasPrefix(f.Function, "sync.(*Mutex)."), strings.HasPrefix(f.Function, "sync.(*RWMutex)."),
+			strings.HasPrefix(f.Function, "sync.perfrun"), strings.HasPrefix(f.Function, "internal/sync."):
+		default:
+			return slices.Contains(collectors, f.Function)
+		}
+		if !more {
+			return false
+		}
+	}
+}
+
 // lineSite says what an address is, from the stack that first wrote it:
 // a read or write lock's reader count where sync's RWMutex wrote it, else
 // a word, each with the first function outside the machinery: "the reader
@@ -199,6 +239,7 @@ func (t *tracker) group() []string {
 	var names []string
 	byCall := make(map[string]int)
 	for i := range t.locks {
+		t.locks[i].collector = collectorLock(t.locks[i].site[:])
 		fn, at := site(t.locks[i].site[:])
 		g, ok := byCall[at]
 		if !ok {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log"
 	"os"
+	"runtime"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -96,6 +97,7 @@ var (
 	logger  = log.New(&counter{}, "", 0)
 	once    singleflight.Group
 	queue   = make(chan int, 1)
+	pool    = sync.Pool{New: func() any { return new([64]byte) }}
 )
 
 // ops are the variants, by name.
@@ -176,6 +178,24 @@ var ops = map[string]func(){
 	// A call through another module's lock (golang.org/x/sync's
 	// singleflight takes its Mutex twice).
 	"module": func() { once.Do("k", func() (any, error) { return nil, nil }) },
+	// A Mutex around work100 on one operation in 250.
+	"rare250": func() {
+		next++
+		if next%250 == 0 {
+			mu.Lock()
+			work100()
+			mu.Unlock()
+		}
+	},
+	// A buffer from a sync.Pool, with a collection every 64 operations:
+	// the Pool's slow path takes its registry's lock after each.
+	"pool": func() {
+		next++
+		if next%64 == 0 {
+			runtime.GC()
+		}
+		pool.Put(pool.Get())
+	},
 	// The environment read through the standard library, which takes a
 	// read lock of its own (syscall's).
 	"getenv": func() { _ = os.Getenv("PERFRUN_HANDCOUNT") },
