@@ -23,13 +23,27 @@ var lockWords = map[string]string{
 // counted in atomics/op.
 var gatedLocks = map[string]bool{records.ExclusiveLocks: true, records.LockedInstructions: true, records.Atomics: true}
 
-// MinLockChange is the least change a lock profile's count of events (an
-// acquisition, an atomic) must make per operation to be one: the
-// runtime's own atomics (a collection, a timer) land on a few operations
-// of the hundred thousand counted, 0.0001 an op in one process and none in
-// the next, in identical code. A change in instructions held must be one
-// instruction an op.
+// MinLockChange is the least change a lock profile's count of atomics
+// must make per operation to be one: the runtime's own atomics (a
+// collection, a timer) land on a few operations of the hundred thousand
+// counted, 0.0001 an op in one process and none in the next, in identical
+// code. A change in instructions held must be one instruction an op. A
+// change in acquisitions is one however small (leastChange): the runtime
+// takes none of the locks a profile counts, and the one lock the
+// collector's pace takes (sync.Pool's registry's) the profile leaves out,
+// so a lock on one call in 250 is seen.
 const MinLockChange = 0.01
+
+// leastChange is the least change of unit per operation that is one.
+func leastChange(unit string) float64 {
+	switch unit {
+	case records.ExclusiveLocks, records.SharedLocks:
+		return 0
+	case records.LockedInstructions, records.SharedLockedInstructions:
+		return 1
+	}
+	return MinLockChange
+}
 
 // LockVerdict compares one unit of a cell's lock profile, an exact count
 // per operation, at th.InstructionsRatio: more than that fraction more is
@@ -47,10 +61,7 @@ func LockVerdict(name, unit string, old, new float64, th Thresholds) CellVerdict
 	if c.Ratio == 1 {
 		c.Reason = fmt.Sprintf("%s %.4g per op, unchanged", words, old)
 	}
-	least := MinLockChange
-	if unit == records.LockedInstructions || unit == records.SharedLockedInstructions {
-		least = 1
-	}
+	least := leastChange(unit)
 	if math.Abs(new-old) < least && new != old && gatedLocks[unit] {
 		// Too small to be the code's: no change.
 		c.Reason = change + fmt.Sprintf(", less than %g an op: no change", least)

@@ -67,3 +67,26 @@ func TestLockCountsHaveAFloor(t *testing.T) {
 		}
 	}
 }
+
+// TestARareLockIsAChange: acquisitions have no floor: the runtime takes
+// none of the locks a profile counts and the collector's the profile
+// leaves out, so a lock taken on one call in 250 (0.004 an op) where
+// there was none is a REGRESSION, and so is one more acquisition in 250;
+// atomics that few are still no change.
+func TestARareLockIsAChange(t *testing.T) {
+	for _, c := range []struct {
+		unit     string
+		old, new float64
+		want     Verdict
+	}{
+		{records.ExclusiveLocks, 0, 0.004, Regression},
+		{records.ExclusiveLocks, 1, 1.004, Pass}, // within the 1% limit
+		{records.ExclusiveLocks, 0.004, 0.008, Regression},
+		{records.ExclusiveLocks, 0.004, 0, Improved},
+		{records.Atomics, 0, 0.008, Pass},
+	} {
+		if v := LockVerdict("Issuer/impl=rcu/threads=1", c.unit, c.old, c.new, DefaultThresholds); v.Verdict != c.want {
+			t.Errorf("%s %g -> %g: %s (%s), want %s", c.unit, c.old, c.new, v.Verdict, v.Reason, c.want)
+		}
+	}
+}

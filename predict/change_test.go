@@ -211,3 +211,21 @@ func TestAFileNeverStretchesTheRunnersConstants(t *testing.T) {
 		t.Errorf("a file claiming 8 cores: at 8 threads %v (reference %v), at 2 threads %v (reference %v); want the reference at 8 and the runner's at 2", c8, r8, c2, r2)
 	}
 }
+
+// TestARareLockMovesThePrediction: a lock-free lookup that takes a Mutex
+// on one call in 250, held 400 instructions, is predicted slower at 16
+// threads, not settled back to unchanged as the runtime's stray atomics
+// are.
+func TestARareLockMovesThePrediction(t *testing.T) {
+	free := predict.Cell{Name: "rcu", Instructions: 400}
+	rare := free
+	rare.ExclusiveLocks, rare.LockedInstructions, rare.Atomics = 1.0/250, 400.0/250, 2.0/250
+	rare.BusiestLocks, rare.BusiestLocked, rare.BusiestSpins, rare.Kinds = rare.ExclusiveLocks, rare.LockedInstructions, 1, true
+	p, err := predict.Change("rcu", free, rare, predict.Threads(16), predict.Fixed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, _, _, _ := p.RatioAt(16); !(r > 1) {
+		t.Errorf("a lock on one call in 250: head ÷ base %g at 16 threads, want it slower", r)
+	}
+}

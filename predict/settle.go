@@ -8,20 +8,21 @@ import (
 
 // settle is head with each count of its lock profile that moved from
 // base's by less than the exact counts' gate calls a change
-// (compare.MinLockChange an operation for an event; one instruction for
-// instructions held, where the acquisitions are the same) put back to
-// base's. The runtime's own atomics land
+// (compare.MinLockChange an operation for an atomic; one instruction for
+// instructions held, where the acquisitions are the same; any change of
+// acquisitions is one) put back to base's. The runtime's own atomics land
 // on a few operations in one process and none in the next; a prediction
 // that weighed them would see a change in identical code, and within the
 // cores, where its band is wide, could decide nothing.
 func settle(base, head Cell) Cell {
+	// The atomics settle by those beside the exclusive locks' own two an
+	// acquisition, which stay with the acquisitions.
+	if math.Abs(head.SharedAtomics()-base.SharedAtomics()) < compare.MinLockChange {
+		head.Atomics = base.Atomics + 2*(head.ExclusiveLocks-base.ExclusiveLocks)
+	}
 	events := []func(*Cell) *float64{
-		func(c *Cell) *float64 { return &c.ExclusiveLocks },
-		func(c *Cell) *float64 { return &c.BusiestLocks },
-		func(c *Cell) *float64 { return &c.Atomics },
 		func(c *Cell) *float64 { return &c.HottestLine },
 		func(c *Cell) *float64 { return &c.OtherLineTransfers },
-		func(c *Cell) *float64 { return &c.OtherSpinning },
 		func(c *Cell) *float64 { return &c.Unseen },
 	}
 	held := []func(*Cell) *float64{
