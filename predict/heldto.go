@@ -1,6 +1,12 @@
 package predict
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/perfrun/perfrun/records"
+)
 
 // HeldTo is how far the model has missed what it was held to: the median
 // and the largest of |predicted ÷ published − 1| over Rows rows of what
@@ -9,6 +15,20 @@ type HeldTo struct {
 	What, Where   string
 	Rows          int
 	Median, Worst float64
+}
+
+// HeldOver is what a set of predictions was held to: each of ratios is
+// one row's predicted ÷ what it was held to, its miss |ratio − 1|.
+func HeldOver(what, where string, ratios []float64) HeldTo {
+	misses := make([]float64, len(ratios))
+	for i, r := range ratios {
+		misses[i] = math.Abs(r - 1)
+	}
+	h := HeldTo{What: what, Where: where, Rows: len(ratios)}
+	if len(misses) > 0 {
+		h.Median, h.Worst = records.Median(misses), slices.Max(misses)
+	}
+	return h
 }
 
 func (h HeldTo) String() string {

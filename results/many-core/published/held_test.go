@@ -236,32 +236,37 @@ func held(t *testing.T, w *bytes.Buffer, machines []machine) []row {
 	return rows
 }
 
-// TestTheModelHeldToPublishedTables predicts every row and compares the
-// whole account with held.txt, then the error it states with the one
-// perfrun prints beside a prediction (predict.ManyCore).
-func TestTheModelHeldToPublishedTables(t *testing.T) {
+// account holds the model to the tables of ms, writes the account with
+// what it was held to last, and compares it with the file golden
+// (-update rewrites it).
+func account(t *testing.T, golden, what string, ms []machine) predict.HeldTo {
 	var w bytes.Buffer
-	rows := held(t, &w, machines)
-	got := predict.HeldTo{What: fmt.Sprintf("%d published many-core tables", len(machines)), Where: "results/many-core/published", Rows: len(rows)}
-	misses := make([]float64, len(rows))
-	for i, r := range rows {
-		misses[i] = math.Abs(r.miss())
-		got.Worst = max(got.Worst, misses[i])
+	var ratios []float64
+	for _, r := range held(t, &w, ms) {
+		ratios = append(ratios, r.predicted/r.published)
 	}
-	got.Median = records.Median(misses)
+	got := predict.HeldOver(what, "results/many-core/published", ratios)
 	fmt.Fprintf(&w, "\n%s\n", got)
 	if *update {
-		if err := os.WriteFile("held.txt", w.Bytes(), 0o644); err != nil {
+		if err := os.WriteFile(golden, w.Bytes(), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	want, err := os.ReadFile("held.txt")
+	want, err := os.ReadFile(golden)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(w.Bytes(), want) {
-		t.Errorf("held.txt is not what the model predicts now (go test -update rewrites it):\n%s", w.Bytes())
+		t.Errorf("%s is not what the model predicts now (go test -update rewrites it):\n%s", golden, w.Bytes())
 	}
+	return got
+}
+
+// TestTheModelHeldToPublishedTables predicts every row and compares the
+// whole account with held.txt, then the error it states with the one
+// perfrun prints beside a prediction (predict.ManyCore).
+func TestTheModelHeldToPublishedTables(t *testing.T) {
+	got := account(t, "held.txt", fmt.Sprintf("%d published many-core tables", len(machines)), machines)
 	if got.String() != predict.ManyCore.String() {
 		t.Errorf("perfrun states %q beside a prediction; the tables give %q", predict.ManyCore, got)
 	}
@@ -293,11 +298,10 @@ func TestTheDocsShowTheHeldTables(t *testing.T) {
 	}
 }
 
-// pr28599 is OpenSSL PR 28599's before and after tables (its machine
-// unstated; it ran 18 threads), held the same way: each table's work is
-// the real store it measured, 3.0.19's and 4.0.2's, counted here with
-// their pthread locks (results/published/predicted), and the constants
-// come from the tables' own rows at two threads.
+// pr28599 is OpenSSL PR 28599's before and after tables, held the same
+// way: each table's work is the OpenSSL store the table is of, as
+// results/published/predicted counts it with its pthread locks, and the
+// constants come from the tables' own rows at two threads.
 var pr28599 = machine{file: "../../published/pr28599.txt", perCall: true,
 	counted: map[string][2]string{
 		"pr28599-before": {"../../published/predicted/openssl-3.0.19.txt", "openssl-paths"},
@@ -309,26 +313,5 @@ var pr28599 = machine{file: "../../published/pr28599.txt", perCall: true,
 // procedure of the many-core tables, and compares the account with
 // held-pr28599.txt.
 func TestPR28599HeldTheSameWay(t *testing.T) {
-	var w bytes.Buffer
-	rows := held(t, &w, []machine{pr28599})
-	misses := make([]float64, len(rows))
-	got := predict.HeldTo{What: "OpenSSL PR 28599's two tables", Where: "results/many-core/published", Rows: len(rows)}
-	for i, r := range rows {
-		misses[i] = math.Abs(r.miss())
-		got.Worst = max(got.Worst, misses[i])
-	}
-	got.Median = records.Median(misses)
-	fmt.Fprintf(&w, "\n%s\n", got)
-	if *update {
-		if err := os.WriteFile("held-pr28599.txt", w.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile("held-pr28599.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(w.Bytes(), want) {
-		t.Errorf("held-pr28599.txt is not what the model predicts now (go test -update rewrites it):\n%s", w.Bytes())
-	}
+	account(t, "held-pr28599.txt", "OpenSSL PR 28599's two tables", []machine{pr28599})
 }
