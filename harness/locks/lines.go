@@ -35,9 +35,9 @@ type addressCount struct {
 	n    int64
 }
 
-// written is the counting pass's table: it keeps where each address was
+// sitedAddresses is the counting pass's table: it keeps where each address was
 // first written.
-func written() *addresses {
+func sitedAddresses() *addresses {
 	return &addresses{sites: new([atomicSlots][siteFrames]uintptr)}
 }
 

@@ -193,7 +193,7 @@ func Run(op func(n int) error, n int, w io.Writer) error {
 	// The counting pass's table is made, and the collection its size
 	// brings on is run, before the pass: a collection in it would add the
 	// runtime's atomics to the operations'.
-	written := written()
+	written := sitedAddresses()
 	runtime.GC()
 	p.set(Pass{Counting: true}, every)
 	installAtomics(written.write)
