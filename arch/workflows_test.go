@@ -121,7 +121,7 @@ func TestVerdictCommentIsTheJudges(t *testing.T) {
 	if out["state"] != "failure" {
 		t.Errorf("state %q, want failure (a REGRESSION)", out["state"])
 	}
-	for _, want := range []string{"**❌ REGRESSION**", "at 16 threads (predicted: the busiest exclusive lock's queue 0 ns", "```mermaid\nxychart-beta", "| ❌ REGRESSION |"} {
+	for _, want := range []string{"**❌ REGRESSION**", "more exclusive-locks/op at 16 threads (counted)", "```mermaid\nxychart-beta", "| ❌ REGRESSION |"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the comment lacks %q:\n%s", want, body)
 		}

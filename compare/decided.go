@@ -134,6 +134,9 @@ type atCount struct {
 	timeCell  int
 	pred      CellVerdict
 	predicted bool
+	// missed is where the prediction missed time within the cores
+	// (PredictionMissed), in words.
+	missed string
 }
 
 // designs are the designs of the board's cells, in order.
@@ -168,12 +171,20 @@ func (b board) decideAt(d string, n int, rules Rules) (atCount, bool) {
 		return atCount{}, false
 	}
 	ps := PredictionNone
+	missed := ""
 	if predicted {
 		ps = predictionState(pred)
+		if missed = b.missedWithin(d, rules); missed != "" && ps != PredictionUndecided {
+			ps = PredictionMissed
+		}
 	}
 	k := Case{tm, cs, ps, rules.Strict && n <= rules.Cores}
 	dec := atCount{Decided: Decided{Name: d, At: n, Decision: k.Decision(), Time: tm, Counts: cs, Prediction: ps},
 		timeCell: ti, pred: pred, predicted: predicted}
+	if ps == PredictionMissed {
+		dec.Why += " (the prediction " + missed + ")"
+		dec.missed = missed
+	}
 	switch dec.By {
 	case ByTime:
 		dec.by = timeCell
@@ -200,6 +211,12 @@ func (b board) decideAt(d string, n int, rules Rules) (atCount, bool) {
 // joins the report. b is the board the decision read.
 func (dec atCount) show(cells []CellVerdict, b board) []CellVerdict {
 	pred, tm := dec.pred, dec.Time
+	if dec.missed != "" {
+		if i := slices.IndexFunc(cells, func(x CellVerdict) bool { return x.Name == pred.Name && x.Unit == pred.Unit }); i >= 0 {
+			cells[i].Verdict = NotGated
+			cells[i].Reason += "; not gated, no witness alone: the prediction " + dec.missed
+		}
+	}
 	join := func() {
 		if !slices.ContainsFunc(cells, func(x CellVerdict) bool { return x.Name == pred.Name && x.Unit == pred.Unit }) {
 			cells = append(cells, pred)
@@ -325,6 +342,47 @@ func (b board) predictionAt(d string, n int, rules Rules) (CellVerdict, bool) {
 		return CellVerdict{}, false
 	}
 	return rules.PredictedAt(d, n)
+}
+
+// missedWithin says where design d's prediction missed what time measured
+// within the cores by more than rules.Miss: the first count (ascending)
+// where the prediction lies that far outside time's interval, in words;
+// "" where it held at every count time measured, or nothing holds it.
+func (b board) missedWithin(d string, rules Rules) string {
+	if !(rules.Miss > 0) || rules.PredictedAt == nil {
+		return ""
+	}
+	for m := 1; m <= rules.Cores; m++ {
+		ti := slices.IndexFunc(b.cells, func(c CellVerdict) bool {
+			return !Counted(c.Unit) && design(c.Name) == d && witnessAt(c) == m
+		})
+		if ti < 0 {
+			continue
+		}
+		tc := b.cells[ti] // declared or not, what time measured holds the prediction
+		if !measured(timeState(tc, b.threshold)) || !(tc.Lo > 0) || !(tc.Hi >= tc.Lo) {
+			continue
+		}
+		p, ok := rules.PredictedAt(d, m)
+		if !ok || !(p.Ratio > 0) {
+			continue
+		}
+		if p.Ratio > tc.Hi*(1+rules.Miss) || p.Ratio < tc.Lo/(1+rules.Miss) {
+			return fmt.Sprintf("missed time at %s: predicted %s a call, measured %s [%s, %s], past the %.0f%% it was held to",
+				countWords(m), Percent(p.Ratio), Percent(tc.Ratio), Percent(tc.Lo), Percent(tc.Hi), 100*rules.Miss)
+		}
+	}
+	return ""
+}
+
+// measured says whether time measured an interval a prediction can be
+// held to: not missing, void, too few rounds or not run.
+func measured(t Time) bool {
+	switch t {
+	case TimeNone, TimeMissing, TimeNoWindow, TimeVetoed, TimeUnmeasured:
+		return false
+	}
+	return true
 }
 
 // timeState is what a time cell says, as the table reads it: from its

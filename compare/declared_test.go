@@ -254,3 +254,39 @@ func TestAPredictedAnswerSaysWhatItWasHeldTo(t *testing.T) {
 		t.Errorf("no predicted answer (time at 1 thread, PASS at 16): held %q, want none", r.Held)
 	}
 }
+
+// TestAPredictionThatMissedTimeIsNoWitness: a prediction of -22.9% at
+// every count, where time measured +2.0% [+1.9%, +2.3%] at 1 thread, missed
+// by more than it was held to: at 16 threads it decides nothing alone, and
+// its cell says why. Where time measured what it predicted, or nothing
+// holds it (Miss 0), it decides as before.
+func TestAPredictionThatMissedTimeIsNoWitness(t *testing.T) {
+	p := CellVerdict{Verdict: Improved, Ratio: 0.771, Lo: 0.771, Hi: 0.771, Reason: "at 16 threads -22.9% a call"}
+	at := func(string, int) (CellVerdict, bool) { return p, true }
+	noWindow := CellVerdict{Verdict: Inconclusive, Reason: "no window"}
+	rules := Rules{At: []int{1, 2, 16}, Cores: 2, Need: []string{records.Instructions}, PredictedAt: at, Miss: 0.26}
+
+	slower := CellVerdict{Verdict: Pass, Ratio: 1.020, Lo: 1.019, Hi: 1.023, Rounds: 10}
+	r := decidedBy(slower, noWindow, p, rules)
+	d := r.decidedAt(16)
+	if d.Prediction != PredictionMissed || d.Verdict == Improved || !strings.Contains(d.Why, "missed time at 1 thread: predicted -22.9% a call, measured +2.0% [+1.9%, +2.3%]") {
+		t.Errorf("a prediction time contradicted decided 16 threads: %+v", d)
+	}
+	if c := verdictOf(t, r, "Issuer/impl=x/threads=1", pred16); c.Verdict != NotGated || !strings.Contains(c.Reason, "no witness alone") {
+		t.Errorf("the prediction's cell does not say it is no witness alone: %+v", c)
+	}
+
+	for _, k := range []struct {
+		name  string
+		t1    CellVerdict
+		rules Rules
+	}{
+		{"time measured what it predicted", CellVerdict{Verdict: Improved, Ratio: 0.80, Lo: 0.79, Hi: 0.81, Rounds: 10}, rules},
+		{"nothing holds it", slower, Rules{At: rules.At, Cores: 2, Need: rules.Need, PredictedAt: at}},
+	} {
+		r := decidedBy(k.t1, noWindow, p, k.rules)
+		if d := r.decidedAt(16); d.Verdict != Improved || d.By != ByPrediction || d.Prediction != PredictionBetter {
+			t.Errorf("%s: at 16 threads %+v, want IMPROVED by the prediction", k.name, d)
+		}
+	}
+}

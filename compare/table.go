@@ -90,6 +90,10 @@ const (
 	PredictionSame
 	// PredictionBetter: faster past the threshold.
 	PredictionBetter
+	// PredictionMissed: it would decide, but at a count within the cores
+	// where time measured it missed by more than it was held to
+	// (Rules.Miss): it is no witness on its own.
+	PredictionMissed
 )
 
 // Witness names what decided a count.
@@ -134,7 +138,9 @@ var (
 	notSlower = []Time{TimeSame, TimeLeansFaster}
 	// notWorse are counts and predictions that say nothing worse.
 	countsNotWorse  = []Counts{CountsNone, CountsSame, CountsBetter}
-	predictNotWorse = []Prediction{PredictionNone, PredictionSame, PredictionBetter}
+	predictNotWorse = []Prediction{PredictionNone, PredictionSame, PredictionBetter, PredictionMissed}
+	// silent is a prediction that is no witness: none, or one that missed.
+	silent = []Prediction{PredictionNone, PredictionMissed}
 	// predicted is a prediction that decides: not undecided, not none.
 	predicted = []Prediction{PredictionWorse, PredictionSame, PredictionBetter}
 )
@@ -165,8 +171,8 @@ var table = []rule{
 	{notSlower, countsNotWorse, []Prediction{PredictionBetter}, Improved, ByCounts, "the prediction decides the rest"},
 	{notSlower, anyCounts, anyPredict, Pass, ByTime, "time decides"},
 	{[]Time{TimeUndecided}, countsNotWorse, []Prediction{PredictionBetter}, Improved, ByCounts, "the prediction settles it"},
-	{[]Time{TimeUndecided}, []Counts{CountsBetter}, []Prediction{PredictionNone, PredictionSame}, Improved, ByCounts, "the counts settle it"},
-	{[]Time{TimeUndecided}, []Counts{CountsSame}, []Prediction{PredictionNone, PredictionSame}, Pass, ByCounts, "the counts settle it"},
+	{[]Time{TimeUndecided}, []Counts{CountsBetter}, append([]Prediction{PredictionSame}, silent...), Improved, ByCounts, "the counts settle it"},
+	{[]Time{TimeUndecided}, []Counts{CountsSame}, append([]Prediction{PredictionSame}, silent...), Pass, ByCounts, "the counts settle it"},
 	{[]Time{TimeUndecided}, anyCounts, anyPredict, Inconclusive, ByNone, "nothing counted settles it"},
 	{unmeasured, []Counts{CountsUndecided}, anyPredict, Inconclusive, ByNone, "nothing settles it"},
 	{unmeasured, anyCounts, []Prediction{PredictionBetter}, Improved, ByPrediction, "the prediction decides what time could not"},
@@ -174,7 +180,7 @@ var table = []rule{
 	{unmeasured, []Counts{CountsBetter}, anyPredict, Improved, ByCounts, "the counts decide what time could not"},
 	{unmeasured, []Counts{CountsSame}, anyPredict, Pass, ByCounts, "the counts decide what time could not"},
 	{unmeasured, []Counts{CountsNone}, []Prediction{PredictionSame}, Pass, ByPrediction, "the prediction decides what time could not"},
-	{unmeasured, []Counts{CountsNone}, []Prediction{PredictionNone}, Inconclusive, ByNone, "no witness"},
+	{unmeasured, []Counts{CountsNone}, silent, Inconclusive, ByNone, "no witness"},
 }
 
 // A Case is what the table reads of a design at a declared count: each
@@ -241,7 +247,7 @@ func (v Verdict) Exit() int {
 var (
 	timeNames    = []string{"none (past the cores)", "an arm missing", "too few rounds", "slower past the threshold", "void (the same code moved)", "centre past the threshold", "leans slower", "within, leaning slower", "within the threshold", "spans the threshold", "leans faster", "faster past the threshold", "not measured (within the cores)"}
 	countsNames  = []string{"none", "worse", "undecided", "unchanged", "better"}
-	predictNames = []string{"none", "worse", "undecided", "within", "better"}
+	predictNames = []string{"none", "worse", "undecided", "within", "better", "missed time"}
 )
 
 func (t Time) String() string       { return timeNames[t] }

@@ -50,6 +50,7 @@ func (p Prediction) clause() string {
 		PredictionUndecided: "prediction: band spans the threshold",
 		PredictionSame:      "prediction: within the threshold",
 		PredictionBetter:    "prediction: faster past the threshold",
+		PredictionMissed:    "prediction: missed what time measured within the cores, no witness alone",
 	}[p]
 }
 

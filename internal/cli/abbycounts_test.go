@@ -22,7 +22,7 @@ func recordNoisy(t *testing.T, traffic abcount.Traffic) string {
 	if traffic != nil {
 		more["traffic.csv"] = abcount.WriteTraffic([]string{recordedCell}, traffic)
 	}
-	return writeRecording(t, func(round, arm int) float64 { return 1 + 0.25*math.Sin(float64(7*round+3*arm)*1.3) }, more)
+	return writeRecording(t, func(_, round, arm int) float64 { return 1 + 0.25*math.Sin(float64(7*round+3*arm)*1.3) }, more)
 }
 
 const noisyCell = recordedCell

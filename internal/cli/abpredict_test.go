@@ -23,7 +23,20 @@ import (
 // both arms' instruction counts and the lock profiles base and head give.
 func recordComparison(t *testing.T, base, head locks.Profile) string {
 	t.Helper()
-	return writeRecording(t, func(round, _ int) float64 { return 1 + 0.01*float64(round%7-3) }, map[string][]byte{
+	return recordContended(t, base, head, 1)
+}
+
+// recordContended is recordComparison with head's time at 2 threads
+// times headAt2: what contention did there.
+func recordContended(t *testing.T, base, head locks.Profile, headAt2 float64) string {
+	t.Helper()
+	return writeRecording(t, func(threads, round, arm int) float64 {
+		j := 1 + 0.01*float64(round%7-3)
+		if threads == 2 && arm == 1 {
+			j *= headAt2
+		}
+		return j
+	}, map[string][]byte{
 		"locks.csv": abcount.WriteLocks([]string{recordedCell}, abcount.Profiles{recordedCell: {base, head}}),
 	})
 }
@@ -32,18 +45,18 @@ func recordComparison(t *testing.T, base, head locks.Profile) string {
 const recordedCell = "Issuer/impl=hashmap/certs=1024/hit=1/threads=1"
 
 // writeRecording writes a recording of recordedCell at 1 and 2 threads, 30
-// rounds, each window its cell's time times jitter(round, arm index),
-// with instructions that did not move and the files of more besides.
-func writeRecording(t *testing.T, jitter func(round, arm int) float64, more map[string][]byte) string {
+// rounds, each window its cell's time times jitter(threads, round, arm
+// index), with instructions that did not move and the files of more
+// besides.
+func writeRecording(t *testing.T, jitter func(threads, round, arm int) float64, more map[string][]byte) string {
 	t.Helper()
 	dir := t.TempDir()
 	two := records.AtThreads(recordedCell, 2)
 	windows := make(map[string][]compare.Window)
 	for round := range 30 {
 		for i, arm := range []string{compare.ArmBase, compare.ArmHead, compare.ArmBase2} {
-			j := jitter(round, i)
-			windows[recordedCell] = append(windows[recordedCell], compare.Window{Round: round, Arm: arm, Value: 470e-9 * j, Probe: 20e-9})
-			windows[two] = append(windows[two], compare.Window{Round: round, Arm: arm, Value: 260e-9 * j, Probe: 20e-9})
+			windows[recordedCell] = append(windows[recordedCell], compare.Window{Round: round, Arm: arm, Value: 470e-9 * jitter(1, round, i), Probe: 20e-9})
+			windows[two] = append(windows[two], compare.Window{Round: round, Arm: arm, Value: 260e-9 * jitter(2, round, i), Probe: 20e-9})
 		}
 	}
 	files := map[string][]byte{
@@ -85,11 +98,12 @@ func replayVerdict(t *testing.T, file string, flags ...string) (int, compare.Rep
 
 // TestABPredictsTheWriteLock is the case the prediction exists for: a
 // lookup that takes the write lock where it took the read lock, its time
-// at 1 and 2 threads unmoved. At ab's defaults the prediction at 16
-// threads fails the cell, its reason names the lock, and the lock units
-// gate beside it, and the page opens with it and its picture.
+// at 1 thread unmoved, at 2 threads what the prediction gives there. At
+// ab's defaults the prediction at 16 threads fails the cell, its reason
+// names the lock, and the lock units gate beside it, and the page opens
+// with it and its picture.
 func TestABPredictsTheWriteLock(t *testing.T) {
-	code, rep, md := replayVerdict(t, recordComparison(t, hashmapProfile, writeLocked))
+	code, rep, md := replayVerdict(t, recordContended(t, hashmapProfile, writeLocked, 3.1))
 	if code != subcommand.ExitRegression {
 		t.Fatalf("exit %d, want %d (REGRESSION)", code, subcommand.ExitRegression)
 	}
@@ -109,8 +123,30 @@ func TestABPredictsTheWriteLock(t *testing.T) {
 		t.Errorf("the reason does not give the cost at 16 threads and the lock: %s", predicted.Reason)
 	}
 	lead, table := strings.Index(md, "### At 16 threads"), strings.Index(md, "| | cell |")
-	if lead < 0 || table < 0 || lead > table || !strings.Contains(md, "images/at-16-threads-1.png") || !strings.Contains(md, "decided by the prediction at 2 threads and the prediction at 16 threads") {
+	if lead < 0 || table < 0 || lead > table || !strings.Contains(md, "images/at-16-threads-1.png") || !strings.Contains(md, "the prediction at 16 threads") {
 		t.Errorf("report.md does not open with the answer at 16 threads and its picture:\n%s", md)
+	}
+}
+
+// TestABPredictionThatMissedTimeIsNoWitness: the write lock again, its
+// time at 2 threads unmoved where the prediction gives +212%: the
+// prediction missed what time measured, so at 16 threads it decides
+// nothing alone. The exact counts still fail the change, and the
+// prediction's cell says where it missed.
+func TestABPredictionThatMissedTimeIsNoWitness(t *testing.T) {
+	code, rep, _ := replayVerdict(t, recordComparison(t, hashmapProfile, writeLocked))
+	if code != subcommand.ExitRegression {
+		t.Fatalf("exit %d, want %d (REGRESSION by the exact counts)", code, subcommand.ExitRegression)
+	}
+	for _, d := range rep.Decided {
+		if d.At == predict.DefaultThreads && (d.By != compare.ByCounted || d.Prediction != compare.PredictionMissed) {
+			t.Errorf("at 16 threads decided %s by %q, prediction %s: want by an exact count, the prediction missed", d.Verdict, d.By, d.Prediction)
+		}
+	}
+	for _, c := range rep.Cells {
+		if c.Unit == predict.Unit(predict.DefaultThreads) && (c.Verdict != compare.NotGated || !strings.Contains(c.Reason, "no witness alone: the prediction missed time at 2 threads: predicted +")) {
+			t.Errorf("the prediction's cell does not say it missed: %s %s", c.Verdict, c.Reason)
+		}
 	}
 }
 
