@@ -120,6 +120,9 @@ type Report struct {
 	// once each (Rules.Held): how far to trust a predicted figure, said
 	// where it is read.
 	Held []string `json:"held,omitempty"`
+	// Untimed, where set, says why time was not measured (ab -time): the
+	// counts and the prediction decided every count.
+	Untimed string `json:"untimed,omitempty"`
 
 	countsOnly bool            // neither side has a time: counts are what is gated
 	trades     map[string]bool // designs better at one declared count, worse at another

@@ -114,7 +114,10 @@ func (r *Report) DecidedLine() string {
 		}
 		part := fmt.Sprintf("at %s %s", countWords(n), strings.Join(by, ", "))
 		var host []string
-		if k := countOf(of, func(d Decided) bool { return d.Time == TimeNoWindow }); k > 0 {
+		switch k := countOf(of, func(d Decided) bool { return d.Time == TimeNoWindow }); {
+		case k > 0 && r.Untimed != "":
+			host = append(host, "time not measured: "+r.Untimed)
+		case k > 0:
 			host = append(host, "time kept too few rounds in "+fmt.Sprintf("%d of %d designs", k, len(of)))
 		}
 		if k := countOf(of, func(d Decided) bool { return d.Time == TimeVetoed }); k > 0 {

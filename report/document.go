@@ -406,10 +406,23 @@ func writeVisible(w io.Writer, t *template.Template, data any) error {
 
 // passLine says what a PASS of every gated cell promises: by time, that
 // no slowdown as large as the threshold can have been missed; by counts,
-// that head does the same work as base in every way a count sees.
+// that head does the same work as base in every way a count sees. Where
+// the decision table decided (ab), its decisions say which witness gave
+// each PASS; else the cells do.
 func (d *Document) passLine() string {
 	if d.Verdict == nil {
 		return ""
+	}
+	if len(d.Verdict.Decided) > 0 {
+		timed, other := 0, 0
+		for _, dec := range d.Verdict.Decided {
+			if dec.By == compare.ByTime {
+				timed++
+			} else {
+				other++
+			}
+		}
+		return passPromise("declared count of a design", timed, other)
 	}
 	timed, counted := 0, 0
 	for _, c := range d.Verdict.Cells {
@@ -420,12 +433,22 @@ func (d *Document) passLine() string {
 			timed++
 		}
 	}
-	if counted == 0 {
-		return "Every gated cell passed: no slowdown as large as the threshold can have been missed."
+	return passPromise("gated cell", timed, counted)
+}
+
+// passPromise is passLine's sentence: of every what that passed, timed
+// by time and counted by the counts or the prediction.
+func passPromise(what string, timed, counted int) string {
+	const missed = "no slowdown as large as the threshold can have been missed"
+	const unseen = "What only time sees (memory bandwidth, a cache line two threads share by accident, the scheduler) is not promised for those."
+	switch {
+	case counted == 0:
+		return fmt.Sprintf("Every %s passed: %s.", what, missed)
+	case timed == 0:
+		return fmt.Sprintf("Every %s passed by counts or by the prediction: time decided none, and instructions, cache misses, system calls and locks did not move. %s", what, unseen)
 	}
-	return fmt.Sprintf("Every gated cell passed: %d by time, where no slowdown as large as the threshold can have been missed, "+
-		"and %d by counts, where time could not decide and instructions, cache misses, system calls and locks did not move. "+
-		"What only time sees (memory bandwidth, a cache line two threads share by accident, the scheduler) is not promised for those.", timed, counted)
+	return fmt.Sprintf("Every %s passed: %d by time, where %s, "+
+		"and %d by counts or by the prediction, where time could not decide and instructions, cache misses, system calls and locks did not move. %s", what, timed, missed, counted, unseen)
 }
 
 var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{

@@ -3,6 +3,7 @@ package abcount
 import (
 	"fmt"
 	"slices"
+	"strconv"
 
 	"github.com/perfrun/perfrun/compare"
 	"github.com/perfrun/perfrun/predict"
@@ -26,6 +27,9 @@ type Predicted struct {
 func Predictions(names []string, counts Counts, profiles Profiles, n, cores int) Predicted {
 	out := Predicted{Cells: make(map[string]predict.Prediction)}
 	for _, name := range names {
+		if n, err := strconv.Atoi(records.NameKey(name, "threads")); err == nil && n > 1 {
+			continue // a prediction starts at a 1-thread cell's counts
+		}
 		p, ok := profiles[name]
 		if !ok {
 			out.Why = append(out.Why, name+": no lock profile of both revisions (-locks counts it)")

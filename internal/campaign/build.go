@@ -140,12 +140,21 @@ func (c *Campaign) checkoutBoth(ctx context.Context, dir, baseRev, headRev strin
 func (c *Campaign) runner(dir string, base, head []string) *ab.Runner {
 	r := &ab.Runner{Base: base, Head: head, Windows: c.WindowPairing,
 		RunArgs: append(append([]string(nil), c.ArmArgs...), "-plots", "none"), ArmArgs: append(append([]string(nil), c.ArmArgs...), "-pin="+strconv.FormatBool(c.Pin)),
-		Rounds: c.Rounds, Inner: c.Inner, Seed: c.Seed, Dir: dir, Metric: c.Thresholds.Metric,
+		Rounds: c.rounds(), Inner: c.Inner, Seed: c.Seed, Dir: dir, Metric: c.Thresholds.Metric,
 		Disturbed: harness.DefaultQuarantine.Window}
 	if c.Log != nil {
 		r.Progress = c.progress()
 	}
 	return r
+}
+
+// rounds are the rounds of each look: one where time decides nothing
+// (TimeOff), enough to name the cells.
+func (c *Campaign) rounds() int {
+	if c.TimeOff != "" {
+		return 1
+	}
+	return c.Rounds
 }
 
 // progress prints where the arms are: the look, the round of the look, the

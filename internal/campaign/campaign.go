@@ -59,6 +59,13 @@ type Campaign struct {
 	At []int
 	// Only, if set, matches the first look's cells.
 	Only string
+	// TimeOff, where set, says why time decides nothing here: the
+	// campaign measures one round, which names the cells the counts take,
+	// and no further look; the counts and the prediction decide.
+	TimeOff string
+	// Untimed is TimeOff in a few words, for the line that says what
+	// decided each count.
+	Untimed string
 	// Log takes progress; nil for none.
 	Log io.Writer
 

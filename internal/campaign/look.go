@@ -25,11 +25,14 @@ func (c *Campaign) look(ctx context.Context, r *ab.Runner, start time.Time, coun
 	var lastLook, lastMeasuring time.Duration
 	var lastCells int
 	var stopped string // why no further look was measured, where -budget said so
-	looks := compare.Looks{Rounds: c.Rounds, Max: c.Looks, Next: func(look int, undecided []string) bool {
+	looks := compare.Looks{Rounds: c.rounds(), Max: c.Looks, Next: func(look int, undecided []string) bool {
 		// The next look measures only the undecided cells: its windows take
 		// the last look's measuring time scaled by how many cells it
 		// measures; its rounds' set-up (layouts, arm processes) does not
 		// shrink with the cells.
+		if c.TimeOff != "" {
+			return false
+		}
 		next := lastLook - lastMeasuring + lastMeasuring*time.Duration(len(undecided))/time.Duration(max(lastCells, 1))
 		if c.Budget > 0 && time.Since(start)+next > c.Budget {
 			stopped = fmt.Sprintf("%d cells undecided after look %d: another look (about %s) would end past -budget %s; what the counts decide stands, the rest is INCONCLUSIVE (-budget 0: no limit)",
@@ -99,6 +102,10 @@ func (c *Campaign) finish(rep *compare.Report, measuring time.Duration, instrWar
 		names = append(names, cell.Name)
 	}
 	c.addCounts(rep, c.judgeCounts(names, names, c.counts, c.traffic, c.profiles, harness.Cores()), harness.Cores())
+	if c.TimeOff != "" {
+		rep.Untimed = c.Untimed
+		rep.Warnings = append(rep.Warnings, "time measured one round, to name the cells, and decides nothing: "+c.TimeOff)
+	}
 	if instrWarning != "" {
 		rep.Warnings = append(rep.Warnings, instrWarning)
 	}
@@ -111,7 +118,7 @@ func (c *Campaign) finish(rep *compare.Report, measuring time.Duration, instrWar
 	perCellRound := measuring / time.Duration(max(1, totalCellRounds(rep)))
 	for i := range rep.Cells {
 		cell := &rep.Cells[i]
-		if cell.Verdict == compare.Inconclusive && cell.NeedRounds > cell.Rounds {
+		if c.TimeOff == "" && cell.Verdict == compare.Inconclusive && cell.NeedRounds > cell.Rounds {
 			cell.Reason += fmt.Sprintf(" (~%s more)", (time.Duration(cell.NeedRounds-cell.Rounds) * perCellRound).Round(time.Second))
 		}
 	}

@@ -37,7 +37,8 @@ code layout of its own. It judges the change at the thread counts -at
 declares (1,2,16): at 1 thread by time and the exact counts, up to the
 cores by time, past them by what the lock profiles predict with fixed
 constants. Where time cannot decide, the counts do (-strict: a PASS
-needs time's). Better at one declared count and worse at another is a
+needs time's); where other processes want every core as ab starts, it
+measures no time and says so (-time). Better at one declared count and worse at another is a
 TRADE. Exit codes: 0 PASS or IMPROVED, 1 REGRESSION, TRADE or MISSING,
 3 INCONCLUSIVE, 4 a revision that does not build.
 
@@ -69,6 +70,7 @@ type abOptions struct {
 	budget                           time.Duration
 	pairing, speedLimit, layouts, at string
 	instructions, locks, pin, strict bool
+	timing                           string // -time: auto, on or off
 	revisionCells
 	window, warmup             time.Duration
 	seed, corpusSeed           uint64
@@ -93,6 +95,7 @@ func abFlags(fs *flag.FlagSet) subcommand.RunFunc {
 	fs.BoolVar(&a.instructions, "instructions", true, "also count instructions/op, simulated cache misses and system calls of every 1-thread cell in both revisions under callgrind and gate them at -threshold")
 	fs.BoolVar(&a.locks, "locks", true, "also count the lock profile of every 1-thread cell in both revisions (a build of each with the standard sync overlaid, under callgrind), gate it and predict from it")
 	fs.StringVar(&a.at, "at", "1,2,16", "the thread counts a change is judged at: up to the cores by time (1 by the counts too), past them by the prediction; a design better at one and worse at another is a TRADE (16: a server's cores, where OpenSSL PR 28599 compared its designs)")
+	fs.StringVar(&a.timing, "time", "auto", "measure time: on; off, the counts and the prediction decide alone (one round names the cells); auto, off where other processes want every core when ab starts, and say so")
 	fs.BoolVar(&a.strict, "strict", false, "a PASS needs time's PASS: no PASS or IMPROVED by counts where time could not decide")
 	fs.BoolVar(&a.pin, "pin", true, "window pairing: pin worker i of every arm to the same i-th CPU, so the arms of a triple run on the same CPUs")
 	a.revisionCells.define(fs)
@@ -166,9 +169,7 @@ func (a *abOptions) run(ctx context.Context, o *subcommand.Streams, fs *flag.Fla
 	c.SpeedLimit = limit
 	ctx, stop := terminal.Interruptible(ctx)
 	defer stop()
-	if note := summary.BusyBeforeCampaign(harness.Cores()); note != "" && !a.quiet {
-		fmt.Fprintf(o.Stderr, "perfrun: ab: %s\n", note)
-	}
+	a.host(c, o)
 	start := time.Now()
 	res, err := c.Run(ctx, fs.Arg(0), fs.Arg(1), pre)
 	if errors.Is(err, campaign.ErrInterrupted) {
@@ -189,6 +190,24 @@ func (a *abOptions) run(ctx context.Context, o *subcommand.Streams, fs *flag.Fla
 		fmt.Fprintln(o.Stderr, closingLine(res, time.Since(start)))
 	}
 	return verdict
+}
+
+// host says what the machine gives before the budget is spent, and plans
+// by it: -time auto measures no time where no thread count has a core of
+// its own, and says so.
+func (a *abOptions) host(c *campaign.Campaign, o *subcommand.Streams) {
+	if a.timing == "off" {
+		c.TimeOff, c.Untimed = "-time off", "-time off"
+		return
+	}
+	note, free := summary.BusyBeforeCampaign(harness.Cores())
+	if !free && a.timing == "auto" {
+		c.TimeOff, c.Untimed = note+" (-time on measures anyway)", "the machine was busy when ab started (-time auto)"
+		note = "-time auto: " + c.TimeOff
+	}
+	if note != "" && !a.quiet {
+		fmt.Fprintf(o.Stderr, "perfrun: ab: %s\n", note)
+	}
 }
 
 // check refuses, before anything is built or measured, flags that cannot
@@ -223,6 +242,17 @@ func (a *abOptions) checkFlags(fs *flag.FlagSet) (prebuilt bool, limit float64, 
 		return false, 0, subcommand.UsageError("with -baseline, -base-bin, -head-bin, -base-env or -head-env, want no revisions: the binaries are the arms")
 	case !prebuilt && fs.NArg() != 2:
 		return false, 0, subcommand.UsageError("want two revisions: BASE HEAD")
+	}
+	switch {
+	case a.timing != "auto" && a.timing != "on" && a.timing != "off":
+		return false, 0, subcommand.UsageError("bad -time %q: want auto, on or off", a.timing)
+	case a.timing == "off" && a.strict:
+		return false, 0, subcommand.UsageError("-time off and -strict: -strict needs time to decide every PASS; give one")
+	case a.timing == "off" && !a.instructions && !a.locks:
+		return false, 0, subcommand.UsageError("-time off with -instructions=false and -locks=false: nothing would decide")
+	}
+	if a.strict || !a.instructions && !a.locks {
+		a.timing = "on" // -time auto: only time can decide here
 	}
 	limit, err = flagvalue.ParsePercent(a.speedLimit)
 	if err != nil && a.speedLimit != "0" {

@@ -56,6 +56,9 @@ func TestPassByCountsWhereTimeCannotDecide(t *testing.T) {
 	if timed != 2 || !strings.Contains(md, "by counts") {
 		t.Errorf("%d time cells, or the page does not say by counts:\n%s", timed, md)
 	}
+	if strings.Contains(md, "can have been missed") {
+		t.Errorf("the page promises what only time can, where time decided nothing:\n%s", md)
+	}
 	if code, rep, _ := replayVerdict(t, recordNoisy(t, same), "-strict"); code != subcommand.ExitInconclusive || rep.Verdict != compare.Inconclusive {
 		t.Errorf("-strict: exit %d, %s: want INCONCLUSIVE, time's rule", code, rep.Verdict)
 	}

@@ -44,7 +44,7 @@ func TestABInstructions(t *testing.T) {
 	verdict := func(headBin string) compare.CellVerdict {
 		t.Helper()
 		out := filepath.Join(dir, "v.json")
-		code, stdout, stderr := perfrun("ab", "-base-bin", base, "-head-bin", headBin, "-rounds", "5", "-looks", "1", "-inner", "1",
+		code, stdout, stderr := perfrun("ab", "-time", "on", "-base-bin", base, "-head-bin", headBin, "-rounds", "5", "-looks", "1", "-inner", "1",
 			"-window", "20ms", "-warmup", "5ms", "-impl", "hashmap", "-threads", "1", "-param", "certs=64", "-q", "-json", out)
 		if code == subcommand.ExitFailure || code == subcommand.ExitUsage {
 			t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)

@@ -67,6 +67,9 @@ func TestGateExitCodes(t *testing.T) {
 		{[]string{"compare", old, slow}, 0, "a ran 2.00 ± 0.0"},
 		{[]string{"ab", "HEAD"}, 2, "want two revisions"},
 		{[]string{"ab", "-rounds", "4", "HEAD", "HEAD"}, 2, "paired statistics need at least 5"},
+		{[]string{"ab", "-time", "sometimes", "HEAD", "HEAD"}, 2, "bad -time"},
+		{[]string{"ab", "-time", "off", "-strict", "HEAD", "HEAD"}, 2, "-strict needs time"},
+		{[]string{"ab", "-time", "off", "-instructions=false", "-locks=false", "HEAD", "HEAD"}, 2, "nothing would decide"},
 		{[]string{"gate", old, same, "-json", dir}, 2, "is a directory"}, // a bad flag, found before the work
 		{[]string{"gate", "-threshold", "NaN", old, slow}, 2, "not a finite number"},
 		{[]string{"gate", "-allocs-delta", "NaN", old, slow}, 2, "-allocs-delta"},

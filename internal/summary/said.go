@@ -43,21 +43,27 @@ func BusyAtStart(cores int) string {
 }
 
 // BusyBeforeCampaign is BusyAtStart for ab: what a busy machine does to
-// a campaign's time, and what decides where time cannot.
-func BusyBeforeCampaign(cores int) string {
+// a campaign's time, and what decides where time cannot; free is false
+// where other processes want every core, so no thread count has one of
+// its own and time can decide nothing.
+func BusyBeforeCampaign(cores int) (note string, free bool) {
 	n, from := busyNow(cores)
 	if n == 0 {
-		return ""
+		return "", true
+	}
+	if n >= cores {
+		return busyHead(n, cores) + "no thread count has a core of its own, so time would keep too few rounds to decide anything. " +
+			"The instruction counts, the lock profiles and the prediction past the cores do not depend on the load: they decide.", false
 	}
 	return busyHead(n, cores) + fmt.Sprintf("time at %s will likely keep few windows and decide little. "+
-		"The instruction counts, the lock profiles and the prediction past the cores do not depend on the load: where time cannot decide, they do.", threadsFrom(from))
+		"The instruction counts, the lock profiles and the prediction past the cores do not depend on the load: where time cannot decide, they do.", threadsFrom(from)), true
 }
 
 // busyNow is how many threads of other processes want a CPU, measured
 // over a fifth of a second, and the least thread count they would
 // disturb; 0 where none do or it cannot be told.
 func busyNow(cores int) (n, from int) {
-	n, ok := harness.Others(200 * time.Millisecond)
+	n, ok := harness.Others(time.Second)
 	if !ok || n == 0 {
 		return 0, 0
 	}
