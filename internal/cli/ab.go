@@ -169,7 +169,7 @@ func (a *abOptions) run(ctx context.Context, o *subcommand.Streams, fs *flag.Fla
 	c.SpeedLimit = limit
 	ctx, stop := terminal.Interruptible(ctx)
 	defer stop()
-	a.host(c, o)
+	a.host(c, o, pre != nil)
 	start := time.Now()
 	res, err := c.Run(ctx, fs.Arg(0), fs.Arg(1), pre)
 	if errors.Is(err, campaign.ErrInterrupted) {
@@ -194,14 +194,15 @@ func (a *abOptions) run(ctx context.Context, o *subcommand.Streams, fs *flag.Fla
 
 // host says what the machine gives before the budget is spent, and plans
 // by it: -time auto measures no time where no thread count has a core of
-// its own, and says so.
-func (a *abOptions) host(c *campaign.Campaign, o *subcommand.Streams) {
+// its own, and says so. Prebuilt arms have no lock profiles to decide
+// in time's place, so auto measures them whatever the load.
+func (a *abOptions) host(c *campaign.Campaign, o *subcommand.Streams, prebuilt bool) {
 	if a.timing == "off" {
 		c.TimeOff, c.Untimed = "-time off", "-time off"
 		return
 	}
 	note, free := summary.BusyBeforeCampaign(harness.Cores())
-	if !free && a.timing == "auto" {
+	if !free && a.timing == "auto" && !prebuilt {
 		c.TimeOff, c.Untimed = note+" (-time on measures anyway)", "the machine was busy when ab started (-time auto)"
 		note = "-time auto: " + c.TimeOff
 	}

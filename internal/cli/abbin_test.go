@@ -23,7 +23,7 @@ func TestABPrebuiltBinaries(t *testing.T) {
 	if err := os.Symlink(os.Args[0], bin); err != nil {
 		t.Skip(err)
 	}
-	args := []string{"ab", "-time", "on", "-base-bin", bin, "-head-bin", bin, "-head-env", "PERFRUN_ARM=head",
+	args := []string{"ab", "-base-bin", bin, "-head-bin", bin, "-head-env", "PERFRUN_ARM=head",
 		"-rounds", "5", "-looks", "1", "-inner", "1", "-layouts", "0", "-instructions=false", "-window", "20ms", "-warmup", "5ms",
 		"-impl", "rcu", "-threads", "1", "-param", "certs=64", "-q", "-json", filepath.Join(dir, "v.json")}
 	code, stdout, stderr := perfrun(args...)

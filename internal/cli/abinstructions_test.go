@@ -41,15 +41,16 @@ func TestABInstructions(t *testing.T) {
 	data, _ := json.Marshal(map[string]any{"Replace": map[string]string{abs: filepath.Join(dir, "hashmap.go")}})
 	os.WriteFile(overlay, data, 0o644)
 	base, head = builtPerfrun(t), builtPerfrun(t, "-overlay", overlay)
-	verdict := func(headBin string) compare.CellVerdict {
+	var rep compare.Report
+	verdict := func(headBin string, flags ...string) compare.CellVerdict {
 		t.Helper()
 		out := filepath.Join(dir, "v.json")
-		code, stdout, stderr := perfrun("ab", "-time", "on", "-base-bin", base, "-head-bin", headBin, "-rounds", "5", "-looks", "1", "-inner", "1",
-			"-window", "20ms", "-warmup", "5ms", "-impl", "hashmap", "-threads", "1", "-param", "certs=64", "-q", "-json", out)
+		code, stdout, stderr := perfrun(append([]string{"ab", "-base-bin", base, "-head-bin", headBin, "-rounds", "5", "-looks", "1", "-inner", "1",
+			"-window", "20ms", "-warmup", "5ms", "-impl", "hashmap", "-threads", "1", "-param", "certs=64", "-q", "-json", out}, flags...)...)
 		if code == subcommand.ExitFailure || code == subcommand.ExitUsage {
 			t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 		}
-		var rep compare.Report
+		rep = compare.Report{}
 		data, err := os.ReadFile(out)
 		if err != nil || json.Unmarshal(data, &rep) != nil {
 			t.Fatalf("no verdict file: %v\n%s", err, stderr)
@@ -64,6 +65,12 @@ func TestABInstructions(t *testing.T) {
 	}
 	if c := verdict(head); c.Verdict != compare.Regression || c.Ratio < 1.05 {
 		t.Errorf("double work: %s %.4f (%s), want an instruction REGRESSION", c.Verdict, c.Ratio, c.Reason)
+	}
+	// -time off, as -time auto on a busy machine: one round names the
+	// cell, and the count decides alone.
+	if c := verdict(head, "-time", "off"); c.Verdict != compare.Regression || rep.Verdict != compare.Regression || rep.Untimed != "-time off" ||
+		len(rep.Decided) != 1 || rep.Decided[0].By != compare.ByCounted || rep.Decided[0].Time != compare.TimeNoWindow {
+		t.Errorf("-time off: %s by %s, untimed %q, decided %+v: want a REGRESSION by the count, time not measured", rep.Verdict, c.Verdict, rep.Untimed, rep.Decided)
 	}
 	// Under two CPU hogs the same binary's counts differed by a tenth of a
 	// percent; how exact they are is measured alone (results/archive/campaigns/fresh).
