@@ -116,7 +116,9 @@ type Decided struct {
 	Name string `json:"name"`
 	At   int    `json:"at"`
 	Decision
-	Time       Time       `json:"time"`
+	Time Time `json:"time"`
+	// Kept are the complete rounds time kept of the count's time cell.
+	Kept       int        `json:"kept"`
 	Counts     Counts     `json:"counts"`
 	Prediction Prediction `json:"prediction"`
 }
@@ -179,7 +181,7 @@ func (b board) decideAt(d string, n int, rules Rules) (atCount, bool) {
 		}
 	}
 	k := Case{tm, cs, ps, rules.Strict && n <= rules.Cores}
-	dec := atCount{Decided: Decided{Name: d, At: n, Decision: k.Decision(), Time: tm, Counts: cs, Prediction: ps},
+	dec := atCount{Decided: Decided{Name: d, At: n, Decision: k.Decision(), Time: tm, Kept: timeCell.Rounds, Counts: cs, Prediction: ps},
 		timeCell: ti, pred: pred, predicted: predicted}
 	if ps == PredictionMissed {
 		dec.Why += " (the prediction " + missed + ")"

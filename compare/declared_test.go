@@ -295,14 +295,14 @@ func TestAPredictionThatMissedTimeIsNoWitness(t *testing.T) {
 // threads, the counts deciding: the line under the verdict says time kept
 // too few rounds, or, where ab measured none on purpose (-time), why.
 func TestTheDecidedLineSaysWhyTimeIsMissing(t *testing.T) {
-	noWindow := CellVerdict{Verdict: Inconclusive, Reason: "0 complete rounds"}
+	noWindow := CellVerdict{Verdict: Inconclusive, Reason: "2 complete rounds", Rounds: 2}
 	same := CellVerdict{Verdict: Pass, Ratio: 1}
 	r := decidedBy(noWindow, noWindow, same, Rules{At: []int{1, 2}, Cores: 2, Need: []string{records.Instructions}})
-	if line := r.DecidedLine(); !strings.Contains(line, "at 1 thread by the counts (time kept too few rounds in 1 of 1 designs)") {
+	if line := r.DecidedLine(); !strings.Contains(line, "at 1 thread by the counts (time kept 2 rounds of the 5 a verdict needs in 1 of 1 designs)") {
 		t.Errorf("the line does not say time kept too few rounds: %q", line)
 	}
 	r.Untimed = "-time off"
-	if line := r.DecidedLine(); !strings.Contains(line, "at 1 thread by the counts (time not measured: -time off)") || strings.Contains(line, "too few rounds") {
+	if line := r.DecidedLine(); !strings.Contains(line, "at 1 thread by the counts (time not measured: -time off)") || strings.Contains(line, "time kept") {
 		t.Errorf("the line does not say time was not measured, and why: %q", line)
 	}
 }

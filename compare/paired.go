@@ -123,6 +123,7 @@ func GatePaired(cells []*records.Cell, arms map[string]Arms, cores int, th Thres
 		}
 		d, aa := a.paired()
 		if len(d) < MinPairedRounds {
+			c.Rounds = len(d)
 			c.Reason = fmt.Sprintf("%d complete rounds: needs at least %d", len(d), MinPairedRounds)
 			if a.Aside > 0 {
 				c.Reason += fmt.Sprintf("; %d samples set aside because the machine disturbed them (%s): no verdict on the store", a.Aside, a.Why)

@@ -86,7 +86,8 @@ func render(t Time, c Counts, p Prediction, v Verdict, conclusion string) string
 
 // DecidedLine says what decided each declared count, a clause a count:
 // "decided: at 1 thread by time; at 2 threads by the counts (time kept
-// too few rounds in 4 of 4 designs)"; "" where nothing was decided. A
+// 0 rounds of the 5 a verdict needs in 4 of 4 designs)"; "" where nothing
+// was decided. A
 // PASS that rests on the counts alone says what they cannot see.
 func (r *Report) DecidedLine() string {
 	var at []int
@@ -118,7 +119,7 @@ func (r *Report) DecidedLine() string {
 		case k > 0 && r.Untimed != "":
 			host = append(host, "time not measured: "+r.Untimed)
 		case k > 0:
-			host = append(host, "time kept too few rounds in "+fmt.Sprintf("%d of %d designs", k, len(of)))
+			host = append(host, fmt.Sprintf("time kept %s of the %d a verdict needs in %d of %d designs", keptWords(of), MinPairedRounds, k, len(of)))
 		}
 		if k := countOf(of, func(d Decided) bool { return d.Time == TimeVetoed }); k > 0 {
 			host = append(host, fmt.Sprintf("time void, the same code moving as much, in %d of %d designs", k, len(of)))
@@ -136,6 +137,28 @@ func (r *Report) DecidedLine() string {
 		line += "; the counts cannot see a change in code layout or false sharing"
 	}
 	return line
+}
+
+// keptWords are the complete rounds time kept where it kept too few, over
+// the decisions of: "0 rounds", "1 to 3 rounds".
+func keptWords(of []Decided) string {
+	lo, hi := -1, 0
+	for _, d := range of {
+		if d.Time == TimeNoWindow {
+			if lo < 0 || d.Kept < lo {
+				lo = d.Kept
+			}
+			hi = max(hi, d.Kept)
+		}
+	}
+	word := "rounds"
+	if hi == 1 {
+		word = "round"
+	}
+	if lo == hi {
+		return fmt.Sprintf("%d %s", hi, word)
+	}
+	return fmt.Sprintf("%d to %d %s", lo, hi, word)
 }
 
 // countOf counts the decisions that hold.
