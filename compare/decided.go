@@ -351,7 +351,7 @@ func (b board) predictionAt(d string, n int, rules Rules) (CellVerdict, bool) {
 // where the prediction lies that far outside time's interval, in words;
 // "" where it held at every count time measured, or nothing holds it.
 func (b board) missedWithin(d string, rules Rules) string {
-	if !(rules.Miss > 0) || rules.PredictedAt == nil {
+	if rules.Miss == nil || rules.PredictedAt == nil {
 		return ""
 	}
 	for m := 1; m <= rules.Cores; m++ {
@@ -369,9 +369,9 @@ func (b board) missedWithin(d string, rules Rules) string {
 		if !ok || !(p.Ratio > 0) {
 			continue
 		}
-		if p.Ratio > tc.Hi*(1+rules.Miss) || p.Ratio < tc.Lo/(1+rules.Miss) {
+		if miss := rules.Miss(m); p.Ratio > tc.Hi*(1+miss) || p.Ratio < tc.Lo/(1+miss) {
 			return fmt.Sprintf("missed time at %s: predicted %s a call, measured %s [%s, %s], past the %.0f%% it was held to",
-				countWords(m), Percent(p.Ratio), Percent(tc.Ratio), Percent(tc.Lo), Percent(tc.Hi), 100*rules.Miss)
+				countWords(m), Percent(p.Ratio), Percent(tc.Ratio), Percent(tc.Lo), Percent(tc.Hi), 100*miss)
 		}
 	}
 	return ""

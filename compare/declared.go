@@ -36,12 +36,12 @@ type Rules struct {
 	// PredictedAt is the prediction's verdict of a design (its 1-thread
 	// cell) at n threads, if there is one.
 	PredictedAt func(design string, n int) (CellVerdict, bool)
-	// Miss is how far the prediction has missed what time measured
-	// within the cores, as a fraction, where it was held (its median
-	// miss): a prediction that misses time at a count within the cores
-	// by more is no witness on its own at any count (PredictionMissed).
-	// 0: never checked.
-	Miss float64
+	// Miss is how far the prediction at n threads has missed what time
+	// measured there, as a fraction, where it was held (its median miss):
+	// a prediction that misses time at a count within the cores by more
+	// is no witness on its own at any count (PredictionMissed). nil:
+	// never checked.
+	Miss func(n int) float64
 	// Held says what the prediction at n threads was held to, said
 	// beside every answer it gave there (Report.Held); nil: nothing.
 	Held func(n int) string

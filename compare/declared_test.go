@@ -264,7 +264,7 @@ func TestAPredictionThatMissedTimeIsNoWitness(t *testing.T) {
 	p := CellVerdict{Verdict: Improved, Ratio: 0.771, Lo: 0.771, Hi: 0.771, Reason: "at 16 threads -22.9% a call"}
 	at := func(string, int) (CellVerdict, bool) { return p, true }
 	noWindow := CellVerdict{Verdict: Inconclusive, Reason: "no window"}
-	rules := Rules{At: []int{1, 2, 16}, Cores: 2, Need: []string{records.Instructions}, PredictedAt: at, Miss: 0.26}
+	rules := Rules{At: []int{1, 2, 16}, Cores: 2, Need: []string{records.Instructions}, PredictedAt: at, Miss: func(int) float64 { return 0.26 }}
 
 	slower := CellVerdict{Verdict: Pass, Ratio: 1.020, Lo: 1.019, Hi: 1.023, Rounds: 10}
 	r := decidedBy(slower, noWindow, p, rules)

@@ -1,6 +1,7 @@
 package predict
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"testing"
@@ -9,10 +10,16 @@ import (
 )
 
 // withinMisses are, for each change of testdata/held.txt.bz2 (ab's counts of
-// each arm and head ÷ base at 2 threads as its time measured it, alone on
-// this project's 2-core runner: results/scaling/runner/held), head ÷ base
-// predicted at 2 threads with the runner's constants over the measured.
+// each arm and head ÷ base at 1 and 2 threads as its time measured it,
+// alone on this project's 2-core runner: results/scaling/runner/held),
+// head ÷ base predicted at 2 threads with the runner's constants over the
+// measured.
 func withinMisses(t *testing.T, file string) map[string]float64 {
+	return missesAt(t, file, 2)
+}
+
+// missesAt are withinMisses at n threads, 1 or 2.
+func missesAt(t *testing.T, file string, n int) map[string]float64 {
 	t.Helper()
 	in := readTestdata(t, file)
 	arms := map[string][2]*records.Cell{}
@@ -30,7 +37,7 @@ func withinMisses(t *testing.T, file string) map[string]float64 {
 	for change, a := range arms {
 		base, ok1 := CountsOf(a[0])
 		head, ok2 := CountsOf(a[1])
-		measured := records.Median(a[1].Values["measured-ratio-2t"])
+		measured := records.Median(a[1].Values[fmt.Sprintf("measured-ratio-%dt", n)])
 		if !ok1 || !ok2 || !(measured > 0) {
 			t.Fatalf("%s: no counts of both arms, or no measured ratio", change)
 		}
@@ -41,9 +48,9 @@ func withinMisses(t *testing.T, file string) map[string]float64 {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, _, _, _ := p.RatioAt(2)
+		r, _, _, _ := p.RatioAt(n)
 		out[change] = r / measured
-		t.Logf("%-20s predicted %.3f measured %.3f: ×%.2f", change, r, measured, r/measured)
+		t.Logf("%-20s %d-thread predicted %.3f measured %.3f: ×%.2f", change, n, r, measured, r/measured)
 	}
 	return out
 }
@@ -88,5 +95,19 @@ func TestWithinTheCoresHoldsOutOfSample(t *testing.T) {
 		if r > RunnerHeld || r < 1/RunnerHeld {
 			t.Errorf("%s: predicted ×%.2f of what the runner measured, beyond RunnerHeld ×%.2f", change, r, RunnerHeld)
 		}
+	}
+}
+
+// TestOneThreadIsHeld: the prediction at 1 thread (the counts at the
+// runner's time per instruction), held to what the runner measured there
+// on every change of the held set; WithinCoresOne must say what it gives.
+func TestOneThreadIsHeld(t *testing.T) {
+	var ratios []float64
+	for _, r := range missesAt(t, "held.txt", 1) {
+		ratios = append(ratios, r)
+	}
+	held := HeldOver(WithinCoresOne.What, WithinCoresOne.Where, ratios)
+	if held.String() != WithinCoresOne.String() {
+		t.Errorf("perfrun holds a prediction at 1 thread to %q; the held set gives %q", WithinCoresOne, held)
 	}
 }

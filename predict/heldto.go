@@ -51,6 +51,23 @@ var ManyCore = HeldTo{What: "2 published many-core tables", Where: "results/many
 var WithinCores = HeldTo{What: "14 changes measured on this project's runner", Where: "results/scaling/runner/held",
 	Rows: 14, Median: 0.26, Worst: 1.89}
 
+// WithinCoresOne is WithinCores at 1 thread: head ÷ base predicted from
+// the counts at the runner's time per instruction over what the runner
+// measured at 1 thread, for every change of the held set
+// (TestOneThreadIsHeld recomputes it).
+var WithinCoresOne = HeldTo{What: "14 changes measured on this project's runner, at 1 thread", Where: "results/scaling/runner/held",
+	Rows: 14, Median: 0.06, Worst: 0.42}
+
+// Miss is the median miss the prediction at n threads within the cores
+// was held to: how far from what time measured there it may be and still
+// decide a count alone (compare.Rules.Miss).
+func Miss(n int) float64 {
+	if n <= 1 {
+		return WithinCoresOne.Median
+	}
+	return WithinCores.Median
+}
+
 // HeldAt is what the prediction at n threads on a machine of cores was
 // held to, in words a decision it gave is read beside.
 func HeldAt(n, cores int) string {

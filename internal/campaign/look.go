@@ -181,7 +181,7 @@ func (c *Campaign) addCounts(rep *compare.Report, v countVerdicts, cores int) {
 	rep.Add(v.all...)
 	rep.Warnings = append(rep.Warnings, v.why...)
 	c.predicted = v.predicted
-	rep.Decide(compare.Rules{At: c.At, Cores: cores, Strict: c.Strict, Need: abcount.CountUnits(c.PredictAt()), Miss: predict.WithinCores.Median,
+	rep.Decide(compare.Rules{At: c.At, Cores: cores, Strict: c.Strict, Need: abcount.CountUnits(c.PredictAt()), Miss: predict.Miss,
 		PredictedAt: v.predicted.At(c.Thresholds), Held: func(n int) string { return predict.HeldAt(n, cores) }})
 }
 
