@@ -58,7 +58,8 @@ var layers = []struct {
 	{"store/corpus", 2},
 	{"predict", 2}, // the model, its constants, and what it makes of a change
 	{"history", 2},
-	{"history/drivers", 3}, // the databases, linked where a program opens a history
+	{"history/drivers", 3},        // the databases, linked where a program opens a history
+	{"internal/hostconstants", 3}, // a machine's own constants, kept between runs
 	{"store/storetest", 3},
 	{"workloads", 3},
 	{"harness/locks", 3},

@@ -127,3 +127,18 @@ func (p Prediction) heldVerdict(th compare.Thresholds, n int, v compare.CellVerd
 func heldBand(ratio float64) (lo, hi float64) {
 	return ratio / RunnerHeld, ratio * RunnerHeld
 }
+
+// Own makes constants Measure found on one machine the constants a
+// prediction uses within that machine's cores, as Runner is this
+// project's runner's: a waiter that spins looks 4 times before it parks at
+// the middle's pace, the reference time per instruction (RunnerFixed's),
+// held to cores threads, and named by source.
+func Own(m Measured, cpu string, cores int, source string) Measured {
+	spinFor := max(0, 4*2*(m.Mid.Spin-2*m.Mid.Transfer))
+	k := RunnerFixed
+	k.Low = Constants{Handoff: m.Low.Handoff, Spin: m.Low.Spin, SpinFor: spinFor, Transfer: m.Low.Transfer, Instruction: RunnerFixed.Low.Instruction}
+	k.Mid = Constants{Handoff: m.Mid.Handoff, Spin: m.Mid.Spin, SpinFor: spinFor, Transfer: m.Mid.Transfer, Instruction: RunnerFixed.Mid.Instruction}
+	k.High = Constants{Handoff: m.High.Handoff, Spin: m.High.Spin, SpinFor: spinFor, Transfer: m.High.Transfer, Instruction: RunnerFixed.High.Instruction}
+	k.MeasuredOn, k.CPU, k.Source = cores, cpu, source
+	return k
+}

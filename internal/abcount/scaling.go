@@ -20,11 +20,12 @@ type Predicted struct {
 // Predictions predicts base and head of every cell of names that has both
 // arms' lock profiles and instruction counts at threads 1 to n: past the
 // runner's cores with the fixed constants (predict.Fixed, a
-// server's), within them with the runner's own (predict.RunnerFixed), held
+// server's), within them with within (the machine's own, or the runner's:
+// hostconstants.For), held
 // to what it measures there. Either way from the counts alone, never a
 // window this campaign measured, so a busy host moves no prediction. A
 // profiled cell it cannot predict is named in Why with what it lacks.
-func Predictions(names []string, counts Counts, profiles Profiles, n, cores int) Predicted {
+func Predictions(names []string, counts Counts, profiles Profiles, n, cores int, within predict.Measured) Predicted {
 	out := Predicted{Cells: make(map[string]predict.Prediction)}
 	for _, name := range names {
 		if n, err := strconv.Atoi(records.NameKey(name, "threads")); err == nil && n > 1 {
@@ -43,7 +44,7 @@ func Predictions(names []string, counts Counts, profiles Profiles, n, cores int)
 		base, head := p[0].Cell(name, records.Median(c[0])), p[1].Cell(name, records.Median(c[1]))
 		pr, err := predict.Change(name, base, head, predict.Threads(n), predict.Fixed)
 		if err == nil {
-			err = pr.Within(cores, predict.RunnerFixed)
+			err = pr.Within(cores, within)
 		}
 		if err != nil {
 			out.Why = append(out.Why, err.Error())

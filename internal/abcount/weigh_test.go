@@ -6,6 +6,7 @@ import (
 
 	"github.com/perfrun/perfrun/compare"
 	"github.com/perfrun/perfrun/harness/locks"
+	"github.com/perfrun/perfrun/predict"
 	"github.com/perfrun/perfrun/records"
 )
 
@@ -38,7 +39,7 @@ func TestAReadLockGivenUpIsATrade(t *testing.T) {
 		{"the write lock", write, compare.Regression, compare.Regression},
 	} {
 		profiles := Profiles{name: {read, c.head}}
-		p := Predictions([]string{name}, counts, profiles, 16, 2)
+		p := Predictions([]string{name}, counts, profiles, 16, 2, predict.RunnerFixed)
 		var exclusive compare.Verdict
 		for _, v := range p.WeighTrades(compare.DefaultThresholds, LockVerdicts(compare.DefaultThresholds, []string{name}, profiles), 16) {
 			if v.Unit == records.ExclusiveLocks {
@@ -61,7 +62,7 @@ func TestLockReasonsSpeakOfTheGatedCount(t *testing.T) {
 	write := locks.Profile{ExclusiveLocks: 1, LockedInstructions: 60, Atomics: 4, Lines: locks.Lines{Hottest: 2}, Kinds: true,
 		Locks: []locks.LockProfile{{Kind: "sync.RWMutex", Exclusive: 1, HeldExclusive: 60, Spin: true}}}
 	profiles := Profiles{name: {read, write}}
-	p := Predictions([]string{name}, Counts{name: {{400}, {404}}}, profiles, 16, 2)
+	p := Predictions([]string{name}, Counts{name: {{400}, {404}}}, profiles, 16, 2, predict.RunnerFixed)
 	for _, v := range p.WeighTrades(compare.DefaultThresholds, LockVerdicts(compare.DefaultThresholds, []string{name}, profiles), 3) {
 		if v.Unit == records.ExclusiveLocks && (!strings.Contains(v.Reason, "predicted at 3 threads") || strings.Contains(v.Reason, "16 threads")) {
 			t.Errorf("%s: %q, want the prediction at 3 threads", v.Unit, v.Reason)

@@ -14,6 +14,7 @@ import (
 	"github.com/perfrun/perfrun/harness"
 	"github.com/perfrun/perfrun/internal/ab"
 	"github.com/perfrun/perfrun/internal/abcount"
+	"github.com/perfrun/perfrun/internal/hostconstants"
 	"github.com/perfrun/perfrun/predict"
 	"github.com/perfrun/perfrun/records"
 )
@@ -66,6 +67,11 @@ type Campaign struct {
 	// Untimed is TimeOff in a few words, for the line that says what
 	// decided each count.
 	Untimed string
+	// Own, where set, are the constants of the machine that measures
+	// (hostconstants.For), kept in the recording: the predictions within
+	// the cores use them; nil, the runner's.
+	Own     *hostconstants.Record
+	ownFrom string // where Own was read
 	// Log takes progress; nil for none.
 	Log io.Writer
 
@@ -103,6 +109,9 @@ type Result struct {
 	Runner *ab.Runner
 	// Cores are those of the machine that measured the windows.
 	Cores int
+	// Own are the machine's constants the predictions within the cores
+	// used, where they were its own (recorded in ConstantsFile).
+	Own *hostconstants.Record
 	// Building is the time spent building both revisions (their layouts
 	// linked later are the Runner's Linking); Counting, counting.
 	Building, Counting time.Duration
@@ -132,6 +141,21 @@ func (c *Campaign) logf(format string, args ...any) {
 		// controls escaped.
 		fmt.Fprintf(c.Log, "perfrun: ab: %s\n", records.OneLine(fmt.Sprintf(format, args...)))
 	}
+}
+
+// UseOwn has the campaign predict within the cores with r, the machine's
+// own constants, read from where.
+func (c *Campaign) UseOwn(r *hostconstants.Record, where string) { c.Own, c.ownFrom = r, where }
+
+// constantsNote says whose constants the predictions within the cores
+// used: the machine's own, from when; else, live, that they are the
+// runner's where this is another processor (a replay does not know the
+// processor that measured).
+func (c *Campaign) constantsNote() string {
+	if c.Own != nil {
+		return fmt.Sprintf("the predictions within the cores use this machine's own constants (%s ×%d), measured on %s", c.Own.CPU, c.Own.Cores, c.Own.Measured.Format("2006-01-02"))
+	}
+	return predict.Runner.Elsewhere(harness.CPUName())
 }
 
 // Run builds base and head (or takes pre's binaries), measures them with
@@ -196,11 +220,10 @@ func (c *Campaign) Run(ctx context.Context, base, head string, pre *Prebuilt) (*
 		return nil, err
 	}
 	rep.Old, rep.New = oldName, newName
-	if note := predict.Runner.Elsewhere(harness.CPUName()); note != "" && len(c.predicted.Cells) > 0 {
-		// Live only: a replay does not know the processor that measured.
+	if note := c.constantsNote(); note != "" && len(c.predicted.Cells) > 0 {
 		rep.Warnings = append(rep.Warnings, note)
 	}
 	res.Report, res.Windows = rep, windows
-	res.Counts, res.Traffic, res.Profiles, res.Predicted, res.Counting = c.counts, c.traffic, c.profiles, c.predicted, c.counted
+	res.Counts, res.Traffic, res.Profiles, res.Predicted, res.Counting, res.Own = c.counts, c.traffic, c.profiles, c.predicted, c.counted, c.Own
 	return res, nil
 }

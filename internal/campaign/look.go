@@ -124,6 +124,15 @@ func (c *Campaign) finish(rep *compare.Report, measuring time.Duration, instrWar
 	}
 }
 
+// within are the constants the campaign predicts with within the cores:
+// the machine's own record (Own), else the runner's.
+func (c *Campaign) within() predict.Measured {
+	if c.Own != nil {
+		return c.Own.Within(c.ownFrom)
+	}
+	return predict.RunnerFixed
+}
+
 // countVerdicts are the verdicts of the counts beside time: instructions
 // (which also explain the time verdicts), traffic, the lock units and the
 // prediction, with why a cell has no prediction.
@@ -164,7 +173,7 @@ func (c *Campaign) judgeCounts(counted, profiled []string, counts abcount.Counts
 	}
 	locked := abcount.LockVerdicts(c.Thresholds, profiled, profiles)
 	// Every cell counted or profiled is predicted, or told why not.
-	v.predicted = abcount.Predictions(union(counted, profiled), counts, profiles, c.PredictAt(), cores)
+	v.predicted = abcount.Predictions(union(counted, profiled), counts, profiles, c.PredictAt(), cores, c.within())
 	gated := c.predictedCounts(cores)
 	v.all = append(v.all, v.predicted.WeighTrades(c.Thresholds, locked, gated[len(gated)-1])...)
 	v.all = append(v.all, v.predicted.Verdicts(c.Thresholds, profiled, gated...)...)

@@ -1,6 +1,8 @@
 package campaign
 
 import (
+	"encoding/json"
+
 	"github.com/perfrun/perfrun/internal/ab"
 	"github.com/perfrun/perfrun/internal/abcount"
 )
@@ -12,6 +14,9 @@ const (
 	InstructionsFile = "instructions.csv"
 	TrafficFile      = "traffic.csv"
 	LocksFile        = "locks.csv"
+	// ConstantsFile holds the machine's own constants, where the
+	// predictions within the cores used them.
+	ConstantsFile = "constants.json"
 )
 
 // Recording is the campaign's files for the cells named, each once: the
@@ -26,6 +31,11 @@ func (r *Result) Recording(cells []string) map[string][]byte {
 	}
 	if len(r.Profiles) > 0 {
 		out[LocksFile] = abcount.WriteLocks(cells, r.Profiles)
+	}
+	if r.Own != nil {
+		if data, err := json.MarshalIndent(r.Own, "", "  "); err == nil {
+			out[ConstantsFile] = append(data, '\n')
+		}
 	}
 	return out
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/perfrun/perfrun/compare"
 	"github.com/perfrun/perfrun/internal/ab"
 	"github.com/perfrun/perfrun/internal/abcount"
+	"github.com/perfrun/perfrun/internal/hostconstants"
 	"github.com/perfrun/perfrun/internal/regularfile"
 	"github.com/perfrun/perfrun/records"
 )
@@ -32,6 +33,9 @@ func (c *Campaign) Replay(name string, data []byte, cores int) (*Result, *ab.Rec
 		return nil, nil, err
 	}
 	set, err := replayCounts(name, rec)
+	if err == nil {
+		err = c.replayConstants(name)
+	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("%w: %w", ErrInput, err)
 	}
@@ -43,7 +47,31 @@ func (c *Campaign) Replay(name string, data []byte, cores int) (*Result, *ab.Rec
 			name, unread, c.Looks, c.Rounds))
 	}
 	return &Result{Report: rep, Windows: rec.Windows, Counts: set.counts, Traffic: set.traffic, Profiles: set.profiles,
-		Predicted: c.predicted, PredictedAt: c.PredictAt(), Cores: rec.Cores}, rec, nil
+		Predicted: c.predicted, PredictedAt: c.PredictAt(), Cores: rec.Cores, Own: c.Own}, rec, nil
+}
+
+// replayConstants reads the machine's own constants a campaign recorded
+// beside windows (ConstantsFile), so its predictions within the cores are
+// made again with them; none where it recorded none. One that is there
+// and is no record refuses the replay.
+func (c *Campaign) replayConstants(windows string) error {
+	if windows == "-" {
+		return nil
+	}
+	path := filepath.Join(filepath.Dir(windows), ConstantsFile)
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	r, err := hostconstants.Parse(data)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	c.UseOwn(&r, path)
+	return nil
 }
 
 // recordedSet holds the counts an ab -report recorded beside windows.csv: the

@@ -20,6 +20,7 @@ import (
 	"github.com/perfrun/perfrun/internal/baselines"
 	"github.com/perfrun/perfrun/internal/campaign"
 	"github.com/perfrun/perfrun/internal/flagvalue"
+	"github.com/perfrun/perfrun/internal/hostconstants"
 	"github.com/perfrun/perfrun/internal/regularfile"
 	"github.com/perfrun/perfrun/internal/subcommand"
 	"github.com/perfrun/perfrun/internal/summary"
@@ -170,6 +171,7 @@ func (a *abOptions) run(ctx context.Context, o *subcommand.Streams, fs *flag.Fla
 	ctx, stop := terminal.Interruptible(ctx)
 	defer stop()
 	a.host(c, o, pre != nil)
+	ownConstants(c, o)
 	start := time.Now()
 	res, err := c.Run(ctx, fs.Arg(0), fs.Arg(1), pre)
 	if errors.Is(err, campaign.ErrInterrupted) {
@@ -208,6 +210,18 @@ func (a *abOptions) host(c *campaign.Campaign, o *subcommand.Streams, prebuilt b
 	}
 	if note != "" && !a.quiet {
 		fmt.Fprintf(o.Stderr, "perfrun: ab: %s\n", note)
+	}
+}
+
+// ownConstants has the campaign predict within the cores with this
+// machine's own constants where it keeps a record of them, and says why
+// not where one is there and cannot be used.
+func ownConstants(c *campaign.Campaign, o *subcommand.Streams) {
+	rec, p, err := hostconstants.Load(harness.CPUName(), harness.Cores())
+	if rec != nil {
+		c.UseOwn(rec, p)
+	} else if err != nil {
+		fmt.Fprintf(o.Stderr, "perfrun: ab: %v\n", err)
 	}
 }
 

@@ -8,11 +8,13 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/perfrun/perfrun/compare"
 	"github.com/perfrun/perfrun/harness/locks"
 	"github.com/perfrun/perfrun/internal/ab"
 	"github.com/perfrun/perfrun/internal/abcount"
+	"github.com/perfrun/perfrun/internal/hostconstants"
 	"github.com/perfrun/perfrun/internal/subcommand"
 	"github.com/perfrun/perfrun/predict"
 	"github.com/perfrun/perfrun/records"
@@ -248,5 +250,32 @@ func TestABTradeIsDecidedByThePrediction(t *testing.T) {
 	}
 	if code != subcommand.ExitOK {
 		t.Errorf("exit %d, want %d: no witness failed the cell", code, subcommand.ExitOK)
+	}
+}
+
+// TestAReplayPredictsWithTheRecordedConstants: the write lock, its time at
+// 2 threads unmoved, recorded with the constants of a machine whose locks
+// and lines cost next to nothing (constants.json, as ab records a
+// machine's own): within the cores the prediction is made with them, so
+// it gives about what time measured, holds, and decides 16 threads. The
+// same recording without them predicts with the runner's and misses.
+func TestAReplayPredictsWithTheRecordedConstants(t *testing.T) {
+	file := recordComparison(t, hashmapProfile, writeLocked)
+	cheap := hostconstants.Record{CPU: "Recorded CPU", Cores: 2, Measured: time.Date(2026, 12, 6, 0, 0, 0, 0, time.UTC), Windows: 9}
+	cheap.Low = predict.Constants{Handoff: 1e-9, Spin: 1e-9, Transfer: 1e-9}
+	cheap.Mid, cheap.High = cheap.Low, cheap.Low
+	data, _ := json.Marshal(cheap)
+	if err := os.WriteFile(filepath.Join(filepath.Dir(file), "constants.json"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, rep, _ := replayVerdict(t, file)
+	for _, d := range rep.Decided {
+		if d.At == predict.DefaultThreads && (d.By != compare.ByPrediction || d.Prediction != compare.PredictionWorse) {
+			t.Errorf("with the recorded constants, 16 threads decided by %q, prediction %s: want by the prediction", d.By, d.Prediction)
+		}
+	}
+	os.WriteFile(filepath.Join(filepath.Dir(file), "constants.json"), []byte(`{"cpu": "x"}`), 0o644)
+	if code, _, stderr := perfrun("ab", "-replay", file); code != subcommand.ExitUsage || !strings.Contains(stderr, "constants.json") {
+		t.Errorf("a constants.json that is no record: exit %d, want %d naming it\n%s", code, subcommand.ExitUsage, stderr)
 	}
 }

@@ -45,10 +45,17 @@ func builtPerfrun(t *testing.T, flags ...string) string {
 	return bin
 }
 
-// cleanupM runs the tests, then removes the builds they shared.
+// cleanupM runs the tests, then removes the builds they shared. The
+// tests keep no machine's constants but their own (hostconstants): a
+// record this machine keeps would move their predictions.
 type cleanupM struct{ m *testing.M }
 
 func (c cleanupM) Run() int {
+	constants, err := os.MkdirTemp("", "perfrun-cli-constants-")
+	if err == nil {
+		os.Setenv("PERFRUN_CONSTANTS", constants)
+		defer os.RemoveAll(constants)
+	}
 	code := c.m.Run()
 	if builds.dir != "" {
 		os.RemoveAll(builds.dir)

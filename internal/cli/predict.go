@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/perfrun/perfrun/internal/flagvalue"
+	"github.com/perfrun/perfrun/internal/hostconstants"
 	"github.com/perfrun/perfrun/internal/regularfile"
 	"github.com/perfrun/perfrun/internal/subcommand"
 	"github.com/perfrun/perfrun/internal/sweep"
@@ -209,6 +210,11 @@ func (p *predictOptions) constantsFor(ctx context.Context, o *subcommand.Streams
 			return predict.Measured{}, fmt.Errorf("interrupted after %d of %d windows: nothing predicted", m.Windows, *p.windows)
 		}
 		m.PerInstruction = predict.PerInstruction
+		if path, err := hostconstants.Save(m, harness.CPUName(), harness.Cores(), time.Now()); err == nil {
+			fmt.Fprintf(o.Stderr, "perfrun: predict: kept as this machine's own constants, which ab and run predict within its cores with: %s\n", path)
+		} else {
+			fmt.Fprintf(o.Stderr, "perfrun: predict: this machine's constants not kept: %v\n", err)
+		}
 	}
 	if busy := m.Busy(); busy != "" {
 		fmt.Fprintf(o.Stderr, "perfrun: predict: %s\n", busy)

@@ -39,6 +39,7 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{Dir: "testdata/script", Setup: func(e *testscript.Env) error {
 		e.Setenv("PERFRUN_TEST_EXITFILE", e.WorkDir+"/.exit")
 		e.Setenv("GORACE", os.Getenv("GORACE"))
+		e.Setenv("PERFRUN_CONSTANTS", os.Getenv("PERFRUN_CONSTANTS"))
 		return nil
 	}})
 }

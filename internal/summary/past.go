@@ -8,6 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/perfrun/perfrun/internal/hostconstants"
 	"github.com/perfrun/perfrun/predict"
 	"github.com/perfrun/perfrun/predict/published"
 	"github.com/perfrun/perfrun/records"
@@ -83,27 +84,45 @@ func ratesText(rows []PastRow) string {
 
 // RunnerElsewhere says, for results measured on another processor than
 // the runner's constants (predict.Runner), that the predictions within the
-// cores use another host's; "" where it is the same one, or set does not
-// name one processor.
+// cores use another host's, where that machine keeps no constants of its
+// own (hostconstants); "" where it is the same one, or set does not name
+// one processor.
 func RunnerElsewhere(set *records.Set) string {
-	cpu := set.ConfigValues("cpu")
-	if len(cpu) != 1 {
+	cpu, cores, ok := machineOf(set)
+	if !ok {
 		return ""
 	}
-	return predict.Runner.Elsewhere(cpu[0])
+	_, _, note := hostconstants.For(cpu, cores)
+	return note
+}
+
+// machineOf is the one processor and count of cores set was measured on.
+func machineOf(set *records.Set) (cpu string, cores int, ok bool) {
+	cpus, counts := set.ConfigValues("cpu"), set.ConfigValues("cores")
+	if len(cpus) != 1 || len(counts) != 1 {
+		return "", 0, false
+	}
+	n, err := strconv.Atoi(counts[0])
+	return cpus[0], n, err == nil && n > 0
 }
 
 // FromCounts are the constants the main job predicts set's designs with:
 // the reference set, each design's time at one thread its instructions at
 // the reference time per instruction; within the cores of the machine
 // that made set (its cores line, where it has one), the runner's own
-// (predict.Runner), which the run measured beside.
+// (predict.Runner), which the run measured beside, or that machine's
+// own where it keeps them (hostconstants).
 func FromCounts(set *records.Set) predict.Measured {
 	m := predict.Reference
 	m.FromCounts = true
 	if cores := set.ConfigValues("cores"); len(cores) == 1 {
 		if n, err := strconv.Atoi(cores[0]); err == nil && n > 0 {
 			within := predict.Runner
+			if cpu, _, ok := machineOf(set); ok {
+				if r, p, err := hostconstants.Load(cpu, n); err == nil && r != nil {
+					within = r.Within(p)
+				}
+			}
 			within.FromCounts = true
 			m.Within, m.Cores = &within, n
 		}
