@@ -130,11 +130,13 @@ func heldBand(ratio float64) (lo, hi float64) {
 
 // Own makes constants Measure found on one machine the constants a
 // prediction uses within that machine's cores, as Runner is this
-// project's runner's: a waiter that spins looks 4 times before it parks at
-// the middle's pace, the reference time per instruction (RunnerFixed's),
-// held to cores threads, and named by source.
+// project's runner's: a waiter that spins for four spinning hand-offs at
+// the middle's before it parks (not Runner's look pace, which a machine
+// whose transfer is near half its hand-off makes next to nothing), the
+// reference time per instruction (RunnerFixed's), held to cores threads,
+// and named by source.
 func Own(m Measured, cpu string, cores int, source string) Measured {
-	spinFor := max(0, 4*2*(m.Mid.Spin-2*m.Mid.Transfer))
+	spinFor := 4 * m.Mid.Spin
 	k := RunnerFixed
 	k.Low = Constants{Handoff: m.Low.Handoff, Spin: m.Low.Spin, SpinFor: spinFor, Transfer: m.Low.Transfer, Instruction: RunnerFixed.Low.Instruction}
 	k.Mid = Constants{Handoff: m.Mid.Handoff, Spin: m.Mid.Spin, SpinFor: spinFor, Transfer: m.Mid.Transfer, Instruction: RunnerFixed.Mid.Instruction}

@@ -153,7 +153,7 @@ func (c *Campaign) UseOwn(r *hostconstants.Record, where string) { c.Own, c.ownF
 // processor that measured).
 func (c *Campaign) constantsNote() string {
 	if c.Own != nil {
-		return fmt.Sprintf("the predictions within the cores use this machine's own constants (%s ×%d), measured on %s", c.Own.CPU, c.Own.Cores, c.Own.Measured.Format("2006-01-02"))
+		return c.Own.Note()
 	}
 	return predict.Runner.Elsewhere(harness.CPUName())
 }

@@ -75,6 +75,7 @@ type predictOptions struct {
 	threads, out, against, constants, plotDir, as *string
 	window                                        *time.Duration
 	windows                                       *int
+	keep                                          *bool
 }
 
 func predictFlags(fs *flag.FlagSet) subcommand.RunFunc {
@@ -86,6 +87,7 @@ func predictFlags(fs *flag.FlagSet) subcommand.RunFunc {
 		against:   fs.String("against", "", "a results file of published numbers (such as results/published/pr28599.txt) to hold the prediction's scaling against, per(n)/per(1)"),
 		constants: fs.String("constants", "reference", "reference: the fixed set ab and the main job predict with (results/scaling), each design from its counts at the reference time per instruction, the same from run to run and as run, ab and report print it; measure: the hand-off and transfer measured on this machine now"),
 		plotDir:   fs.String("plot", "", "with -against: draw the prediction beside the published curves in this folder (held-against.svg and .png)"),
+		keep:      fs.Bool("keep", false, "with -constants measure: keep them as this machine's own, keyed by its processor and cores, which ab and run then predict within its cores with (docs/predict.md)"),
 		as:        fs.String("as", "", "with -against: which published implementation each predicted one stands for, IMPL=PUBLISHED,... (e.g. sorted=pr28599-before)"),
 	}
 	flagvalue.SpanVar(fs, p.window, "window", 100*time.Millisecond, time.Millisecond, time.Minute, "time of each window that measures the machine's constants")
@@ -110,6 +112,9 @@ func (p *predictOptions) check(input string) ([]int, map[string]string, error) {
 	counts, err := harness.ParseThreads(*p.threads)
 	if err != nil || len(counts) == 0 {
 		return nil, nil, subcommand.UsageError("bad -threads %q: %v", *p.threads, err)
+	}
+	if *p.keep && *p.constants != "measure" {
+		return nil, nil, subcommand.UsageError("-keep keeps constants measured here: give -constants measure")
 	}
 	if *p.constants != "measure" && *p.constants != "reference" {
 		return nil, nil, subcommand.UsageError("-constants must be measure or reference, not %q", *p.constants)
@@ -210,10 +215,12 @@ func (p *predictOptions) constantsFor(ctx context.Context, o *subcommand.Streams
 			return predict.Measured{}, fmt.Errorf("interrupted after %d of %d windows: nothing predicted", m.Windows, *p.windows)
 		}
 		m.PerInstruction = predict.PerInstruction
-		if path, err := hostconstants.Save(m, harness.CPUName(), harness.Cores(), time.Now()); err == nil {
-			fmt.Fprintf(o.Stderr, "perfrun: predict: kept as this machine's own constants, which ab and run predict within its cores with: %s\n", path)
-		} else {
-			fmt.Fprintf(o.Stderr, "perfrun: predict: this machine's constants not kept: %v\n", err)
+		if *p.keep {
+			if path, err := hostconstants.Save(m, harness.CPUName(), harness.Cores(), time.Now()); err == nil {
+				fmt.Fprintf(o.Stderr, "perfrun: predict: kept as this machine's own constants, which ab and run predict within its cores with: %s\n", path)
+			} else {
+				fmt.Fprintf(o.Stderr, "perfrun: predict: this machine's constants not kept: %v\n", err)
+			}
 		}
 	}
 	if busy := m.Busy(); busy != "" {

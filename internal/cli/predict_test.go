@@ -88,6 +88,7 @@ func TestPredictRefusesWhatCannotBe(t *testing.T) {
 		{[]string{"predict", "-windows", "1", held}, "holds a lock for 2e+04 instructions of the 688"},
 		{[]string{"predict", "-windows", "1", forged}, "is a prediction, not a measurement"},
 		{[]string{"predict", "-as", "sorted=x", forged}, "go together"},
+		{[]string{"predict", "-keep", held}, "-keep keeps constants measured here"},
 	} {
 		code, stdout, stderr := perfrun(tc.args...)
 		if code != subcommand.ExitUsage || !strings.Contains(stderr, tc.want) || strings.Contains(stderr, "<nil>") || strings.Contains(stderr, "measuring the machine") {

@@ -134,18 +134,24 @@ func Load(cpu string, cores int) (*Record, string, error) {
 	return &r, p, nil
 }
 
+// Note says, in a sentence, that the predictions within the cores use
+// the record's constants, and how old they are.
+func (r Record) Note() string {
+	return fmt.Sprintf("the predictions within the cores use this machine's own constants (%s ×%d), measured on %s", r.CPU, r.Cores, r.Measured.Format("2006-01-02"))
+}
+
 // For are the constants to predict within the cores of the machine of
-// cpu and cores with: its record's where it keeps one, and the record;
-// else the runner's (predict.RunnerFixed), and a sentence that says they
-// are another machine's, or why the record was not used ("" where this
-// is the runner's machine).
+// cpu and cores with: its record's where it keeps one, the record, and
+// its Note; else the runner's (predict.RunnerFixed), and a sentence that
+// says they are another machine's, or why the record was not used (""
+// where this is the runner's machine).
 func For(cpu string, cores int) (predict.Measured, *Record, string) {
 	r, p, err := Load(cpu, cores)
 	switch {
 	case err != nil:
 		return predict.RunnerFixed, nil, err.Error()
 	case r != nil:
-		return r.Within(p), r, ""
+		return r.Within(p), r, r.Note()
 	}
 	return predict.RunnerFixed, nil, predict.Runner.Elsewhere(cpu)
 }

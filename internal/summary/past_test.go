@@ -5,6 +5,10 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/perfrun/perfrun/internal/hostconstants"
+	"github.com/perfrun/perfrun/predict"
 
 	"github.com/perfrun/perfrun/records"
 )
@@ -70,5 +74,32 @@ func TestMainJobPredictsFromCounts(t *testing.T) {
 	}
 	if strings.Contains(out.String(), "not predicted") || !strings.Contains(out.String(), "its instructions at 0.174 ns an instruction") {
 		t.Errorf("the main job's lines say:\n%s", out.String())
+	}
+}
+
+// TestTheMachinesOwnConstantsPredictWithinItsCores: results of a machine
+// that keeps its own constants are predicted within its cores with them,
+// and the note says so; results of another machine with the runner's.
+func TestTheMachinesOwnConstantsPredictWithinItsCores(t *testing.T) {
+	t.Setenv("PERFRUN_CONSTANTS", t.TempDir())
+	own := predict.Measured{Windows: 9, Parallel: 2,
+		Low:  predict.Constants{Handoff: 30e-6, Spin: 500e-9, Transfer: 200e-9},
+		Mid:  predict.Constants{Handoff: 31e-6, Spin: 510e-9, Transfer: 210e-9},
+		High: predict.Constants{Handoff: 32e-6, Spin: 520e-9, Transfer: 220e-9}}
+	if _, err := hostconstants.Save(own, "Kept CPU", 2, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	read := func(cpu string) *records.Set {
+		set, err := records.Read(strings.NewReader("cpu: "+cpu+"\ncores: 2\nBenchmarkIssuer/impl=rcu/threads=1 1 90 ns/op\n"), "run.txt", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return set
+	}
+	if m := FromCounts(read("Kept CPU")); m.Within == nil || m.Within.Mid.Transfer != 210e-9 || !strings.Contains(RunnerElsewhere(read("Kept CPU")), "this machine's own constants (Kept CPU ×2)") {
+		t.Errorf("the machine's own constants were not used, or not named: %+v", m.Within)
+	}
+	if m := FromCounts(read("Another CPU")); m.Within == nil || m.Within.Mid.Transfer != predict.Runner.Mid.Transfer {
+		t.Errorf("another machine's results used the record: %+v", m.Within)
 	}
 }
