@@ -204,6 +204,9 @@ func (a *abOptions) host(c *campaign.Campaign, o *subcommand.Streams, prebuilt b
 		return
 	}
 	note, free := summary.BusyBeforeCampaign(harness.Cores())
+	if note == "" {
+		note = fmt.Sprintf("the machine has %d cores and no other process wants one: time measures the declared counts up to %[1]d threads", harness.Cores())
+	}
 	if !free && a.timing == "auto" && !prebuilt {
 		c.TimeOff, c.Untimed = note+" (-time on measures anyway)", "the machine was busy when ab started (-time auto)"
 		note = "-time auto: " + c.TimeOff
