@@ -73,11 +73,11 @@ func busyNow(cores int) (n, from int) {
 // busyHead is what a busy note opens with: how many threads of other
 // processes want a CPU of the machine's.
 func busyHead(n, cores int) string {
-	word := "threads"
+	word, want := "threads", "want"
 	if n == 1 {
-		word = "thread"
+		word, want = "thread", "wants"
 	}
-	return fmt.Sprintf("the machine is busy: about %d %s of other processes want a CPU of the %d; ", n, word, cores)
+	return fmt.Sprintf("the machine is busy: about %d %s of other processes %s a CPU of the %d; ", n, word, want, cores)
 }
 
 // threadsFrom names the thread counts from n up.
