@@ -362,7 +362,7 @@ func (b board) missedWithin(d string, rules Rules) string {
 			continue
 		}
 		tc := b.cells[ti] // declared or not, what time measured holds the prediction
-		if !measured(timeState(tc, b.threshold)) || !(tc.Lo > 0) || !(tc.Hi >= tc.Lo) {
+		if !measuredInterval(timeState(tc, b.threshold)) || !(tc.Lo > 0) || !(tc.Hi >= tc.Lo) {
 			continue
 		}
 		p, ok := rules.PredictedAt(d, m)
@@ -377,9 +377,9 @@ func (b board) missedWithin(d string, rules Rules) string {
 	return ""
 }
 
-// measured says whether time measured an interval a prediction can be
-// held to: not missing, void, too few rounds or not run.
-func measured(t Time) bool {
+// measuredInterval says whether time measured an interval a prediction
+// can be held to: not missing, void, too few rounds or not run.
+func measuredInterval(t Time) bool {
 	switch t {
 	case TimeNone, TimeMissing, TimeNoWindow, TimeVetoed, TimeUnmeasured:
 		return false

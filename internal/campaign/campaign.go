@@ -67,9 +67,9 @@ type Campaign struct {
 	// Untimed is TimeOff in a few words, for the line that says what
 	// decided each count.
 	Untimed string
-	// Own, where set, are the constants of the machine that measures
-	// (hostconstants.For), kept in the recording: the predictions within
-	// the cores use them; nil, the runner's.
+	// Own, where set, are the constants the machine that measures keeps
+	// of its own (hostconstants.Load, UseOwn), kept in the recording: the
+	// predictions within the cores use them; nil, the runner's.
 	Own     *hostconstants.Record
 	ownFrom string // where Own was read
 	// Log takes progress; nil for none.

@@ -26,13 +26,13 @@ func (c *Campaign) look(ctx context.Context, r *ab.Runner, start time.Time, coun
 	var lastCells int
 	var stopped string // why no further look was measured, where -budget said so
 	looks := compare.Looks{Rounds: c.rounds(), Max: c.Looks, Next: func(look int, undecided []string) bool {
+		if c.TimeOff != "" {
+			return false // one round named the cells; time decides nothing
+		}
 		// The next look measures only the undecided cells: its windows take
 		// the last look's measuring time scaled by how many cells it
 		// measures; its rounds' set-up (layouts, arm processes) does not
 		// shrink with the cells.
-		if c.TimeOff != "" {
-			return false
-		}
 		next := lastLook - lastMeasuring + lastMeasuring*time.Duration(len(undecided))/time.Duration(max(lastCells, 1))
 		if c.Budget > 0 && time.Since(start)+next > c.Budget {
 			stopped = fmt.Sprintf("%d cells undecided after look %d: another look (about %s) would end past -budget %s; what the counts decide stands, the rest is INCONCLUSIVE (-budget 0: no limit)",

@@ -39,9 +39,10 @@ declares (1,2,16): at 1 thread by time and the exact counts, up to the
 cores by time, past them by what the lock profiles predict with fixed
 constants. Where time cannot decide, the counts do (-strict: a PASS
 needs time's); where other processes want every core as ab starts, it
-measures no time and says so (-time). Better at one declared count and worse at another is a
-TRADE. Exit codes: 0 PASS or IMPROVED, 1 REGRESSION, TRADE or MISSING,
-3 INCONCLUSIVE, 4 a revision that does not build.
+measures no time and says so (-time). Better at one declared count and
+worse at another is a TRADE. Exit codes: 0 PASS or IMPROVED, 1
+REGRESSION, TRADE or MISSING, 3 INCONCLUSIVE, 4 a revision that does not
+build.
 
 Example: perfrun ab main HEAD. The rules, the statistics and every
 witness: docs/compare.md.`,
