@@ -69,3 +69,15 @@ func TestLockReasonsSpeakOfTheGatedCount(t *testing.T) {
 		}
 	}
 }
+
+// TestOnlyOneThreadCellsArePredicted: a prediction starts at a 1-thread
+// cell's counts, so a campaign's 2-thread cell, which is never counted,
+// gets no prediction and no note that it lacks one.
+func TestOnlyOneThreadCellsArePredicted(t *testing.T) {
+	one := "Issuer/impl=hashmap/certs=1024/hit=1/threads=1"
+	read := locks.Profile{SharedLocks: 1, SharedLockedInstructions: 60, Atomics: 2, Lines: locks.Lines{Hottest: 2}, Kinds: true}
+	p := Predictions([]string{one, records.AtThreads(one, 2)}, Counts{one: {{400}, {400}}}, Profiles{one: {read, read}}, 16, 2, predict.RunnerFixed)
+	if len(p.Cells) != 1 || len(p.Why) != 0 {
+		t.Errorf("predicted %d cells, why %q: want the 1-thread cell alone, and no note", len(p.Cells), p.Why)
+	}
+}
