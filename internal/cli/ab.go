@@ -377,6 +377,9 @@ func (a *abOptions) replayWindows(ctx context.Context, o *subcommand.Streams) er
 	if err := checkThresholds(a.th); err != nil {
 		return err
 	}
+	if err := subcommand.AsUsage(regularfile.CheckOutputs(a.jsonOut, a.reportDir)); err != nil {
+		return err
+	}
 	c, err := a.campaign(o)
 	if err != nil {
 		return err

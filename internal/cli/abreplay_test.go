@@ -50,3 +50,14 @@ func TestReplayWritesReport(t *testing.T) {
 		}
 	}
 }
+
+// TestReplayMakesTheFolderOfItsJSON: -json into a folder not there yet
+// makes it, as -report does, and as a live ab does, so the verdict file
+// is never the output lost.
+func TestReplayMakesTheFolderOfItsJSON(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "new", "folder", "v.json")
+	code, _, stderr := perfrun("ab", "-replay", "../../docs/testdata/c-hashmap/windows.csv", "-json", out)
+	if _, err := os.Stat(out); err != nil || code != subcommand.ExitRegression {
+		t.Errorf("exit %d, %v: want REGRESSION and the verdict in a folder made for it\n%s", code, err, stderr)
+	}
+}
