@@ -256,8 +256,8 @@ func TestAPredictedAnswerSaysWhatItWasHeldTo(t *testing.T) {
 }
 
 // TestAPredictionThatMissedTimeIsNoWitness: a prediction of -22.9% at
-// every count, where time measured +2.0% [+1.9%, +2.3%] at 1 thread, missed
-// by more than it was held to: at 16 threads it decides nothing alone, and
+// every count beside a 1-thread time cell of +2.0% [+1.9%, +2.3%] misses
+// it by more than it was held to: at 16 threads it decides nothing alone, and
 // its cell says why. Where time measured what it predicted, or nothing
 // holds it (Miss 0), it decides as before.
 func TestAPredictionThatMissedTimeIsNoWitness(t *testing.T) {

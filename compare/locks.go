@@ -25,9 +25,9 @@ var gatedLocks = map[string]bool{records.ExclusiveLocks: true, records.LockedIns
 
 // MinLockChange is the least change a lock profile's count of atomics
 // must make per operation to be one: the runtime's own atomics (a
-// collection, a timer) land on a few operations of the hundred thousand
-// counted, 0.0001 an op in one process and none in the next, in identical
-// code. A change in instructions held must be one instruction an op. A
+// collection, a timer) land on a few of the operations counted, in one
+// process and not the next, in identical code (results/locks/campaigns
+// has their counts). A change in instructions held must be one instruction an op. A
 // change in acquisitions is one however small (leastChange): the runtime
 // takes none of the locks a profile counts, and the one lock the
 // collector's pace takes (sync.Pool's registry's) the profile leaves out,
