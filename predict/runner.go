@@ -137,10 +137,11 @@ func heldBand(ratio float64) (lo, hi float64) {
 // and named by source.
 func Own(m Measured, cpu string, cores int, source string) Measured {
 	spinFor := 4 * m.Mid.Spin
+	own := func(c, fixed Constants) Constants {
+		return Constants{Handoff: c.Handoff, Spin: c.Spin, SpinFor: spinFor, Transfer: c.Transfer, Instruction: fixed.Instruction}
+	}
 	k := RunnerFixed
-	k.Low = Constants{Handoff: m.Low.Handoff, Spin: m.Low.Spin, SpinFor: spinFor, Transfer: m.Low.Transfer, Instruction: RunnerFixed.Low.Instruction}
-	k.Mid = Constants{Handoff: m.Mid.Handoff, Spin: m.Mid.Spin, SpinFor: spinFor, Transfer: m.Mid.Transfer, Instruction: RunnerFixed.Mid.Instruction}
-	k.High = Constants{Handoff: m.High.Handoff, Spin: m.High.Spin, SpinFor: spinFor, Transfer: m.High.Transfer, Instruction: RunnerFixed.High.Instruction}
+	k.Low, k.Mid, k.High = own(m.Low, k.Low), own(m.Mid, k.Mid), own(m.High, k.High)
 	k.MeasuredOn, k.CPU, k.Source = cores, cpu, source
 	return k
 }

@@ -212,7 +212,7 @@ func (a *abOptions) host(c *campaign.Campaign, o *subcommand.Streams, prebuilt b
 		c.TimeOff, c.Untimed = note+" (-time on measures anyway)", "the machine was busy when ab started (-time auto)"
 		note = "-time auto: " + c.TimeOff
 	}
-	if note != "" && !a.quiet {
+	if !a.quiet {
 		fmt.Fprintf(o.Stderr, "perfrun: ab: %s\n", note)
 	}
 }

@@ -118,8 +118,8 @@ func FromCounts(set *records.Set) predict.Measured {
 	if cores := set.ConfigValues("cores"); len(cores) == 1 {
 		if n, err := strconv.Atoi(cores[0]); err == nil && n > 0 {
 			within := predict.Runner
-			if cpu, _, ok := machineOf(set); ok {
-				if r, p, err := hostconstants.Load(cpu, n); err == nil && r != nil {
+			if cpu := set.ConfigValues("cpu"); len(cpu) == 1 {
+				if r, p, err := hostconstants.Load(cpu[0], n); err == nil && r != nil {
 					within = r.Within(p)
 				}
 			}
