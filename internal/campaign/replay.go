@@ -59,10 +59,10 @@ func (c *Campaign) replayConstants(windows string) error {
 		return nil
 	}
 	path := filepath.Join(filepath.Dir(windows), ConstantsFile)
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
+	data, err := regularfile.ReadFile(path, records.MaxFileBytes)
 	if err != nil {
 		return err
 	}

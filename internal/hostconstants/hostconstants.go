@@ -110,6 +110,9 @@ func (r Record) Within(where string) predict.Measured {
 	return predict.Own(predict.Measured{Low: r.Low, Mid: r.Mid, High: r.High, Windows: r.Windows}, r.CPU, r.Cores, source)
 }
 
+// maxRecord bounds a record read: a few hundred bytes are one.
+const maxRecord = 1 << 20
+
 // Load reads the record of the machine of cpu and cores, and gives its
 // path: a nil record where none is kept; an error where one is there
 // and cannot be used (unreadable, no record, another machine's).
@@ -118,7 +121,7 @@ func Load(cpu string, cores int) (*Record, string, error) {
 	if err != nil {
 		return nil, "", nil // no folder to keep records in: none kept
 	}
-	data, err := os.ReadFile(p)
+	data, err := regularfile.ReadFile(p, maxRecord)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, p, nil
 	} else if err != nil {
