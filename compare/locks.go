@@ -27,11 +27,11 @@ var gatedLocks = map[string]bool{records.ExclusiveLocks: true, records.LockedIns
 // must make per operation to be one: the runtime's own atomics (a
 // collection, a timer) land on a few of the operations counted, in one
 // process and not the next, in identical code (results/locks/campaigns
-// has their counts). A change in instructions held must be one instruction an op. A
-// change in acquisitions is one however small (leastChange): the runtime
-// takes none of the locks a profile counts, and the one lock the
-// collector's pace takes (sync.Pool's registry's) the profile leaves out,
-// so a lock on one call in 250 is seen.
+// has their counts). A change in instructions held must be one
+// instruction an op. A change in acquisitions is one however small
+// (leastChange): the runtime takes none of the locks a profile counts,
+// and the one lock the collector's pace takes (sync.Pool's registry's)
+// the profile leaves out, so a lock on one call in 250 is seen.
 const MinLockChange = 0.01
 
 // leastChange is the least change of unit per operation that is one.
