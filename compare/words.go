@@ -87,8 +87,8 @@ func render(t Time, c Counts, p Prediction, v Verdict, conclusion string) string
 // DecidedLine says what decided each declared count, a clause a count:
 // "decided: at 1 thread by time; at 2 threads by the counts (time kept
 // 0 rounds of the 5 a verdict needs in 4 of 4 designs)"; "" where nothing
-// was decided. A
-// PASS that rests on the counts alone says what they cannot see.
+// was decided. A PASS that rests on the counts alone says what they
+// cannot see.
 func (r *Report) DecidedLine() string {
 	var at []int
 	for _, d := range r.Decided {
