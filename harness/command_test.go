@@ -99,8 +99,8 @@ func TestCommandCellFails(t *testing.T) {
 // says a built-in cell's ns/call is: the mean of each worker's own time
 // per call, not the aggregate a command prints (threads × wall ÷ all
 // calls, which ns/op × threads is). With two workers in one second, one
-// at 100 calls and one at 67 (worker-min/max 0.67, as OpenSSL 3.0's store
-// ran here), ns/call exceeds the aggregate by 1 ÷ (4r ÷ (1+r)²), 4.1%.
+// at 100 calls and one at 67 (worker-min/max 0.67, an unbalanced pair),
+// ns/call exceeds the aggregate by 1 ÷ (4r ÷ (1+r)²), 4.1%.
 func TestNsPerCallIsTheWorkersMean(t *testing.T) {
 	workers := []workerResult{{ops: 100, elapsed: time.Second}, {ops: 67, elapsed: time.Second}}
 	ms, err := windowMetrics(&workloads.Instance{}, workers, nil, time.Second, memory{}, runtimeCounters{}, 0, false)
