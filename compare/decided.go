@@ -175,8 +175,12 @@ func (b board) decideAt(d string, n int, rules Rules) (atCount, bool) {
 	ps := PredictionNone
 	missed := ""
 	if predicted {
-		ps = predictionState(pred)
-		if missed = b.missedWithin(d, rules); missed != "" && ps != PredictionUndecided {
+		ps = predictionState(pred, b.threshold)
+		switch missed = b.missedWithin(d, rules); {
+		case missed == "":
+		case ps == PredictionMiddleNotSlower:
+			ps = PredictionUndecided // a prediction that missed time says nothing of its middle
+		case ps != PredictionUndecided:
 			ps = PredictionMissed
 		}
 	}
@@ -435,15 +439,18 @@ func countsState(counts []CellVerdict) Counts {
 	return CountsSame
 }
 
-// predictionState is what a prediction's verdict says.
-func predictionState(p CellVerdict) Prediction {
-	switch p.Verdict {
-	case Regression:
+// predictionState is what a prediction's verdict says, and where it
+// decides nothing, whether its middle is slower past the threshold.
+func predictionState(p CellVerdict, threshold float64) Prediction {
+	switch {
+	case p.Verdict == Regression:
 		return PredictionWorse
-	case Improved:
+	case p.Verdict == Improved:
 		return PredictionBetter
-	case Pass:
+	case p.Verdict == Pass:
 		return PredictionSame
+	case p.Ratio > 0 && p.Ratio <= 1+threshold:
+		return PredictionMiddleNotSlower
 	}
 	return PredictionUndecided
 }

@@ -306,3 +306,66 @@ func TestTheDecidedLineSaysWhyTimeIsMissing(t *testing.T) {
 		t.Errorf("the line does not say time was not measured, and why: %q", line)
 	}
 }
+
+// TestCountsNoWorseBesideAnUndecidedPredictionPass: the host kept no
+// window at 1 or 2 threads, every count unchanged, and the prediction at
+// 2 threads +1.0% with its band across the threshold (a read lock split
+// in shards): 2 threads is a PASS by the counts, never IMPROVED, and the
+// verdict rests on what was decided, IMPROVED at 16 threads. A middle
+// slower past the threshold, or a prediction that missed time, leaves 2
+// threads undecided.
+func TestCountsNoWorseBesideAnUndecidedPredictionPass(t *testing.T) {
+	noWindow := CellVerdict{Verdict: Inconclusive, Reason: "no window"}
+	fast16 := CellVerdict{Verdict: Improved, Ratio: 0.138, Lo: 0.138, Hi: 0.155, Reason: "at 16 threads -86.2% a call"}
+	decide := func(t1, at2 CellVerdict, miss float64) *Report {
+		at := func(_ string, n int) (CellVerdict, bool) {
+			if n == 2 {
+				return at2, true
+			}
+			return fast16, true
+		}
+		rules := Rules{At: []int{1, 2, 16}, Cores: 2, Need: []string{records.Instructions}, PredictedAt: at}
+		if miss > 0 {
+			rules.Miss = func(int) float64 { return miss }
+		}
+		r := &Report{Threshold: 0.05}
+		name := "Issuer/impl=x/threads=1"
+		t1.Name, t1.Unit = name, "sec/op"
+		r.Cells = append(r.Cells, t1,
+			CellVerdict{Name: "Issuer/impl=x/threads=2", Unit: "sec/op", Verdict: noWindow.Verdict, Reason: noWindow.Reason},
+			CellVerdict{Name: name, Unit: records.Instructions, Verdict: Pass, Ratio: 1.033},
+			CellVerdict{Name: name, Unit: records.Atomics, Verdict: Pass, Ratio: 1},
+			CellVerdict{Name: name, Unit: records.ExclusiveLocks, Verdict: Pass, Ratio: 1},
+			CellVerdict{Name: name, Unit: pred16, Verdict: fast16.Verdict, Ratio: fast16.Ratio, Lo: fast16.Lo, Hi: fast16.Hi, Reason: fast16.Reason})
+		r.finish()
+		r.Decide(rules)
+		return r
+	}
+	notSlower := CellVerdict{Verdict: Inconclusive, Ratio: 1.0099, Lo: 0.348, Hi: 2.929, Reason: "band spans the threshold"}
+	r := decide(noWindow, notSlower, 0)
+	if d := r.decidedAt(2); d.Verdict != Pass || d.By != ByCounts || d.Prediction != PredictionMiddleNotSlower || !strings.Contains(d.Why, "no IMPROVED") {
+		t.Errorf("at 2 threads %+v, want a PASS by the counts", d)
+	}
+	if r.Verdict != Improved {
+		t.Errorf("verdict %s, want IMPROVED: it rests on what was decided", r.Verdict)
+	}
+	pastIt := notSlower
+	pastIt.Ratio, pastIt.Lo, pastIt.Hi = 1.06, 0.366, 3.07
+	// Time measured 1 thread +2.0%, where the prediction said -22.9%.
+	slower := CellVerdict{Verdict: Pass, Ratio: 1.020, Lo: 1.019, Hi: 1.023, Rounds: 10}
+	fast1 := notSlower
+	fast1.Ratio = 0.771
+	for _, k := range []struct {
+		name    string
+		t1, at2 CellVerdict
+		miss    float64
+	}{
+		{"a middle slower past the threshold", noWindow, pastIt, 0},
+		{"one with no middle", noWindow, CellVerdict{Verdict: Inconclusive}, 0},
+		{"one that missed time at 1 thread", slower, fast1, 0.06},
+	} {
+		if d := decide(k.t1, k.at2, k.miss).decidedAt(2); d.Verdict != Inconclusive {
+			t.Errorf("%s: at 2 threads %+v, want it undecided", k.name, d)
+		}
+	}
+}

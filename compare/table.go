@@ -94,6 +94,10 @@ const (
 	// where time measured it missed by more than it was held to
 	// (Rules.Miss): it is no witness on its own.
 	PredictionMissed
+	// PredictionMiddleNotSlower: its band spans the threshold, its middle
+	// not slower past it. Where every count is within the threshold or
+	// better too, nothing the model weighs says slower past it.
+	PredictionMiddleNotSlower
 )
 
 // Witness names what decided a count.
@@ -143,6 +147,10 @@ var (
 	silent = []Prediction{PredictionNone, PredictionMissed}
 	// predicted is a prediction that decides: not undecided, not none.
 	predicted = []Prediction{PredictionWorse, PredictionSame, PredictionBetter}
+	// undecided is a prediction whose band spans the threshold.
+	undecided = []Prediction{PredictionUndecided, PredictionMiddleNotSlower}
+	// uncounted is time within the cores that kept no verdict.
+	uncounted = []Time{TimeNoWindow, TimeUnmeasured}
 )
 
 // table is the decision, its rows in order: the first that matches
@@ -153,8 +161,9 @@ var (
 // before any prediction; a void time decides nothing; time that leans
 // slower never stands beside IMPROVED, nor a centre past the threshold
 // beside PASS; the counts and the prediction decide only what time could
-// not, and say so. With -strict a decision by counts is INCONCLUSIVE
-// instead.
+// not, and say so; where time could not measure within the cores, counts
+// no worse beside a prediction whose middle is not slower past the
+// threshold are a PASS, never an IMPROVED. With -strict a decision by counts is INCONCLUSIVE instead.
 var table = []rule{
 	{[]Time{TimeMissing}, anyCounts, anyPredict, Missing, ByTime, "a cell an arm lacks fails closed"},
 	{[]Time{TimeNone}, anyCounts, predicted, "", ByPrediction, "the prediction weighs every count here"},
@@ -176,7 +185,8 @@ var table = []rule{
 	{[]Time{TimeUndecided}, anyCounts, anyPredict, Inconclusive, ByNone, "nothing counted settles it"},
 	{unmeasured, []Counts{CountsUndecided}, anyPredict, Inconclusive, ByNone, "nothing settles it"},
 	{unmeasured, anyCounts, []Prediction{PredictionBetter}, Improved, ByPrediction, "the prediction decides what time could not"},
-	{unmeasured, anyCounts, []Prediction{PredictionUndecided}, Inconclusive, ByNone, "nothing settles it"},
+	{uncounted, []Counts{CountsSame, CountsBetter}, []Prediction{PredictionMiddleNotSlower}, Pass, ByCounts, "counts decide what time could not, no IMPROVED"},
+	{unmeasured, anyCounts, undecided, Inconclusive, ByNone, "nothing settles it"},
 	{unmeasured, []Counts{CountsBetter}, anyPredict, Improved, ByCounts, "the counts decide what time could not"},
 	{unmeasured, []Counts{CountsSame}, anyPredict, Pass, ByCounts, "the counts decide what time could not"},
 	{unmeasured, []Counts{CountsNone}, []Prediction{PredictionSame}, Pass, ByPrediction, "the prediction decides what time could not"},
@@ -247,7 +257,7 @@ func (v Verdict) Exit() int {
 var (
 	timeNames    = []string{"none (past the cores)", "an arm missing", "too few rounds", "slower past the threshold", "void (the same code moved)", "centre past the threshold", "leans slower", "within, leaning slower", "within the threshold", "spans the threshold", "leans faster", "faster past the threshold", "not measured (within the cores)"}
 	countsNames  = []string{"none", "worse", "undecided", "unchanged", "better"}
-	predictNames = []string{"none", "worse", "undecided", "within", "better", "missed time"}
+	predictNames = []string{"none", "worse", "undecided", "within", "better", "missed time", "undecided, middle not slower"}
 )
 
 func (t Time) String() string       { return timeNames[t] }

@@ -12,7 +12,7 @@ func TestTheTableIsWhole(t *testing.T) {
 	n := 0
 	for tm := TimeNone; tm <= TimeUnmeasured; tm++ {
 		for c := CountsNone; c <= CountsBetter; c++ {
-			for p := PredictionNone; p <= PredictionBetter; p++ {
+			for p := PredictionNone; p <= PredictionMiddleNotSlower; p++ {
 				for _, strict := range []bool{false, true} {
 					n++
 					d := Case{tm, c, p, strict}.Decision()
@@ -29,7 +29,7 @@ func TestTheTableIsWhole(t *testing.T) {
 						fail("time slower past the threshold must be a REGRESSION")
 					case tm == TimeNoWindow && p == PredictionWorse && c != CountsWorse && d.Verdict != Regression:
 						fail("where time could not measure, a prediction worse must be a REGRESSION")
-					case !strict && tm == TimeNone && p != PredictionNone && p != PredictionUndecided && d.By != ByPrediction:
+					case !strict && tm == TimeNone && (p == PredictionWorse || p == PredictionSame || p == PredictionBetter) && d.By != ByPrediction:
 						fail("past the cores the prediction weighs every count, and no count outvotes it")
 					case tm == TimeVetoed && c != CountsWorse && d.Verdict != Inconclusive:
 						fail("a void time, in either direction, decides nothing")
@@ -41,6 +41,10 @@ func TestTheTableIsWhole(t *testing.T) {
 						fail("a count worse, or undecided where time did not decide, never stands beside IMPROVED")
 					case d.Verdict == Improved && p == PredictionWorse && tm != TimeFaster:
 						fail("a prediction worse is outvoted only by time that measured faster")
+					case d.Verdict == Improved && p == PredictionMiddleNotSlower && d.By != ByTime && c != CountsBetter:
+						fail("an undecided prediction is no IMPROVED by itself")
+					case tm == TimeNone && p == PredictionMiddleNotSlower && c != CountsWorse && d.Verdict != Inconclusive:
+						fail("past the cores an undecided prediction decides nothing")
 					case (d.Verdict == Pass || d.Verdict == Improved) && unmeasuredTime && c == CountsNone && p == PredictionNone:
 						fail("no witness is no verdict")
 					case strict && (d.Verdict == Pass || d.Verdict == Improved) && d.By != ByTime && !(tm == TimeNone && d.By == ByPrediction):
@@ -56,7 +60,7 @@ func TestTheTableIsWhole(t *testing.T) {
 			}
 		}
 	}
-	if want := 13 * 5 * 5 * 2; n != want {
+	if want := 13 * 5 * 7 * 2; n != want {
 		t.Errorf("walked %d combinations, want %d", n, want)
 	}
 }
@@ -68,7 +72,7 @@ func TestTheTableIsWhole(t *testing.T) {
 func TestEveryRowSaysItsStates(t *testing.T) {
 	for tm := TimeNone; tm <= TimeUnmeasured; tm++ {
 		for c := CountsNone; c <= CountsBetter; c++ {
-			for p := PredictionNone; p <= PredictionBetter; p++ {
+			for p := PredictionNone; p <= PredictionMiddleNotSlower; p++ {
 				d := Case{tm, c, p, false}.Decision()
 				check := func(clause string, want bool) {
 					if clause != "" && strings.Contains(d.Why, clause) != want {

@@ -45,12 +45,13 @@ func (c Counts) clause() string {
 // clause is what a prediction's state says in a decision's reason.
 func (p Prediction) clause() string {
 	return [...]string{
-		PredictionNone:      "prediction: none",
-		PredictionWorse:     "prediction: slower past the threshold",
-		PredictionUndecided: "prediction: band spans the threshold",
-		PredictionSame:      "prediction: within the threshold",
-		PredictionBetter:    "prediction: faster past the threshold",
-		PredictionMissed:    "prediction: missed what time measured within the cores, no witness alone",
+		PredictionNone:            "prediction: none",
+		PredictionWorse:           "prediction: slower past the threshold",
+		PredictionUndecided:       "prediction: band spans the threshold",
+		PredictionSame:            "prediction: within the threshold",
+		PredictionBetter:          "prediction: faster past the threshold",
+		PredictionMissed:          "prediction: missed time, no witness alone",
+		PredictionMiddleNotSlower: "prediction: undecided, middle not slower",
 	}[p]
 }
 
