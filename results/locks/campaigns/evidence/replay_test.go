@@ -36,6 +36,9 @@ var replays = []replay{
 	{"busy-runner-after", "archive/busy-runner/ab-after/windows.csv.gz", nil},
 	{"c-rshards-at16", "locks/rshards/at16/windows.csv", []string{"-at", "16"}},
 	{"c-rshards-defaults", "locks/rshards/defaults/windows.csv", nil},
+	{"c-rshards2-busy2", "locks/rshards2/busy2/windows.csv", nil},
+	{"c-rshards2-busy1", "locks/rshards2/busy1/windows.csv", nil},
+	{"c-rshards2-alone", "locks/rshards2/alone/windows.csv", nil},
 }
 
 // TestReplaysHoldTheirGoldens: every recorded campaign, and the ten A/A
