@@ -137,8 +137,9 @@ type atCount struct {
 	pred      CellVerdict
 	predicted bool
 	// missed is where the prediction missed time within the cores
-	// (PredictionMissed), in words.
-	missed string
+	// (PredictionMissed), in words, and missedAt the count.
+	missed   string
+	missedAt int
 }
 
 // designs are the designs of the board's cells, in order.
@@ -173,10 +174,10 @@ func (b board) decideAt(d string, n int, rules Rules) (atCount, bool) {
 		return atCount{}, false
 	}
 	ps := PredictionNone
-	missed := ""
+	missed, missedAt := "", 0
 	if predicted {
 		ps = predictionState(pred, b.threshold)
-		switch missed = b.missedWithin(d, rules); {
+		switch missedAt, missed = b.missedWithin(d, rules); {
 		case missed == "":
 		case ps == PredictionMiddleNotSlower:
 			ps = PredictionUndecided // a prediction that missed time says nothing of its middle
@@ -189,7 +190,7 @@ func (b board) decideAt(d string, n int, rules Rules) (atCount, bool) {
 		timeCell: ti, pred: pred, predicted: predicted}
 	if ps == PredictionMissed {
 		dec.Why += " (the prediction " + missed + ")"
-		dec.missed = missed
+		dec.missed, dec.missedAt = missed, missedAt
 	}
 	switch dec.By {
 	case ByTime:
@@ -352,11 +353,12 @@ func (b board) predictionAt(d string, n int, rules Rules) (CellVerdict, bool) {
 
 // missedWithin says where design d's prediction missed what time measured
 // within the cores by more than rules.Miss: the first count (ascending)
-// where the prediction lies that far outside time's interval, in words;
-// "" where it held at every count time measured, or nothing holds it.
-func (b board) missedWithin(d string, rules Rules) string {
+// where the prediction lies that far outside time's interval, and the
+// miss in words; 0 and "" where it held at every count time measured, or
+// nothing holds it.
+func (b board) missedWithin(d string, rules Rules) (int, string) {
 	if rules.Miss == nil || rules.PredictedAt == nil {
-		return ""
+		return 0, ""
 	}
 	for m := 1; m <= rules.Cores; m++ {
 		ti := slices.IndexFunc(b.cells, func(c CellVerdict) bool {
@@ -374,11 +376,11 @@ func (b board) missedWithin(d string, rules Rules) string {
 			continue
 		}
 		if miss := rules.Miss(m); p.Ratio > tc.Hi*(1+miss) || p.Ratio < tc.Lo/(1+miss) {
-			return fmt.Sprintf("missed time at %s: predicted %s a call, measured %s [%s, %s], past the %.0f%% it was held to",
+			return m, fmt.Sprintf("missed time at %s: predicted %s a call, measured %s [%s, %s], past the %.0f%% it was held to",
 				countWords(m), Percent(p.Ratio), Percent(tc.Ratio), Percent(tc.Lo), Percent(tc.Hi), 100*miss)
 		}
 	}
-	return ""
+	return 0, ""
 }
 
 // measuredInterval says whether time measured an interval a prediction
@@ -539,7 +541,11 @@ func (r *Report) answer(rules Rules, undeclared map[string][]string, designs []s
 				continue
 			}
 			worse, better = worse || dec.Verdict == Regression || dec.Verdict == Missing, better || dec.Verdict == Improved
-			parts = append(parts, figure(dec.by, n, dec.By, dec.timeSaid))
+			said := dec.timeSaid
+			if dec.Verdict == Inconclusive && dec.missedAt > 0 {
+				said = "the prediction missed time at " + countWords(dec.missedAt)
+			}
+			parts = append(parts, figure(dec.by, n, dec.By, said))
 			if dec.Verdict != Inconclusive && dec.by.Ratio > 0 {
 				r.Figures = append(r.Figures, Figure{Design: label[d], At: n, Ratio: dec.by.Ratio, Unit: dec.by.Unit})
 			}

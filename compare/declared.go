@@ -102,12 +102,15 @@ type Figure struct {
 }
 
 // figure is one decision's change at n threads in a few words: the
-// verdict c that shows it, the witness by, and what time measured where
-// a count decided over it.
-func figure(c CellVerdict, n int, by Witness, timeSaid string) string {
+// verdict c that shows it, the witness by, and said: what time measured
+// where a count decided over it, or why a count is undecided where that
+// is more than its cell says.
+func figure(c CellVerdict, n int, by Witness, said string) string {
 	at := countWords(n)
 	change := Percent(c.Ratio) + " a call"
 	switch {
+	case c.Verdict == Inconclusive && said != "":
+		return fmt.Sprintf("undecided at %s (%s)", at, said)
 	case c.Verdict == Inconclusive:
 		return fmt.Sprintf("undecided at %s", at)
 	case c.Verdict == Missing:
@@ -132,8 +135,8 @@ func figure(c CellVerdict, n int, by Witness, timeSaid string) string {
 	case by == ByTime && Counted(c.Unit):
 		how = "counted"
 	}
-	if timeSaid != "" {
-		how += "; " + timeSaid
+	if said != "" {
+		how += "; " + said
 	}
 	return fmt.Sprintf("%s at %s (%s)", change, at, how)
 }

@@ -275,6 +275,9 @@ func TestAPredictionThatMissedTimeIsNoWitness(t *testing.T) {
 	if c := verdictOf(t, r, "Issuer/impl=x/threads=1", pred16); c.Verdict != NotGated || !strings.Contains(c.Reason, "no witness alone") {
 		t.Errorf("the prediction's cell does not say it is no witness alone: %+v", c)
 	}
+	if len(r.Answers) != 1 || !strings.Contains(r.Answers[0], "undecided at 16 threads (the prediction missed time at 1 thread)") {
+		t.Errorf("the answer does not say why 16 threads is undecided: %q", r.Answers)
+	}
 
 	for _, k := range []struct {
 		name  string

@@ -39,6 +39,7 @@ var replays = []replay{
 	{"c-rshards2-busy2", "locks/rshards2/busy2/windows.csv", nil},
 	{"c-rshards2-busy1", "locks/rshards2/busy1/windows.csv", nil},
 	{"c-rshards2-alone", "locks/rshards2/alone/windows.csv", nil},
+	{"c-stripes-amd", "locks/stripes-amd/windows.csv", nil},
 }
 
 // TestReplaysHoldTheirGoldens: every recorded campaign, and the ten A/A
