@@ -354,7 +354,7 @@ func TestCountsNoWorseBesideAnUndecidedPredictionPass(t *testing.T) {
 	}
 	pastIt := notSlower
 	pastIt.Ratio, pastIt.Lo, pastIt.Hi = 1.06, 0.366, 3.07
-	// Time measured 1 thread +2.0%, where the prediction said -22.9%.
+	// Time's cell at 1 thread is +2.0%, where the prediction says -22.9%.
 	slower := CellVerdict{Verdict: Pass, Ratio: 1.020, Lo: 1.019, Hi: 1.023, Rounds: 10}
 	fast1 := notSlower
 	fast1.Ratio = 0.771

@@ -163,7 +163,8 @@ var (
 // beside PASS; the counts and the prediction decide only what time could
 // not, and say so; where time could not measure within the cores, counts
 // no worse beside a prediction whose middle is not slower past the
-// threshold are a PASS, never an IMPROVED. With -strict a decision by counts is INCONCLUSIVE instead.
+// threshold are a PASS, never an IMPROVED. With -strict a decision by
+// counts is INCONCLUSIVE instead.
 var table = []rule{
 	{[]Time{TimeMissing}, anyCounts, anyPredict, Missing, ByTime, "a cell an arm lacks fails closed"},
 	{[]Time{TimeNone}, anyCounts, predicted, "", ByPrediction, "the prediction weighs every count here"},
