@@ -201,8 +201,8 @@ func (p *predictOptions) constantsFor(ctx context.Context, o *subcommand.Streams
 	if _, _, err := predict.Inputs(in, predict.Reference); err != nil {
 		return predict.Measured{}, subcommand.AsUsage(err)
 	}
-	m := summary.FromCounts(in)
-	if note := summary.RunnerElsewhere(in); note != "" && m.Within != nil && *p.constants != "measure" {
+	m, note := summary.FromCounts(in)
+	if note != "" && m.Within != nil && *p.constants != "measure" {
 		fmt.Fprintf(o.Stderr, "perfrun: predict: %s\n", note)
 	}
 	if *p.constants == "measure" {

@@ -141,7 +141,8 @@ func renderDocument(doc *report.Document) (*publish.Folder, error) {
 // line a design with its cause, and the predicted curves with their
 // bands. A run with no lock profile gets none.
 func predictedSection(doc *report.Document, set *records.Set, n int) error {
-	if _, _, err := predict.Inputs(set, summary.FromCounts(set)); err != nil {
+	m, _ := summary.FromCounts(set)
+	if _, _, err := predict.Inputs(set, m); err != nil {
 		return nil // nothing to predict from: not the report's to say
 	}
 	rows, pred, err := summary.Past(set, n)

@@ -20,12 +20,13 @@ import (
 // cannot answer, with the model's band (perfrun predict; docs/predict.md).
 // It prints nothing where the prediction cannot be made, and says why.
 func WritePast(w io.Writer, set *records.Set, n int) error {
-	rows, _, err := Past(set, n)
+	m, note := FromCounts(set)
+	rows, _, err := past(set, n, m)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "\npast the cores: what each design's counts predict at %d threads, one core a thread: its lock profile, and its instructions at %s, with the reference constants (a server's); at 1 and 2 threads with this runner's own, beside what it measured (docs/predict.md)\n\n", n, ratesText(rows))
-	if note := RunnerElsewhere(set); note != "" {
+	if note != "" {
 		fmt.Fprintf(w, "note: %s\n\n", note)
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
@@ -46,7 +47,7 @@ func WritePast(w io.Writer, set *records.Set, n int) error {
 			fmt.Fprintf(w, "  beside it: %s\n", r.Published)
 		}
 	}
-	for _, why := range predict.Unpredicted(set, FromCounts(set)) {
+	for _, why := range predict.Unpredicted(set, m) {
 		fmt.Fprintf(w, "not predicted: %s\n", why)
 	}
 	return nil
@@ -82,52 +83,40 @@ func ratesText(rows []PastRow) string {
 	return strings.Join(rates, " or ") + " an instruction"
 }
 
-// RunnerElsewhere says, for results measured on another processor than
-// the runner's constants (predict.Runner), that the predictions within the
-// cores use another host's, where that machine keeps no constants of its
-// own (hostconstants); "" where it is the same one, or set does not name
-// one processor.
-func RunnerElsewhere(set *records.Set) string {
-	cpu, cores, ok := machineOf(set)
-	if !ok {
-		return ""
-	}
-	_, _, note := hostconstants.For(cpu, cores)
-	return note
-}
-
-// machineOf is the one processor and count of cores set was measured on.
-func machineOf(set *records.Set) (cpu string, cores int, ok bool) {
-	cpus, counts := set.ConfigValues("cpu"), set.ConfigValues("cores")
-	if len(cpus) != 1 || len(counts) != 1 {
-		return "", 0, false
-	}
-	n, err := strconv.Atoi(counts[0])
-	return cpus[0], n, err == nil && n > 0
-}
-
 // FromCounts are the constants the main job predicts set's designs with:
 // the reference set, each design's time at one thread its instructions at
 // the reference time per instruction; within the cores of the machine
 // that made set (its cores line, where it has one), the runner's own
 // (predict.Runner), which the run measured beside, or that machine's
-// own where it keeps them (hostconstants).
-func FromCounts(set *records.Set) predict.Measured {
+// own where it keeps them (hostconstants). The note says whose constants
+// those within the cores are where they are not the runner's host's, or
+// a kept record could not be used; "" where set names no one processor.
+// The record is read once, so the note and the constants agree.
+func FromCounts(set *records.Set) (predict.Measured, string) {
 	m := predict.Reference
 	m.FromCounts = true
-	if cores := set.ConfigValues("cores"); len(cores) == 1 {
-		if n, err := strconv.Atoi(cores[0]); err == nil && n > 0 {
-			within := predict.Runner
-			if cpu := set.ConfigValues("cpu"); len(cpu) == 1 {
-				if r, p, err := hostconstants.Load(cpu[0], n); err == nil && r != nil {
-					within = r.Within(p)
-				}
-			}
-			within.FromCounts = true
-			m.Within, m.Cores = &within, n
+	cores := set.ConfigValues("cores")
+	if len(cores) != 1 {
+		return m, ""
+	}
+	n, err := strconv.Atoi(cores[0])
+	if err != nil || n <= 0 {
+		return m, ""
+	}
+	within, note := predict.Runner, ""
+	if cpu := set.ConfigValues("cpu"); len(cpu) == 1 {
+		switch r, p, err := hostconstants.Load(cpu[0], n); {
+		case err != nil:
+			note = err.Error()
+		case r != nil:
+			within, note = r.Within(p), r.Note()
+		default:
+			note = predict.Runner.Elsewhere(cpu[0])
 		}
 	}
-	return m
+	within.FromCounts = true
+	m.Within, m.Cores = &within, n
+	return m, note
 }
 
 // Past predicts set's designs at 1 to n threads, one core a
@@ -138,7 +127,12 @@ func FromCounts(set *records.Set) predict.Measured {
 // design whose every 1-thread sample a Busy runner set aside is predicted
 // too. It gives a row a design at n, and the predicted set.
 func Past(set *records.Set, n int) ([]PastRow, *records.Set, error) {
-	m := FromCounts(set)
+	m, _ := FromCounts(set)
+	return past(set, n, m)
+}
+
+// past is Past with the constants m.
+func past(set *records.Set, n int, m predict.Measured) ([]PastRow, *records.Set, error) {
 	threads := make([]int, n)
 	for i := range threads {
 		threads[i] = i + 1
