@@ -257,9 +257,9 @@ func TestAPredictedAnswerSaysWhatItWasHeldTo(t *testing.T) {
 
 // TestAPredictionThatMissedTimeIsNoWitness: a prediction of -22.9% at
 // every count beside a 1-thread time cell of +2.0% [+1.9%, +2.3%] misses
-// it by more than it was held to: at 16 threads it decides nothing alone, and
-// its cell says why. Where time measured what it predicted, or nothing
-// holds it (Miss 0), it decides as before.
+// it by more than it was held to: at 16 threads it decides nothing
+// alone, and its cell says why. Where the time cell agrees with it, or
+// nothing holds it (Miss 0), it decides as before.
 func TestAPredictionThatMissedTimeIsNoWitness(t *testing.T) {
 	p := CellVerdict{Verdict: Improved, Ratio: 0.771, Lo: 0.771, Hi: 0.771, Reason: "at 16 threads -22.9% a call"}
 	at := func(string, int) (CellVerdict, bool) { return p, true }

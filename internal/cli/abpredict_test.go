@@ -131,9 +131,9 @@ func TestABPredictsTheWriteLock(t *testing.T) {
 }
 
 // TestABPredictionThatMissedTimeIsNoWitness: the write lock again, its
-// time at 2 threads unmoved where the prediction gives +212%: the
-// prediction missed what time measured, so at 16 threads it decides
-// nothing alone. The exact counts still fail the change, and the
+// recorded time at 2 threads unmoved where the prediction is far slower:
+// a prediction that misses time is no witness alone, so at 16 threads it
+// decides nothing. The exact counts still fail the change, and the
 // prediction's cell says where it missed.
 func TestABPredictionThatMissedTimeIsNoWitness(t *testing.T) {
 	code, rep, _ := replayVerdict(t, recordComparison(t, hashmapProfile, writeLocked))
@@ -257,8 +257,9 @@ func TestABTradeIsDecidedByThePrediction(t *testing.T) {
 // 2 threads unmoved, recorded with the constants of a machine whose locks
 // and lines cost next to nothing (constants.json, as ab records a
 // machine's own): within the cores the prediction is made with them, so
-// it gives about what time measured, holds, and decides 16 threads. The
-// same recording without them predicts with the runner's and misses.
+// it gives about what the recorded time says, holds, and decides 16
+// threads. The same recording without them predicts with the runner's
+// and misses.
 func TestAReplayPredictsWithTheRecordedConstants(t *testing.T) {
 	file := recordComparison(t, hashmapProfile, writeLocked)
 	cheap := hostconstants.Record{CPU: "Recorded CPU", Cores: 2, Measured: time.Date(2026, 12, 6, 0, 0, 0, 0, time.UTC), Windows: 9}
