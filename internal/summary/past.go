@@ -105,14 +105,11 @@ func FromCounts(set *records.Set) (predict.Measured, string) {
 	}
 	within, note := predict.Runner, ""
 	if cpu := set.ConfigValues("cpu"); len(cpu) == 1 {
-		switch r, p, err := hostconstants.Load(cpu[0], n); {
-		case err != nil:
-			note = err.Error()
-		case r != nil:
-			within, note = r.Within(p), r.Note()
-		default:
-			note = predict.Runner.Elsewhere(cpu[0])
+		k, r, said := hostconstants.For(cpu[0], n)
+		if r != nil {
+			within = k
 		}
+		note = said
 	}
 	within.FromCounts = true
 	m.Within, m.Cores = &within, n
