@@ -43,9 +43,8 @@ var RunnerFixed = func() Measured {
 // missed what the runner measured: the largest of head ÷ base predicted
 // over head ÷ base measured at 2 threads, over every change held on this
 // runner alone, on each host it ran on (results/scaling/runner/held and
-// amd). Within the cores a
-// prediction decides a count time could not measure only by more than
-// this: it is its band there.
+// amd). Within the cores a prediction decides a count time could not
+// measure only by more than this: it is its band there.
 const RunnerHeld = 3.3
 
 // Within predicts the prediction's counts up to cores again with k (the
