@@ -24,7 +24,7 @@ const DefaultThreads = 16
 // lines decide it, the transfer): the middle is the pair that keeps both
 // stores' predicted per(n)/per(1) nearest their tables from 4 to 18
 // threads (within 8%), Low and High the corners of the pairs that keep
-// both within 25%. The models and the third table are held against them,
+// both within 25%, narrowed until each corner does. The models and the third table are held against them,
 // never fitted (results/published/predicted/calibrated/README.md;
 // its calibration_test.go recomputes the fit). The hand-off is of a
 // waiter that sleeps, as the real stores' pthread locks' do. No published
@@ -37,7 +37,7 @@ const DefaultThreads = 16
 // is (SpinFor). This 2-core VM's own (results/scaling/README.md) are what
 // -constants measure finds.
 var Reference = Measured{
-	Low:  Constants{Handoff: 900e-9, Spin: goLook/2 + 2*32e-9, SpinFor: 4 * goLook, Transfer: 32e-9},
+	Low:  Constants{Handoff: 950e-9, Spin: goLook/2 + 2*32e-9, SpinFor: 4 * goLook, Transfer: 32e-9},
 	Mid:  Constants{Handoff: 1100e-9, Spin: goLook/2 + 2*38e-9, SpinFor: 4 * goLook, Transfer: 38e-9},
 	High: Constants{Handoff: 1300e-9, Spin: goLook/2 + 2*44e-9, SpinFor: 4 * goLook, Transfer: 44e-9},
 	// Parallel: a server's threads each have a core.

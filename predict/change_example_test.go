@@ -23,5 +23,5 @@ func ExampleChange() {
 	fmt.Printf("%s %.2f\n%s\n", v.Verdict, v.Ratio, v.Reason)
 	// Output:
 	// REGRESSION 14.53
-	// at 16 threads +1353.2% a call [+1313.1%, +1387.4%]: the busiest exclusive lock's queue 0 ns -> 16.2 µs a call (head: 1 a call held 50 instructions); calls take an exclusive lock, 0 -> 1 per op, holding it 50 instructions an acquisition (alone +1353.2%); instructions 3418 -> 3420 per op (+0.1%) (alone +0.0%)
+	// at 16 threads +1353.0% a call [+1353.0%, +1391.2%]: the busiest exclusive lock's queue 0 ns -> 16.2 µs a call (head: 1 a call held 50 instructions); calls take an exclusive lock, 0 -> 1 per op, holding it 50 instructions an acquisition (alone +1353.0%); instructions 3418 -> 3420 per op (+0.1%) (alone +0.0%)
 }

@@ -7,9 +7,12 @@
 // analysis: every thread calls the store again as soon as a call returns;
 // each exclusive lock is a queueing centre of its own whose service is the
 // time it is held (the profile's instructions under it at the cell's own
-// time per instruction) and each waiter ahead adds a hand-off. The queues
-// are formed from the profile: the busiest lock (held the longest) one,
-// and the others as many queues of equal weight as their acquisitions make
+// time per instruction) and each waiter ahead adds a hand-off: fewer
+// where a lock whose waiters spin lets the thread that gave it back take
+// it again first, as Go's sync.Mutex does (barging), and every
+// acquisition writes the lock's word, a line that moves between cores as
+// an atomic's does. The queues are formed from the profile: the busiest
+// lock (held the longest) one, and the others as many queues of equal weight as their acquisitions make
 // (records.OtherLocks: a lock split in 64 stripes, each call taking one,
 // is 64 queues each met by a 64th of the calls). Each cache line the other
 // atomics write (a read lock's reader count, a reference count) is a
@@ -24,9 +27,9 @@
 //
 // What it cannot see: a machine's memory system beyond one cache line
 // (the data under a lock moving with it is in the hand-off only as this
-// machine moves it), NUMA, a lock's fairness or a holder preempted by the
-// scheduler, locks taken in several modes at once, and anything that does
-// not show at one thread.
+// machine moves it), NUMA, a lock's fairness beyond barging, a holder
+// preempted by the scheduler, locks taken in several modes at once, and
+// anything that does not show at one thread.
 //
 // # A change
 //

@@ -21,6 +21,6 @@ func ExamplePredict() {
 		fmt.Printf("%s: %.1f %.1f %.1f µs/call\n", c.Name, 1e6*b.Mid[0], 1e6*b.Mid[1], 1e6*b.Mid[2])
 	}
 	// Output:
-	// stack: 2.0 4.5 43.8 µs/call
+	// stack: 2.0 4.6 43.8 µs/call
 	// rcu: 2.0 2.0 2.0 µs/call
 }

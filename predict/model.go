@@ -119,16 +119,33 @@ func (c Cell) spinning(i int, acquired float64) float64 {
 
 // handoffs are the hand-offs per call of a queue's acquired acquisitions,
 // held seconds a call, spinning of them of locks whose waiters spin
-// first, with queued calls ahead of an arrival: a waiter that spins takes
-// the lock at Spin where its wait (each call ahead holding and handing
-// over) ends within SpinFor, and parks to be woken at Handoff where it
-// does not, as Go's sync.Mutex does.
-func (k Constants) handoffs(acquired, spinning, held, queued float64) float64 {
-	spin := k.SpinHandoff()
-	if acquired > 0 && queued*(held/acquired+spin) > k.SpinFor {
+// first, with queued calls ahead of an arrival and gap seconds a thread
+// spends away from the lock between two of its acquisitions: a waiter
+// that spins takes the lock at Spin where its wait (each call ahead
+// holding and handing over) ends within SpinFor, and parks to be woken at
+// Handoff where it does not, as Go's sync.Mutex does. While its waiter
+// spins, such a lock lets the thread that gave it back take it again
+// first (barging): the waiter's turn comes only where the releaser's gap
+// outlasts the line's move to the waiter (Barged), so a short gap hands
+// over rarely. A waiter that parked long is handed the lock directly.
+func (k Constants) handoffs(acquired, spinning, held, queued, gap float64) float64 {
+	spin := k.SpinHandoff() * k.Barged(gap)
+	if acquired > 0 && queued*(held/acquired+k.SpinHandoff()) > k.SpinFor {
 		spin = k.Handoff
 	}
 	return spinning*spin + (acquired-spinning)*k.Handoff
+}
+
+// Barged is the share of a spinning lock's contended acquisitions that
+// go to the waiter, not back to the thread that released it: gap, the
+// releaser's time away from the lock, over gap and the transfer that
+// brings the lock's line to the waiter's core. Without a transfer every
+// one is a hand-off.
+func (k Constants) Barged(gap float64) float64 {
+	if !(k.Transfer > 0) {
+		return 1
+	}
+	return gap / (gap + k.Transfer)
 }
 
 // SpinHandoff is the hand-off to a waiter that spins first: Spin, or,
@@ -173,7 +190,9 @@ type Constants struct {
 // (a thread is a customer that calls again as soon as it returns): each
 // exclusive lock queue (Cell.queues) is a centre whose service is the
 // time its lock is held, and a waiter ahead in its queue adds a hand-off
-// per acquisition; the cache lines the other atomics write are others
+// per acquisition (fewer where the releaser barges, handoffs); each
+// acquisition writes its lock's word, a line of its own moved as the
+// lines of atomics are; the cache lines the other atomics write are others
 // (the hottest line, and the rest as lines of equal weight, Cell.lines),
 // whose service is a transfer, paid only when another thread wrote the
 // line last; the rest of a call is a delay every thread spends alone. At
@@ -201,8 +220,9 @@ func perCall(c Cell, k Constants, threads []int) ([]float64, error) {
 
 // Terms are what the model makes one call's time at a thread count of,
 // in seconds: the work each thread does alone; the time in the busiest
-// exclusive lock's queue and in the other locks' (their held time
-// included); and the time the hottest shared line, and the others, take
+// exclusive lock's queue and in the other locks' (their held time and
+// their words' transfers included); and the time the hottest shared
+// line, and the others, take
 // to come to the thread's core.
 type Terms struct{ Alone, Busiest, Others, Hot, Rest float64 }
 
@@ -237,28 +257,40 @@ func mva(c Cell, k Constants, most int) (map[int]float64, Terms, error) {
 	hot, rest = hot*k.Transfer, rest*k.Transfer
 	alone := math.Max(0, one-held[0]-held[1])
 	at := make(map[int]float64, most)
-	var qLock [2]float64 // mean queue lengths at n-1 threads
+	var qLock, qWord [2]float64 // mean queue lengths at n-1 threads
 	var qHot, qRest float64
 	var last Terms
-	for n := 1; n <= most; n++ {
-		var rLock [2]float64
-		for i := range rLock {
-			handoff := k.handoffs(acquired[i], spinning[i], held[i], qLock[i])
-			rLock[i] = held[i] + (held[i]+handoff)*qLock[i]
+	// A thread's time away from one of a queue's locks between two of its
+	// acquisitions: the others' are spread over others locks.
+	var gap [2]float64
+	for i, locks := range [2]float64{1, others} {
+		if acquired[i] > 0 {
+			gap[i] = (locks*one - held[i]) / acquired[i]
 		}
+	}
+	for n := 1; n <= most; n++ {
 		other := float64(n-1) / float64(n)
+		var rLock, rWord [2]float64
+		for i := range rLock {
+			handoff := k.handoffs(acquired[i], spinning[i], held[i], qLock[i], gap[i])
+			rLock[i] = held[i] + (held[i]+handoff)*qLock[i]
+			// Every acquisition writes the lock's word: a transfer where
+			// another thread wrote it last.
+			rWord[i] = acquired[i] * k.Transfer * other * (1 + qWord[i])
+		}
 		rHot := hot * other * (1 + qHot)
 		rRest := rest * other * (1 + qRest)
-		r := alone + rLock[0] + rLock[1] + rHot + rRest
+		r := alone + rLock[0] + rLock[1] + rWord[0] + rWord[1] + rHot + rRest
 		x := float64(n) / r // calls per second, all threads
 		// At one of the other locks, and of the other lines: each of equal
 		// weight, so a queue holds its share of their time.
 		qLock[0], qLock[1], qHot = x*rLock[0], x*rLock[1]/others, x*rHot
+		qWord[0], qWord[1] = x*rWord[0], x*rWord[1]/others
 		if lines > 0 {
 			qRest = x * rRest / lines
 		}
 		at[n] = r
-		last = Terms{alone, rLock[0], rLock[1], rHot, rRest}
+		last = Terms{alone, rLock[0] + rWord[0], rLock[1] + rWord[1], rHot, rRest}
 	}
 	return at, last, nil
 }

@@ -294,3 +294,45 @@ func TestSpinningWaitersAreHandedOverFaster(t *testing.T) {
 		t.Errorf("64 stripes at 16 threads: spinning %g, sleeping %g: want the spinning below", y[0], x[0])
 	}
 }
+
+// TestTheLockWordMoves: a lock held for next to nothing, taken once a
+// call, costs at 2 threads the move of its word's line on the calls
+// whose line the other thread wrote last (half of them), where nothing
+// queues: without the word's line it costs nothing.
+func TestTheLockWordMoves(t *testing.T) {
+	c := Cell{Name: "c", PerCall: 100e-9, Instructions: 1000, ExclusiveLocks: 1, LockedInstructions: 1, Atomics: 2,
+		BusiestLocks: 1, BusiestLocked: 1, BusiestSpins: 1, Kinds: true}
+	k := Constants{Handoff: 1.1e-6, Spin: 276e-9, SpinFor: 1.6e-6, Transfer: 40e-9}
+	at, err := perCall(c, k, []int{1, 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if grew := at[1] - at[0]; grew < 0.9*k.Transfer/2 || grew > 1.2*k.Transfer/2 {
+		t.Errorf("per(2) - per(1) = %.1f ns: want about half a transfer, %.1f ns", 1e9*grew, 1e9*k.Transfer/2)
+	}
+}
+
+// TestAReleaserBarges: a spinning lock held most of a call and taken
+// again at once is handed to its waiter only where the releaser's time
+// away outlasts the line's move, so at 2 threads it costs far less than a
+// spinning hand-off for every contended acquisition; held the same but
+// taken again after a long gap, the waiter gets it nearly every time.
+func TestAReleaserBarges(t *testing.T) {
+	k := Constants{Handoff: 50e-6, Spin: 344e-9, SpinFor: 1.6e-6, Transfer: 73e-9}
+	short := Cell{Name: "memo", PerCall: 20e-9, Instructions: 250, ExclusiveLocks: 1, LockedInstructions: 160, Atomics: 2,
+		BusiestLocks: 1, BusiestLocked: 160, BusiestSpins: 1, Kinds: true}
+	s, err := TermsAt(short, k, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	held, queued := 20e-9*160/250, 160.0/250
+	if full := held + (held+k.Spin)*queued; !(s.Busiest < full/2) {
+		t.Errorf("a lock taken again at once: its queue %.0f ns a call at 2 threads, want well under %.0f ns (a hand-off each contended call)", 1e9*s.Busiest, 1e9*full)
+	}
+	if b := k.Barged(7e-9); !(b < 0.15) {
+		t.Errorf("Barged(7 ns) = %.2f: a waiter gets the lock back from a releaser away 7 ns far less than one time in seven", b)
+	}
+	if b := k.Barged(2e-6); !(b > 0.95) {
+		t.Errorf("Barged(2 µs) = %.2f: want nearly every contended acquisition handed over", b)
+	}
+}

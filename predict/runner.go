@@ -45,7 +45,7 @@ var RunnerFixed = func() Measured {
 // runner alone, on each host it ran on (results/scaling/runner/held and
 // amd). Within the cores a prediction decides a count time could not
 // measure only by more than this: it is its band there.
-const RunnerHeld = 3.3
+const RunnerHeld = 2.4
 
 // Within predicts the prediction's counts up to cores again with k (the
 // runner's own constants, RunnerFixed) in place of those it was made with:

@@ -219,7 +219,13 @@ func held(t *testing.T, w *bytes.Buffer, machines []machine) []row {
 			}
 		}
 		for _, f := range m.fits {
-			fmt.Fprintf(w, "  %s %.1f ns: %s's row at 2 threads\n", f.constant, 1e9**f.of(&k), f.impl)
+			fmt.Fprintf(w, "  %s %.1f ns: %s's row at 2 threads", f.constant, 1e9**f.of(&k), f.impl)
+			// A fit that found no value short of the row says by how much
+			// the other constants alone miss it.
+			if got, want := m.inForm(at(t, cells[f.impl], k, 2), 2), table[f.impl][2]; math.Abs(got/want-1) > 0.005 {
+				fmt.Fprintf(w, " (none fits: the others alone predict %.2f, %+.0f%%)", 1e9*got, 100*(got/want-1))
+			}
+			fmt.Fprintln(w)
 		}
 		fmt.Fprintf(w, "  %-20s %7s %10s %10s %7s\n", "work", "threads", "published", "predicted", "miss")
 		for _, impl := range slices.Sorted(maps.Keys(table)) {
