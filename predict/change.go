@@ -24,9 +24,10 @@ const DefaultThreads = 16
 // lines decide it, the transfer): the middle is the pair that keeps both
 // stores' predicted per(n)/per(1) nearest their tables from 4 to 18
 // threads (within 8%), Low and High the corners of the pairs that keep
-// both within 25%, narrowed until each corner does. The models and the third table are held against them,
-// never fitted (results/published/predicted/calibrated/README.md;
-// its calibration_test.go recomputes the fit). The hand-off is of a
+// both within 25%, narrowed until each corner does. The models and the
+// third table are held against them, never fitted
+// (results/published/predicted/calibrated/README.md; its
+// calibration_test.go recomputes the fit). The hand-off is of a
 // waiter that sleeps, as the real stores' pthread locks' do. No published
 // table of a Go store fits a waiter that spins first (Go's sync.Mutex, a
 // sync.RWMutex writer), so its constants come from Go's runtime and the
