@@ -222,8 +222,7 @@ func perCall(c Cell, k Constants, threads []int) ([]float64, error) {
 // in seconds: the work each thread does alone; the time in the busiest
 // exclusive lock's queue and in the other locks' (their held time and
 // their words' transfers included); and the time the hottest shared
-// line, and the others, take
-// to come to the thread's core.
+// line, and the others, take to come to the thread's core.
 type Terms struct{ Alone, Busiest, Others, Hot, Rest float64 }
 
 // Locks is the time in every exclusive lock's queue.
@@ -265,7 +264,7 @@ func mva(c Cell, k Constants, most int) (map[int]float64, Terms, error) {
 	var gap [2]float64
 	for i, locks := range [2]float64{1, others} {
 		if acquired[i] > 0 {
-			gap[i] = (locks*one - held[i]) / acquired[i]
+			gap[i] = math.Max(0, locks*one-held[i]) / acquired[i]
 		}
 	}
 	for n := 1; n <= most; n++ {
