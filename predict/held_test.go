@@ -95,10 +95,10 @@ func TestWithinTheCoresIsHeld(t *testing.T) {
 
 // TestWithinTheCoresHoldsOutOfSample: RunnerHeld, the worst miss of the
 // held set, holds changes it was not fitted on (testdata/held-oos.txt.bz2:
-// five more campaigns of the same hour on the Intel host; held-amd-oos:
-// the same five and two sharded read locks on the AMD host; held-amd2-oos:
-// all 19 measured again on an AMD EPYC host a day later, after the
-// lock's word and barging were built, results/scaling/runner/lockword).
+// five more campaigns on the Intel host; held-amd-oos: the same five and
+// two sharded read locks on the AMD host; held-amd2-oos: a later campaign
+// of every change, which no term of the model was shaped on,
+// results/scaling/runner/lockword says how it was taken).
 func TestWithinTheCoresHoldsOutOfSample(t *testing.T) {
 	for _, file := range []string{"held-oos.txt", "held-amd-oos.txt", "held-amd2-oos.txt"} {
 		for change, r := range withinMisses(t, file) {
