@@ -1,7 +1,6 @@
 package predict
 
 import (
-	"fmt"
 	"math"
 	"slices"
 	"testing"
@@ -25,34 +24,20 @@ func withinMisses(t *testing.T, file string) map[string]float64 {
 // missesAt are withinMisses at n threads, 1 or 2.
 func missesAt(t *testing.T, file string, n int) map[string]float64 {
 	t.Helper()
-	in := readTestdata(t, file)
-	arms := map[string][2]*records.Cell{}
-	for _, c := range in.Cells() {
-		change := records.NameKey(c.Name, "change")
-		a := arms[change]
-		if records.NameKey(c.Name, "arm") == "base" {
-			a[0] = c
-		} else {
-			a[1] = c
-		}
-		arms[change] = a
+	changes, err := HeldChanges(readTestdata(t, file))
+	if err != nil {
+		t.Fatal(err)
 	}
 	out := map[string]float64{}
-	for change, a := range arms {
-		base, ok1 := CountsOf(a[0])
-		head, ok2 := CountsOf(a[1])
-		measured := records.Median(a[1].Values[fmt.Sprintf("measured-ratio-%dt", n)])
-		if !ok1 || !ok2 || !(measured > 0) {
-			t.Fatalf("%s: no counts of both arms, or no measured ratio", change)
+	for _, h := range changes {
+		change, measured := h.Name, h.Measured(n)
+		if !(measured > 0) {
+			t.Fatalf("%s: no measured ratio at %d threads", change, n)
 		}
-		p, err := Change(change, base, head, Threads(2), Fixed)
-		if err == nil {
-			err = p.Within(2, RunnerFixed)
-		}
+		r, err := h.Predicted(n, RunnerFixed)
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, _, _, _ := p.RatioAt(n)
 		out[change] = r / measured
 		t.Logf("%-20s %d-thread predicted %.3f measured %.3f: ×%.2f", change, n, r, measured, r/measured)
 	}

@@ -66,20 +66,9 @@ func account(t *testing.T, w *bytes.Buffer, file string, sets []string, ks []pre
 	if err != nil {
 		t.Fatal(err)
 	}
-	arms := map[string][2]*records.Cell{}
-	var changes []string
-	for _, c := range in.Cells() {
-		change := records.NameKey(c.Name, "change")
-		a := arms[change]
-		if records.NameKey(c.Name, "arm") == "base" {
-			a[0] = c
-		} else {
-			a[1] = c
-		}
-		if !slices.Contains(changes, change) {
-			changes = append(changes, change)
-		}
-		arms[change] = a
+	changes, err := predict.HeldChanges(in)
+	if err != nil {
+		t.Fatal(err)
 	}
 	fmt.Fprintf(w, "%s\n  %-20s %s %9s", file, "change", "threads", "measured")
 	for _, s := range sets {
@@ -88,24 +77,17 @@ func account(t *testing.T, w *bytes.Buffer, file string, sets []string, ks []pre
 	fmt.Fprintln(w)
 	for _, n := range []int{1, 2} {
 		misses := make([][]float64, len(ks))
-		for _, change := range changes {
-			a := arms[change]
-			base, ok1 := predict.CountsOf(a[0])
-			head, ok2 := predict.CountsOf(a[1])
-			measured := records.Median(a[1].Values[fmt.Sprintf("measured-ratio-%dt", n)])
-			if !ok1 || !ok2 || !(measured > 0) {
-				t.Fatalf("%s: no counts of both arms, or no measured ratio", change)
+		for _, h := range changes {
+			measured := h.Measured(n)
+			if !(measured > 0) {
+				t.Fatalf("%s: no measured ratio at %d threads", h.Name, n)
 			}
-			fmt.Fprintf(w, "  %-20s %7d %9.3f", change, n, measured)
+			fmt.Fprintf(w, "  %-20s %7d %9.3f", h.Name, n, measured)
 			for i, k := range ks {
-				p, err := predict.Change(change, base, head, predict.Threads(2), predict.Fixed)
-				if err == nil {
-					err = p.Within(2, k)
-				}
+				r, err := h.Predicted(n, k)
 				if err != nil {
 					t.Fatal(err)
 				}
-				r, _, _, _ := p.RatioAt(n)
 				misses[i] = append(misses[i], math.Abs(math.Log(r/measured)))
 				fmt.Fprintf(w, " %14.3f (×%.2f)", r, r/measured)
 			}
