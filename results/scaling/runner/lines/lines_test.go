@@ -74,42 +74,35 @@ func BenchmarkRWHold0(b *testing.B) {
 	})
 }
 
-// BenchmarkRWHold50: a read lock held for half the call.
-func BenchmarkRWHold50(b *testing.B) {
-	bench(b, func(l *lockLine, _ *ctrLine, s []uint64) uint64 {
+// rwHeld is a call that holds a read lock for held of its 420 steps.
+func rwHeld(held int) func(*lockLine, *ctrLine, []uint64) uint64 {
+	return func(l *lockLine, _ *ctrLine, s []uint64) uint64 {
 		l.mu.RLock()
-		x := work(s, 210)
+		x := work(s, held)
 		l.mu.RUnlock()
-		return x + work(s, 210)
-	})
+		return x + work(s, 420-held)
+	}
 }
 
+// BenchmarkRWHold50: a read lock held for half the call.
+func BenchmarkRWHold50(b *testing.B) { bench(b, rwHeld(210)) }
+
 // BenchmarkRWHold95: a read lock held for nearly all of it.
-func BenchmarkRWHold95(b *testing.B) {
-	bench(b, func(l *lockLine, _ *ctrLine, s []uint64) uint64 {
-		l.mu.RLock()
-		x := work(s, 400)
-		l.mu.RUnlock()
-		return x + work(s, 20)
-	})
+func BenchmarkRWHold95(b *testing.B) { bench(b, rwHeld(400)) }
+
+// addsApart is a call that adds to the counter and takes it back apart
+// of its 420 steps later.
+func addsApart(apart int) func(*lockLine, *ctrLine, []uint64) uint64 {
+	return func(_ *lockLine, c *ctrLine, s []uint64) uint64 {
+		c.c.Add(1)
+		x := work(s, apart)
+		c.c.Add(-1)
+		return x + work(s, 420-apart)
+	}
 }
 
 // BenchmarkAdd2Half: two adds half a call apart.
-func BenchmarkAdd2Half(b *testing.B) {
-	bench(b, func(_ *lockLine, c *ctrLine, s []uint64) uint64 {
-		c.c.Add(1)
-		x := work(s, 210)
-		c.c.Add(-1)
-		return x + work(s, 210)
-	})
-}
+func BenchmarkAdd2Half(b *testing.B) { bench(b, addsApart(210)) }
 
 // BenchmarkAdd2Hold95: two adds nearly a call apart.
-func BenchmarkAdd2Hold95(b *testing.B) {
-	bench(b, func(_ *lockLine, c *ctrLine, s []uint64) uint64 {
-		c.c.Add(1)
-		x := work(s, 400)
-		c.c.Add(-1)
-		return x + work(s, 20)
-	})
-}
+func BenchmarkAdd2Hold95(b *testing.B) { bench(b, addsApart(400)) }
