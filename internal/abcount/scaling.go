@@ -21,9 +21,10 @@ type Predicted struct {
 // arms' lock profiles and instruction counts at threads 1 to n: past the
 // runner's cores with the fixed constants (predict.Fixed, a server's),
 // within them with within (the machine's own, or the runner's:
-// hostconstants.For), held to what it measures there. Either way from the counts alone, never a
-// window this campaign measured, so a busy host moves no prediction. A
-// profiled cell it cannot predict is named in Why with what it lacks.
+// hostconstants.For), held to what it measures there. Either way from
+// the counts alone, never a window this campaign measured, so a busy host
+// moves no prediction. A profiled cell it cannot predict is named in Why
+// with what it lacks.
 func Predictions(names []string, counts Counts, profiles Profiles, n, cores int, within predict.Measured) Predicted {
 	out := Predicted{Cells: make(map[string]predict.Prediction)}
 	for _, name := range names {
