@@ -1,6 +1,7 @@
 package predict
 
 import (
+	"maps"
 	"math"
 	"slices"
 	"testing"
@@ -107,5 +108,63 @@ func TestOneThreadIsHeld(t *testing.T) {
 	held := HeldOver(WithinCoresOne.What, WithinCoresOne.Where, ratios)
 	if held.String() != WithinCoresOne.String() {
 		t.Errorf("perfrun holds a prediction at 1 thread to %q; the held set gives %q", WithinCoresOne, held)
+	}
+}
+
+// heldHosts are the held files by the host that measured them.
+var heldHosts = map[string][]string{
+	"Intel": {"held.txt", "held-oos.txt"},
+	"AMD":   {"held-amd.txt", "held-amd-oos.txt", "held-amd2-oos.txt"},
+}
+
+// TestAMeasurementAgainIsAFloor: WithinCoresAgain says what the held
+// sets give: the least miss one prediction could have on each change the
+// runner measured more than once.
+func TestAMeasurementAgainIsAFloor(t *testing.T) {
+	var all [][]HeldChange
+	for _, host := range []string{"Intel", "AMD"} {
+		var sets [][]HeldChange
+		for _, file := range heldHosts[host] {
+			changes, err := HeldChanges(readTestdata(t, file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			sets = append(sets, changes)
+		}
+		all = append(all, sets...)
+		t.Logf("on the %s host alone: %s", host, FloorOver("", Again(2, sets...)))
+	}
+	least := Again(2, all...)
+	for _, name := range slices.Sorted(maps.Keys(least)) {
+		t.Logf("%-16s no one prediction misses less than %.1f%%", name, 100*least[name])
+	}
+	got := FloorOver(WithinCoresAgain.Where, least)
+	if rounded(got) != rounded(WithinCoresAgain) {
+		t.Errorf("perfrun states %q beside a prediction within the cores; the held sets give %q", WithinCoresAgain, got)
+	}
+	t.Logf("at 1 thread: %s", FloorOver("", Again(1, all...)))
+}
+
+// rounded is f as it is printed: its misses to the percent.
+func rounded(f Floor) Floor {
+	f.Median, f.Worst = math.Round(100*f.Median)/100, math.Round(100*f.Worst)/100
+	return f
+}
+
+// TestAgainIsTheSpreadOfOneChange: the floor of a change measured at 0.5
+// and 1.5 is 50% (one prediction of 1 misses both by it), a change
+// measured once has none, and a seed is not part of a change's name.
+func TestAgainIsTheSpreadOfOneChange(t *testing.T) {
+	held := func(name string, ratio float64) HeldChange {
+		return HeldChange{Name: name, head: &records.Cell{Values: map[string][]float64{"measured-ratio-2t": {ratio}}}}
+	}
+	got := Again(2, []HeldChange{held("c-lock-11", 0.5), held("c-once-12", 2)}, []HeldChange{held("c-lock-31", 1.5)})
+	if len(got) != 1 || math.Abs(got["c-lock"]-0.5) > 1e-12 {
+		t.Errorf("Again = %v, want c-lock 0.5 alone", got)
+	}
+	for name, want := range map[string]string{"c-stripes16-1012": "c-stripes16", "c-same": "c-same", "c-x-": "c-x-"} {
+		if got := unseeded(name); got != want {
+			t.Errorf("unseeded(%q) = %q, want %q", name, got, want)
+		}
 	}
 }

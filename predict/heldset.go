@@ -3,6 +3,7 @@ package predict
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/perfrun/perfrun/records"
 )
@@ -71,4 +72,39 @@ func (h HeldChange) Predicted(n int, k Measured) (float64, error) {
 	}
 	r, _, _, _ := p.RatioAt(n)
 	return r, nil
+}
+
+// Again is, for each change measured more than once among sets (named
+// NAME-SEED in each, one seed a campaign), the least miss any one
+// prediction of its head ÷ base at n threads could have against every
+// measurement of it: (highest − lowest) ÷ (highest + lowest). What one
+// change measured between hours and hosts is a floor under every model's
+// miss.
+func Again(n int, sets ...[]HeldChange) map[string]float64 {
+	measured := map[string][]float64{}
+	for _, set := range sets {
+		for _, h := range set {
+			if v := h.Measured(n); v > 0 {
+				name := unseeded(h.Name)
+				measured[name] = append(measured[name], v)
+			}
+		}
+	}
+	out := map[string]float64{}
+	for name, v := range measured {
+		if len(v) > 1 {
+			lo, hi := slices.Min(v), slices.Max(v)
+			out[name] = (hi - lo) / (hi + lo)
+		}
+	}
+	return out
+}
+
+// unseeded is a held change's name without its campaign's seed.
+func unseeded(name string) string {
+	i := strings.LastIndexByte(name, '-')
+	if i < 0 || strings.Trim(name[i+1:], "0123456789") != "" || i == len(name)-1 {
+		return name
+	}
+	return name[:i]
 }
