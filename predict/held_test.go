@@ -83,10 +83,11 @@ func TestWithinTheCoresIsHeld(t *testing.T) {
 // held set, holds changes it was not fitted on (testdata/held-oos.txt.bz2:
 // five more campaigns on the Intel host; held-amd-oos: the same five and
 // two sharded read locks on the AMD host; held-amd2-oos: a later campaign
-// of every change, which no term of the model was shaped on,
-// results/scaling/runner/lockword says how it was taken).
+// of every change, which no term of the model was shaped on;
+// held-amd3-oos: seven changes written after the model, none of them in
+// results/ before; results/scaling/runner/lockword says how each was taken).
 func TestWithinTheCoresHoldsOutOfSample(t *testing.T) {
-	for _, file := range []string{"held-oos.txt", "held-amd-oos.txt", "held-amd2-oos.txt"} {
+	for _, file := range []string{"held-oos.txt", "held-amd-oos.txt", "held-amd2-oos.txt", "held-amd3-oos.txt"} {
 		for change, r := range withinMisses(t, file) {
 			if r > RunnerHeld || r < 1/RunnerHeld {
 				t.Errorf("%s: predicted ×%.2f of what the runner measured, beyond RunnerHeld ×%.2f", change, r, RunnerHeld)
@@ -114,7 +115,7 @@ func TestOneThreadIsHeld(t *testing.T) {
 // heldHosts are the held files by the host that measured them.
 var heldHosts = map[string][]string{
 	"Intel": {"held.txt", "held-oos.txt"},
-	"AMD":   {"held-amd.txt", "held-amd-oos.txt", "held-amd2-oos.txt"},
+	"AMD":   {"held-amd.txt", "held-amd-oos.txt", "held-amd2-oos.txt", "held-amd3-oos.txt"},
 }
 
 // TestAMeasurementAgainIsAFloor: WithinCoresAgain says what the held
