@@ -340,6 +340,7 @@ func (r *runner) extraRounds(ctx context.Context) (bool, error) {
 		}
 		if len(short) > 0 && !began.IsZero() && time.Since(began) < within && repairs < most {
 			cells, why = short, repairing
+			r.addedUntil = began.Add(within)
 			repairs++
 			r.res.RepairRounds = max(r.res.RepairRounds, rounds)
 		} else if r.opts.Precision > 0 {
@@ -350,6 +351,10 @@ func (r *runner) extraRounds(ctx context.Context) (bool, error) {
 				break
 			}
 			cells, why = wide, fmt.Sprintf("toward ±%.3g%%", 100*r.opts.Precision)
+			r.addedUntil = time.Time{}
+			if r.opts.MaxTime > 0 {
+				r.addedUntil = r.res.Started.Add(r.opts.MaxTime)
+			}
 		}
 		if len(cells) == 0 {
 			break

@@ -63,6 +63,10 @@ type Progress struct {
 	// Extra is set in the rounds added after the planned ones: to replace
 	// quarantined rounds, or to reach the requested precision.
 	Extra string
+	// Left, in an added round, is the most the added rounds may still
+	// take (their budget's rest): they end sooner where their cells are
+	// settled. Zero: no bound is known.
+	Left time.Duration
 }
 
 // ETA estimates the time left from the pace so far.
@@ -135,6 +139,8 @@ type runner struct {
 	commands  map[string]*commandCell
 	done      int
 	total     int
+	// addedUntil is when the added rounds' budget ends (Progress.Left).
+	addedUntil time.Time
 	// floorStandIn, where a test sets it, stands in for floorProbe.
 	floorStandIn func(context.Context, Cell) (workloads.Metric, bool, error)
 }
@@ -228,7 +234,11 @@ func (r *runner) round(ctx context.Context, cells []Cell, round int, extra strin
 			return true, nil
 		}
 		if r.opts.Progress != nil {
-			r.opts.Progress(Progress{round + 1, r.opts.Rounds, r.done, r.total, c, time.Since(r.res.Started), extra})
+			var left time.Duration
+			if extra != "" && !r.addedUntil.IsZero() {
+				left = max(0, time.Until(r.addedUntil)).Round(time.Second)
+			}
+			r.opts.Progress(Progress{round + 1, r.opts.Rounds, r.done, r.total, c, time.Since(r.res.Started), extra, left})
 		}
 		if _, ok := r.res.Unsupported[c.Name()]; ok {
 			r.done++

@@ -21,6 +21,12 @@ func Progress(w io.Writer) func(harness.Progress) {
 		round := fmt.Sprintf("round %d/%d", p.Round, p.Rounds)
 		if p.Extra != "" {
 			round = fmt.Sprintf("added round %d, %s", p.Round-p.Rounds, p.Extra)
+			// An added round's pace says nothing of how many more come:
+			// their budget does.
+			eta = ""
+			if p.Left > 0 {
+				eta = " up to " + p.Left.String() + " more"
+			}
 		}
 		if tty {
 			ClearLine(w)
