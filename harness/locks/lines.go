@@ -86,35 +86,45 @@ func (a *addresses) add(addr uintptr) {
 // one after a lock was released since its previous write to the line
 // (another thread wrote it while this one held the lock); and a lock's
 // own write as it acquires (where threads meet: the write just before an
-// acquisition). Any other write straight after a write to the same line,
-// a counter beside its lock, finds the line in the core's cache. Its
-// table is keyed by the line's first address.
+// acquisition), unless the lock is taken shared straight after a plain
+// write of this operation to its line (a counter beside a read lock,
+// written just before it is taken: the write brought the line, and no
+// reader waits on it). Any other write straight after a write to the same
+// line, a counter beside its lock, finds the line in the core's cache.
+// Its table is keyed by the line's first address.
 type transfers struct {
 	addresses
 	last    uintptr // the line the operation's last atomic wrote
 	crossed bool    // a lock event since
 	pending uintptr // a write taken for a cached line, unless a lock's acquiring one
+	// releasing says a release event came last, so the next write is the
+	// lock's giving back; released that the last write was; afterPlain
+	// that the write before pending was neither.
+	releasing, released, afterPlain bool
 }
 
 // next begins an operation.
-func (v *transfers) next() { v.last, v.pending = 0, 0 }
+func (v *transfers) next() { v.last, v.pending, v.released = 0, 0, false }
 
-// lockEvent notes an acquisition or a release: the write just before an
-// acquisition, if taken for a cached line, was the lock's own.
-func (v *transfers) lockEvent(acquire bool) {
-	if acquire && v.pending != 0 {
+// lockEvent notes an acquisition (shared or not) or a release: the write
+// just before an acquisition, if taken for a cached line, was the lock's
+// own.
+func (v *transfers) lockEvent(acquire, shared bool) {
+	if acquire && v.pending != 0 && !(shared && v.afterPlain) {
 		v.addresses.add(v.pending)
 	}
-	v.crossed, v.pending = true, 0
+	v.crossed, v.pending, v.releasing = true, 0, !acquire
 }
 
 func (v *transfers) write(p unsafe.Pointer) {
 	line := uintptr(p) / lineSize * lineSize
+	release := v.releasing
+	v.releasing = false
 	if line == v.last && !v.crossed {
-		v.pending = line
+		v.pending, v.afterPlain, v.released = line, !v.released, release
 		return
 	}
-	v.last, v.crossed, v.pending = line, false, 0
+	v.last, v.crossed, v.pending, v.released = line, false, 0, release
 	v.addresses.add(line)
 }
 

@@ -56,7 +56,7 @@ func TestAddressesByLine(t *testing.T) {
 			written.write(unsafe.Pointer(&buf[i]))
 			moved.write(unsafe.Pointer(&buf[i]))
 		}
-		moved.lockEvent(false)
+		moved.lockEvent(false, false)
 		moved.write(unsafe.Pointer(&buf[len(buf)-1]))
 	}
 	got := lines(&written, &moved)

@@ -147,7 +147,8 @@ func TestProfileExactAcrossProcesses(t *testing.T) {
 // counter of all. A lock's writes may find its line taken (a release after
 // what it held, an acquisition after work outside); a counter's write
 // straight after a write to its line does not (the shard's counter after
-// its release).
+// its release), nor a read lock's acquisition straight after its
+// counter's write (shards-first).
 func TestLinesByHand(t *testing.T) {
 	bin := handcount(t)
 	for _, c := range []struct {
@@ -161,6 +162,7 @@ func TestLinesByHand(t *testing.T) {
 		{"shards", Lines{Hottest: 2.0 / 16, Others: 15, OtherTransfers: 30.0 / 16}},
 		{"shards-counter", Lines{Hottest: 2.0 / 16, Others: 15, OtherTransfers: 30.0 / 16}},
 		{"shards-global", Lines{Hottest: 1, Others: 16, OtherTransfers: 2}},
+		{"shards-first", Lines{Hottest: 2.0 / 16, Others: 15, OtherTransfers: 30.0 / 16}},
 	} {
 		p, err := Count(context.Background(), []string{bin, c.variant, "320"}, nil)
 		if err != nil {

@@ -160,6 +160,12 @@ var ops = map[string]func(){
 	"shards":         func() { shardRead() },
 	"shards-counter": func() { shardRead().n.Add(1) },
 	"shards-global":  func() { shardRead(); count.Add(1) },
+	// The shard's counter written just before its read lock is taken.
+	"shards-first": func() {
+		sh := &shards[next%16]
+		sh.n.Add(1)
+		shardRead()
+	},
 	// One of 64 Mutex stripes in turn around work100, and beside it
 	// work300 under a Mutex of its own.
 	"stripes": func() {
