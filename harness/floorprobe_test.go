@@ -153,18 +153,7 @@ func TestRepairOfAStuckHostEnds(t *testing.T) {
 		{"back in the kept state", 38.2, 1, 0},
 	} {
 		c, o := repairCell(t, 3, DefaultQuarantine)
-		r := newRunner([]Cell{c}, o)
-		r.rng = rand.New(rand.NewPCG(1, 2))
-		r.res.Started = time.Now().Add(-3 * time.Second) // a window took a second: the budget is long
-		r.done = 3
-		for i, f := range []float64{37.7, 21.3, 38.1} {
-			r.res.Samples = append(r.res.Samples, Sample{Cell: c, Round: i, Metrics: []workloads.Metric{
-				{Value: 30, Unit: records.NsPerOp}, {Value: f, Unit: records.FloorProbe}}})
-		}
-		r.judge()
-		r.floorStandIn = func(context.Context, Cell) (workloads.Metric, bool, error) {
-			return workloads.Metric{Value: k.before, Unit: records.FloorProbe}, true, nil
-		}
+		r := setAsideOne(c, o, k.before)
 		if _, err := r.extraRounds(context.Background()); err != nil {
 			t.Fatal(err)
 		}
@@ -245,4 +234,23 @@ func repairCell(t *testing.T, rounds int, q Quarantine) (Cell, Options) {
 		return corpus.Cached(corpus.Spec{Seed: 1, CAs: cas, Hits: cas, Misses: 8})
 	}
 	return Cell{Impl: impls.All()[0], Workload: workloads.Issuer, Params: p, Threads: 1}, o
+}
+
+// setAsideOne is a runner of c that measured three rounds, a window a
+// second (the repair's budget is long), the second set aside as the host
+// in its other state; every floor probe from then on reads before.
+func setAsideOne(c Cell, o Options, before float64) *runner {
+	r := newRunner([]Cell{c}, o)
+	r.rng = rand.New(rand.NewPCG(1, 2))
+	r.res.Started = time.Now().Add(-3 * time.Second)
+	r.done = 3
+	for i, f := range []float64{37.7, 21.3, 38.1} {
+		r.res.Samples = append(r.res.Samples, Sample{Cell: c, Round: i, Metrics: []workloads.Metric{
+			{Value: 30, Unit: records.NsPerOp}, {Value: f, Unit: records.FloorProbe}}})
+	}
+	r.judge()
+	r.floorStandIn = func(context.Context, Cell) (workloads.Metric, bool, error) {
+		return workloads.Metric{Value: before, Unit: records.FloorProbe}, true, nil
+	}
+	return r
 }

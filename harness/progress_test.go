@@ -2,12 +2,8 @@ package harness
 
 import (
 	"context"
-	"math/rand/v2"
 	"testing"
 	"time"
-
-	"github.com/perfrun/perfrun/records"
-	"github.com/perfrun/perfrun/workloads"
 )
 
 // TestAddedRoundsSayTheirBudget: a round that repairs set-aside samples
@@ -17,19 +13,8 @@ func TestAddedRoundsSayTheirBudget(t *testing.T) {
 	c, o := repairCell(t, 3, DefaultQuarantine)
 	var seen []Progress
 	o.Progress = func(p Progress) { seen = append(seen, p) }
-	r := newRunner([]Cell{c}, o)
-	r.rng = rand.New(rand.NewPCG(1, 2))
-	r.res.Started = time.Now().Add(-3 * time.Second) // a window took a second
-	r.done = 3
-	for i, f := range []float64{37.7, 21.3, 38.1} {
-		r.res.Samples = append(r.res.Samples, Sample{Cell: c, Round: i, Metrics: []workloads.Metric{
-			{Value: 30, Unit: records.NsPerOp}, {Value: f, Unit: records.FloorProbe}}})
-	}
-	r.judge()
 	// The host stays in its other state: every added round is probes alone.
-	r.floorStandIn = func(context.Context, Cell) (workloads.Metric, bool, error) {
-		return workloads.Metric{Value: 21.3, Unit: records.FloorProbe}, true, nil
-	}
+	r := setAsideOne(c, o, 21.3)
 	budget := r.repairBudget(r.short(), 3)
 	if _, err := r.extraRounds(context.Background()); err != nil {
 		t.Fatal(err)
