@@ -26,7 +26,28 @@ type shared struct {
 	mu      sync.Mutex
 	value   int
 	_       [48]byte
+	spin    rwSpin
+	_       [60]byte
 }
+
+// rwSpin is a reader-writer spin lock on one word, as folly's RWSpinLock
+// is: a reader adds its unit to the word, backs out where a writer holds
+// it, and takes its unit off to give it back.
+type rwSpin struct{ bits atomic.Int32 }
+
+const (
+	spinWriter = 1
+	spinReader = 4
+)
+
+func (l *rwSpin) RLock() {
+	for l.bits.Add(spinReader)&spinWriter != 0 {
+		l.bits.Add(-spinReader)
+		runtime.Gosched()
+	}
+}
+
+func (l *rwSpin) RUnlock() { l.bits.Add(-spinReader) }
 
 // works are the operations, in the published tables' names.
 var works = []work{
@@ -47,6 +68,11 @@ var works = []work{
 		s.rw.RLock()
 		runtime.KeepAlive(s.value)
 		s.rw.RUnlock()
+	}},
+	{"folly-rwspin-reads", "folly's folly_rwspin_reads: the guarded value read under RWSpinLock's read lock", func(s *shared) {
+		s.spin.RLock()
+		runtime.KeepAlive(s.value)
+		s.spin.RUnlock()
 	}},
 }
 
