@@ -1,0 +1,100 @@
+// Command occupancy times one contended cache line two ways on two
+// threads: a hand-over (each thread waits for the other's write, then
+// writes: the line moves every write) and a write while both threads add
+// to it as fast as they can (the time per add over both: a core may keep
+// the line for several). A model that charges every contended write a
+// hand-over reads the first; a line that saturates serves at the second.
+//
+//	go run ./scaling/runner/occupancy
+package main
+
+import (
+	"fmt"
+	"runtime"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// padded is a counter alone on its cache line.
+type padded struct {
+	_ [64]byte
+	n atomic.Int64
+	_ [64]byte
+}
+
+// hammer: two goroutines add to one counter as fast as they can; ns per add over both.
+func hammer(d time.Duration) float64 {
+	var c padded
+	var stop atomic.Bool
+	var wg sync.WaitGroup
+	var ops [2]int64
+	for i := 0; i < 2; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			n := int64(0)
+			for !stop.Load() {
+				for j := 0; j < 64; j++ {
+					c.n.Add(1)
+				}
+				n += 64
+			}
+			ops[i] = n
+		}(i)
+	}
+	time.Sleep(d)
+	stop.Store(true)
+	wg.Wait()
+	return float64(d.Nanoseconds()) / float64(ops[0]+ops[1])
+}
+
+// alone: one goroutine adds; ns per add.
+func alone(d time.Duration) float64 {
+	var c padded
+	start := time.Now()
+	n := 0
+	for time.Since(start) < d {
+		for j := 0; j < 1024; j++ {
+			c.n.Add(1)
+		}
+		n += 1024
+	}
+	return float64(time.Since(start).Nanoseconds()) / float64(n)
+}
+
+// pingpong: each thread waits for the other's write, then writes: ns per hand-over.
+func pingpong(d time.Duration) float64 {
+	var c padded
+	var wg sync.WaitGroup
+	const rounds = 200000
+	start := time.Now()
+	for i := int64(0); i < 2; i++ {
+		wg.Add(1)
+		go func(me int64) {
+			defer wg.Done()
+			for r := int64(0); r < rounds; r++ {
+				want := 2*r + me
+				for c.n.Load() != want {
+				}
+				c.n.Add(1)
+			}
+		}(i)
+	}
+	wg.Wait()
+	return float64(time.Since(start).Nanoseconds()) / float64(2*rounds)
+}
+
+func main() {
+	runtime.GOMAXPROCS(2)
+	var a, h, p []float64
+	for i := 0; i < 7; i++ {
+		a = append(a, alone(200*time.Millisecond))
+		h = append(h, hammer(300*time.Millisecond))
+		p = append(p, pingpong(0))
+	}
+	med := func(v []float64) float64 { sort.Float64s(v); return v[len(v)/2] }
+	fmt.Printf("alone %.1f ns an add; two hammering %.1f ns an add (both); ping-pong %.1f ns a hand-over (median of 7, interleaved)\n", med(a), med(h), med(p))
+	fmt.Println("alone", a, "\nhammer", h, "\npingpong", p)
+}
