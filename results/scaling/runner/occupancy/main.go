@@ -4,6 +4,9 @@
 // to it as fast as they can (the time per add over both: a core may keep
 // the line for several). A model that charges every contended write a
 // hand-over reads the first; a line that saturates serves at the second.
+// Beside them it times a call as a store's lookup is made, local work and
+// one add to the shared line, at 2 threads over 1: the ratio a change
+// that adds such a line is measured at.
 //
 //	go run ./scaling/runner/occupancy
 package main
@@ -86,15 +89,61 @@ func pingpong(d time.Duration) float64 {
 	return float64(time.Since(start).Nanoseconds()) / float64(2*rounds)
 }
 
+// local is work a call does alone, as a store's lookup does between its
+// writes to a shared line: n multiply-divides of a value of its own.
+//
+//go:noinline
+func local(n int) int {
+	v := n
+	for range n {
+		v *= 3
+		v /= 3
+	}
+	return v
+}
+
+// calls: threads goroutines each doing local work and one add to the
+// shared counter a call, for d; ns per call of one thread.
+func calls(threads int, d time.Duration) float64 {
+	var c padded
+	var stop atomic.Bool
+	var wg sync.WaitGroup
+	done := make([]int64, threads)
+	for i := range threads {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			n := int64(0)
+			for !stop.Load() {
+				for range 16 {
+					local(40)
+					c.n.Add(1)
+				}
+				n += 16
+			}
+			done[i] = n
+		}(i)
+	}
+	time.Sleep(d)
+	stop.Store(true)
+	wg.Wait()
+	var total int64
+	for _, n := range done {
+		total += n
+	}
+	return float64(d.Nanoseconds()) * float64(threads) / float64(total)
+}
+
 func main() {
 	runtime.GOMAXPROCS(2)
-	var a, h, p []float64
+	var a, h, p, r []float64
 	for i := 0; i < 7; i++ {
 		a = append(a, alone(200*time.Millisecond))
 		h = append(h, hammer(300*time.Millisecond))
 		p = append(p, pingpong(0))
+		r = append(r, calls(2, 200*time.Millisecond)/calls(1, 200*time.Millisecond))
 	}
 	med := func(v []float64) float64 { sort.Float64s(v); return v[len(v)/2] }
-	fmt.Printf("alone %.1f ns an add; two hammering %.1f ns an add (both); ping-pong %.1f ns a hand-over (median of 7, interleaved)\n", med(a), med(h), med(p))
-	fmt.Println("alone", a, "\nhammer", h, "\npingpong", p)
+	fmt.Printf("alone %.1f ns an add; two hammering %.1f ns an add (both); ping-pong %.1f ns a hand-over; a call with one add, 2 threads over 1: %.2f (median of 7, interleaved)\n", med(a), med(h), med(p), med(r))
+	fmt.Println("alone", a, "\nhammer", h, "\npingpong", p, "\ncalls", r)
 }
