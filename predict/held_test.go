@@ -140,21 +140,16 @@ func TestAMeasurementAgainIsAFloor(t *testing.T) {
 		t.Logf("%-16s no one prediction misses less than %.1f%%", name, 100*least[name])
 	}
 	got := FloorOver(WithinCoresAgain.Where, least)
-	if rounded(got) != rounded(WithinCoresAgain) {
+	if got.String() != WithinCoresAgain.String() {
 		t.Errorf("perfrun states %q beside a prediction within the cores; the held sets give %q", WithinCoresAgain, got)
 	}
 	t.Logf("at 1 thread: %s", FloorOver("", Again(1, all...)))
 }
 
-// rounded is f as it is printed: its misses to the percent.
-func rounded(f Floor) Floor {
-	f.Median, f.Worst = math.Round(100*f.Median)/100, math.Round(100*f.Worst)/100
-	return f
-}
-
-// TestAgainIsTheSpreadOfOneChange: the floor of a change measured at 0.5
-// and 1.5 is 50% (one prediction of 1 misses both by it), a change
-// measured once has none, and a seed is not part of a change's name.
+// TestAgainIsTheSpreadOfOneChange: a change whose two campaigns' ratios
+// are 0.5 and 1.5 has a floor of 50% (one prediction of 1 misses both by
+// it), a change in one campaign has none, and a seed is not part of a
+// change's name.
 func TestAgainIsTheSpreadOfOneChange(t *testing.T) {
 	held := func(name string, ratio float64) HeldChange {
 		return HeldChange{Name: name, head: &records.Cell{Values: map[string][]float64{"measured-ratio-2t": {ratio}}}}
