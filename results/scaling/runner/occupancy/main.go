@@ -29,28 +29,7 @@ type padded struct {
 
 // hammer: two goroutines add to one counter as fast as they can; ns per add over both.
 func hammer(d time.Duration) float64 {
-	var c padded
-	var stop atomic.Bool
-	var wg sync.WaitGroup
-	var ops [2]int64
-	for i := 0; i < 2; i++ {
-		wg.Add(1)
-		go func(i int) {
-			defer wg.Done()
-			n := int64(0)
-			for !stop.Load() {
-				for j := 0; j < 64; j++ {
-					c.n.Add(1)
-				}
-				n += 64
-			}
-			ops[i] = n
-		}(i)
-	}
-	time.Sleep(d)
-	stop.Store(true)
-	wg.Wait()
-	return float64(d.Nanoseconds()) / float64(ops[0]+ops[1])
+	return float64(d.Nanoseconds()) / float64(adds(2, 0, d))
 }
 
 // alone: one goroutine adds; ns per add.
@@ -68,7 +47,7 @@ func alone(d time.Duration) float64 {
 }
 
 // pingpong: each thread waits for the other's write, then writes: ns per hand-over.
-func pingpong(d time.Duration) float64 {
+func pingpong() float64 {
 	var c padded
 	var wg sync.WaitGroup
 	const rounds = 200000
@@ -105,24 +84,35 @@ func local(n int) int {
 // calls: threads goroutines each doing local work and one add to the
 // shared counter a call, for d; ns per call of one thread.
 func calls(threads int, d time.Duration) float64 {
+	return float64(d.Nanoseconds()) * float64(threads) / float64(adds(threads, 40, d))
+}
+
+// adds runs threads goroutines for d, each making calls of work steps of
+// local work (none: adds alone) and one add to a shared counter, and
+// returns the adds they made in all.
+func adds(threads, work int, d time.Duration) int64 {
 	var c padded
 	var stop atomic.Bool
 	var wg sync.WaitGroup
 	done := make([]int64, threads)
 	for i := range threads {
-		wg.Add(1)
-		go func(i int) {
-			defer wg.Done()
-			n := int64(0)
+		wg.Go(func() {
+			n := int64(0) // a local count: the threads share no line but c's
 			for !stop.Load() {
-				for range 16 {
-					local(40)
-					c.n.Add(1)
+				if work == 0 { // a batch of adds alone, as tight as they go
+					for range 64 {
+						c.n.Add(1)
+					}
+				} else {
+					for range 64 {
+						local(work)
+						c.n.Add(1)
+					}
 				}
-				n += 16
+				n += 64
 			}
 			done[i] = n
-		}(i)
+		})
 	}
 	time.Sleep(d)
 	stop.Store(true)
@@ -131,7 +121,7 @@ func calls(threads int, d time.Duration) float64 {
 	for _, n := range done {
 		total += n
 	}
-	return float64(d.Nanoseconds()) * float64(threads) / float64(total)
+	return total
 }
 
 func main() {
@@ -140,7 +130,7 @@ func main() {
 	for i := 0; i < 7; i++ {
 		a = append(a, alone(200*time.Millisecond))
 		h = append(h, hammer(300*time.Millisecond))
-		p = append(p, pingpong(0))
+		p = append(p, pingpong())
 		r = append(r, calls(2, 200*time.Millisecond)/calls(1, 200*time.Millisecond))
 	}
 	med := func(v []float64) float64 { sort.Float64s(v); return v[len(v)/2] }
