@@ -280,7 +280,8 @@ func (r *runner) round(ctx context.Context, cells []Cell, round int, extra strin
 }
 
 // window measures one cell once, then probes the machine's speed on the
-// cell's threads (see probe.go).
+// cell's threads (see probe.go) and, on two threads or more, the transfer
+// between its first two cores (transfer.go).
 func (r *runner) window(ctx context.Context, c Cell, round int) (Sample, error) {
 	measureOnce, err := r.setUp(c)
 	if err != nil {
@@ -306,6 +307,11 @@ func (r *runner) window(ctx context.Context, c Cell, round int) (Sample, error) 
 		return Sample{}, fmt.Errorf("cell %s: floor probe: %w", c.Name(), err)
 	} else if ok {
 		m = append(m, f)
+	}
+	if c.Threads >= 2 && c.Threads <= Cores() {
+		if t, ok := transferProbe(r.cpus); ok {
+			m = append(m, t)
+		}
 	}
 	return Sample{Cell: c, Round: round, Start: start, Metrics: m}, nil
 }

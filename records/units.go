@@ -108,6 +108,11 @@ const (
 	// window: the floor of the cell's workload (a Go map looked up by the
 	// same keys), run for a few milliseconds on the window's thread count.
 	FloorProbe = "floor-probe-ns/call"
+	// TransferProbe is what one write cost right after the window when
+	// the other of the window's first two cores wrote its cache line last,
+	// in nanoseconds: which pair of cores the host gave the window, for a
+	// change whose cost is a shared line.
+	TransferProbe = "transfer-probe-ns/write"
 )
 
 // LockUnits are the units of a lock profile, in the order perfrun writes

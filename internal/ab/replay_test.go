@@ -2,6 +2,7 @@ package ab
 
 import (
 	"bufio"
+	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -64,6 +65,7 @@ func TestReplayReproducesCampaigns(t *testing.T) {
 // input: malformed rows, impossible values and mixed machines are refused.
 func TestReadWindowsRefusesForgeries(t *testing.T) {
 	head := "cell,round,arm,value,probe,aside,cores\n"
+	full := "cell,round,arm,value,probe,aside,cores,transfer\n"
 	for name, text := range map[string]string{
 		"empty":      "",
 		"header":     "a,b,c\n1,2,3\n",
@@ -81,10 +83,39 @@ func TestReadWindowsRefusesForgeries(t *testing.T) {
 		"newline name":   head + "\"Issuer/impl=a/threads=1\n::error::forged\",0,head,1,1,,2\n",
 		"cr name":        head + "\"Issuer/impl=a/threads=1\rPASS\",0,head,1,1,,2\n",
 		"newline reason": head + "Issuer/impl=a/threads=1,0,head,1,1,\"slow\nPASS row\",2\n",
+		"transfer":       full + "Issuer/impl=a/threads=2,0,head,1,1,,2,-1e-7\n",
+		"transfer nan":   full + "Issuer/impl=a/threads=2,0,head,1,1,,2,NaN\n",
+		"a column more":  full[:len(full)-1] + ",more\nIssuer/impl=a/threads=2,0,head,1,1,,2,0,x\n",
 	} {
 		if _, err := ReadWindows(strings.NewReader(text), 2); err == nil {
 			t.Errorf("%s: read without error", name)
 		}
+	}
+}
+
+// TestWindowsKeepTheTransfer: a window's transfer probe is written and
+// read back; a file of an earlier ab, without the column, reads as none
+// measured.
+func TestWindowsKeepTheTransfer(t *testing.T) {
+	cell := "Issuer/impl=a/threads=2"
+	data := WriteWindows([]string{cell}, map[string][]compare.Window{cell: {
+		{Round: 0, Arm: ArmBase, Value: 2e-8, Probe: 3e-8, Transfer: 1.3e-7},
+		{Round: 0, Arm: ArmHead, Value: 5e-8, Probe: 3e-8},
+	}}, 2)
+	rec, err := ReadWindows(bytes.NewReader(data), 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rec.Windows[cell]; len(got) != 2 || got[0].Transfer != 1.3e-7 || got[1].Transfer != 0 {
+		t.Errorf("read back %+v, want the transfers 1.3e-7 and 0", got)
+	}
+	old := "cell,round,arm,value,probe,aside,cores\n" + cell + ",0,head,5e-8,3e-8,,2\n"
+	rec, err = ReadWindows(strings.NewReader(old), 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rec.Windows[cell]; len(got) != 1 || got[0].Transfer != 0 || got[0].Value != 5e-8 {
+		t.Errorf("an earlier file read as %+v", got)
 	}
 }
 

@@ -239,7 +239,7 @@ func (r *Runner) runWindows(ctx context.Context, match string, first int) ([]*re
 // times, and returns every window it measured, the disturbed ones marked
 // with why (armsOf makes the round's values of them).
 func (r *Runner) measureCell(procs map[string]*armProcess, name string, round, ci int) ([]compare.Window, error) {
-	probe := records.Tidy(records.Probe)
+	probe, transfer := records.Tidy(records.Probe), records.Tidy(records.TransferProbe)
 	inner := max(r.Inner, 1)
 	var out []compare.Window
 	for k := range inner {
@@ -253,7 +253,7 @@ func (r *Runner) measureCell(procs map[string]*armProcess, name string, round, c
 			}
 			why := r.disturbed(triple, probe)
 			for arm, w := range triple {
-				out = append(out, compare.Window{Round: round, Arm: arm, Value: w[r.Metric], Probe: w[probe], Aside: why})
+				out = append(out, compare.Window{Round: round, Arm: arm, Value: w[r.Metric], Probe: w[probe], Transfer: w[transfer], Aside: why})
 			}
 			if why == "" {
 				break

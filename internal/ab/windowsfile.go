@@ -19,8 +19,9 @@ import (
 	"github.com/perfrun/perfrun/records"
 )
 
-// windowsHeader is the first row of a windows file.
-var windowsHeader = []string{"cell", "round", "arm", "value", "probe", "aside", "cores"}
+// windowsHeader is the first row of a windows file. A file of an earlier
+// ab has the first six columns (no cores) or seven (no transfer).
+var windowsHeader = []string{"cell", "round", "arm", "value", "probe", "aside", "cores", "transfer"}
 
 // WriteWindows is every window of a comparison, one row each, with the
 // cores of the machine that measured them: what the report's strip plot
@@ -32,7 +33,8 @@ func WriteWindows(cells []string, windows map[string][]compare.Window, cores int
 	for _, c := range cells {
 		for _, x := range windows[c] {
 			w.Write([]string{records.CSVText(c), strconv.Itoa(x.Round), x.Arm, strconv.FormatFloat(x.Value, 'g', -1, 64),
-				strconv.FormatFloat(x.Probe, 'g', -1, 64), records.CSVText(x.Aside), strconv.Itoa(cores)})
+				strconv.FormatFloat(x.Probe, 'g', -1, 64), records.CSVText(x.Aside), strconv.Itoa(cores),
+				strconv.FormatFloat(x.Transfer, 'g', -1, 64)})
 		}
 	}
 	w.Flush()
@@ -58,8 +60,8 @@ var ErrBadWindows = errors.New("not a windows file of perfrun ab")
 func ReadWindows(r io.Reader, cores int) (*Recording, error) {
 	cr := csv.NewReader(io.LimitReader(r, 64<<20))
 	head, err := cr.Read()
-	legacy := err == nil && slices.Equal(head, windowsHeader[:6])
-	if err != nil || !legacy && !slices.Equal(head, windowsHeader) {
+	known := err == nil && len(head) >= 6 && len(head) <= len(windowsHeader) && slices.Equal(head, windowsHeader[:len(head)])
+	if !known {
 		return nil, fmt.Errorf("%w: the first row is not %q", ErrBadWindows, windowsHeader)
 	}
 	cr.FieldsPerRecord = len(head)
@@ -73,18 +75,23 @@ func ReadWindows(r io.Reader, cores int) (*Recording, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%w: %w", ErrBadWindows, err)
 		}
-		if legacy {
+		if len(row) < 7 {
 			row = append(row, strconv.Itoa(cores))
+		}
+		if len(row) < 8 {
+			row = append(row, "0")
 		}
 		row[0], row[5] = records.FromCSVText(row[0]), records.FromCSVText(row[5])
 		round, err1 := strconv.Atoi(row[1])
 		value, err2 := strconv.ParseFloat(row[3], 64)
 		probe, err3 := strconv.ParseFloat(row[4], 64)
 		cores, err4 := strconv.Atoi(row[6])
+		transfer, err5 := strconv.ParseFloat(row[7], 64)
 		arm := row[2]
 		switch {
-		case errors.Join(err1, err2, err3, err4) != nil, round < 0, round > 1<<20, cores < 1, cores > 1<<16,
+		case errors.Join(err1, err2, err3, err4, err5) != nil, round < 0, round > 1<<20, cores < 1, cores > 1<<16,
 			!(value > 0) || math.IsInf(value, 0), !(probe >= 0) || math.IsInf(probe, 0), // a time is positive
+			!(transfer >= 0) || math.IsInf(transfer, 0),
 			arm != ArmBase && arm != ArmHead && arm != ArmBase2, !CellName(row[0]), !oneLine(row[5]):
 			return nil, fmt.Errorf("%w: line %d: %q", ErrBadWindows, line, row)
 		}
@@ -99,7 +106,7 @@ func ReadWindows(r io.Reader, cores int) (*Recording, error) {
 			c, _ := set.Cell(name)
 			rec.Cells = append(rec.Cells, c)
 		}
-		rec.Windows[name] = append(rec.Windows[name], compare.Window{Round: round, Arm: arm, Value: value, Probe: probe, Aside: row[5]})
+		rec.Windows[name] = append(rec.Windows[name], compare.Window{Round: round, Arm: arm, Value: value, Probe: probe, Transfer: transfer, Aside: row[5]})
 	}
 	if len(rec.Cells) == 0 {
 		return nil, fmt.Errorf("%w: no windows", ErrBadWindows)
