@@ -34,8 +34,9 @@ type Arms struct {
 
 // Window is one arm's window of a cell: the gated value, the speed probe
 // measured after it, and why it was set aside ("" if it counted).
-// Transfer is the transfer probe after a window on two threads or more
-// (seconds a write to a line the other core wrote; 0 where none ran).
+// Transfer is the transfer probe after a window on two threads or more:
+// seconds a write to a line the other core wrote last; negative where
+// none ran.
 type Window struct {
 	Round                  int
 	Arm                    string

@@ -94,27 +94,28 @@ func TestReadWindowsRefusesForgeries(t *testing.T) {
 }
 
 // TestWindowsKeepTheTransfer: a window's transfer probe is written and
-// read back; a file of an earlier ab, without the column, reads as none
-// measured.
+// read back, a zero apart from none; a file of an earlier ab, without the
+// column, reads as none measured.
 func TestWindowsKeepTheTransfer(t *testing.T) {
 	cell := "Issuer/impl=a/threads=2"
 	data := WriteWindows([]string{cell}, map[string][]compare.Window{cell: {
 		{Round: 0, Arm: ArmBase, Value: 2e-8, Probe: 3e-8, Transfer: 1.3e-7},
 		{Round: 0, Arm: ArmHead, Value: 5e-8, Probe: 3e-8},
+		{Round: 0, Arm: ArmBase2, Value: 2e-8, Probe: 3e-8, Transfer: -1},
 	}}, 2)
 	rec, err := ReadWindows(bytes.NewReader(data), 2)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := rec.Windows[cell]; len(got) != 2 || got[0].Transfer != 1.3e-7 || got[1].Transfer != 0 {
-		t.Errorf("read back %+v, want the transfers 1.3e-7 and 0", got)
+	if got := rec.Windows[cell]; len(got) != 3 || got[0].Transfer != 1.3e-7 || got[1].Transfer != 0 || got[2].Transfer >= 0 {
+		t.Errorf("read back %+v, want the transfers 1.3e-7, 0 (too short to time) and none", got)
 	}
 	old := "cell,round,arm,value,probe,aside,cores\n" + cell + ",0,head,5e-8,3e-8,,2\n"
 	rec, err = ReadWindows(strings.NewReader(old), 2)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := rec.Windows[cell]; len(got) != 1 || got[0].Transfer != 0 || got[0].Value != 5e-8 {
+	if got := rec.Windows[cell]; len(got) != 1 || got[0].Transfer >= 0 || got[0].Value != 5e-8 {
 		t.Errorf("an earlier file read as %+v", got)
 	}
 }

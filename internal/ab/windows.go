@@ -253,7 +253,7 @@ func (r *Runner) measureCell(procs map[string]*armProcess, name string, round, c
 			}
 			why := r.disturbed(triple, probe)
 			for arm, w := range triple {
-				out = append(out, compare.Window{Round: round, Arm: arm, Value: w[r.Metric], Probe: w[probe], Transfer: w[transfer], Aside: why})
+				out = append(out, compare.Window{Round: round, Arm: arm, Value: w[r.Metric], Probe: w[probe], Transfer: probed(w, transfer), Aside: why})
 			}
 			if why == "" {
 				break
@@ -263,17 +263,30 @@ func (r *Runner) measureCell(procs map[string]*armProcess, name string, round, c
 	return out, nil
 }
 
+// probed is the window's value of unit, or -1 where it has none.
+func probed(w map[string]float64, unit string) float64 {
+	if v, ok := w[unit]; ok {
+		return v
+	}
+	return -1
+}
+
 // armsOf are a cell's arms over rounds [from, to) of its windows — the one
 // way a runner and a replay of its windows.csv make them: each arm's value
-// in a round is the median of its windows not set aside, and each
-// set-aside triple counts once (by its head window).
+// in a round is the median of its windows not set aside (the machine
+// disturbed them, or their threads ran on another pair of cores than most
+// of the look's: placed), and each set-aside triple counts once (by its
+// head window).
 func armsOf(windows []compare.Window, from, to int) compare.Arms {
 	var a compare.Arms
 	values := make(map[int]map[string][]float64)
+	var look []compare.Window
 	for _, w := range windows {
-		if w.Round < from || w.Round >= to {
-			continue
+		if w.Round >= from && w.Round < to {
+			look = append(look, w)
 		}
+	}
+	for _, w := range placed(look) {
 		a.Windows = append(a.Windows, w)
 		if w.Aside != "" {
 			if w.Arm == ArmHead {

@@ -34,11 +34,20 @@ func WriteWindows(cells []string, windows map[string][]compare.Window, cores int
 		for _, x := range windows[c] {
 			w.Write([]string{records.CSVText(c), strconv.Itoa(x.Round), x.Arm, strconv.FormatFloat(x.Value, 'g', -1, 64),
 				strconv.FormatFloat(x.Probe, 'g', -1, 64), records.CSVText(x.Aside), strconv.Itoa(cores),
-				strconv.FormatFloat(x.Transfer, 'g', -1, 64)})
+				transferText(x.Transfer)})
 		}
 	}
 	w.Flush()
 	return b.Bytes()
+}
+
+// transferText is a window's transfer as its column holds it: empty where
+// none ran.
+func transferText(t float64) string {
+	if t < 0 {
+		return ""
+	}
+	return strconv.FormatFloat(t, 'g', -1, 64)
 }
 
 // A Recording is the windows of a comparison read back: enough to judge
@@ -79,19 +88,22 @@ func ReadWindows(r io.Reader, cores int) (*Recording, error) {
 			row = append(row, strconv.Itoa(cores))
 		}
 		if len(row) < 8 {
-			row = append(row, "0")
+			row = append(row, "")
 		}
 		row[0], row[5] = records.FromCSVText(row[0]), records.FromCSVText(row[5])
 		round, err1 := strconv.Atoi(row[1])
 		value, err2 := strconv.ParseFloat(row[3], 64)
 		probe, err3 := strconv.ParseFloat(row[4], 64)
 		cores, err4 := strconv.Atoi(row[6])
-		transfer, err5 := strconv.ParseFloat(row[7], 64)
+		transfer, err5 := -1.0, error(nil)
+		if row[7] != "" {
+			transfer, err5 = strconv.ParseFloat(row[7], 64)
+		}
 		arm := row[2]
 		switch {
 		case errors.Join(err1, err2, err3, err4, err5) != nil, round < 0, round > 1<<20, cores < 1, cores > 1<<16,
 			!(value > 0) || math.IsInf(value, 0), !(probe >= 0) || math.IsInf(probe, 0), // a time is positive
-			!(transfer >= 0) || math.IsInf(transfer, 0),
+			row[7] != "" && !(transfer >= 0) || math.IsInf(transfer, 0),
 			arm != ArmBase && arm != ArmHead && arm != ArmBase2, !CellName(row[0]), !oneLine(row[5]):
 			return nil, fmt.Errorf("%w: line %d: %q", ErrBadWindows, line, row)
 		}

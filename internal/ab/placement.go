@@ -1,0 +1,56 @@
+package ab
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/perfrun/perfrun/compare"
+	"github.com/perfrun/perfrun/records"
+)
+
+// A small runner's two virtual CPUs are not always the same pair of
+// physical cores: for tens of seconds at a time its host may give them a
+// pair that shares a cache, where a line moves between them in a few
+// nanoseconds, and then a pair that does not, where it takes a hundred or
+// more. A change whose cost is a shared line measures at 2 threads what
+// the pair charges, and a look that mixed pairs reads between the two. So
+// a look keeps the windows of the pair most of its windows ran on, as the
+// harness keeps one state of its floor probe; each window's pair is told
+// by the transfer probe after it (results/scaling/runner/placement).
+const (
+	// placementApart is how many times apart two windows' transfers are
+	// where their threads ran on different pairs of cores.
+	placementApart = 2.0
+	// placementSlack is added to each transfer before they are compared,
+	// so that two windows of a pair that shares a cache, each a few
+	// nanoseconds and timed to the clock's resolution, are not apart.
+	placementSlack = 20e-9
+)
+
+// placed is ws, a look's windows of one cell, with those set aside whose
+// transfer probe puts their threads on another pair of cores than the
+// look's windows' median does. Windows without a probe are as they were.
+func placed(ws []compare.Window) []compare.Window {
+	var ts []float64
+	for _, w := range ws {
+		if w.Transfer >= 0 {
+			ts = append(ts, w.Transfer)
+		}
+	}
+	if len(ts) == 0 {
+		return ws
+	}
+	m := records.Median(ts)
+	out := slices.Clone(ws)
+	for i := range out {
+		w := &out[i]
+		if w.Aside != "" || w.Transfer < 0 {
+			continue
+		}
+		if r := (w.Transfer + placementSlack) / (m + placementSlack); r > placementApart || r < 1/placementApart {
+			w.Aside = fmt.Sprintf("its two threads ran on another pair of cores: a line moved between them in %.0f ns, where the look's windows' moved in %.0f ns",
+				1e9*w.Transfer, 1e9*m)
+		}
+	}
+	return out
+}

@@ -1,0 +1,90 @@
+package ab
+
+import (
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/perfrun/perfrun/compare"
+)
+
+// pairs are ten rounds of a change whose cost is a shared line, measured
+// at 2 threads: on a pair of cores that shares a cache (a line moves in
+// near seconds, head ÷ base 1.1) in the rounds near says, and on a pair
+// that does not (130 ns, head ÷ base 2.9) in the others. probe false
+// leaves every window without a transfer probe, as an earlier ab wrote.
+func pairs(near func(round int) bool, nearTransfer float64, probe bool) []compare.Window {
+	var ws []compare.Window
+	for r := range 10 {
+		t, ratio := 130e-9, 2.9
+		if near(r) {
+			t, ratio = nearTransfer, 1.1
+		}
+		if !probe {
+			t = -1
+		}
+		for _, arm := range []struct {
+			name string
+			v    float64
+		}{{ArmBase, 16e-9}, {ArmHead, 16e-9 * ratio}, {ArmBase2, 16e-9}} {
+			ws = append(ws, compare.Window{Round: r, Arm: arm.name, Value: arm.v, Probe: 3e-8, Transfer: t})
+		}
+	}
+	return ws
+}
+
+// ratioOf is head ÷ base over the arms' rounds (median of the rounds'),
+// and how many rounds have both.
+func ratioOf(a compare.Arms) (float64, int) {
+	var rs []float64
+	for r, h := range a.Head {
+		if b, ok := a.Base[r]; ok {
+			rs = append(rs, h/b)
+		}
+	}
+	if len(rs) == 0 {
+		return math.NaN(), 0
+	}
+	slices.Sort(rs)
+	return rs[len(rs)/2], len(rs)
+}
+
+// TestALookKeepsOnePairOfCores: a look that ran some rounds on a pair of
+// cores sharing a cache and the rest on a pair that does not keeps the
+// rounds of the pair most of them ran on, whichever it is, and says why
+// it set the others aside; two windows of a cache-sharing pair, 0 and 10
+// ns, are one pair; without probes every round counts, as before.
+func TestALookKeepsOnePairOfCores(t *testing.T) {
+	for _, c := range []struct {
+		what   string
+		near   func(int) bool
+		nearNs float64
+		probe  bool
+		ratio  float64
+		rounds int
+	}{
+		{"three rounds near", func(r int) bool { return r >= 3 && r < 6 }, 10e-9, true, 2.9, 7},
+		{"seven rounds near", func(r int) bool { return r < 7 }, 10e-9, true, 1.1, 7},
+		{"near at 0 and 10 ns", func(r int) bool { return r < 7 }, 0, true, 1.1, 7},
+		{"no probes", func(r int) bool { return r >= 3 && r < 6 }, 10e-9, false, 2.9, 10},
+		{"one pair", func(int) bool { return false }, 10e-9, true, 2.9, 10},
+	} {
+		ws := pairs(c.near, c.nearNs, c.probe)
+		if c.what == "near at 0 and 10 ns" {
+			for i := range ws {
+				if ws[i].Round%2 == 0 && ws[i].Transfer < 100e-9 {
+					ws[i].Transfer = 10e-9
+				}
+			}
+		}
+		a := armsOf(ws, 0, 10)
+		ratio, rounds := ratioOf(a)
+		if math.Abs(ratio-c.ratio) > 1e-9 || rounds != c.rounds {
+			t.Errorf("%s: head ÷ base %.2f over %d rounds, want %.2f over %d", c.what, ratio, rounds, c.ratio, c.rounds)
+		}
+		if c.rounds < 10 && !strings.Contains(a.Why, "another pair of cores") {
+			t.Errorf("%s: set aside as %q", c.what, a.Why)
+		}
+	}
+}
