@@ -29,11 +29,13 @@ const (
 
 // placed is ws, a look's windows of one cell, with those set aside whose
 // transfer probe puts their threads on another pair of cores than the
-// look's windows' median does. Windows without a probe are as they were.
+// median of the look's windows kept does. Windows without a probe are as
+// they were; those set aside already count for no pair, since a window
+// whose thread waited for a CPU may have had both probe threads on one.
 func placed(ws []compare.Window) []compare.Window {
 	var ts []float64
 	for _, w := range ws {
-		if w.Transfer >= 0 {
+		if w.Transfer >= 0 && w.Aside == "" {
 			ts = append(ts, w.Transfer)
 		}
 	}
