@@ -97,3 +97,22 @@ func TestALookKeepsOnePairOfCores(t *testing.T) {
 		}
 	}
 }
+
+// TestOtherPairsSaysSo: a cell some of whose windows ran on another pair
+// says how many were set aside and what a line cost on each pair; one
+// without probes, or on one pair, says nothing.
+func TestOtherPairsSaysSo(t *testing.T) {
+	near := func(r int) bool { return r >= 3 && r < 6 }
+	got := OtherPairs("c", pairs(near, 10e-9, true), 10)
+	for _, want := range []string{"c: 9 windows set aside", "another pair of cores", "in 10 ns", "in 130 ns in the 21 windows kept"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("%q, want %q in it", got, want)
+		}
+	}
+	if got := OtherPairs("c", pairs(near, 10e-9, false), 10); got != "" {
+		t.Errorf("no probes: %q", got)
+	}
+	if got := OtherPairs("c", pairs(func(int) bool { return false }, 10e-9, true), 10); got != "" {
+		t.Errorf("one pair: %q", got)
+	}
+}

@@ -3,6 +3,7 @@ package campaign
 import (
 	"context"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strconv"
@@ -89,7 +90,20 @@ func (c *Campaign) look(ctx context.Context, r *ab.Runner, start time.Time, coun
 		return nil, nil, err
 	}
 	c.finish(rep, r.Measuring, instrWarning, stopped)
+	rep.Warnings = append(rep.Warnings, otherPairs(windows, c.Rounds)...)
 	return rep, windows, nil
+}
+
+// otherPairs are a sentence for each cell some of whose windows ran on
+// another pair of cores than the rest of their look (ab.OtherPairs).
+func otherPairs(windows map[string][]compare.Window, rounds int) []string {
+	var out []string
+	for _, name := range slices.Sorted(maps.Keys(windows)) {
+		if s := ab.OtherPairs(name, windows[name], rounds); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // finish adds to the report of the looks the counts' verdicts, what cut

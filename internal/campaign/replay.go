@@ -42,6 +42,7 @@ func (c *Campaign) Replay(name string, data []byte, cores int) (*Result, *ab.Rec
 	c.addCounts(rep, c.judgeCounts(set.counted, set.profiled, set.counts, set.traffic, set.profiles, rec.Cores), rec.Cores)
 	rep.Old, rep.New = "base", "head"
 	rep.Warnings = append(rep.Warnings, fmt.Sprintf("judged again from %s: %d cells, %d-core machine; the numbers are the recording's", name, len(rec.Cells), rec.Cores))
+	rep.Warnings = append(rep.Warnings, otherPairs(rec.Windows, c.Rounds)...)
 	if unread := rec.Unread(); unread != "" {
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s holds %s past the rounds this replay's looks read (-looks %d × -rounds %d, stopping where every cell was decided): not judged",
 			name, unread, c.Looks, c.Rounds))
