@@ -13,7 +13,7 @@
 //
 // OUT is results/locks/run.sh's folder, its campaigns run with REPORT=1,
 // or a folder of NAME.windows.csv.gz as this one keeps them
-// (go run ./scaling/runner/placement scaling/runner/placement/held-6*.txt
+// (go run ./scaling/runner/placement scaling/runner/placement/held-far-*.txt
 // scaling/runner/placement).
 package main
 
