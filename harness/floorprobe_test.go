@@ -17,23 +17,7 @@ import (
 // floor is followed by the floor probe on its threads, and the control's
 // windows (no floor) by none.
 func TestFloorProbeAfterEveryLookupWindow(t *testing.T) {
-	p, err := workloads.Issuer.Resolve(map[string]string{"certs": "64"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cs []Cell
-	for _, th := range []int{1, 2} {
-		cs = append(cs, Cell{Impl: impls.All()[0], Workload: workloads.Issuer, Params: p, Threads: th})
-	}
-	o := DefaultOptions
-	o.Rounds, o.Window, o.Warmup, o.Quarantine = 2, 20*time.Millisecond, 5*time.Millisecond, Quarantine{}
-	o.Corpus = func(cas int) (*corpus.Corpus, error) {
-		return corpus.Cached(corpus.Spec{Seed: 1, CAs: cas, Hits: cas, Misses: 8})
-	}
-	res, err := Run(context.Background(), cs, o)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := lookupsAtOneAndTwo(t, 2)
 	floors := 0
 	for i := range res.Samples {
 		s := &res.Samples[i]
@@ -50,6 +34,31 @@ func TestFloorProbeAfterEveryLookupWindow(t *testing.T) {
 	if floors != 4 {
 		t.Errorf("%d floor probes, want 4 (2 cells × 2 rounds)", floors)
 	}
+}
+
+// lookupsAtOneAndTwo runs a design's lookups at 1 and 2 threads for
+// rounds short rounds, nothing set aside, with the probes after each
+// window.
+func lookupsAtOneAndTwo(t *testing.T, rounds int) *Outcome {
+	t.Helper()
+	p, err := workloads.Issuer.Resolve(map[string]string{"certs": "64"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cs []Cell
+	for _, th := range []int{1, 2} {
+		cs = append(cs, Cell{Impl: impls.All()[0], Workload: workloads.Issuer, Params: p, Threads: th})
+	}
+	o := DefaultOptions
+	o.Rounds, o.Window, o.Warmup, o.Quarantine = rounds, 20*time.Millisecond, 5*time.Millisecond, Quarantine{}
+	o.Corpus = func(cas int) (*corpus.Corpus, error) {
+		return corpus.Cached(corpus.Spec{Seed: 1, CAs: cas, Hits: cas, Misses: 8})
+	}
+	res, err := Run(context.Background(), cs, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
 }
 
 // TestQuarantineKeepsOneStateOfLookups: in the host's slow state every

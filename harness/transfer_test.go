@@ -1,14 +1,9 @@
 package harness
 
 import (
-	"context"
 	"testing"
-	"time"
 
-	"github.com/perfrun/perfrun/impls"
 	"github.com/perfrun/perfrun/records"
-	"github.com/perfrun/perfrun/store/corpus"
-	"github.com/perfrun/perfrun/workloads"
 )
 
 // TestTheTransferProbeTimesAWrite: on a machine of two cores or more the
@@ -39,23 +34,7 @@ func TestTheTransferProbeFollowsTwoThreads(t *testing.T) {
 	if Cores() < 2 {
 		t.Skip("one core")
 	}
-	p, err := workloads.Issuer.Resolve(map[string]string{"certs": "64"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cs []Cell
-	for _, th := range []int{1, 2} {
-		cs = append(cs, Cell{Impl: impls.All()[0], Workload: workloads.Issuer, Params: p, Threads: th})
-	}
-	o := DefaultOptions
-	o.Rounds, o.Window, o.Warmup, o.Quarantine = 3, 20*time.Millisecond, 5*time.Millisecond, Quarantine{}
-	o.Corpus = func(cas int) (*corpus.Corpus, error) {
-		return corpus.Cached(corpus.Spec{Seed: 1, CAs: cas, Hits: cas, Misses: 8})
-	}
-	res, err := Run(context.Background(), cs, o)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := lookupsAtOneAndTwo(t, 3)
 	probed := 0
 	for i := range res.Samples {
 		s := &res.Samples[i]
