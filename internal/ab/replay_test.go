@@ -1,65 +1,16 @@
 package ab
 
 import (
-	"bufio"
 	"bytes"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/perfrun/perfrun/compare"
-	"github.com/perfrun/perfrun/internal/recorded"
 	"github.com/perfrun/perfrun/store/corpus"
 )
-
-// TestReplayReproducesCampaigns: judged again from their recorded windows,
-// the campaigns of results/archive/campaigns (their windows in
-// testdata/campaigns.tar.bz2 and, the A/A ones, in internal/recorded's
-// aa-campaigns.tar.bz2; the verdicts ab gave them as they ran in its
-// verdicts.txt) get those verdicts — so a verdict re-derived from a run's
-// data by a trusted job is the verdict of the run.
-func TestReplayReproducesCampaigns(t *testing.T) {
-	dir, err := recorded.Unpack(t.TempDir(), filepath.Join("testdata", "campaigns.tar.bz2"), recorded.Path("aa-campaigns.tar.bz2"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Open(filepath.Join(dir, "verdicts.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	n := 0
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		name, recorded, ok := strings.Cut(sc.Text(), " ")
-		if !ok {
-			t.Fatalf("verdicts.txt: bad line %q", sc.Text())
-		}
-		n++
-		data, err := os.ReadFile(filepath.Join(dir, name+".csv"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		rec, err := ReadWindows(strings.NewReader(string(data)), 2)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		looks, measure := rec.Replay(10, 3)
-		rep, err := compare.Sequential(compare.DefaultThresholds, looks, measure)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if string(rep.Verdict) != recorded {
-			t.Errorf("%s: replayed %s, recorded %s", name, rep.Verdict, recorded)
-		}
-	}
-	if n != 25 {
-		t.Fatalf("found %d campaigns in verdicts.txt, want the 25 recorded", n)
-	}
-}
 
 // TestReadWindowsRefusesForgeries: a windows file is read as untrusted
 // input: malformed rows, impossible values and mixed machines are refused.

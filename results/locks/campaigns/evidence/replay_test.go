@@ -1,6 +1,7 @@
 // Package evidence holds ab's decision to the campaigns it was recorded
 // on: each one that kept its windows, judged again with `ab -v -replay`,
-// prints what its golden file holds, byte for byte.
+// prints what its golden file holds, byte for byte, and the 25 campaigns
+// of results/archive/campaigns get the verdicts they got as they ran.
 package evidence
 
 import (
