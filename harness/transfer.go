@@ -90,7 +90,7 @@ func transferProbe(cpus []int) (m workloads.Metric, ok bool) {
 		return m, false
 	}
 	d := median(far) - median(near)
-	return workloads.Metric{Value: float64(max(d, 0).Nanoseconds()), Unit: records.TransferProbe}, true
+	return workloads.Metric{Value: max(d, 0).Seconds(), Unit: records.TransferProbe}, true
 }
 
 // median is the middle of v (sorted in place).

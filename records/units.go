@@ -110,9 +110,10 @@ const (
 	FloorProbe = "floor-probe-ns/call"
 	// TransferProbe is what one write cost right after the window when
 	// the other of the window's first two cores wrote its cache line last,
-	// in nanoseconds: which pair of cores the host gave the window, for a
-	// change whose cost is a shared line.
-	TransferProbe = "transfer-probe-ns/write"
+	// in seconds (a zero of a nanosecond unit would not read back tidied):
+	// which pair of cores the host gave the window, for a change whose
+	// cost is a shared line.
+	TransferProbe = "transfer-probe-sec/write"
 )
 
 // LockUnits are the units of a lock profile, in the order perfrun writes
