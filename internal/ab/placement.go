@@ -11,8 +11,8 @@ import (
 
 // A small runner's two virtual CPUs are not always the same pair of
 // physical cores: for tens of seconds at a time its host may give them a
-// pair that shares a cache, where a line moves between them in a few
-// nanoseconds, and then a pair that does not, where it takes a hundred or
+// pair where a line moves between them in a few nanoseconds, as between
+// cores that share a cache, and then one where it takes a hundred or
 // more. A change whose cost is a shared line measures at 2 threads what
 // the pair charges, and a look that mixed pairs reads between the two. So
 // a look keeps the windows of the pair most of its windows ran on, as the
@@ -23,8 +23,8 @@ const (
 	// where their threads ran on different pairs of cores.
 	placementApart = 2.0
 	// placementSlack is added to each transfer before they are compared,
-	// so that two windows of a pair that shares a cache, each a few
-	// nanoseconds and timed to the clock's resolution, are not apart.
+	// so that two windows of a near pair, each a few nanoseconds and timed
+	// to the clock's resolution, are not apart.
 	placementSlack = 20e-9
 )
 

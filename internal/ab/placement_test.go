@@ -10,9 +10,9 @@ import (
 )
 
 // pairs are ten rounds of a change whose cost is a shared line, measured
-// at 2 threads: on a pair of cores that shares a cache (a line moves in
-// near seconds, head ÷ base 1.1) in the rounds near says, and on a pair
-// that does not (130 ns, head ÷ base 2.9) in the others. probe false
+// at 2 threads: on a near pair of cores (a line moves in nearTransfer
+// seconds, head ÷ base 1.1) in the rounds near says, and on a far pair
+// (130 ns, head ÷ base 2.9) in the others. probe false
 // leaves every window without a transfer probe, as an earlier ab wrote.
 func pairs(near func(round int) bool, nearTransfer float64, probe bool) []compare.Window {
 	var ws []compare.Window
@@ -51,9 +51,9 @@ func ratioOf(a compare.Arms) (float64, int) {
 }
 
 // TestALookKeepsOnePairOfCores: a look that ran some rounds on a pair of
-// cores sharing a cache and the rest on a pair that does not keeps the
+// cores where a line moves fast and the rest on a far pair keeps the
 // rounds of the pair most of them ran on, whichever it is, and says why
-// it set the others aside; two windows of a cache-sharing pair, 0 and 10
+// it set the others aside; two windows of a near pair, 0 and 10
 // ns, are one pair; windows set aside already (a worker waited for a CPU)
 // do not make the majority; without probes every round counts, as before.
 func TestALookKeepsOnePairOfCores(t *testing.T) {
