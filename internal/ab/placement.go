@@ -10,14 +10,14 @@ import (
 )
 
 // A small runner's two virtual CPUs are not always the same pair of
-// physical cores: for tens of seconds at a time its host may give them a
-// pair where a line moves between them in a few nanoseconds, as between
-// cores that share a cache, and then one where it takes a hundred or
-// more. A change whose cost is a shared line measures at 2 threads what
-// the pair charges, and a look that mixed pairs reads between the two. So
-// a look keeps the windows of the pair most of its windows ran on, as the
-// harness keeps one state of its floor probe; each window's pair is told
-// by the transfer probe after it (results/scaling/runner/placement).
+// physical cores: for a while its host may give them a pair where a line
+// moves between them fast, and then one where it moves many times slower
+// (results/scaling/runner/placement has the runner's). A change whose
+// cost is a shared line costs at 2 threads what the pair charges, and a
+// look that mixed pairs reads between the two. So a look keeps the
+// windows of the pair most of its windows ran on, as the harness keeps
+// one state of its floor probe; each window's pair is told by the
+// transfer probe after it.
 const (
 	// placementApart is how many times apart two windows' transfers are
 	// where their threads ran on different pairs of cores.
@@ -68,7 +68,8 @@ const otherPair = "its two threads ran on another pair of cores"
 func OtherPairs(name string, ws []compare.Window, rounds int) string {
 	looks := map[int][]compare.Window{}
 	for _, w := range ws {
-		looks[w.Round/max(rounds, 1)] = append(looks[w.Round/max(rounds, 1)], w)
+		look := w.Round / max(rounds, 1)
+		looks[look] = append(looks[look], w)
 	}
 	var other, kept []float64
 	for _, look := range looks {

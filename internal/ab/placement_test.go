@@ -9,10 +9,10 @@ import (
 	"github.com/perfrun/perfrun/compare"
 )
 
-// pairs are ten rounds of a change whose cost is a shared line, measured
-// at 2 threads: on a near pair of cores (a line moves in nearTransfer
-// seconds, head ÷ base 1.1) in the rounds near says, and on a far pair
-// (130 ns, head ÷ base 2.9) in the others. probe false
+// pairs are a fixture: ten rounds of a change whose cost is a shared
+// line, at 2 threads, on a near pair of cores (probes of nearTransfer,
+// head ÷ base 1.1) in the rounds near says and on a far pair (probes of
+// 130e-9, head ÷ base 2.9) in the others. probe false
 // leaves every window without a transfer probe, as an earlier ab wrote.
 func pairs(near func(round int) bool, nearTransfer float64, probe bool) []compare.Window {
 	var ws []compare.Window

@@ -1,7 +1,7 @@
 // Command placement holds the prediction within the cores to campaigns
 // that ran the transfer probe (perfrun's harness times, after every window
 // on two threads, a write to a line the other core wrote last): for each
-// change, head ÷ base at 2 threads as ab measured it and as each round
+// change, head ÷ base on two threads, as ab timed it and as each round
 // did, beside what the model predicts with the runner's fixed transfer and
 // with the transfer the campaign's own windows timed.
 //
@@ -21,7 +21,6 @@ import (
 	"compress/gzip"
 	"fmt"
 	"maps"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -62,7 +61,7 @@ func main() {
 // held prints, for each change of a held file, head ÷ base at 2 threads
 // as measured and as predicted both ways, then each change's rounds.
 func held(changes []predict.HeldChange, out string) {
-	var fixedMiss, ownMiss []float64
+	var fixedRatio, ownRatio []float64
 	fmt.Printf("%-22s %9s %16s %16s %9s\n", "change", "measured", "fixed transfer", "its own", "transfer")
 	var detail strings.Builder
 	for _, h := range changes {
@@ -76,7 +75,7 @@ func held(changes []predict.HeldChange, out string) {
 		measured := h.Measured(2)
 		fixed := predicted(h, predict.RunnerFixed)
 		own := predicted(h, withTransfer(records.Median(all)))
-		fixedMiss, ownMiss = append(fixedMiss, fixed/measured-1), append(ownMiss, own/measured-1)
+		fixedRatio, ownRatio = append(fixedRatio, fixed/measured), append(ownRatio, own/measured)
 		fmt.Printf("%-22s %9.3f %8.3f (%+4.0f%%) %8.3f (%+4.0f%%) %6.0f ns\n", h.Name, measured,
 			fixed, 100*(fixed/measured-1), own, 100*(own/measured-1), 1e9*records.Median(all))
 		fmt.Fprintf(&detail, "%s, each round: transfer ns, head ÷ base measured, predicted with it\n ", h.Name)
@@ -85,8 +84,9 @@ func held(changes []predict.HeldChange, out string) {
 		}
 		detail.WriteString("\n")
 	}
+	f, o := predict.HeldOver("", "", fixedRatio), predict.HeldOver("", "", ownRatio)
 	fmt.Printf("\nmedian miss (either way): fixed transfer %.0f%%, worst %.0f%%; its own %.0f%%, worst %.0f%% (%d changes)\n\n",
-		100*medianAbs(fixedMiss), 100*worstAbs(fixedMiss), 100*medianAbs(ownMiss), 100*worstAbs(ownMiss), len(ownMiss))
+		100*f.Median, 100*f.Worst, 100*o.Median, 100*o.Worst, o.Rows)
 	fmt.Print(detail.String())
 	fmt.Println()
 }
@@ -160,22 +160,6 @@ func predicted(h predict.HeldChange, k predict.Measured) float64 {
 	r, err := h.Predicted(2, k)
 	check(err)
 	return r
-}
-
-func medianAbs(v []float64) float64 {
-	a := make([]float64, len(v))
-	for i, x := range v {
-		a[i] = math.Abs(x)
-	}
-	return records.Median(a)
-}
-
-func worstAbs(v []float64) float64 {
-	w := 0.0
-	for _, x := range v {
-		w = max(w, math.Abs(x))
-	}
-	return w
 }
 
 func check(err error) {
