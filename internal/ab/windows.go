@@ -263,7 +263,7 @@ func (r *Runner) measureCell(procs map[string]*armProcess, name string, round, c
 	return out, nil
 }
 
-// probed is the window's value of unit, or -1 where it has none.
+// probed is the window's value of unit, or -1 if it has none.
 func probed(w map[string]float64, unit string) float64 {
 	if v, ok := w[unit]; ok {
 		return v
