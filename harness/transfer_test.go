@@ -2,6 +2,7 @@ package harness
 
 import (
 	"testing"
+	"time"
 
 	"github.com/perfrun/perfrun/records"
 )
@@ -50,5 +51,46 @@ func TestTheTransferProbeFollowsTwoThreads(t *testing.T) {
 	}
 	if probed == 0 {
 		t.Error("no window on two threads was followed by a transfer probe")
+	}
+}
+
+// TestTheTransferProbeReadsWhatMoves: where the other thread adds to
+// lines of its own, nothing moves between the cores and the probe reads
+// within a nanosecond of none a line, finer than the clock's step; where
+// the lines moved, a pass over many reads what one line timed alone does,
+// so each add waited for the line before it. Each is the median of several
+// tries, interleaved, as the host's speed drifts and its pair of cores
+// moves.
+func TestTheTransferProbeReadsWhatMoves(t *testing.T) {
+	if Cores() < 2 {
+		t.Skip("one core: no other core to take a line from")
+	}
+	if underRace {
+		t.Skip("the race detector times its own bookkeeping of every add")
+	}
+	var many, one, still []time.Duration
+	for range 15 {
+		for _, try := range []struct {
+			moved bool
+			lines int
+			out   *[]time.Duration
+		}{{true, transferLines, &many}, {true, 1, &one}, {false, transferLines, &still}} {
+			if d, ok := timeTransfer(allowedCPUs(), try.moved, try.lines); ok {
+				*try.out = append(*try.out, d)
+			}
+		}
+	}
+	if len(many) < 5 || len(one) < 5 || len(still) < 5 {
+		t.Skipf("the machine starved the probe: %d, %d and %d tries of 15 timed enough passes", len(many), len(one), len(still))
+	}
+	m, o, s := median(many), median(one), median(still)
+	t.Logf("a line another core wrote: %v over %d lines, %v one alone; one of its own: %v", m, transferLines, o, s)
+	if s < -time.Nanosecond || s > time.Nanosecond {
+		t.Errorf("where no line moves the probe reads %v a line, want within a nanosecond of none", s)
+	}
+	// A line alone is read to the clock's step: compared where its
+	// transfer is many steps.
+	if o >= 50*time.Nanosecond && (m < o*7/10 || m > o*13/10) {
+		t.Errorf("over %d lines a line reads %v, timed alone %v: the adds did not wait for each other", transferLines, m, o)
 	}
 }

@@ -1,0 +1,6 @@
+//go:build !race
+
+package harness
+
+// underRace: this test binary was built with -race.
+const underRace = false
