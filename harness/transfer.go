@@ -149,3 +149,10 @@ func median(v []time.Duration) time.Duration {
 	slices.Sort(v)
 	return v[len(v)/2]
 }
+
+// Transfer is the transfer probe run now, on two of the CPUs this process
+// may use: what a write costs where the other core wrote its line last,
+// per line; ok is false where the machine starved it.
+func Transfer() (perLine time.Duration, ok bool) {
+	return timeTransfer(allowedCPUs(), true, transferLines)
+}

@@ -8,16 +8,26 @@
 // one add to the shared line, at 2 threads over 1: the ratio a change
 // that adds such a line is measured at.
 //
-//	go run ./scaling/runner/occupancy
+// With -sweep it times that call instead at many lengths of local work,
+// of two kinds (a value of its own multiplied and divided, or lines of its
+// own read one after another), beside the harness's transfer probe: what
+// one shared add costs a call at 2 threads, by the call's length and what
+// it does around the add.
+//
+//	go run ./scaling/runner/occupancy [-sweep]
 package main
 
 import (
+	"flag"
 	"fmt"
 	"runtime"
+	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/perfrun/perfrun/harness"
 )
 
 // padded is a counter alone on its cache line.
@@ -81,32 +91,82 @@ func local(n int) int {
 	return v
 }
 
+// node is one of a thread's own lines, read in turn by reads.
+type node struct {
+	next *node
+	_    [56]byte
+}
+
+// ring is a thread's own 256 lines (16 KiB, within any L1), each pointing
+// to another, all of them in one cycle.
+func ring() *node {
+	ns := make([]node, 256)
+	for i := range ns {
+		ns[i].next = &ns[(i*97+1)%256]
+	}
+	return &ns[0]
+}
+
+// reads is local work as a lookup's loads are: n of a thread's own lines
+// read one after another, each read's address the read before's value.
+//
+//go:noinline
+func reads(p *node, n int) *node {
+	for range n {
+		p = p.next
+	}
+	return p
+}
+
 // calls: threads goroutines each doing local work and one add to the
 // shared counter a call, for d; ns per call of one thread.
 func calls(threads int, d time.Duration) float64 {
 	return float64(d.Nanoseconds()) * float64(threads) / float64(adds(threads, 40, d))
 }
 
+// A call is what adds runs a call of: work steps of local work, by
+// reading lines (reads) or not (local), and one add to the shared counter
+// where shared.
+type call struct {
+	work          int
+	loads, shared bool
+}
+
 // adds runs threads goroutines for d, each making calls of work steps of
 // local work (none: adds alone) and one add to a shared counter, and
 // returns the adds they made in all.
 func adds(threads, work int, d time.Duration) int64 {
-	var c padded
+	return made(threads, call{work: work, shared: true}, d)
+}
+
+// perCall is one thread's ns per call of c on threads goroutines, timed
+// for d.
+func perCall(threads int, c call, d time.Duration) float64 {
+	return float64(d.Nanoseconds()) * float64(threads) / float64(made(threads, c, d))
+}
+
+// made runs threads goroutines for d, each making calls of c, and
+// returns the calls they made in all.
+func made(threads int, c call, d time.Duration) int64 {
+	var counter padded
 	var stop atomic.Bool
 	var wg sync.WaitGroup
 	done := make([]int64, threads)
 	for i := range threads {
 		wg.Go(func() {
-			n := int64(0) // a local count: the threads share no line but c's
+			n := int64(0) // a local count: the threads share no line but the counter's
+			p := ring()
 			for !stop.Load() {
-				if work == 0 { // a batch of adds alone, as tight as they go
-					for range 64 {
-						c.n.Add(1)
+				for range 64 {
+					switch {
+					case c.work == 0: // adds alone, as tight as they go
+					case c.loads:
+						p = reads(p, c.work)
+					default:
+						local(c.work)
 					}
-				} else {
-					for range 64 {
-						local(work)
-						c.n.Add(1)
+					if c.shared {
+						counter.n.Add(1)
 					}
 				}
 				n += 64
@@ -125,7 +185,13 @@ func adds(threads, work int, d time.Duration) int64 {
 }
 
 func main() {
+	sweepFlag := flag.Bool("sweep", false, "time a call with one shared add at many lengths of local work, beside the transfer probe")
+	flag.Parse()
 	runtime.GOMAXPROCS(2)
+	if *sweepFlag {
+		sweep()
+		return
+	}
 	var a, h, p, r []float64
 	for i := 0; i < 7; i++ {
 		a = append(a, alone(200*time.Millisecond))
@@ -136,4 +202,48 @@ func main() {
 	med := func(v []float64) float64 { sort.Float64s(v); return v[len(v)/2] }
 	fmt.Printf("alone %.1f ns an add; two hammering %.1f ns an add (both); ping-pong %.1f ns a hand-over; a call with one add, 2 threads over 1: %.2f (median of 7, interleaved)\n", med(a), med(h), med(p), med(r))
 	fmt.Println("alone", a, "\nhammer", h, "\npingpong", p, "\ncalls", r)
+}
+
+// sweep times, interleaved, rounds times over, a call of each kind and
+// length: at 1 and 2 threads with the shared add and without it, and the
+// transfer probe beside; it prints each length's medians.
+func sweep() {
+	const rounds, d = 5, 150 * time.Millisecond
+	lengths := []int{2, 5, 10, 20, 40, 80, 160}
+	type key struct {
+		loads bool
+		work  int
+	}
+	var (
+		alone1, alone2, one, two = map[key][]float64{}, map[key][]float64{}, map[key][]float64{}, map[key][]float64{}
+		probes                   []float64
+	)
+	for range rounds {
+		for _, loads := range []bool{false, true} {
+			for _, work := range lengths {
+				k := key{loads, work}
+				alone1[k] = append(alone1[k], perCall(1, call{work: work, loads: loads}, d))
+				alone2[k] = append(alone2[k], perCall(2, call{work: work, loads: loads}, d))
+				one[k] = append(one[k], perCall(1, call{work: work, loads: loads, shared: true}, d))
+				two[k] = append(two[k], perCall(2, call{work: work, loads: loads, shared: true}, d))
+				if t, ok := harness.Transfer(); ok {
+					probes = append(probes, float64(t.Nanoseconds()))
+				}
+			}
+		}
+	}
+	med := func(v []float64) float64 { v = slices.Clone(v); sort.Float64s(v); return v[len(v)/2] }
+	fmt.Printf("the transfer probe: median %.0f ns a line (%d probes, %.0f to %.0f)\n", med(probes), len(probes), slices.Min(probes), slices.Max(probes))
+	fmt.Println("local work  steps  no add: 1 thread, 2 threads   one shared add: 1 thread, 2 threads   the add at 2 threads, ns a call")
+	for _, loads := range []bool{false, true} {
+		kind := "multiplies"
+		if loads {
+			kind = "reads"
+		}
+		for _, work := range lengths {
+			k := key{loads, work}
+			fmt.Printf("%-10s  %5d  %7.1f  %7.1f            %7.1f  %7.1f                 %7.1f\n",
+				kind, work, med(alone1[k]), med(alone2[k]), med(one[k]), med(two[k]), med(two[k])-med(one[k]))
+		}
+	}
 }
