@@ -92,8 +92,10 @@ func TestWithinTheCoresIsHeld(t *testing.T) {
 // RunnerHeld is no wider than the worst miss of all of them needs.
 func TestWithinTheCoresHoldsOutOfSample(t *testing.T) {
 	worst := 1.0
+	var apart []float64
 	for _, file := range []string{"held-oos.txt", "held-amd-oos.txt", "held-amd2-oos.txt", "held-amd3-oos.txt", "held-amd4-oos.txt", "held-amd5-oos.txt"} {
 		for change, r := range withinMisses(t, file) {
+			apart = append(apart, r)
 			worst = max(worst, r, 1/r)
 			if r > RunnerHeld || r < 1/RunnerHeld {
 				t.Errorf("%s: predicted ×%.2f of what the runner measured, beyond RunnerHeld ×%.2f", change, r, RunnerHeld)
@@ -104,6 +106,9 @@ func TestWithinTheCoresHoldsOutOfSample(t *testing.T) {
 		for _, r := range withinMisses(t, file) {
 			worst = max(worst, r, 1/r)
 		}
+	}
+	if held := HeldOver(WithinCoresApart.What, WithinCoresApart.Where, apart); held.String() != WithinCoresApart.String() {
+		t.Errorf("perfrun states %q beside a prediction within the cores; the sets kept apart give %q", WithinCoresApart, held)
 	}
 	// The band follows the misses: the least tenth that holds them all.
 	if want := math.Ceil(worst*10) / 10; RunnerHeld != want {

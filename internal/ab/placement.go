@@ -23,8 +23,9 @@ const (
 	// where their threads ran on different pairs of cores.
 	placementApart = 2.0
 	// placementSlack is added to each transfer before they are compared,
-	// so that two windows of a near pair, each a few nanoseconds and timed
-	// to the clock's resolution, are not apart.
+	// so that two windows of a near pair, a few nanoseconds apart in tens,
+	// are not apart, nor a probe of an earlier perfrun, whose one write
+	// read a near pair to the clock's step.
 	placementSlack = 20e-9
 )
 
