@@ -25,7 +25,10 @@ import (
 //     machine itself was slow when the window was measured, or
 //   - its floor probe (records.FloorProbe) ran more than MaxSlow slower
 //     or faster than the median floor probe at its thread count: the host
-//     was in the other of its two states for lookups than most windows.
+//     was in the other of its two states for lookups than most windows, or
+//   - its transfer probe (records.TransferProbe) puts its threads on
+//     another pair of cores than the median transfer probe at its thread
+//     count (records.OtherPair).
 //
 // Set-aside samples stay in the results, marked, and out of every table,
 // plot and verdict; their cells are measured again after the planned
@@ -128,21 +131,26 @@ func (r *runner) judge() {
 // floor probe ran more than MaxSlow slower or faster than its median: the
 // floor probe is bimodal (the host's fast and slow states, about 1.75
 // times apart), so a run keeps the windows of the state most of its
-// windows saw, whichever it was.
+// windows saw, whichever it was. So too of the pair of cores its
+// transfer probe tells.
 func (r *runner) judgeProbes() {
 	q := r.opts.Quarantine
 	if q.MaxSlow <= 0 {
 		return
 	}
-	r.judgeProbe(records.Probe, false, fmt.Sprintf("the machine ran more than %.0f%% slower than usual (speed probe)", 100*q.MaxSlow))
-	r.judgeProbe(records.FloorProbe, true, fmt.Sprintf("the machine ran lookups more than %.0f%% slower or faster than usual (floor probe)", 100*q.MaxSlow))
+	r.judgeProbe(records.Probe, fmt.Sprintf("the machine ran more than %.0f%% slower than usual (speed probe)", 100*q.MaxSlow),
+		func(p, ref float64) bool { return r.outside(p, ref, false) })
+	r.judgeProbe(records.FloorProbe, fmt.Sprintf("the machine ran lookups more than %.0f%% slower or faster than usual (floor probe)", 100*q.MaxSlow),
+		func(p, ref float64) bool { return r.outside(p, ref, true) })
+	r.judgeProbe(records.TransferProbe, "its two threads ran on another pair of cores than most windows' (transfer probe)",
+		func(p, ref float64) bool { return ref > 0 && records.OtherPair(p, ref) })
 }
 
 // judgeProbe sets aside, with why, the samples not yet set aside whose
-// probe of unit ran more than MaxSlow slower (or, if both, faster) than
-// the median of unit over all samples at their thread count.
-func (r *runner) judgeProbe(unit string, both bool, why string) {
-	ref := r.probeMedians(unit)
+// probe of unit is outside the median of unit over all samples at their
+// thread count.
+func (r *runner) judgeProbe(unit, why string, outside func(p, ref float64) bool) {
+	ref := r.probeMedians(unit, unit == records.TransferProbe)
 	cores := Cores()
 	for i := range r.res.Samples {
 		s := &r.res.Samples[i]
@@ -150,18 +158,23 @@ func (r *runner) judgeProbe(unit string, both bool, why string) {
 		if !ok || s.Quarantine != "" || s.Cell.Threads > cores {
 			continue
 		}
-		if r.outside(p, ref[s.Cell.Threads], both) {
+		if outside(p, ref[s.Cell.Threads]) {
 			s.Quarantine = why
 		}
 	}
 }
 
 // probeMedians is the median of unit's probes over all samples, by
-// thread count.
-func (r *runner) probeMedians(unit string) map[int]float64 {
+// thread count; where kept, over the samples not set aside alone: a
+// transfer probe after a window whose worker waited for a CPU may have had
+// both its threads on one, and tells no pair.
+func (r *runner) probeMedians(unit string, kept bool) map[int]float64 {
 	probes := make(map[int][]float64)
 	for i := range r.res.Samples {
 		s := &r.res.Samples[i]
+		if kept && s.Quarantine != "" {
+			continue
+		}
 		if p, ok := metric(s, unit); ok {
 			probes[s.Cell.Threads] = append(probes[s.Cell.Threads], p)
 		}

@@ -225,7 +225,7 @@ func (r *runner) round(ctx context.Context, cells []Cell, round int, extra strin
 	r.rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 	var floors map[int]float64 // the floor probes' medians, fixed until the round's samples join
 	if extra == repairing {
-		floors = r.probeMedians(records.FloorProbe)
+		floors = r.probeMedians(records.FloorProbe, false)
 	}
 	var samples []Sample
 	for _, c := range order {

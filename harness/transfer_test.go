@@ -1,10 +1,13 @@
 package harness
 
 import (
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/perfrun/perfrun/impls"
 	"github.com/perfrun/perfrun/records"
+	"github.com/perfrun/perfrun/workloads"
 )
 
 // TestTheTransferProbeTimesAWrite: on a machine of two cores or more the
@@ -92,5 +95,50 @@ func TestTheTransferProbeReadsWhatMoves(t *testing.T) {
 	// transfer is many steps.
 	if o >= 50*time.Nanosecond && (m < o*7/10 || m > o*13/10) {
 		t.Errorf("over %d lines a line reads %v, timed alone %v: the adds did not wait for each other", transferLines, m, o)
+	}
+}
+
+// TestQuarantineKeepsOnePairOfCores: a run keeps the windows of the pair
+// of cores most of its 2-thread windows ran on, told by their transfer
+// probes, whichever pair that was; windows of one pair a few nanoseconds
+// apart, or an earlier probe's clock steps apart, stay; and a window set aside
+// because a worker waited for a CPU tells no pair, however many there are.
+func TestQuarantineKeepsOnePairOfCores(t *testing.T) {
+	if Cores() < 2 {
+		t.Skip("one core: no window on two threads is judged")
+	}
+	p, err := workloads.Issuer.Resolve(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := Cell{Impl: impls.All()[0], Workload: workloads.Issuer, Params: p, Threads: 2}
+	for _, run := range []struct {
+		name     string
+		transfer []float64 // ns
+		waited   []bool
+		pair     []bool // set aside for the pair
+	}{
+		{"far pair", []float64{140, 141, 23, 139, 142}, nil, []bool{false, false, true, false, false}},
+		{"near pair", []float64{23, 24, 140, 22, 25}, nil, []bool{false, false, true, false, false}},
+		{"one pair, nanoseconds apart", []float64{23, 18, 27, 25, 22}, nil, []bool{false, false, false, false, false}},
+		{"one pair, an earlier probe's clock steps", []float64{0, 10, 10, 0, 5}, nil, []bool{false, false, false, false, false}},
+		{"waits tell no pair", []float64{140, 25, 25, 25, 141}, []bool{false, true, true, true, false}, []bool{false, false, false, false, false}},
+	} {
+		r := newRunner([]Cell{c}, Options{Quarantine: DefaultQuarantine})
+		for i, tr := range run.transfer {
+			wait := 0.0
+			if run.waited != nil && run.waited[i] {
+				wait = 0.5
+			}
+			r.res.Samples = append(r.res.Samples, Sample{Cell: c, Round: i, Metrics: []workloads.Metric{
+				{Value: 30, Unit: records.NsPerOp}, {Value: wait, Unit: records.RunQueue}, {Value: tr * 1e-9, Unit: records.TransferProbe}}})
+		}
+		r.judge()
+		for i, s := range r.res.Samples {
+			pair := strings.Contains(s.Quarantine, "another pair of cores")
+			if pair != run.pair[i] {
+				t.Errorf("%s: window %d (%v ns) set aside %q, want set aside for its pair %v", run.name, i, run.transfer[i], s.Quarantine, run.pair[i])
+			}
+		}
 	}
 }

@@ -59,3 +59,28 @@ func (s *Set) Machine() string {
 	}
 	return MachineOf(s.first)
 }
+
+// A small runner's two virtual CPUs are not always the same pair of
+// physical cores: for a while its host may give them a pair where a line
+// moves between them fast, and then one where it moves many times slower
+// (results/scaling/runner/placement has the runner's). A change whose cost
+// is a shared line costs at 2 threads what the pair charges, so a reader of
+// windows keeps those of one pair, told by each window's TransferProbe.
+const (
+	// pairsApart is how many times apart two windows' transfers are
+	// where their threads ran on different pairs of cores.
+	pairsApart = 2.0
+	// pairSlack is added to each transfer before they are compared, so
+	// that two windows of a near pair, a few nanoseconds apart in tens,
+	// are not apart, nor a probe of an earlier perfrun, whose one write
+	// read a near pair to the clock's step.
+	pairSlack = 20e-9
+)
+
+// OtherPair says whether a window whose TransferProbe read t seconds ran
+// on another pair of cores than windows that read ref: the two, each with
+// pairSlack added, more than pairsApart times apart.
+func OtherPair(t, ref float64) bool {
+	r := (t + pairSlack) / (ref + pairSlack)
+	return r > pairsApart || r < 1/pairsApart
+}
