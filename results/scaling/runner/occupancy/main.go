@@ -8,13 +8,16 @@
 // one add to the shared line, at 2 threads over 1: the ratio a change
 // that adds such a line is measured at.
 //
+// With -second it times calls of reads with a second shared add after the
+// first (to the same line, to another, or to another with work between).
+//
 // With -sweep it times that call instead at many lengths of local work,
 // of two kinds (a value of its own multiplied and divided, or lines of its
 // own read one after another), beside the harness's transfer probe: what
 // one shared add costs a call at 2 threads, by the call's length and what
 // it does around the add.
 //
-//	go run ./scaling/runner/occupancy [-sweep]
+//	go run ./scaling/runner/occupancy [-sweep | -second]
 package main
 
 import (
@@ -130,7 +133,19 @@ func calls(threads int, d time.Duration) float64 {
 type call struct {
 	work          int
 	loads, shared bool
+	// second is a call's second add, after its first: none, to the same
+	// counter, to another on a line of its own, or to another with half
+	// the work moved between the two adds.
+	second int
 }
+
+// A call's second add (call.second).
+const (
+	noSecond = iota
+	sameLine
+	otherLine
+	otherLater
+)
 
 // adds runs threads goroutines for d, each making calls of work steps of
 // local work (none: adds alone) and one add to a shared counter, and
@@ -148,7 +163,7 @@ func perCall(threads int, c call, d time.Duration) float64 {
 // made runs threads goroutines for d, each making calls of c, and
 // returns the calls they made in all.
 func made(threads int, c call, d time.Duration) int64 {
-	var counter padded
+	var counter, other padded
 	var stop atomic.Bool
 	var wg sync.WaitGroup
 	done := make([]int64, threads)
@@ -157,16 +172,32 @@ func made(threads int, c call, d time.Duration) int64 {
 			n := int64(0) // a local count: the threads share no line but the counter's
 			p := ring()
 			for !stop.Load() {
-				for range 64 {
+				work := func(n int) {
 					switch {
-					case c.work == 0: // adds alone, as tight as they go
+					case n == 0: // adds alone, as tight as they go
 					case c.loads:
-						p = reads(p, c.work)
+						p = reads(p, n)
 					default:
-						local(c.work)
+						local(n)
 					}
+				}
+				for range 64 {
+					if c.second == otherLater {
+						work(c.work / 2)
+						counter.n.Add(1)
+						work(c.work - c.work/2)
+						other.n.Add(1)
+						continue
+					}
+					work(c.work)
 					if c.shared {
 						counter.n.Add(1)
+					}
+					switch c.second {
+					case sameLine:
+						counter.n.Add(1)
+					case otherLine:
+						other.n.Add(1)
 					}
 				}
 				n += 64
@@ -186,8 +217,13 @@ func made(threads int, c call, d time.Duration) int64 {
 
 func main() {
 	sweepFlag := flag.Bool("sweep", false, "time a call with one shared add at many lengths of local work, beside the transfer probe")
+	secondFlag := flag.Bool("second", false, "time a call with a second shared add beside one with one")
 	flag.Parse()
 	runtime.GOMAXPROCS(2)
+	if *secondFlag {
+		seconds()
+		return
+	}
 	if *sweepFlag {
 		sweep()
 		return
@@ -244,6 +280,42 @@ func sweep() {
 			k := key{loads, work}
 			fmt.Printf("%-10s  %5d  %7.1f  %7.1f            %7.1f  %7.1f                 %7.1f\n",
 				kind, work, med(alone1[k]), med(alone2[k]), med(one[k]), med(two[k]), med(two[k])-med(one[k]))
+		}
+	}
+}
+
+// seconds times, interleaved, rounds times over, calls of reads with one
+// shared add and with a second (call.second), at 1 and 2 threads, and
+// prints what the adds cost a call at 2 threads (medians).
+func seconds() {
+	const rounds, d = 5, 150 * time.Millisecond
+	lengths := []int{5, 20, 80}
+	kinds := []struct {
+		second int
+		what   string
+	}{{noSecond, "one add"}, {sameLine, "two adds, one line"}, {otherLine, "two adds, two lines"}, {otherLater, "two lines, work between"}}
+	one, two := map[[2]int][]float64{}, map[[2]int][]float64{}
+	var probes []float64
+	for range rounds {
+		for _, work := range lengths {
+			for _, k := range kinds {
+				c := call{work: work, loads: true, shared: true, second: k.second}
+				key := [2]int{work, k.second}
+				one[key] = append(one[key], perCall(1, c, d))
+				two[key] = append(two[key], perCall(2, c, d))
+			}
+			if t, ok := harness.Transfer(); ok {
+				probes = append(probes, float64(t.Nanoseconds()))
+			}
+		}
+	}
+	med := func(v []float64) float64 { v = slices.Clone(v); sort.Float64s(v); return v[len(v)/2] }
+	fmt.Printf("the transfer probe: median %.0f ns a line (%d probes, %.0f to %.0f)\n", med(probes), len(probes), slices.Min(probes), slices.Max(probes))
+	fmt.Println("reads  call                      1 thread  2 threads  the adds at 2 threads, ns a call")
+	for _, work := range lengths {
+		for _, k := range kinds {
+			key := [2]int{work, k.second}
+			fmt.Printf("%5d  %-24s  %8.1f  %9.1f  %8.1f\n", work, k.what, med(one[key]), med(two[key]), med(two[key])-med(one[key]))
 		}
 	}
 }
