@@ -147,8 +147,8 @@ func (r *runner) judgeProbes() {
 }
 
 // judgeProbe sets aside, with why, the samples not yet set aside whose
-// probe of unit is outside the median of unit over all samples at their
-// thread count.
+// probe of unit is outside the median of unit at their thread count: over
+// all samples, or, for the transfer probe, over those kept (probeMedians).
 func (r *runner) judgeProbe(unit, why string, outside func(p, ref float64) bool) {
 	ref := r.probeMedians(unit, unit == records.TransferProbe)
 	cores := Cores()
