@@ -41,6 +41,9 @@ var replays = []replay{
 	{"c-rshards2-busy1", "locks/rshards2/busy1/windows.csv", nil},
 	{"c-rshards2-alone", "locks/rshards2/alone/windows.csv", nil},
 	{"c-stripes-amd", "locks/stripes-amd/windows.csv", nil},
+	// A round on the near pair of cores, set aside by the pair rule live
+	// and again here (scaling/runner/placement).
+	{"m-rcuoneline2-7103", "scaling/runner/placement/m-rcuoneline2-7103.windows.csv.gz", nil},
 }
 
 // TestReplaysHoldTheirGoldens: every recorded campaign, and the ten A/A
