@@ -89,9 +89,9 @@ func TestWithinTheCoresIsHeld(t *testing.T) {
 // held-amd4-oos: 36 campaigns with the transfer probe, on both of the
 // runner's pairs of cores, results/scaling/runner/placement; held-amd5-oos:
 // six more changes written before any was measured, there too;
-// held-amd6-oos: the write lock and the logger counted with where the
-// busiest lock's word lies, there too), and RunnerHeld is no wider than
-// the worst miss of all of them needs.
+// held-amd6-oos: the write lock and the logger counted with the line the
+// busiest lock's word lies on, there too), and RunnerHeld is no wider
+// than the worst miss of all of them needs.
 func TestWithinTheCoresHoldsOutOfSample(t *testing.T) {
 	worst := 1.0
 	var apart []float64

@@ -63,9 +63,9 @@ type Cell struct {
 	// many lines of equal weight the rest make, and the rest's. Zero
 	// HottestLine: every such atomic is on one line, each a transfer.
 	HottestLine, OtherLines, OtherLineTransfers float64
-	// WordOnHottest is 1 where the busiest exclusive lock's word lies on
-	// the hottest line (records.BusiestLockOnHottestLine): its writes come
-	// with the line's, which the line's transfers already count.
+	// WordOnHottest says the busiest exclusive lock's word lies on the
+	// hottest line (records.BusiestLockOnHottestLine, one or zero): its
+	// writes come with the line's, which the line's transfers count.
 	WordOnHottest float64
 }
 

@@ -72,10 +72,10 @@ const (
 	// runtime's, internal/sync's, a C library's no source reports): a
 	// prediction names them as its blind spot.
 	UnseenLockAtomics = "unseen-lock-atomics/op"
-	// 1 where the busiest exclusive lock's word lies on the hottest line
+	// One if the busiest exclusive lock's word lies on the hottest line
 	// (a write lock's word beside its reader count, a counter beside its
-	// mutex), 0 where it does not or the profile cannot tell: the word's
-	// writes then come with the line's, not as a line of their own.
+	// mutex), else zero (or the profile cannot tell): the word's writes
+	// then come with the line's, not as a line of their own.
 	BusiestLockOnHottestLine = "busiest-lock-on-hottest-line"
 	// What an operation does beside its instructions, counted under
 	// callgrind with a simulated cache of a fixed geometry: the misses of

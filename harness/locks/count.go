@@ -74,7 +74,7 @@ type LockProfile struct {
 	// the program's own, as the cost profiles' futex lock): the two hand
 	// a lock over at different costs.
 	Spin bool
-	// line is the line its word lies on (Lock.Line); 0 where unknown.
+	// line is the line its word lies on (Lock.Line), or none (zero).
 	line uint64
 }
 

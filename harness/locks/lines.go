@@ -137,7 +137,7 @@ type LineCount struct {
 	Transfers int64  `json:"transfers"`
 	Site      string `json:"site,omitempty"`
 	// Line is the line's number (its first address over the line's
-	// size); 0 for a spilled write's.
+	// size), zero for a spilled write's.
 	Line uint64 `json:"line,omitempty"`
 }
 
@@ -200,8 +200,8 @@ type Lines struct {
 	// rest's line with the most transfers, and where each was first
 	// written (lineSite); "" where the profile does not see it.
 	HottestSite, OtherSite string
-	// hottestLine is the hottest line's number (LineCount.Line); 0 where
-	// the profile does not see it.
+	// hottestLine is the hottest line's number (LineCount.Line), or zero
+	// for a line the profile does not see.
 	hottestLine uint64
 }
 

@@ -123,8 +123,8 @@ type Lock struct {
 	Spilled bool `json:"spilled,omitempty"`
 	// PerKind are its acquisitions by kind and mode, as Report's.
 	PerKind []int64 `json:"per_kind"`
-	// Line is the line its word lies on (LineCount.Line); 0 where the
-	// profile has no address of it (a source's lock, the spilled).
+	// Line is the line its word lies on (LineCount.Line), zero for a
+	// lock the profile has no address of (a source's lock, the spilled).
 	Line uint64 `json:"line,omitempty"`
 }
 
