@@ -1,6 +1,7 @@
 package locks
 
 import (
+	"cmp"
 	"runtime"
 	"slices"
 	"unsafe"
@@ -180,7 +181,7 @@ func lines(written *addresses, moved *transfers) []LineCount {
 		if d := y.Writes - x.Writes; d != 0 {
 			return int(d)
 		}
-		return int(x.Line) - int(y.Line)
+		return cmp.Compare(x.Line, y.Line)
 	})
 	return out
 }
