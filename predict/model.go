@@ -63,10 +63,6 @@ type Cell struct {
 	// many lines of equal weight the rest make, and the rest's. Zero
 	// HottestLine: every such atomic is on one line, each a transfer.
 	HottestLine, OtherLines, OtherLineTransfers float64
-	// WordOnHottest says the busiest exclusive lock's word lies on the
-	// hottest line (records.BusiestLockOnHottestLine, one or zero): its
-	// writes come with the line's, which the line's transfers count.
-	WordOnHottest float64
 }
 
 // SharedAtomics are the atomics per operation besides the exclusive
@@ -278,11 +274,7 @@ func mva(c Cell, k Constants, most int) (map[int]float64, Terms, error) {
 			handoff := k.handoffs(acquired[i], spinning[i], held[i], qLock[i], gap[i])
 			rLock[i] = held[i] + (held[i]+handoff)*qLock[i]
 			// Every acquisition writes the lock's word: a transfer where
-			// another thread wrote it last, unless the word rides the
-			// hottest line, whose transfers are the line's.
-			if i == 0 && c.WordOnHottest > 0 {
-				continue
-			}
+			// another thread wrote it last.
 			rWord[i] = acquired[i] * k.Transfer * other * (1 + qWord[i])
 		}
 		rHot := hot * other * (1 + qHot)

@@ -312,31 +312,6 @@ func TestTheLockWordMoves(t *testing.T) {
 	}
 }
 
-// TestAWordOnTheHottestLineMovesWithIt: the same lock, with a counter
-// written once a call, costs at 2 threads the word's move and the
-// counter's line's where the two lie on lines of their own, and the
-// line's alone where the word lies on the counter's line
-// (Cell.WordOnHottest): half a transfer less, where nothing queues.
-func TestAWordOnTheHottestLineMovesWithIt(t *testing.T) {
-	apart := Cell{Name: "c", PerCall: 100e-9, Instructions: 1000, ExclusiveLocks: 1, LockedInstructions: 1, Atomics: 3,
-		BusiestLocks: 1, BusiestLocked: 1, BusiestSpins: 1, Kinds: true, HottestLine: 1}
-	beside := apart
-	beside.WordOnHottest = 1
-	k := Constants{Handoff: 1.1e-6, Spin: 276e-9, SpinFor: 1.6e-6, Transfer: 40e-9}
-	a, err := TermsAt(apart, k, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := TermsAt(beside, k, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !near(b.Hot, a.Hot) || !near(a.Busiest-b.Busiest, k.Transfer/2) {
-		t.Errorf("beside: line %.1f ns, lock %.1f ns; apart: line %.1f ns, lock %.1f ns: want the same line and the lock half a transfer (%.1f ns) less",
-			1e9*b.Hot, 1e9*b.Busiest, 1e9*a.Hot, 1e9*a.Busiest, 1e9*k.Transfer/2)
-	}
-}
-
 // TestAReleaserBarges: a spinning lock held most of a call and taken
 // again at once is handed to its waiter only where the releaser's time
 // away outlasts the line's move, so at 2 threads it costs far less than a

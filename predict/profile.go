@@ -25,9 +25,6 @@ const (
 	// (records.SpreadUnits); none: the other locks as one, and every
 	// waiter sleeps (Cell.Kinds false).
 	SpreadUnits
-	// SharingUnits: which words share a line (records.SharingUnits);
-	// none: every lock's word on a line of its own.
-	SharingUnits
 )
 
 // A ProfileUnit is one row of the table.
@@ -55,7 +52,6 @@ var ProfileUnits = []ProfileUnit{
 	{records.BusiestLockSpins, SpreadUnits, false, func(c *Cell) *float64 { return &c.BusiestSpins }},
 	{records.OtherSpinningLocks, SpreadUnits, false, func(c *Cell) *float64 { return &c.OtherSpinning }},
 	{records.UnseenLockAtomics, SpreadUnits, false, func(c *Cell) *float64 { return &c.Unseen }},
-	{records.BusiestLockOnHottestLine, SharingUnits, false, func(c *Cell) *float64 { return &c.WordOnHottest }},
 }
 
 // ProfileValues are c's profile in the order of ProfileUnits.

@@ -72,11 +72,6 @@ const (
 	// runtime's, internal/sync's, a C library's no source reports): a
 	// prediction names them as its blind spot.
 	UnseenLockAtomics = "unseen-lock-atomics/op"
-	// One if the busiest exclusive lock's word lies on the hottest line
-	// (a write lock's word beside its reader count, a counter beside its
-	// mutex), else zero (or the profile cannot tell): the word's writes
-	// then come with the line's, not as a line of their own.
-	BusiestLockOnHottestLine = "busiest-lock-on-hottest-line"
 	// What an operation does beside its instructions, counted under
 	// callgrind with a simulated cache of a fixed geometry: the misses of
 	// its first-level caches and of its last level, and its system calls.
@@ -144,11 +139,6 @@ var LineUnits = []string{HottestLineTransfers, OtherLines, OtherLineTransfers}
 // locks as one and names no blind spot.
 var SpreadUnits = []string{OtherLocks, BusiestLockSpins, OtherSpinningLocks, UnseenLockAtomics}
 
-// SharingUnits say which of a profile's words share a line; perfrun writes
-// them after SpreadUnits and gates on neither. A profile without them (an
-// older file's) has every lock's word on a line of its own.
-var SharingUnits = []string{BusiestLockOnHottestLine}
-
 // Tidy returns the unit as a Set holds it: benchunit's tidied form
 // (ns/op -> sec/op, ns/call -> sec/call).
 func Tidy(unit string) string {
@@ -176,7 +166,7 @@ func Metadata(units []string) []*benchfmt.UnitMetadata {
 	}
 	for _, u := range units {
 		switch {
-		case u == AllocsPerOp || slices.Contains(LockUnits, u) || slices.Contains(BusiestLockUnits, u) || slices.Contains(LineUnits, u) || slices.Contains(SpreadUnits, u) || slices.Contains(SharingUnits, u):
+		case u == AllocsPerOp || slices.Contains(LockUnits, u) || slices.Contains(BusiestLockUnits, u) || slices.Contains(LineUnits, u) || slices.Contains(SpreadUnits, u):
 			// Counted for one worker alone: the same in every process.
 			add(u, "assume", "exact")
 		case u == OpsPerSec || strings.HasSuffix(u, "-ops/s") || u == Fairness:

@@ -13,7 +13,7 @@ func (p Profile) Cell(name string, instructions float64) predict.Cell {
 		HottestLine: p.Lines.Hottest, OtherLines: p.Lines.Others, OtherLineTransfers: p.Lines.OtherTransfers,
 		HottestSite: p.Lines.HottestSite, OtherLineSite: p.Lines.OtherSite,
 		OtherLocks: p.OtherLocks(), BusiestSpins: p.BusiestSpinning(), OtherSpinning: p.OtherSpinning(),
-		Unseen: p.UnseenAtomics(), Kinds: p.Kinds, WordOnHottest: p.WordOnHottestLine()}
+		Unseen: p.UnseenAtomics(), Kinds: p.Kinds}
 }
 
 // RecordedKind names the one lock a recorded profile describes: a file
@@ -29,7 +29,7 @@ const recordedUnseen = "locks the profile cannot see (the runtime's, internal/sy
 // locks of equal weight, its lines, and its blind spot.
 func FromCell(c predict.Cell) Profile {
 	p := Profile{ExclusiveLocks: c.ExclusiveLocks, SharedLocks: c.SharedLocks, LockedInstructions: c.LockedInstructions,
-		SharedLockedInstructions: c.SharedLocked, Atomics: c.Atomics, Kinds: c.Kinds, WordOnHottest: c.WordOnHottest > 0}
+		SharedLockedInstructions: c.SharedLocked, Atomics: c.Atomics, Kinds: c.Kinds}
 	p.Locks = recordedLocks(p, c)
 	p.Lines = Lines{Hottest: c.HottestLine, Others: c.OtherLines, OtherTransfers: c.OtherLineTransfers}
 	if c.Unseen > 0 {

@@ -49,9 +49,6 @@ type Profile struct {
 	// (LockProfile.Spin): a profile read back from a file from before
 	// them does not.
 	Kinds bool
-	// WordOnHottest says the busiest exclusive lock's word lies on the
-	// hottest line (records.BusiestLockOnHottestLine).
-	WordOnHottest bool
 }
 
 // A LockProfile is one lock's share of a Profile.
@@ -74,8 +71,6 @@ type LockProfile struct {
 	// the program's own, as the cost profiles' futex lock): the two hand
 	// a lock over at different costs.
 	Spin bool
-	// line is the line its word lies on (Lock.Line), or none (zero).
-	line uint64
 }
 
 // Check refuses a profile no operation can have (predict.CheckLocks).
@@ -127,15 +122,6 @@ var spinning = []string{"sync.Mutex", "sync.RWMutex", spinKind}
 func (p Profile) BusiestSpins() bool {
 	i := p.busiest()
 	return i >= 0 && p.Locks[i].Spin
-}
-
-// WordOnHottestLine is WordOnHottest as the count a file keeps
-// (records.BusiestLockOnHottestLine): 1, or 0.
-func (p Profile) WordOnHottestLine() float64 {
-	if p.WordOnHottest {
-		return 1
-	}
-	return 0
 }
 
 // BusiestSpinning is BusiestSpins as the count a file keeps
@@ -291,16 +277,13 @@ func (rep Report) profile(dumps map[string]cost) (Profile, error) {
 		p.ExclusiveLocks += float64(l.Exclusive) / n
 		p.SharedLocks += float64(l.Shared) / n
 		lp := LockProfile{Kind: l.Kind, Site: l.Site, Exclusive: float64(l.Exclusive) / n, Shared: float64(l.Shared) / n, Spilled: l.Spilled,
-			Spin: slices.Contains(spinning, l.Kind), line: l.Line}
+			Spin: slices.Contains(spinning, l.Kind)}
 		if l.Spilled {
 			lp.Count = float64(l.Exclusive)
 		}
 		p.Locks = append(p.Locks, lp)
 	}
 	p.Lines = spread(max(0, p.Atomics-2*p.ExclusiveLocks), rep.Lines, rep.Ops)
-	if i := p.busiest(); i >= 0 {
-		p.WordOnHottest = p.Locks[i].line != 0 && p.Locks[i].line == p.Lines.hottestLine
-	}
 	for _, shared := range []bool{false, true} {
 		label, acquired, total := exclusiveLabel, p.ExclusiveLocks, &p.LockedInstructions
 		if shared {

@@ -1,7 +1,6 @@
 package locks
 
 import (
-	"cmp"
 	"runtime"
 	"slices"
 	"unsafe"
@@ -137,9 +136,6 @@ type LineCount struct {
 	Writes    int64  `json:"writes"`
 	Transfers int64  `json:"transfers"`
 	Site      string `json:"site,omitempty"`
-	// Line is the line's number (its first address over the line's
-	// size), zero for a spilled write's.
-	Line uint64 `json:"line,omitempty"`
 }
 
 // lines are the writes counted per cache line with their transfers, most
@@ -169,20 +165,15 @@ func lines(written *addresses, moved *transfers) []LineCount {
 		}
 	}
 	out := make([]LineCount, 0, len(per)+int(written.spilled))
-	for line, c := range per {
+	for _, c := range per {
 		if c.Writes > 0 {
-			out = append(out, LineCount{Writes: c.Writes, Transfers: min(c.Transfers, c.Writes), Site: c.Site, Line: uint64(line)})
+			out = append(out, LineCount{Writes: c.Writes, Transfers: min(c.Transfers, c.Writes), Site: c.Site})
 		}
 	}
 	for range written.spilled {
 		out = append(out, LineCount{Writes: 1, Transfers: 1})
 	}
-	slices.SortFunc(out, func(x, y LineCount) int {
-		if d := y.Writes - x.Writes; d != 0 {
-			return int(d)
-		}
-		return cmp.Compare(x.Line, y.Line)
-	})
+	slices.SortFunc(out, func(x, y LineCount) int { return int(y.Writes - x.Writes) })
 	return out
 }
 
@@ -201,9 +192,6 @@ type Lines struct {
 	// rest's line with the most transfers, and where each was first
 	// written (lineSite); "" where the profile does not see it.
 	HottestSite, OtherSite string
-	// hottestLine is the hottest line's number (LineCount.Line), or zero
-	// for a line the profile does not see.
-	hottestLine uint64
 }
 
 // spread is Lines of shared atomics per operation, given the writes and
@@ -218,13 +206,12 @@ func spread(shared float64, counted []LineCount, ops int) Lines {
 	type line struct {
 		writes, transfers float64
 		site              string
-		at                uint64
 	}
 	per := make([]line, 0, len(counted)+1)
 	seen := 0.0
 	for _, c := range counted {
 		w := float64(c.Writes) / float64(ops)
-		per = append(per, line{w, float64(c.Transfers) / float64(ops), c.Site, c.Line})
+		per = append(per, line{w, float64(c.Transfers) / float64(ops), c.Site})
 		seen += w
 	}
 	if seen > shared {
@@ -233,7 +220,7 @@ func spread(shared float64, counted []LineCount, ops int) Lines {
 			per[i].transfers *= shared / seen
 		}
 	} else if unseen := shared - seen; unseen > 1e-9 {
-		per = append(per, line{unseen, unseen, "", 0})
+		per = append(per, line{unseen, unseen, ""})
 	}
 	slices.SortStableFunc(per, func(x, y line) int {
 		switch {
@@ -244,7 +231,7 @@ func spread(shared float64, counted []LineCount, ops int) Lines {
 		}
 		return 0
 	})
-	l := Lines{Hottest: per[0].transfers, HottestSite: per[0].site, hottestLine: per[0].at}
+	l := Lines{Hottest: per[0].transfers, HottestSite: per[0].site}
 	if len(per) > 1 {
 		l.OtherSite = per[1].site
 	}

@@ -209,26 +209,3 @@ func TestLinesSayWhereTheyAreWritten(t *testing.T) {
 		}
 	}
 }
-
-// TestAWordBesideACounterRidesItsLine: a Mutex whose word shares a cache
-// line with the counter written after it is said to (the word's writes
-// come with the line's); one whose counter lies on a line of its own, or
-// with no line written at all, is not.
-func TestAWordBesideACounterRidesItsLine(t *testing.T) {
-	bin := handcount(t)
-	for _, c := range []struct {
-		variant string
-		want    bool
-	}{{"mutexbeside", true}, {"mutexapart", false}, {"mutex100", false}} {
-		p, err := Count(context.Background(), []string{bin, c.variant, "320"}, nil)
-		if err != nil {
-			t.Fatalf("%s: %v", c.variant, err)
-		}
-		if p.WordOnHottest != c.want {
-			t.Errorf("%s: the busiest lock's word on the hottest line %v, want %v (lines %+v)", c.variant, p.WordOnHottest, c.want, p.Lines)
-		}
-		if got := p.Cell(c.variant, 1).WordOnHottest; got != p.WordOnHottestLine() {
-			t.Errorf("%s: the model reads %v of %v", c.variant, got, p.WordOnHottest)
-		}
-	}
-}

@@ -123,9 +123,6 @@ type Lock struct {
 	Spilled bool `json:"spilled,omitempty"`
 	// PerKind are its acquisitions by kind and mode, as Report's.
 	PerKind []int64 `json:"per_kind"`
-	// Line is the line its word lies on (LineCount.Line), zero for a
-	// lock the profile has no address of (a source's lock, the spilled).
-	Line uint64 `json:"line,omitempty"`
 }
 
 // Report is what a profiled process prints: the operations, the locks, and
@@ -275,7 +272,7 @@ func (p *profiler) collect(rep *Report) []unit {
 			}
 			continue
 		}
-		l := Lock{PerKind: make([]int64, len(kinds)), Site: sites[p.t.groups[i]], Line: uint64(uintptr(c.addr) / lineSize)}
+		l := Lock{PerKind: make([]int64, len(kinds)), Site: sites[p.t.groups[i]]}
 		for ki, k := range kinds {
 			if k.acquire != spinAcquire || p.t.isSpin(c.addr) {
 				l.count(ki, c.acquired[k.acquire/2])

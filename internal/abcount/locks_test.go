@@ -35,8 +35,7 @@ func TestLocksFileRoundTrip(t *testing.T) {
 	}
 	// A file from before the lines (and the spread) reads back with every
 	// atomic on one line; one from before the spread, with no lock
-	// besides the busiest told apart and no blind spot; one from before
-	// the sharing, with the busiest lock's word on a line of its own.
+	// besides the busiest told apart and no blind spot.
 	without := func(units ...[]string) string {
 		var kept []string
 		for _, l := range strings.SplitAfter(string(WriteLocks([]string{name}, profiles)), "\n") {
@@ -46,14 +45,11 @@ func TestLocksFileRoundTrip(t *testing.T) {
 		}
 		return strings.Join(kept, "")
 	}
-	if _, old, err := ReadLocks([]byte(without(records.LineUnits, records.SpreadUnits, records.SharingUnits))); err != nil || old[name][1].Lines != (locks.Lines{}) || old[name][1].Atomics != 4 {
+	if _, old, err := ReadLocks([]byte(without(records.LineUnits, records.SpreadUnits))); err != nil || old[name][1].Lines != (locks.Lines{}) || old[name][1].Atomics != 4 {
 		t.Errorf("a file without the lines: %+v, %v", old, err)
 	}
-	if _, old, err := ReadLocks([]byte(without(records.SpreadUnits, records.SharingUnits))); err != nil || old[name][1].OtherLocks() != 0 || len(old[name][1].Unseen) != 0 {
+	if _, old, err := ReadLocks([]byte(without(records.SpreadUnits))); err != nil || old[name][1].OtherLocks() != 0 || len(old[name][1].Unseen) != 0 {
 		t.Errorf("a file without the spread: %+v, %v", old, err)
-	}
-	if _, old, err := ReadLocks([]byte(without(records.SharingUnits))); err != nil || old[name][1].WordOnHottest {
-		t.Errorf("a file without the sharing: %+v, %v", old, err)
 	}
 	if _, _, err := ReadLocks([]byte(without(records.LineUnits))); err == nil {
 		t.Error("a file with the spread and without the lines read without error")
@@ -65,7 +61,7 @@ func TestLocksFileRoundTrip(t *testing.T) {
 	for what, forged := range map[string]string{
 		"no head":      strings.Join(lines[:1+len(profileUnits)], ""),
 		"a row twice":  whole + lines[1],
-		"cut short":    strings.Join(lines[:len(lines)-3], ""),
+		"cut short":    strings.Join(lines[:len(lines)-2], ""),
 		"no base unit": lines[0] + strings.Join(lines[2:], ""),
 	} {
 		if _, _, err := ReadLocks([]byte(forged)); err == nil {

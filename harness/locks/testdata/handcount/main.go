@@ -71,22 +71,6 @@ type shard struct {
 	_  [32]byte
 }
 
-// beside is a Mutex and a counter on one cache line, apart the same on
-// two: each is allocated in its size class (64 and 128 bytes), so aligned
-// to it.
-type beside struct {
-	mu sync.Mutex
-	n  atomic.Int64
-	_  [48]byte
-}
-
-type apart struct {
-	mu sync.Mutex
-	_  [56]byte
-	n  atomic.Int64
-	_  [56]byte
-}
-
 // stripe is a Mutex alone on a cache line: one of 64 that split a lock.
 type stripe struct {
 	sync.Mutex
@@ -100,8 +84,6 @@ type counter struct{ n int }
 func (c *counter) Write(p []byte) (int, error) { c.n += len(p); return len(p), nil }
 
 var (
-	besides = new(beside)
-	aparts  = new(apart)
 	shards  [16]shard
 	stripes [64]stripe
 	next    int
@@ -131,12 +113,8 @@ var ops = map[string]func(){
 		count.Add(1)
 		count.Add(1)
 	},
-	// A Mutex around work100, then a counter: on the Mutex's line, or on
-	// a line of its own.
-	"mutexbeside": func() { besides.mu.Lock(); work100(); besides.mu.Unlock(); besides.n.Add(1) },
-	"mutexapart":  func() { aparts.mu.Lock(); work100(); aparts.mu.Unlock(); aparts.n.Add(1) },
-	"own100":      func() { own.Lock(); work100(); own.Unlock() },
-	"spin100":     func() { spin.Lock(); work100(); spin.Unlock() },
+	"own100":  func() { own.Lock(); work100(); own.Unlock() },
+	"spin100": func() { spin.Lock(); work100(); spin.Unlock() },
 	// A counter added to by a compare-and-swap, never given back: a
 	// line, no lock.
 	"casadd": func() {
