@@ -80,19 +80,11 @@ func TestWithinTheCoresIsHeld(t *testing.T) {
 }
 
 // TestWithinTheCoresHoldsOutOfSample: RunnerHeld, the worst miss of the
-// held set, holds changes it was not fitted on (testdata/held-oos.txt.bz2:
-// five more campaigns on the Intel host; held-amd-oos: the same five and
-// two sharded read locks on the AMD host; held-amd2-oos: a later campaign
-// of every change, which no term of the model was shaped on;
-// held-amd3-oos: seven changes written after the model, none of them in
-// results/ before; results/scaling/runner/lockword says how each was taken;
-// held-amd4-oos: 36 campaigns with the transfer probe, on both of the
-// runner's pairs of cores, results/scaling/runner/placement; held-amd5-oos:
-// six more changes written before any was measured, there too;
-// held-amd6-oos: the write lock and the logger again; held-amd7-oos: a
-// mutex and a counter in one struct, on one line and on two, written
-// before either was measured, there too), and RunnerHeld is no wider than
-// the worst miss of all of them needs.
+// held set, holds the changes it was not fitted on, every set kept apart
+// (testdata/held-*-oos.txt.bz2; results/scaling/runner/held, amd,
+// lockword and placement say how each was taken), and is no wider than
+// the worst miss of all of them needs; WithinCoresApart says what those
+// sets give.
 func TestWithinTheCoresHoldsOutOfSample(t *testing.T) {
 	worst := 1.0
 	var apart []float64
