@@ -235,8 +235,7 @@ func main() {
 		p = append(p, pingpong())
 		r = append(r, calls(2, 200*time.Millisecond)/calls(1, 200*time.Millisecond))
 	}
-	med := func(v []float64) float64 { sort.Float64s(v); return v[len(v)/2] }
-	fmt.Printf("alone %.1f ns an add; two hammering %.1f ns an add (both); ping-pong %.1f ns a hand-over; a call with one add, 2 threads over 1: %.2f (median of 7, interleaved)\n", med(a), med(h), med(p), med(r))
+	fmt.Printf("alone %.1f ns an add; two hammering %.1f ns an add (both); ping-pong %.1f ns a hand-over; a call with one add, 2 threads over 1: %.2f (median of 7, interleaved)\n", median(a), median(h), median(p), median(r))
 	fmt.Println("alone", a, "\nhammer", h, "\npingpong", p, "\ncalls", r)
 }
 
@@ -268,8 +267,7 @@ func sweep() {
 			}
 		}
 	}
-	med := func(v []float64) float64 { v = slices.Clone(v); sort.Float64s(v); return v[len(v)/2] }
-	fmt.Printf("the transfer probe: median %.0f ns a line (%d probes, %.0f to %.0f)\n", med(probes), len(probes), slices.Min(probes), slices.Max(probes))
+	fmt.Printf("the transfer probe: median %.0f ns a line (%d probes, %.0f to %.0f)\n", median(probes), len(probes), slices.Min(probes), slices.Max(probes))
 	fmt.Println("local work  steps  no add: 1 thread, 2 threads   one shared add: 1 thread, 2 threads   the add at 2 threads, ns a call")
 	for _, loads := range []bool{false, true} {
 		kind := "multiplies"
@@ -279,7 +277,7 @@ func sweep() {
 		for _, work := range lengths {
 			k := key{loads, work}
 			fmt.Printf("%-10s  %5d  %7.1f  %7.1f            %7.1f  %7.1f                 %7.1f\n",
-				kind, work, med(alone1[k]), med(alone2[k]), med(one[k]), med(two[k]), med(two[k])-med(one[k]))
+				kind, work, median(alone1[k]), median(alone2[k]), median(one[k]), median(two[k]), median(two[k])-median(one[k]))
 		}
 	}
 }
@@ -309,13 +307,18 @@ func seconds() {
 			}
 		}
 	}
-	med := func(v []float64) float64 { v = slices.Clone(v); sort.Float64s(v); return v[len(v)/2] }
-	fmt.Printf("the transfer probe: median %.0f ns a line (%d probes, %.0f to %.0f)\n", med(probes), len(probes), slices.Min(probes), slices.Max(probes))
+	fmt.Printf("the transfer probe: median %.0f ns a line (%d probes, %.0f to %.0f)\n", median(probes), len(probes), slices.Min(probes), slices.Max(probes))
 	fmt.Println("reads  call                      1 thread  2 threads  the adds at 2 threads, ns a call")
 	for _, work := range lengths {
 		for _, k := range kinds {
 			key := [2]int{work, k.second}
-			fmt.Printf("%5d  %-24s  %8.1f  %9.1f  %8.1f\n", work, k.what, med(one[key]), med(two[key]), med(two[key])-med(one[key]))
+			fmt.Printf("%5d  %-24s  %8.1f  %9.1f  %8.1f\n", work, k.what, median(one[key]), median(two[key]), median(two[key])-median(one[key]))
 		}
 	}
+}
+
+// median is the middle of v, which it sorts.
+func median(v []float64) float64 {
+	sort.Float64s(v)
+	return v[len(v)/2]
 }
