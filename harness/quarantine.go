@@ -138,19 +138,19 @@ func (r *runner) judgeProbes() {
 	if q.MaxSlow <= 0 {
 		return
 	}
-	r.judgeProbe(records.Probe, fmt.Sprintf("the machine ran more than %.0f%% slower than usual (speed probe)", 100*q.MaxSlow),
+	r.judgeProbe(records.Probe, fmt.Sprintf("the machine ran more than %.0f%% slower than usual (speed probe)", 100*q.MaxSlow), false,
 		func(p, ref float64) bool { return r.outside(p, ref, false) })
-	r.judgeProbe(records.FloorProbe, fmt.Sprintf("the machine ran lookups more than %.0f%% slower or faster than usual (floor probe)", 100*q.MaxSlow),
+	r.judgeProbe(records.FloorProbe, fmt.Sprintf("the machine ran lookups more than %.0f%% slower or faster than usual (floor probe)", 100*q.MaxSlow), false,
 		func(p, ref float64) bool { return r.outside(p, ref, true) })
-	r.judgeProbe(records.TransferProbe, "its two threads ran on another pair of cores than most windows' (transfer probe)",
+	r.judgeProbe(records.TransferProbe, "its two threads ran on another pair of cores than most windows' (transfer probe)", true,
 		func(p, ref float64) bool { return ref > 0 && records.OtherPair(p, ref) })
 }
 
 // judgeProbe sets aside, with why, the samples not yet set aside whose
 // probe of unit is outside the median of unit at their thread count: over
-// all samples, or, for the transfer probe, over those kept (probeMedians).
-func (r *runner) judgeProbe(unit, why string, outside func(p, ref float64) bool) {
-	ref := r.probeMedians(unit, unit == records.TransferProbe)
+// all samples, or, where kept, over those not set aside (probeMedians).
+func (r *runner) judgeProbe(unit, why string, kept bool, outside func(p, ref float64) bool) {
+	ref := r.probeMedians(unit, kept)
 	cores := Cores()
 	for i := range r.res.Samples {
 		s := &r.res.Samples[i]
