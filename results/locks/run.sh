@@ -11,7 +11,9 @@
 # the model was held: n-rcurlock, n-rcuquarter, n-soicount, n-hashctr4, n-hashflag,
 # n-hashbeside, n-rcu2lines, n-rcu2far, and those written after the transfer probe read to the
 # nanosecond: m-rcuswap, m-rcueighth, m-rcuoneline2, m-sortedctr, m-soimutex, m-hash2rw, and those
-# written after a profile said where a lock's word lies: m-rcurecent, m-rcurecentapart (a patch each),
+# written after a profile said where a lock's word lies: m-rcurecent, m-rcurecentapart, and those
+# written to hold the gap law and the convoy apart: o-hashctr, o-rcuhalf, o-sortedin, o-soiquarter,
+# o-hashstripe64, o-rcupair (a patch each),
 # c-same (an empty commit). REPORT=1 keeps each campaign's report folder too
 # (OUT/BRANCH-SEED.report: its windows and count files, which ab -replay reads).
 # AB_FLAGS adds flags to every campaign (AB_FLAGS="-at 16").
