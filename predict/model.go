@@ -63,6 +63,12 @@ type Cell struct {
 	// many lines of equal weight the rest make, and the rest's. Zero
 	// HottestLine: every such atomic is on one line, each a transfer.
 	HottestLine, OtherLines, OtherLineTransfers float64
+	// Reads are the reads per operation of lines operations also write
+	// (records.WrittenLineReads), and ReadLineWrites how many times an
+	// operation writes the lines read (records.ReadLineWrites). The model
+	// does not charge them: a reason names them as its blind spot
+	// (results/scaling/runner/placement says why).
+	Reads, ReadLineWrites float64
 }
 
 // SharedAtomics are the atomics per operation besides the exclusive

@@ -25,6 +25,9 @@ const (
 	// (records.SpreadUnits); none: the other locks as one, and every
 	// waiter sleeps (Cell.Kinds false).
 	SpreadUnits
+	// ReadUnits: the reads of lines other calls write
+	// (records.ReadUnits); none: no such read.
+	ReadUnits
 )
 
 // A ProfileUnit is one row of the table.
@@ -52,6 +55,8 @@ var ProfileUnits = []ProfileUnit{
 	{records.BusiestLockSpins, SpreadUnits, false, func(c *Cell) *float64 { return &c.BusiestSpins }},
 	{records.OtherSpinningLocks, SpreadUnits, false, func(c *Cell) *float64 { return &c.OtherSpinning }},
 	{records.UnseenLockAtomics, SpreadUnits, false, func(c *Cell) *float64 { return &c.Unseen }},
+	{records.WrittenLineReads, ReadUnits, false, func(c *Cell) *float64 { return &c.Reads }},
+	{records.ReadLineWrites, ReadUnits, false, func(c *Cell) *float64 { return &c.ReadLineWrites }},
 }
 
 // ProfileValues are c's profile in the order of ProfileUnits.

@@ -72,6 +72,13 @@ const (
 	// runtime's, internal/sync's, a C library's no source reports): a
 	// prediction names them as its blind spot.
 	UnseenLockAtomics = "unseen-lock-atomics/op"
+	// An operation's reads (sync/atomic's Loads) of lines operations also
+	// write, each its first touch of the line since it began or took or
+	// gave back a lock (locks.Reads), and how many times an operation
+	// writes the lines read, weighted by the reads: a read of a line
+	// another thread wrote brings the line as a write does.
+	WrittenLineReads = "written-line-reads/op"
+	ReadLineWrites   = "read-line-writes/op"
 	// What an operation does beside its instructions, counted under
 	// callgrind with a simulated cache of a fixed geometry: the misses of
 	// its first-level caches and of its last level, and its system calls.
@@ -139,6 +146,11 @@ var LineUnits = []string{HottestLineTransfers, OtherLines, OtherLineTransfers}
 // locks as one and names no blind spot.
 var SpreadUnits = []string{OtherLocks, BusiestLockSpins, OtherSpinningLocks, UnseenLockAtomics}
 
+// ReadUnits describe a profile's reads of lines other calls write; perfrun
+// writes them after SpreadUnits and gates on neither. A profile without
+// them (an older file's) reads no written line.
+var ReadUnits = []string{WrittenLineReads, ReadLineWrites}
+
 // Tidy returns the unit as a Set holds it: benchunit's tidied form
 // (ns/op -> sec/op, ns/call -> sec/call).
 func Tidy(unit string) string {
@@ -166,7 +178,7 @@ func Metadata(units []string) []*benchfmt.UnitMetadata {
 	}
 	for _, u := range units {
 		switch {
-		case u == AllocsPerOp || slices.Contains(LockUnits, u) || slices.Contains(BusiestLockUnits, u) || slices.Contains(LineUnits, u) || slices.Contains(SpreadUnits, u):
+		case u == AllocsPerOp || slices.Contains(LockUnits, u) || slices.Contains(BusiestLockUnits, u) || slices.Contains(LineUnits, u) || slices.Contains(SpreadUnits, u) || slices.Contains(ReadUnits, u):
 			// Counted for one worker alone: the same in every process.
 			add(u, "assume", "exact")
 		case u == OpsPerSec || strings.HasSuffix(u, "-ops/s") || u == Fairness:

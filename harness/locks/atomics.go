@@ -31,10 +31,15 @@ func writerMethods() int {
 	return n
 }
 
+// reader is the method of each of writers' types that reads its value:
+// the overlay has it tell a read hook its address, so a profile sees the
+// reads of lines other calls write (readLines).
+const reader = "Load"
+
 // overlayAtomics adds to replace the overlay of sync/atomic (in
 // atomicDir) written into dir: its types' writing methods tell a hook the
-// address they write (the lock profile's lines), and a file holds the
-// hook. The package-level functions (atomic.AddInt64(&x, 1)) are the
+// address they write (the lock profile's lines), their Load another the
+// address it reads, and a file holds the hooks. The package-level functions (atomic.AddInt64(&x, 1)) are the
 // compiler's own instructions and tell nothing: their atomics are counted
 // but their lines are not known.
 func overlayAtomics(atomicDir, dir string, replace map[string]string) error {
@@ -57,12 +62,13 @@ func overlayAtomics(atomicDir, dir string, replace map[string]string) error {
 }
 
 // rewriteAtomics has every writing method of the file at path (sync/atomic's
-// type.go) call perfrunAtomic with the address of its value first. Every
-// method writers names must be found, each with its value in x.v: a Go
+// type.go) call perfrunAtomic with the address of its value first, and
+// every Load of those types perfrunAtomicRead. Every method writers names
+// must be found, and each type's Load, each with its value in x.v: a Go
 // whose sync/atomic is shaped otherwise is refused, never profiled wrong.
 func rewriteAtomics(path string) ([]byte, error) {
 	return rewriteGo(path, func(f *ast.File) error {
-		found := 0
+		found, loads := 0, 0
 		for _, d := range f.Decls {
 			fn, ok := d.(*ast.FuncDecl)
 			if !ok || fn.Recv == nil || len(fn.Recv.List) != 1 || fn.Body == nil {
@@ -77,10 +83,22 @@ func rewriteAtomics(path string) ([]byte, error) {
 				typ = ix.X // Pointer[T]
 			}
 			id, ok := typ.(*ast.Ident)
-			if !ok || !slices.Contains(writers[id.Name], fn.Name.Name) {
+			if !ok || writers[id.Name] == nil {
 				continue
 			}
 			x := fn.Recv.List[0].Names[0].Name
+			if fn.Name.Name == reader {
+				read, err := parser.ParseExpr(fmt.Sprintf("perfrunAtomicRead(unsafe.Pointer(&%s.v))", x))
+				if err != nil {
+					return err
+				}
+				fn.Body.List = append([]ast.Stmt{&ast.ExprStmt{X: read}}, fn.Body.List...)
+				loads++
+				continue
+			}
+			if !slices.Contains(writers[id.Name], fn.Name.Name) {
+				continue
+			}
 			call, err := parser.ParseExpr(fmt.Sprintf("perfrunAtomic(unsafe.Pointer(&%s.v))", x))
 			if err != nil {
 				return err
@@ -91,8 +109,9 @@ func rewriteAtomics(path string) ([]byte, error) {
 			fn.Body.List = append([]ast.Stmt{&ast.ExprStmt{X: call}}, fn.Body.List...)
 			found++
 		}
-		if want := writerMethods(); found != want {
-			return fmt.Errorf("%s is not shaped as lock profiles know it (%d writing methods, want %d): this Go cannot be profiled", path, found, want)
+		if want := writerMethods(); found != want || loads != len(writers) {
+			return fmt.Errorf("%s is not shaped as lock profiles know it (%d writing methods and %d reading, want %d and %d): this Go cannot be profiled",
+				path, found, loads, want, len(writers))
 		}
 		return nil
 	})
@@ -143,6 +162,18 @@ var perfrunAtomicHook func(addr unsafe.Pointer)
 
 func perfrunAtomic(addr unsafe.Pointer) {
 	if h := perfrunAtomicHook; h != nil {
+		h(addr)
+	}
+}
+
+// perfrunAtomicReadHook, when set, is told the address every Load of
+// this package's types reads, before it reads.
+//
+//go:linkname perfrunAtomicReadHook
+var perfrunAtomicReadHook func(addr unsafe.Pointer)
+
+func perfrunAtomicRead(addr unsafe.Pointer) {
+	if h := perfrunAtomicReadHook; h != nil {
 		h(addr)
 	}
 }

@@ -38,6 +38,9 @@ type Profile struct {
 	// Lines are how the atomics besides the exclusive locks' own spread
 	// over cache lines.
 	Lines Lines
+	// Reads are the reads of lines operations write (sync/atomic's
+	// Loads): a blind spot of a profile from before them.
+	Reads Reads
 	// Unseen are the kinds of lock an operation took that the profile
 	// cannot see.
 	Unseen []Unseen
@@ -284,6 +287,7 @@ func (rep Report) profile(dumps map[string]cost) (Profile, error) {
 		p.Locks = append(p.Locks, lp)
 	}
 	p.Lines = spread(max(0, p.Atomics-2*p.ExclusiveLocks), rep.Lines, rep.Ops)
+	p.Reads = readsOf(rep.ReadLines, rep.Ops)
 	for _, shared := range []bool{false, true} {
 		label, acquired, total := exclusiveLabel, p.ExclusiveLocks, &p.LockedInstructions
 		if shared {

@@ -12,4 +12,6 @@ func install(func(event int, lock unsafe.Pointer)) {}
 
 func installAtomics(func(addr unsafe.Pointer)) {}
 
+func installReads(func(addr unsafe.Pointer)) {}
+
 func installSpins(func(addr unsafe.Pointer, acquired bool)) {}

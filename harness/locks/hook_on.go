@@ -14,6 +14,9 @@ var syncHook func(event int, lock unsafe.Pointer)
 //go:linkname atomicHook sync/atomic.perfrunAtomicHook
 var atomicHook func(addr unsafe.Pointer)
 
+//go:linkname readHook sync/atomic.perfrunAtomicReadHook
+var readHook func(addr unsafe.Pointer)
+
 //go:linkname spinHook sync/atomic.perfrunSpinHook
 var spinHook func(addr unsafe.Pointer, acquired bool)
 
@@ -24,5 +27,7 @@ const Instrumented = true
 func install(h func(event int, lock unsafe.Pointer)) { syncHook = h }
 
 func installAtomics(h func(addr unsafe.Pointer)) { atomicHook = h }
+
+func installReads(h func(addr unsafe.Pointer)) { readHook = h }
 
 func installSpins(h func(addr unsafe.Pointer, acquired bool)) { spinHook = h }

@@ -94,30 +94,72 @@ func (a *addresses) add(addr uintptr) {
 // Its table is keyed by the line's first address.
 type transfers struct {
 	addresses
-	last    uintptr // the line the operation's last atomic wrote
-	crossed bool    // a lock event since
-	pending uintptr // a write taken for a cached line, unless a lock's acquiring one
+	// reads counts an operation's first read of each line (readLines),
+	// wrote every write to each line, lock words' included.
+	reads, wrote addresses
+	// touched are the lines the operation read or wrote since it began
+	// or since its last lock event, the latest touchedLines of them.
+	touched  [touchedLines]uintptr
+	nTouched int
+	last     uintptr // the line the operation's last atomic wrote
+	crossed  bool    // a lock event since
+	pending  uintptr // a write taken for a cached line, unless a lock's acquiring one
 	// releasing says a release event came last, so the next write is the
 	// lock's giving back; released that the last write was; afterPlain
 	// that the write before pending was neither.
 	releasing, released, afterPlain bool
 }
 
-// next begins an operation.
-func (v *transfers) next() { v.last, v.pending, v.released = 0, 0, false }
+// touchedLines is how many lines an operation's reads remember it
+// touched: a read of a line past them counts again.
+const touchedLines = 16
 
-// lockEvent notes an acquisition (shared or not) or a release: the write
-// just before an acquisition, if taken for a cached line, was the lock's
-// own.
-func (v *transfers) lockEvent(acquire, shared bool) {
+// next begins an operation.
+func (v *transfers) next() { v.last, v.pending, v.released, v.nTouched = 0, 0, false, 0 }
+
+// lockEvent notes an acquisition (shared or not) or a release of the lock
+// at lock: the write just before an acquisition, if taken for a cached
+// line, was the lock's own. An exclusive lock's event writes its word;
+// a shared one's writes come as its reader count's atomics. Another
+// thread may have written any line while this one waited, so a read after
+// the event counts again.
+func (v *transfers) lockEvent(acquire, shared bool, lock unsafe.Pointer) {
 	if acquire && v.pending != 0 && !(shared && v.afterPlain) {
 		v.addresses.add(v.pending)
 	}
 	v.crossed, v.pending, v.releasing = true, 0, !acquire
+	v.nTouched = 0
+	if !shared && lock != nil {
+		word := uintptr(lock) / lineSize * lineSize
+		v.wrote.add(word)
+		v.touch(word)
+	}
+}
+
+// touch remembers that the operation touched line.
+func (v *transfers) touch(line uintptr) {
+	v.touched[v.nTouched%touchedLines] = line
+	v.nTouched++
+}
+
+// read notes a Load of sync/atomic's types at p: the operation's first of
+// its line since it began or since its last lock event is a read that may
+// find the line written by another thread.
+func (v *transfers) read(p unsafe.Pointer) {
+	line := uintptr(p) / lineSize * lineSize
+	if slices.Contains(v.touched[:min(v.nTouched, touchedLines)], line) {
+		return
+	}
+	v.touch(line)
+	v.reads.add(line)
 }
 
 func (v *transfers) write(p unsafe.Pointer) {
 	line := uintptr(p) / lineSize * lineSize
+	v.wrote.add(line)
+	if !slices.Contains(v.touched[:min(v.nTouched, touchedLines)], line) {
+		v.touch(line)
+	}
 	release := v.releasing
 	v.releasing = false
 	if line == v.last && !v.crossed {
@@ -175,6 +217,62 @@ func lines(written *addresses, moved *transfers) []LineCount {
 	}
 	slices.SortFunc(out, func(x, y LineCount) int { return int(y.Writes - x.Writes) })
 	return out
+}
+
+// A ReadLine is one cache line that operations both read (sync/atomic's
+// Loads) and write: its reads that may find it written by another thread
+// (transfers.read) and its writes, lock words' included, over all
+// operations.
+type ReadLine struct {
+	Reads  int64 `json:"reads"`
+	Writes int64 `json:"writes"`
+}
+
+// readLines are the lines the lines pass saw both read and written.
+func readLines(moved *transfers) []ReadLine {
+	var out []ReadLine
+	for _, r := range moved.reads.slots {
+		if r.addr == 0 {
+			continue
+		}
+		if w := moved.wrote.count(r.addr); w > 0 {
+			out = append(out, ReadLine{Reads: r.n, Writes: w})
+		}
+	}
+	return out
+}
+
+// count is how many times addr was added, 0 where it never was.
+func (a *addresses) count(addr uintptr) int64 {
+	for _, s := range a.slots {
+		if s.addr == addr {
+			return s.n
+		}
+	}
+	return 0
+}
+
+// Reads are an operation's reads of lines that operations write, as one
+// thread sees them (ReadLine): per operation, the reads that may find
+// their line written by another thread, and how many times an operation
+// writes the lines read, each line's writes weighted by its reads. A read
+// of a line another thread wrote since this one last touched it brings
+// the line, as a write does; the more often the line is written, the more
+// often a read finds it so.
+type Reads struct{ PerOp, Writes float64 }
+
+// readsOf are the Reads of lines counted over ops operations.
+func readsOf(lines []ReadLine, ops int) Reads {
+	var r Reads
+	for _, l := range lines {
+		reads, writes := float64(l.Reads)/float64(ops), float64(l.Writes)/float64(ops)
+		r.PerOp += reads
+		r.Writes += reads * writes
+	}
+	if r.PerOp > 0 {
+		r.Writes /= r.PerOp
+	}
+	return r
 }
 
 // Lines is how an operation's atomics on lines other threads may write

@@ -3,6 +3,7 @@ package locks
 import (
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"unsafe"
@@ -56,7 +57,7 @@ func TestAddressesByLine(t *testing.T) {
 			written.write(unsafe.Pointer(&buf[i]))
 			moved.write(unsafe.Pointer(&buf[i]))
 		}
-		moved.lockEvent(false, false)
+		moved.lockEvent(false, false, nil)
 		moved.write(unsafe.Pointer(&buf[len(buf)-1]))
 	}
 	got := lines(&written, &moved)
@@ -84,9 +85,42 @@ func TestAddressesByLine(t *testing.T) {
 	}
 }
 
+// TestReadsOfWrittenLines: a Load counts where it is an operation's first
+// touch of its line since the operation began or its last lock event, and
+// only on a line operations write (an exclusive lock's word included); a
+// line read and never written is no read of a written line.
+func TestReadsOfWrittenLines(t *testing.T) {
+	var moved transfers
+	raw := make([]int64, 40)
+	skip := (lineSize - int(uintptr(unsafe.Pointer(&raw[0]))%lineSize)) % lineSize / 8
+	buf := raw[skip : skip+32] // four whole lines: a, the lock's, one only read, and one more
+	a, lock, unwritten := unsafe.Pointer(&buf[0]), unsafe.Pointer(&buf[8]), unsafe.Pointer(&buf[16])
+	for op := range 4 {
+		moved.next()
+		moved.read(a)
+		moved.read(unsafe.Pointer(&buf[1])) // the same line: no read more
+		moved.read(unwritten)
+		if op == 0 {
+			moved.write(a)
+		}
+		moved.lockEvent(true, false, lock)
+		moved.read(lock) // the word this operation just wrote: no read
+		moved.read(a)    // again after the lock event
+		moved.lockEvent(false, false, lock)
+	}
+	got := readLines(&moved)
+	slices.SortFunc(got, func(x, y ReadLine) int { return int(x.Reads - y.Reads) })
+	if want := []ReadLine{{Reads: 8, Writes: 1}}; !slices.Equal(got, want) {
+		t.Fatalf("lines read and written: %+v, want %+v (a's two reads an operation; the lock's line written, never read first; the other line never written)", got, want)
+	}
+	if r := readsOf(got, 4); !near(r.PerOp, 2) || !near(r.Writes, 0.25) {
+		t.Errorf("reads %+v, want 2 an operation of a line written 0.25 times an operation", r)
+	}
+}
+
 // TestRewriteAtomicsOfThisGo: sync/atomic's types of the Go that runs the
-// tests tell the hook every write (TestRewriteRefusesAnotherShape: one
-// shaped otherwise is refused).
+// tests tell the hook every write, and every Load the read hook
+// (TestRewriteRefusesAnotherShape: one shaped otherwise is refused).
 func TestRewriteAtomicsOfThisGo(t *testing.T) {
 	out, err := rewriteAtomics(filepath.Join(runtime.GOROOT(), "src", "sync", "atomic", "type.go"))
 	if err != nil {
@@ -94,5 +128,8 @@ func TestRewriteAtomicsOfThisGo(t *testing.T) {
 	}
 	if n := strings.Count(string(out), "perfrunAtomic(unsafe.Pointer(&x.v))"); n != writerMethods() {
 		t.Errorf("%d writing methods tell the hook, want %d", n, writerMethods())
+	}
+	if n := strings.Count(string(out), "perfrunAtomicRead(unsafe.Pointer(&x.v))"); n != len(writers) {
+		t.Errorf("%d Loads tell the read hook, want %d", n, len(writers))
 	}
 }

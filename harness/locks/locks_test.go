@@ -176,6 +176,34 @@ func TestLinesByHand(t *testing.T) {
 
 func near(a, b float64) bool { return a-b < 1e-9 && b-a < 1e-9 }
 
+// TestReadsByHand: a profile counts an operation's Loads of lines
+// operations write, and how often those lines are written: a word every
+// operation reads and one in four writes; a word read before the Mutex on
+// its line is taken (its word written twice an operation); a counter read
+// before its compare-and-swap; and no read where the word is never
+// written, or nothing is read.
+func TestReadsByHand(t *testing.T) {
+	bin := handcount(t)
+	for _, c := range []struct {
+		variant string
+		want    Reads
+	}{
+		{"readflag", Reads{PerOp: 1, Writes: 0.25}},
+		{"readlocked", Reads{PerOp: 1, Writes: 2}},
+		{"casadd", Reads{PerOp: 1, Writes: 1}},
+		{"readonly", Reads{}},
+		{"mutex100", Reads{}},
+	} {
+		p, err := Count(context.Background(), []string{bin, c.variant, "320"}, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", c.variant, err)
+		}
+		if !near(p.Reads.PerOp, c.want.PerOp) || !near(p.Reads.Writes, c.want.Writes) {
+			t.Errorf("%s: reads %+v, want %+v", c.variant, p.Reads, c.want)
+		}
+	}
+}
+
 // TestAReportOfAnotherVersionIsRefused: a program built with another
 // version of this package counts other kinds of lock; its report is
 // refused with what to do, not read into the wrong kinds.

@@ -144,6 +144,9 @@ type Report struct {
 	// per cache line, most written first, with those of them that may
 	// find the line taken by another thread.
 	Lines []LineCount `json:"lines"`
+	// ReadLines are the lines operations both read through sync/atomic's
+	// Loads and write, with their reads and writes (ReadLine).
+	ReadLines []ReadLine `json:"read_lines,omitempty"`
 }
 
 // The labels of the passes a profile dumps.
@@ -207,7 +210,7 @@ func Run(op func(n int) error, n int, w io.Writer) error {
 		return err
 	}
 	written.drop(p.t.isSpinAt)
-	if rep.Lines, err = p.linesPass(op, n, written); err != nil {
+	if rep.Lines, rep.ReadLines, err = p.linesPass(op, n, written); err != nil {
 		return err
 	}
 	units := p.collect(&rep)
@@ -219,9 +222,10 @@ func Run(op func(n int) error, n int, w io.Writer) error {
 
 // linesPass runs the n operations once more, one at a time and collecting
 // nothing, to count the writes to each line the counting pass saw written
-// that may find it taken by another thread (transfers); it returns every
-// line's writes and transfers.
-func (p *profiler) linesPass(op func(n int) error, n int, written *addresses) ([]LineCount, error) {
+// that may find it taken by another thread (transfers), and the reads of
+// lines the operations write; it returns every line's writes and
+// transfers, and the lines both read and written.
+func (p *profiler) linesPass(op func(n int) error, n int, written *addresses) ([]LineCount, []ReadLine, error) {
 	moved := new(transfers)
 	p.t.lines = moved
 	installAtomics(func(addr unsafe.Pointer) {
@@ -229,6 +233,7 @@ func (p *profiler) linesPass(op func(n int) error, n int, written *addresses) ([
 			moved.write(addr)
 		}
 	})
+	installReads(moved.read)
 	err := batches(func(k int) error {
 		for range k {
 			moved.next()
@@ -239,8 +244,9 @@ func (p *profiler) linesPass(op func(n int) error, n int, written *addresses) ([
 		return nil
 	}, n, false)
 	installAtomics(nil)
+	installReads(nil)
 	p.t.lines = nil
-	return lines(written, moved), err
+	return lines(written, moved), readLines(moved), err
 }
 
 // A unit is what one held pass collects under: a group of sync's locks

@@ -61,7 +61,7 @@ func newTracker() *tracker {
 
 func (t *tracker) hook(event int, lock unsafe.Pointer) {
 	if t.lines != nil {
-		t.lines.lockEvent(event%2 == 0, shared(event))
+		t.lines.lockEvent(event%2 == 0, shared(event), lock)
 	}
 	if t.held {
 		t.switchCollect(event, lock)

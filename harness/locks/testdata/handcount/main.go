@@ -77,6 +77,20 @@ type stripe struct {
 	_ [56]byte
 }
 
+// guarded is a Mutex and a word beside it, alone on a cache line (a
+// heap object of 64 bytes, its size class's alignment).
+type guarded struct {
+	mu   sync.Mutex
+	flag atomic.Int32
+	_    [52]byte
+}
+
+// flagLine is a word alone on a cache line, as guarded.
+type flagLine struct {
+	flag atomic.Int64
+	_    [56]byte
+}
+
 // counter is a writer that is not io.Discard: log.Logger locks its
 // writer for it.
 type counter struct{ n int }
@@ -98,6 +112,9 @@ var (
 	once    singleflight.Group
 	queue   = make(chan int, 1)
 	pool    = sync.Pool{New: func() any { return new([64]byte) }}
+	guard   = new(guarded)
+	seen    = new(flagLine)
+	unseen  = new(flagLine)
 )
 
 // ops are the variants, by name.
@@ -135,6 +152,25 @@ var ops = map[string]func(){
 		mu.Unlock()
 	},
 	"free": func() { work100() },
+	// A word read by every operation and written by one in four, after
+	// its read.
+	"readflag": func() {
+		next++
+		if seen.flag.Load() >= 0 && next%4 == 0 {
+			seen.flag.Add(1)
+		}
+		work100()
+	},
+	// A word read before the Mutex on its line is taken.
+	"readlocked": func() {
+		if guard.flag.Load() == 0 {
+			guard.mu.Lock()
+			work100()
+			guard.mu.Unlock()
+		}
+	},
+	// A word read and never written.
+	"readonly": func() { _ = unseen.flag.Load(); work100() },
 	// A read lock taken again after work outside it.
 	"retake": func() {
 		rw.RLock()
