@@ -14,7 +14,9 @@
 # written after a profile said where a lock's word lies: m-rcurecent, m-rcurecentapart, and those
 # written to hold the gap law and the convoy apart: o-hashctr, o-rcuhalf, o-sortedin, o-soiquarter,
 # o-hashstripe64, o-rcupair, and six more written before any was measured: p-rcuread, p-hashrare,
-# p-sortedtwo, p-soicas, p-rcustripe4, p-rcuload (a patch each),
+# p-sortedtwo, p-soicas, p-rcustripe4, p-rcuload, and six written after the reads of written lines
+# were counted, before any was measured: q-hashread16, q-rcureadctr, q-soiread4, q-sortedflag,
+# q-rcuaudit, q-hashmax (a patch each),
 # c-same (an empty commit). REPORT=1 keeps each campaign's report folder too
 # (OUT/BRANCH-SEED.report: its windows and count files, which ab -replay reads).
 # AB_FLAGS adds flags to every campaign (AB_FLAGS="-at 16").
