@@ -7,8 +7,7 @@ import (
 
 // CauseOf says in words what makes a cell's call at n threads, one core a
 // thread, take the time the model gives it (constants k): the exclusive
-// locks it queues for, the line its atomics share, the lines its reads
-// find written by other threads, or neither. It names
+// locks it queues for, the line its atomics share, or neither. It names
 // the counts the model read, so a reader can check them against the
 // design: "1.28 exclusive locks a call, held 1 811 instructions each:
 // 91% of a call at 16 threads".
@@ -26,9 +25,6 @@ func CauseOf(c Cell, k Constants, n int) (string, error) {
 		held := c.LockedInstructions / c.ExclusiveLocks
 		return fmt.Sprintf("%s exclusive %s a call%s, held %s instructions each: %d%% of a call at %d threads waits for or holds one",
 			count(c.ExclusiveLocks), plural(c.ExclusiveLocks, "lock", "locks"), overLocks(c), grouped(held), share(t.Locks()), n), nil
-	case t.Reads > t.Hot+t.Rest:
-		return fmt.Sprintf("%s %s a call of lines other threads write, each written %.3g times a call: %d%% of a call at %d threads brings a line from another core",
-			count(c.Reads), plural(c.Reads, "read", "reads"), c.ReadLineWrites, share(t.Line()), n), nil
 	}
 	return fmt.Sprintf("%s atomic writes a call to lines other threads write (reader counts among them)%s: %d%% of a call at %d threads brings a line from another core",
 		count(c.SharedAtomics()), onLines(c), share(t.Line()), n), nil

@@ -278,14 +278,6 @@ var factors = []factor{
 		},
 	},
 	{
-		set:  func(to *Cell, from Cell) { to.Reads, to.ReadLineWrites = from.Reads, from.ReadLineWrites },
-		same: func(b, h Cell) bool { return b.Reads == h.Reads && b.ReadLineWrites == h.ReadLineWrites },
-		what: func(b, h Cell) string {
-			return fmt.Sprintf("reads of lines other calls write %s, each line written %.3g -> %.3g times a call",
-				change(b.Reads, h.Reads), b.ReadLineWrites, h.ReadLineWrites)
-		},
-	},
-	{
 		set:  func(to *Cell, from Cell) { to.Instructions = from.Instructions },
 		same: func(b, h Cell) bool { return b.Instructions == h.Instructions },
 		what: func(b, h Cell) string { return "instructions " + change(b.Instructions, h.Instructions) },

@@ -28,7 +28,6 @@ func (p Prediction) lead(n int) string {
 		{"the other exclusive locks' queues", b.Others, h.Others, othersDetail},
 		{lineName(true, p.base.HottestSite, p.head.HottestSite), b.Hot, h.Hot, hotDetail},
 		{lineName(false, p.base.OtherLineSite, p.head.OtherLineSite), b.Rest, h.Rest, restDetail},
-		{"the reads of lines other calls write", b.Reads, h.Reads, readsDetail},
 		{"each thread's own work", b.Alone, h.Alone, aloneDetail},
 	}
 	best, move := -1, 0.0
@@ -116,10 +115,6 @@ func hotDetail(c Cell) string {
 func restDetail(c Cell) string {
 	_, rest, others := c.Lines()
 	return fmt.Sprintf("%.4g transfers a call over %.3g lines", rest, others)
-}
-
-func readsDetail(c Cell) string {
-	return fmt.Sprintf("%.4g reads a call of lines written %.3g times a call", c.Reads, c.ReadLineWrites)
 }
 
 func aloneDetail(c Cell) string {

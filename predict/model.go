@@ -65,10 +65,9 @@ type Cell struct {
 	HottestLine, OtherLines, OtherLineTransfers float64
 	// Reads are the reads per operation of lines operations also write
 	// (records.WrittenLineReads), and ReadLineWrites how many times an
-	// operation writes the lines read (records.ReadLineWrites): at n
-	// threads a read finds its line written by another thread since this
-	// one last touched it where one of the others' n − 1 calls meanwhile
-	// wrote it, and then waits a transfer for it.
+	// operation writes the lines read (records.ReadLineWrites). The model
+	// does not charge them: a reason names them as its blind spot
+	// (results/scaling/runner/placement says why).
 	Reads, ReadLineWrites float64
 }
 
@@ -91,17 +90,6 @@ func (c Cell) Lines() (hot, rest, others float64) {
 		return hot, 0, 0
 	}
 	return hot, rest, math.Max(1, c.OtherLines)
-}
-
-// readsAt are the reads a call makes at n threads that find their line
-// written by another thread since this one last touched it: each of the
-// others' calls in between writes the line ReadLineWrites times, those
-// writes come at random, and one is enough.
-func (c Cell) readsAt(n int) float64 {
-	if !(c.Reads > 0) || !(c.ReadLineWrites > 0) {
-		return 0
-	}
-	return c.Reads * (1 - math.Exp(-float64(n-1)*c.ReadLineWrites))
 }
 
 // queues are the exclusive locks the model queues on, each lock a queue
@@ -213,9 +201,7 @@ type Constants struct {
 // lines of atomics are; the cache lines the other atomics write are others
 // (the hottest line, and the rest as lines of equal weight, Cell.lines),
 // whose service is a transfer, paid only when another thread wrote the
-// line last; a read of a line other calls write waits a transfer where
-// another thread wrote it since (Cell.readsAt), a delay that queues on
-// nothing; the rest of a call is a delay every thread spends alone. At
+// line last; the rest of a call is a delay every thread spends alone. At
 // one thread it is the measured time (or the instructions at
 // k.Instruction). Each exclusive lock is a queue of its own: the busiest,
 // and the others as lines are, queues of equal weight (the stripes of a
@@ -243,13 +229,13 @@ func perCall(c Cell, k Constants, threads []int) ([]float64, error) {
 // exclusive lock's queue and in the other locks' (their held time and
 // their words' transfers included); and the time the hottest shared
 // line, and the others, take to come to the thread's core.
-type Terms struct{ Alone, Busiest, Others, Hot, Rest, Reads float64 }
+type Terms struct{ Alone, Busiest, Others, Hot, Rest float64 }
 
 // Locks is the time in every exclusive lock's queue.
 func (t Terms) Locks() float64 { return t.Busiest + t.Others }
 
-// Line is the time every shared line takes to come, to a write or a read.
-func (t Terms) Line() float64 { return t.Hot + t.Rest + t.Reads }
+// Line is the time every shared line takes to come.
+func (t Terms) Line() float64 { return t.Hot + t.Rest }
 
 // TermsAt are the terms of c's call at n threads, with the constants k.
 func TermsAt(c Cell, k Constants, n int) (Terms, error) {
@@ -299,8 +285,7 @@ func mva(c Cell, k Constants, most int) (map[int]float64, Terms, error) {
 		}
 		rHot := hot * other * (1 + qHot)
 		rRest := rest * other * (1 + qRest)
-		rRead := c.readsAt(n) * k.Transfer
-		r := alone + rLock[0] + rLock[1] + rWord[0] + rWord[1] + rHot + rRest + rRead
+		r := alone + rLock[0] + rLock[1] + rWord[0] + rWord[1] + rHot + rRest
 		x := float64(n) / r // calls per second, all threads
 		// At one of the other locks, and of the other lines: each of equal
 		// weight, so a queue holds its share of their time.
@@ -310,7 +295,7 @@ func mva(c Cell, k Constants, most int) (map[int]float64, Terms, error) {
 			qRest = x * rRest / lines
 		}
 		at[n] = r
-		last = Terms{alone, rLock[0] + rWord[0], rLock[1] + rWord[1], rHot, rRest, rRead}
+		last = Terms{alone, rLock[0] + rWord[0], rLock[1] + rWord[1], rHot, rRest}
 	}
 	return at, last, nil
 }

@@ -336,37 +336,3 @@ func TestAReleaserBarges(t *testing.T) {
 		t.Errorf("Barged(2 µs) = %.2f: want nearly every contended acquisition handed over", b)
 	}
 }
-
-// TestAReadOfAWrittenLineWaits: a read of a line other calls write waits
-// a transfer where another thread wrote the line since this one last
-// touched it: at 2 threads, for a line one call in 16 writes, about one
-// read in 16 (1 − e^(−1/16)); for a line every call writes twice (a
-// mutex's word, read first), most reads; at 1 thread none. A read of a line
-// no call writes costs nothing.
-func TestAReadOfAWrittenLineWaits(t *testing.T) {
-	k := Constants{Handoff: 50e-6, Spin: 344e-9, SpinFor: 1.6e-6, Transfer: 73e-9}
-	for _, c := range []struct {
-		what          string
-		reads, writes float64
-		want          float64 // transfers a call at 2 threads
-	}{
-		{"a word one call in 16 writes", 1, 1.0 / 16, 1 - math.Exp(-1.0/16)},
-		{"a mutex's line, its word written twice a call", 1, 2, 1 - math.Exp(-2)},
-		{"a word no call writes", 1, 0, 0},
-	} {
-		cell := Cell{Name: "c", PerCall: 30e-9, Instructions: 300, Reads: c.reads, ReadLineWrites: c.writes}
-		at, err := perCall(cell, k, []int{1, 2})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !(math.Abs(at[0]-30e-9) < 1e-15) {
-			t.Errorf("%s: %.1f ns a call at 1 thread, want its own 30 ns", c.what, 1e9*at[0])
-		}
-		if got := (at[1] - at[0]) / k.Transfer; math.Abs(got-c.want) > 1e-9 {
-			t.Errorf("%s: %.4f transfers a call at 2 threads, want %.4f", c.what, got, c.want)
-		}
-		if terms, err := TermsAt(cell, k, 2); err != nil || math.Abs(terms.Reads-c.want*k.Transfer) > 1e-15 {
-			t.Errorf("%s: the reads' term %.1f ns (%v), want %.1f ns", c.what, 1e9*terms.Reads, err, 1e9*c.want*k.Transfer)
-		}
-	}
-}

@@ -24,7 +24,6 @@ func settle(base, head Cell) Cell {
 		func(c *Cell) *float64 { return &c.HottestLine },
 		func(c *Cell) *float64 { return &c.OtherLineTransfers },
 		func(c *Cell) *float64 { return &c.Unseen },
-		func(c *Cell) *float64 { return &c.Reads },
 	}
 	held := []func(*Cell) *float64{
 		func(c *Cell) *float64 { return &c.LockedInstructions },
