@@ -367,8 +367,13 @@ func (p Prediction) Reason() string { return p.ReasonAt(p.At()) }
 // ReasonAt is the prediction in words at n threads, one of its counts;
 // the causes' "alone" figures are the last count's, and given there only.
 func (p Prediction) ReasonAt(n int) string {
+	blind := p.blindSpots()
 	if len(p.Causes) == 0 {
-		return fmt.Sprintf("at %d threads unchanged: the same lock profile and instructions", n)
+		reason := fmt.Sprintf("at %d threads unchanged: the same lock profile and instructions", n)
+		if len(blind) > 0 {
+			reason = fmt.Sprintf("at %d threads unchanged by what the model weighs: %s", n, strings.Join(blind, "; "))
+		}
+		return reason
 	}
 	ratio, lo, hi, _ := p.RatioAt(n)
 	head := fmt.Sprintf("at %d threads %s a call [%s, %s]", n, Percent(ratio), Percent(lo), Percent(hi))
@@ -383,9 +388,7 @@ func (p Prediction) ReasonAt(n int) string {
 			parts = append(parts, c.What)
 		}
 	}
-	if u := max(p.base.Unseen, p.head.Unseen); u >= UnseenMatters {
-		parts = append(parts, fmt.Sprintf("blind to locks the profile cannot see, %.3g -> %.3g atomics a call in them (the runtime's, internal/sync's, a C library's)", p.base.Unseen, p.head.Unseen))
-	}
+	parts = append(parts, blind...)
 	reason := head + ": " + strings.Join(parts, "; ")
 	if opposed(p.Causes) {
 		reason += "; decided by the predicted time, not by any one of them"
@@ -408,6 +411,24 @@ func (p Prediction) causeAt(n int) string {
 		first = first[:i]
 	}
 	return strings.TrimSpace(first)
+}
+
+// blindSpots name what the profile counted and the model does not weigh,
+// where it matters: atomics in locks the profile cannot see, and reads of
+// lines other calls write where head reads them otherwise than base
+// (results/scaling/runner/placement: charged as transfers, they missed
+// more changes kept apart than they mended).
+func (p Prediction) blindSpots() []string {
+	var out []string
+	if u := max(p.base.Unseen, p.head.Unseen); u >= UnseenMatters {
+		out = append(out, fmt.Sprintf("blind to locks the profile cannot see, %.3g -> %.3g atomics a call in them (the runtime's, internal/sync's, a C library's)", p.base.Unseen, p.head.Unseen))
+	}
+	b, h := p.base.Reads*p.base.ReadLineWrites, p.head.Reads*p.head.ReadLineWrites
+	if max(p.base.Reads, p.head.Reads) >= UnseenMatters && math.Abs(h-b) >= UnseenMatters*UnseenMatters {
+		out = append(out, fmt.Sprintf("blind to reads of lines other calls write, %.3g -> %.3g a call, the lines written %.3g -> %.3g times a call (not in the prediction)",
+			p.base.Reads, p.head.Reads, p.base.ReadLineWrites, p.head.ReadLineWrites))
+	}
+	return out
 }
 
 // UnseenMatters is how many atomics a call in locks the profile cannot

@@ -74,6 +74,34 @@ func TestABlindSpotIsNamed(t *testing.T) {
 	}
 }
 
+// TestAReadOfAWrittenLineIsNamed: a lookup that reads a word one call in
+// 16 writes says the prediction is blind to it, beside the write it
+// weighs, and one that only reads a line its calls already wrote says so
+// where nothing it weighs moved; reading the lines base read, the same
+// way, says nothing of them.
+func TestAReadOfAWrittenLineIsNamed(t *testing.T) {
+	base := Cell{Name: "rcu", Instructions: 324}
+	head := base
+	head.Instructions, head.Atomics, head.HottestLine = 330, 1.0/16, 1.0/16
+	head.Reads, head.ReadLineWrites = 1, 1.0/16
+	p, err := Change("rcu", base, head, Threads(16), Fixed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "blind to reads of lines other calls write, 0 -> 1 a call, the lines written 0 -> 0.0625 times a call"
+	if r := p.Reason(); !strings.Contains(r, want) {
+		t.Errorf("a read of a written word added: %q, want it to say %q", r, want)
+	}
+	only := base
+	only.Reads, only.ReadLineWrites = 2, 1
+	if q, err := Change("rcu", base, only, Threads(16), Fixed); err != nil || !strings.Contains(q.Reason(), "unchanged by what the model weighs: blind to reads") {
+		t.Errorf("reads alone added: %q (%v), want it unchanged by what the model weighs, blind to the reads", q.Reason(), err)
+	}
+	if q, err := Change("rcu", only, only, Threads(16), Fixed); err != nil || strings.Contains(q.Reason(), "blind") {
+		t.Errorf("the same reads both ways: %q (%v) names a blind spot", q.Reason(), err)
+	}
+}
+
 // TestAnAddedLockSaysHowLongEachHolds: an added lock's cause gives the
 // instructions held an acquisition, not the per-call total (a lock taken
 // once in a hundred calls and held 99 instructions held it "for 0.99"),
