@@ -39,9 +39,10 @@ const reader = "Load"
 // overlayAtomics adds to replace the overlay of sync/atomic (in
 // atomicDir) written into dir: its types' writing methods tell a hook the
 // address they write (the lock profile's lines), their Load another the
-// address it reads, and a file holds the hooks. The package-level functions (atomic.AddInt64(&x, 1)) are the
-// compiler's own instructions and tell nothing: their atomics are counted
-// but their lines are not known.
+// address it reads, and a file holds the hooks. The package-level
+// functions (atomic.AddInt64(&x, 1)) are the compiler's own instructions
+// and tell nothing: their atomics are counted but their lines are not
+// known, and their reads are not seen.
 func overlayAtomics(atomicDir, dir string, replace map[string]string) error {
 	src := filepath.Join(atomicDir, "type.go")
 	text, err := rewriteAtomics(src)
