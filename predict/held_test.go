@@ -14,6 +14,15 @@ import (
 // held-amd.txt.bz2 (results/scaling/runner/amd, an AMD EPYC host).
 var heldFiles = []string{"held.txt", "held-amd.txt"}
 
+// apartFiles are the sets kept apart from heldFiles, by the host that
+// measured them (testdata/held-*-oos.txt.bz2; results/scaling/runner/held,
+// amd, lockword and placement say how each was taken).
+var apartFiles = map[string][]string{
+	"Intel": {"held-oos.txt"},
+	"AMD": {"held-amd-oos.txt", "held-amd2-oos.txt", "held-amd3-oos.txt", "held-amd4-oos.txt", "held-amd5-oos.txt",
+		"held-amd6-oos.txt", "held-amd7-oos.txt", "held-amd8-oos.txt", "held-amd9-oos.txt", "held-amd10-oos.txt"},
+}
+
 // withinMisses are, for each change of file (ab's counts of each arm and
 // head ÷ base at 1 and 2 threads as its time measured it, alone on this
 // project's 2-core runner), head ÷ base predicted at 2 threads with the
@@ -81,14 +90,13 @@ func TestWithinTheCoresIsHeld(t *testing.T) {
 
 // TestWithinTheCoresHoldsOutOfSample: RunnerHeld, the worst miss of the
 // held set, holds the changes it was not fitted on, every set kept apart
-// (testdata/held-*-oos.txt.bz2; results/scaling/runner/held, amd,
-// lockword and placement say how each was taken), and is no wider than
+// (apartFiles), and is no wider than
 // the worst miss of all of them needs; WithinCoresApart says what those
 // sets give.
 func TestWithinTheCoresHoldsOutOfSample(t *testing.T) {
 	worst := 1.0
 	var apart []float64
-	for _, file := range []string{"held-oos.txt", "held-amd-oos.txt", "held-amd2-oos.txt", "held-amd3-oos.txt", "held-amd4-oos.txt", "held-amd5-oos.txt", "held-amd6-oos.txt", "held-amd7-oos.txt", "held-amd8-oos.txt", "held-amd9-oos.txt", "held-amd10-oos.txt"} {
+	for _, file := range slices.Concat(apartFiles["Intel"], apartFiles["AMD"]) {
 		for change, r := range withinMisses(t, file) {
 			apart = append(apart, r)
 			worst = max(worst, r, 1/r)
@@ -129,8 +137,8 @@ func TestOneThreadIsHeld(t *testing.T) {
 
 // heldHosts are the held files by the host that measured them.
 var heldHosts = map[string][]string{
-	"Intel": {"held.txt", "held-oos.txt"},
-	"AMD":   {"held-amd.txt", "held-amd-oos.txt", "held-amd2-oos.txt", "held-amd3-oos.txt", "held-amd4-oos.txt", "held-amd5-oos.txt", "held-amd6-oos.txt", "held-amd7-oos.txt", "held-amd8-oos.txt", "held-amd9-oos.txt", "held-amd10-oos.txt"},
+	"Intel": slices.Concat([]string{"held.txt"}, apartFiles["Intel"]),
+	"AMD":   slices.Concat([]string{"held-amd.txt"}, apartFiles["AMD"]),
 }
 
 // TestAMeasurementAgainIsAFloor: WithinCoresAgain says what the held
