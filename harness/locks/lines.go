@@ -54,31 +54,45 @@ func (a *addresses) drop(lock func(addr uintptr) bool) {
 }
 
 func (a *addresses) add(addr uintptr) {
+	i := a.at(addr)
+	switch {
+	case i >= 0 && a.slots[i].addr == addr:
+		a.slots[i].n++
+	case i >= 0 && a.used < atomicSlots*3/4:
+		a.slots[i].addr, a.slots[i].n = addr, 1
+		a.used++
+		if a.sites != nil {
+			// Collection is on in the counting pass: the stack is
+			// kept outside it, as a lock's first acquisition's is.
+			callgrind.ToggleCollect()
+			runtime.Callers(2, a.sites[i][:])
+			callgrind.ToggleCollect()
+		}
+	default:
+		a.spilled++
+	}
+}
+
+// at is the slot that holds addr, or the empty one it would take: -1
+// where the table has neither.
+func (a *addresses) at(addr uintptr) int {
 	i := int(uint64(addr>>3) * 0x9E3779B97F4A7C15 >> 51) // 13 bits: atomicSlots
 	for range atomicSlots {
-		s := &a.slots[i]
-		if s.addr == addr {
-			s.n++
-			return
-		}
-		if s.addr == 0 {
-			if a.used >= atomicSlots*3/4 {
-				break
-			}
-			s.addr, s.n = addr, 1
-			a.used++
-			if a.sites != nil {
-				// Collection is on in the counting pass: the stack is
-				// kept outside it, as a lock's first acquisition's is.
-				callgrind.ToggleCollect()
-				runtime.Callers(2, a.sites[i][:])
-				callgrind.ToggleCollect()
-			}
-			return
+		if s := a.slots[i].addr; s == addr || s == 0 {
+			return i
 		}
 		i = (i + 1) % atomicSlots
 	}
-	a.spilled++
+	return -1
+}
+
+// count is how many times addr was added; an address never added counts
+// none.
+func (a *addresses) count(addr uintptr) int64 {
+	if i := a.at(addr); i >= 0 && a.slots[i].addr == addr {
+		return a.slots[i].n
+	}
+	return 0
 }
 
 // transfers counts, in the lines pass, the writes to each line that may
@@ -142,12 +156,18 @@ func (v *transfers) touch(line uintptr) {
 	v.nTouched++
 }
 
+// touches says whether the operation touched line since it began or its
+// last lock event, as far as touched remembers.
+func (v *transfers) touches(line uintptr) bool {
+	return slices.Contains(v.touched[:min(v.nTouched, touchedLines)], line)
+}
+
 // read notes a Load of sync/atomic's types at p: the operation's first of
 // its line since it began or since its last lock event is a read that may
 // find the line written by another thread.
 func (v *transfers) read(p unsafe.Pointer) {
 	line := uintptr(p) / lineSize * lineSize
-	if slices.Contains(v.touched[:min(v.nTouched, touchedLines)], line) {
+	if v.touches(line) {
 		return
 	}
 	v.touch(line)
@@ -157,7 +177,7 @@ func (v *transfers) read(p unsafe.Pointer) {
 func (v *transfers) write(p unsafe.Pointer) {
 	line := uintptr(p) / lineSize * lineSize
 	v.wrote.add(line)
-	if !slices.Contains(v.touched[:min(v.nTouched, touchedLines)], line) {
+	if !v.touches(line) {
 		v.touch(line)
 	}
 	release := v.releasing
@@ -240,16 +260,6 @@ func readLines(moved *transfers) []ReadLine {
 		}
 	}
 	return out
-}
-
-// count is how many times addr was added, 0 where it never was.
-func (a *addresses) count(addr uintptr) int64 {
-	for _, s := range a.slots {
-		if s.addr == addr {
-			return s.n
-		}
-	}
-	return 0
 }
 
 // Reads are an operation's reads of lines that operations write, as one
