@@ -151,7 +151,7 @@ func (p Profile) OtherSpinning() float64 {
 // OtherLocks is how many locks of equal weight the exclusive locks besides
 // the busiest make, by their acquisitions (their sum squared over their
 // squares' sum): 63 for a lookup that takes one of 64 stripes of a lock in
-// turn, 1 for one other lock; 0 where there is none. Each queues on its
+// turn, 1 for one other lock, none without another. Each queues on its
 // own (package predict).
 func (p Profile) OtherLocks() float64 {
 	b := p.busiest()

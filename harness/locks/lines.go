@@ -290,7 +290,7 @@ func readsOf(lines []ReadLine, ops int) Reads {
 // writes that may find the line taken): Hottest are the transfers per
 // operation of the line with the most; Others is how many lines of equal
 // weight the rest would make (their sum squared over their squares' sum;
-// 0 where there is no rest); and OtherTransfers are the rest's transfers
+// none without a rest); and OtherTransfers are the rest's transfers
 // per operation. The atomics whose address the profile does not see
 // (sync/atomic's functions, a C library's) are taken as one line, each
 // write a transfer.
