@@ -267,7 +267,7 @@ func sweep() {
 			}
 		}
 	}
-	fmt.Printf("the transfer probe: median %.0f ns a line (%d probes, %.0f to %.0f)\n", median(probes), len(probes), slices.Min(probes), slices.Max(probes))
+	printProbes(probes)
 	fmt.Println("local work  steps  no add: 1 thread, 2 threads   one shared add: 1 thread, 2 threads   the add at 2 threads, ns a call")
 	for _, loads := range []bool{false, true} {
 		kind := "multiplies"
@@ -307,7 +307,7 @@ func seconds() {
 			}
 		}
 	}
-	fmt.Printf("the transfer probe: median %.0f ns a line (%d probes, %.0f to %.0f)\n", median(probes), len(probes), slices.Min(probes), slices.Max(probes))
+	printProbes(probes)
 	fmt.Println("reads  call                      1 thread  2 threads  the adds at 2 threads, ns a call")
 	for _, work := range lengths {
 		for _, k := range kinds {
@@ -315,6 +315,12 @@ func seconds() {
 			fmt.Printf("%5d  %-24s  %8.1f  %9.1f  %8.1f\n", work, k.what, median(one[key]), median(two[key]), median(two[key])-median(one[key]))
 		}
 	}
+}
+
+// printProbes prints what the transfer probes beside a program's calls
+// read.
+func printProbes(probes []float64) {
+	fmt.Printf("the transfer probe: median %.0f ns a line (%d probes, %.0f to %.0f)\n", median(probes), len(probes), slices.Min(probes), slices.Max(probes))
 }
 
 // median is the middle of v, which it sorts.
