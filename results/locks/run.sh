@@ -16,7 +16,9 @@
 # o-hashstripe64, o-rcupair, and six more written before any was measured: p-rcuread, p-hashrare,
 # p-sortedtwo, p-soicas, p-rcustripe4, p-rcuload, and six written after the reads of written lines
 # were counted, before any was measured: q-hashread16, q-rcureadctr, q-soiread4, q-sortedflag,
-# q-rcuaudit, q-hashmax (a patch each),
+# q-rcuaudit, q-hashmax, and six written after the line-occupancy try, before any was
+# measured: r-hashonce, r-rcuinflight, r-sortedstripe8, r-hashpool, r-rcumutex32,
+# r-soiwrite64 (a patch each),
 # c-same (an empty commit). REPORT=1 keeps each campaign's report folder too
 # (OUT/BRANCH-SEED.report: its windows and count files, which ab -replay reads).
 # AB_FLAGS adds flags to every campaign (AB_FLAGS="-at 16").
