@@ -414,10 +414,12 @@ func (p Prediction) causeAt(n int) string {
 }
 
 // blindSpots name what the profile counted and the model does not weigh,
-// where it matters: atomics in locks the profile cannot see, and reads of
+// where it matters: atomics in locks the profile cannot see, reads of
 // lines other calls write where head reads them otherwise than base
 // (results/scaling/runner/placement: charged as transfers, they missed
-// more changes kept apart than they mended).
+// more changes kept apart than they mended), and read-write locks taken
+// both ways where head takes them otherwise than base (readers that wait
+// for a writer, which the model has no term for).
 func (p Prediction) blindSpots() []string {
 	var out []string
 	if u := max(p.base.Unseen, p.head.Unseen); u >= UnseenMatters {
@@ -427,6 +429,10 @@ func (p Prediction) blindSpots() []string {
 	if max(p.base.Reads, p.head.Reads) >= UnseenMatters && math.Abs(h-b) >= UnseenMatters*UnseenMatters {
 		out = append(out, fmt.Sprintf("blind to reads of lines other calls write, %.3g -> %.3g a call, the lines written %.3g -> %.3g times a call (not in the prediction)",
 			p.base.Reads, p.head.Reads, p.base.ReadLineWrites, p.head.ReadLineWrites))
+	}
+	if b, h := p.base, p.head; max(b.Writers, h.Writers) > 0 && (b.Writers != h.Writers || b.WriterReads != h.WriterReads) {
+		out = append(out, fmt.Sprintf("blind to readers waiting for a writer of their read-write lock, taken exclusively %.3g -> %.3g a call and shared %.3g -> %.3g (not in the prediction)",
+			b.Writers, h.Writers, b.WriterReads, h.WriterReads))
 	}
 	return out
 }

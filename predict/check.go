@@ -11,7 +11,7 @@ import (
 // check every prediction passes through (Results, and Change's),
 // before anything is predicted from a profile.
 func Check(c Cell) error {
-	for _, v := range []float64{c.Instructions, c.ExclusiveLocks, c.LockedInstructions, c.Atomics, c.BusiestLocks, c.BusiestLocked, c.HottestLine, c.OtherLines, c.OtherLineTransfers, c.OtherLocks, c.Unseen, c.OtherSpinning, c.Reads, c.ReadLineWrites} {
+	for _, v := range []float64{c.Instructions, c.ExclusiveLocks, c.LockedInstructions, c.Atomics, c.BusiestLocks, c.BusiestLocked, c.HottestLine, c.OtherLines, c.OtherLineTransfers, c.OtherLocks, c.Unseen, c.OtherSpinning, c.Reads, c.ReadLineWrites, c.Writers, c.WriterReads} {
 		if !(v >= 0) || math.IsInf(v, 0) {
 			return fmt.Errorf("profile of %s has a count that is negative or not a number", c.Name)
 		}

@@ -102,6 +102,30 @@ func TestAReadOfAWrittenLineIsNamed(t *testing.T) {
 	}
 }
 
+// TestAWriterAmongReadersIsNamed: a lookup that takes its read-write
+// lock exclusively once in 64 calls, shared in the rest, says the
+// prediction is blind to the readers that wait for the writer, beside
+// the writer's own queue it weighs; the same lock taken the same way in
+// both arms says nothing of it.
+func TestAWriterAmongReadersIsNamed(t *testing.T) {
+	base := Cell{Name: "sortoninsert", Instructions: 1964, SharedLocks: 1.275, SharedLocked: 1626, Atomics: 2.55}
+	head := base
+	head.SharedLocks, head.ExclusiveLocks, head.LockedInstructions = 1.275-1.0/64, 1.0/64, 12
+	head.BusiestLocks, head.BusiestLocked, head.Atomics = 1.0/64, 12, 2.55+2.0/64
+	head.Writers, head.WriterReads = 1.0/64, 1.275-1.0/64
+	p, err := Change("sortoninsert", base, head, Threads(16), Fixed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "blind to readers waiting for a writer of their read-write lock, taken exclusively 0 -> 0.0156 a call and shared 0 -> 1.26"
+	if r := p.Reason(); !strings.Contains(r, want) {
+		t.Errorf("a writer among readers added: %q, want it to say %q", r, want)
+	}
+	if q, err := Change("sortoninsert", head, head, Threads(16), Fixed); err != nil || strings.Contains(q.Reason(), "blind") {
+		t.Errorf("the same writer both ways: %q (%v) names a blind spot", q.Reason(), err)
+	}
+}
+
 // TestAnAddedLockSaysHowLongEachHolds: an added lock's cause gives the
 // instructions held an acquisition, not the per-call total (a lock taken
 // once in a hundred calls and held 99 instructions held it "for 0.99"),

@@ -69,6 +69,12 @@ type Cell struct {
 	// does not charge them: a reason names them as its blind spot
 	// (results/scaling/runner/placement says why).
 	Reads, ReadLineWrites float64
+	// Writers and WriterReads are the acquisitions per operation of the
+	// read-write locks an operation takes both ways (records.WriterLocks,
+	// records.WriterLockReads): exclusively, and shared. The model lets no
+	// reader wait for a writer: a reason names them as its blind spot
+	// (results/scaling/runner/placement says why).
+	Writers, WriterReads float64
 }
 
 // SharedAtomics are the atomics per operation besides the exclusive

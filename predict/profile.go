@@ -28,6 +28,9 @@ const (
 	// ReadUnits: the reads of lines other calls write
 	// (records.ReadUnits); none: no such read.
 	ReadUnits
+	// WriterUnits: the read-write locks taken both ways
+	// (records.WriterUnits); none: no such lock.
+	WriterUnits
 )
 
 // A ProfileUnit is one row of the table.
@@ -57,6 +60,8 @@ var ProfileUnits = []ProfileUnit{
 	{records.UnseenLockAtomics, SpreadUnits, false, func(c *Cell) *float64 { return &c.Unseen }},
 	{records.WrittenLineReads, ReadUnits, false, func(c *Cell) *float64 { return &c.Reads }},
 	{records.ReadLineWrites, ReadUnits, false, func(c *Cell) *float64 { return &c.ReadLineWrites }},
+	{records.WriterLocks, WriterUnits, false, func(c *Cell) *float64 { return &c.Writers }},
+	{records.WriterLockReads, WriterUnits, false, func(c *Cell) *float64 { return &c.WriterReads }},
 }
 
 // ProfileValues are c's profile in the order of ProfileUnits.

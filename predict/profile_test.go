@@ -14,7 +14,7 @@ func TestOneListOfAProfilesUnits(t *testing.T) {
 	for _, u := range ProfileUnits {
 		units = append(units, u.Unit)
 	}
-	if want := slices.Concat(records.LockUnits, records.BusiestLockUnits, records.LineUnits, records.SpreadUnits, records.ReadUnits); !slices.Equal(units, want) {
+	if want := slices.Concat(records.LockUnits, records.BusiestLockUnits, records.LineUnits, records.SpreadUnits, records.ReadUnits, records.WriterUnits); !slices.Equal(units, want) {
 		t.Errorf("ProfileUnits %q, records' %q", units, want)
 	}
 	for i, u := range ProfileUnits {

@@ -79,6 +79,11 @@ const (
 	// another thread wrote brings the line as a write does.
 	WrittenLineReads = "written-line-reads/op"
 	ReadLineWrites   = "read-line-writes/op"
+	// An operation's acquisitions of the read-write locks it takes both
+	// ways (locks.Writers): exclusively (a writer) and shared (readers,
+	// which wait where a writer holds the lock or waits for it).
+	WriterLocks     = "writer-locks/op"
+	WriterLockReads = "writer-lock-reads/op"
 	// What an operation does beside its instructions, counted under
 	// callgrind with a simulated cache of a fixed geometry: the misses of
 	// its first-level caches and of its last level, and its system calls.
@@ -151,6 +156,11 @@ var SpreadUnits = []string{OtherLocks, BusiestLockSpins, OtherSpinningLocks, Uns
 // them (an older file's) reads no written line.
 var ReadUnits = []string{WrittenLineReads, ReadLineWrites}
 
+// WriterUnits describe a profile's read-write locks taken both ways;
+// perfrun writes them after ReadUnits and gates on neither. A profile
+// without them (an older file's) takes no lock both ways.
+var WriterUnits = []string{WriterLocks, WriterLockReads}
+
 // Tidy returns the unit as a Set holds it: benchunit's tidied form
 // (ns/op -> sec/op, ns/call -> sec/call).
 func Tidy(unit string) string {
@@ -178,7 +188,7 @@ func Metadata(units []string) []*benchfmt.UnitMetadata {
 	}
 	for _, u := range units {
 		switch {
-		case u == AllocsPerOp || slices.Contains(LockUnits, u) || slices.Contains(BusiestLockUnits, u) || slices.Contains(LineUnits, u) || slices.Contains(SpreadUnits, u) || slices.Contains(ReadUnits, u):
+		case u == AllocsPerOp || slices.Contains(LockUnits, u) || slices.Contains(BusiestLockUnits, u) || slices.Contains(LineUnits, u) || slices.Contains(SpreadUnits, u) || slices.Contains(ReadUnits, u) || slices.Contains(WriterUnits, u):
 			// Counted for one worker alone: the same in every process.
 			add(u, "assume", "exact")
 		case u == OpsPerSec || strings.HasSuffix(u, "-ops/s") || u == Fairness:
