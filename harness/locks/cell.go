@@ -13,7 +13,8 @@ func (p Profile) Cell(name string, instructions float64) predict.Cell {
 		HottestLine: p.Lines.Hottest, OtherLines: p.Lines.Others, OtherLineTransfers: p.Lines.OtherTransfers,
 		HottestSite: p.Lines.HottestSite, OtherLineSite: p.Lines.OtherSite,
 		OtherLocks: p.OtherLocks(), BusiestSpins: p.BusiestSpinning(), OtherSpinning: p.OtherSpinning(),
-		Unseen: p.UnseenAtomics(), Kinds: p.Kinds, Reads: p.Reads.PerOp, ReadLineWrites: p.Reads.Writes}
+		Unseen: p.UnseenAtomics(), Kinds: p.Kinds, Reads: p.Reads.PerOp, ReadLineWrites: p.Reads.Writes,
+		Writers: p.Writers.Exclusive, WriterReads: p.Writers.Shared}
 }
 
 // RecordedKind names the one lock a recorded profile describes: a file
@@ -33,6 +34,7 @@ func FromCell(c predict.Cell) Profile {
 	p.Locks = recordedLocks(p, c)
 	p.Lines = Lines{Hottest: c.HottestLine, Others: c.OtherLines, OtherTransfers: c.OtherLineTransfers}
 	p.Reads = Reads{PerOp: c.Reads, Writes: c.ReadLineWrites}
+	p.Writers = Writers{Exclusive: c.Writers, Shared: c.WriterReads}
 	if c.Unseen > 0 {
 		p.Unseen = []Unseen{{What: recordedUnseen, Atomics: c.Unseen}}
 	}

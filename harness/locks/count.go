@@ -41,6 +41,9 @@ type Profile struct {
 	// Reads are the reads of lines operations write (sync/atomic's
 	// Loads): a blind spot of a profile from before them.
 	Reads Reads
+	// Writers are the read-write locks taken both ways: a blind spot of
+	// the model, named.
+	Writers Writers
 	// Unseen are the kinds of lock an operation took that the profile
 	// cannot see.
 	Unseen []Unseen
@@ -288,6 +291,7 @@ func (rep Report) profile(dumps map[string]cost) (Profile, error) {
 	}
 	p.Lines = spread(max(0, p.Atomics-2*p.ExclusiveLocks), rep.Lines, rep.Ops)
 	p.Reads = readsOf(rep.ReadLines, rep.Ops)
+	p.Writers = writersOf(p.Locks)
 	for _, shared := range []bool{false, true} {
 		label, acquired, total := exclusiveLabel, p.ExclusiveLocks, &p.LockedInstructions
 		if shared {

@@ -204,6 +204,29 @@ func TestReadsByHand(t *testing.T) {
 	}
 }
 
+// TestWritersByHand: a read-write lock taken exclusively one operation in
+// four and shared by the rest is a writer among readers (0.25, 0.75); a
+// read lock alone, and two mutexes, are none.
+func TestWritersByHand(t *testing.T) {
+	bin := handcount(t)
+	for _, c := range []struct {
+		variant string
+		want    Writers
+	}{
+		{"writer4", Writers{Exclusive: 0.25, Shared: 0.75}},
+		{"read100", Writers{}},
+		{"two", Writers{}},
+	} {
+		p, err := Count(context.Background(), []string{bin, c.variant, "320"}, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", c.variant, err)
+		}
+		if !near(p.Writers.Exclusive, c.want.Exclusive) || !near(p.Writers.Shared, c.want.Shared) {
+			t.Errorf("%s: writers %+v, want %+v", c.variant, p.Writers, c.want)
+		}
+	}
+}
+
 // TestAReportOfAnotherVersionIsRefused: a program built with another
 // version of this package counts other kinds of lock; its report is
 // refused with what to do, not read into the wrong kinds.

@@ -18,11 +18,11 @@ func TestLocksFileRoundTrip(t *testing.T) {
 	name := "Issuer/impl=hashmap/certs=1024/hit=1/threads=1"
 	profiles := Profiles{name: {
 		{SharedLocks: 1, SharedLockedInstructions: 49.5, Atomics: 2},
-		{ExclusiveLocks: 1, LockedInstructions: 50.7, Atomics: 4, Reads: locks.Reads{PerOp: 1, Writes: 2}},
+		{ExclusiveLocks: 1, LockedInstructions: 50.7, Atomics: 4, Reads: locks.Reads{PerOp: 1, Writes: 2}, Writers: locks.Writers{Exclusive: 0.01, Shared: 1.27}},
 	}}
 	names, back, err := ReadLocks(WriteLocks([]string{name, name}, profiles))
 	if err != nil || len(names) != 1 || back[name][1].ExclusiveLocks != 1 || back[name][0].SharedLockedInstructions != 49.5 ||
-		back[name][1].Reads != (locks.Reads{PerOp: 1, Writes: 2}) {
+		back[name][1].Reads != (locks.Reads{PerOp: 1, Writes: 2}) || back[name][1].Writers != (locks.Writers{Exclusive: 0.01, Shared: 1.27}) {
 		t.Fatalf("read back %v %+v: %v", names, back, err)
 	}
 	var regressions int
@@ -37,7 +37,8 @@ func TestLocksFileRoundTrip(t *testing.T) {
 	// A file from before the lines (and the spread) reads back with every
 	// atomic on one line; one from before the spread, with no lock
 	// besides the busiest told apart and no blind spot; one from before
-	// the reads, with no read of a written line.
+	// the reads, with no read of a written line; one from before the
+	// writers, with no lock taken both ways.
 	without := func(units ...[]string) string {
 		var kept []string
 		for _, l := range strings.SplitAfter(string(WriteLocks([]string{name}, profiles)), "\n") {
@@ -47,14 +48,17 @@ func TestLocksFileRoundTrip(t *testing.T) {
 		}
 		return strings.Join(kept, "")
 	}
-	if _, old, err := ReadLocks([]byte(without(records.LineUnits, records.SpreadUnits, records.ReadUnits))); err != nil || old[name][1].Lines != (locks.Lines{}) || old[name][1].Atomics != 4 {
+	if _, old, err := ReadLocks([]byte(without(records.LineUnits, records.SpreadUnits, records.ReadUnits, records.WriterUnits))); err != nil || old[name][1].Lines != (locks.Lines{}) || old[name][1].Atomics != 4 {
 		t.Errorf("a file without the lines: %+v, %v", old, err)
 	}
-	if _, old, err := ReadLocks([]byte(without(records.SpreadUnits, records.ReadUnits))); err != nil || old[name][1].OtherLocks() != 0 || len(old[name][1].Unseen) != 0 {
+	if _, old, err := ReadLocks([]byte(without(records.SpreadUnits, records.ReadUnits, records.WriterUnits))); err != nil || old[name][1].OtherLocks() != 0 || len(old[name][1].Unseen) != 0 {
 		t.Errorf("a file without the spread: %+v, %v", old, err)
 	}
-	if _, old, err := ReadLocks([]byte(without(records.ReadUnits))); err != nil || old[name][1].Reads != (locks.Reads{}) {
+	if _, old, err := ReadLocks([]byte(without(records.ReadUnits, records.WriterUnits))); err != nil || old[name][1].Reads != (locks.Reads{}) {
 		t.Errorf("a file without the reads: %+v, %v", old, err)
+	}
+	if _, old, err := ReadLocks([]byte(without(records.WriterUnits))); err != nil || old[name][1].Writers != (locks.Writers{}) || old[name][1].Reads.PerOp != 1 {
+		t.Errorf("a file without the writers: %+v, %v", old, err)
 	}
 	if _, _, err := ReadLocks([]byte(without(records.LineUnits))); err == nil {
 		t.Error("a file with the spread and without the lines read without error")

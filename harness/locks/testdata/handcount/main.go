@@ -169,6 +169,20 @@ var ops = map[string]func(){
 			guard.mu.Unlock()
 		}
 	},
+	// A read-write lock taken exclusively by one operation in four,
+	// shared by the rest.
+	"writer4": func() {
+		next++
+		if next%4 == 0 {
+			rw.Lock()
+			work100()
+			rw.Unlock()
+			return
+		}
+		rw.RLock()
+		work100()
+		rw.RUnlock()
+	},
 	// A word read and never written.
 	"readonly": func() { _ = unseen.flag.Load(); work100() },
 	// A read lock taken again after work outside it.
