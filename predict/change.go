@@ -356,7 +356,20 @@ func (p Prediction) VerdictAt(th compare.Thresholds, n int) (compare.CellVerdict
 	if v.Verdict == compare.Pass && ratio != 1 {
 		v.Reason += fmt.Sprintf("; within ±%.0f%%", 100*th.MinEffect)
 	}
-	return v, true
+	return p.blindPass(v), true
+}
+
+// blindPass is v undecided where it is a PASS and the prediction is blind
+// to something head does otherwise than base (blindSpots): what moved
+// there may cost more than the threshold, so a prediction that saw
+// nothing else move is no sign that nothing did.
+func (p Prediction) blindPass(v compare.CellVerdict) compare.CellVerdict {
+	if v.Verdict != compare.Pass || len(p.blindSpots()) == 0 {
+		return v
+	}
+	v.Verdict = compare.Inconclusive
+	v.Reason += "; undecided: the prediction is blind to what moved"
+	return v
 }
 
 // Reason is the prediction in words at the last thread count: "at 16

@@ -121,7 +121,7 @@ func (p Prediction) heldVerdict(th compare.Thresholds, n int, v compare.CellVerd
 	if l := p.lead(n); l != "" {
 		v.Reason += "; " + l
 	}
-	return v
+	return p.blindPass(v)
 }
 
 // heldBand is the band of a ratio predicted within the cores.
