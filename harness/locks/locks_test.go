@@ -164,10 +164,7 @@ func TestLinesByHand(t *testing.T) {
 		{"shards-global", Lines{Hottest: 1, Others: 16, OtherTransfers: 2}},
 		{"shards-first", Lines{Hottest: 2.0 / 16, Others: 15, OtherTransfers: 30.0 / 16}},
 	} {
-		p, err := Count(context.Background(), []string{bin, c.variant, "320"}, nil)
-		if err != nil {
-			t.Fatalf("%s: %v", c.variant, err)
-		}
+		p := byHand(t, bin, c.variant)
 		if !near(p.Lines.Hottest, c.want.Hottest) || !near(p.Lines.Others, c.want.Others) || !near(p.Lines.OtherTransfers, c.want.OtherTransfers) {
 			t.Errorf("%s: lines %+v (atomics %g), want %+v", c.variant, p.Lines, p.Atomics, c.want)
 		}
@@ -175,6 +172,17 @@ func TestLinesByHand(t *testing.T) {
 }
 
 func near(a, b float64) bool { return a-b < 1e-9 && b-a < 1e-9 }
+
+// byHand is the profile of handcount's variant, counted over 320
+// operations.
+func byHand(t *testing.T, bin, variant string) Profile {
+	t.Helper()
+	p, err := Count(context.Background(), []string{bin, variant, "320"}, nil)
+	if err != nil {
+		t.Fatalf("%s: %v", variant, err)
+	}
+	return p
+}
 
 // TestReadsByHand: a profile counts an operation's Loads of lines
 // operations write, and how often those lines are written: a word every
@@ -194,10 +202,7 @@ func TestReadsByHand(t *testing.T) {
 		{"readonly", Reads{}},
 		{"mutex100", Reads{}},
 	} {
-		p, err := Count(context.Background(), []string{bin, c.variant, "320"}, nil)
-		if err != nil {
-			t.Fatalf("%s: %v", c.variant, err)
-		}
+		p := byHand(t, bin, c.variant)
 		if !near(p.Reads.PerOp, c.want.PerOp) || !near(p.Reads.Writes, c.want.Writes) {
 			t.Errorf("%s: reads %+v, want %+v", c.variant, p.Reads, c.want)
 		}
@@ -217,10 +222,7 @@ func TestWritersByHand(t *testing.T) {
 		{"read100", Writers{}},
 		{"two", Writers{}},
 	} {
-		p, err := Count(context.Background(), []string{bin, c.variant, "320"}, nil)
-		if err != nil {
-			t.Fatalf("%s: %v", c.variant, err)
-		}
+		p := byHand(t, bin, c.variant)
 		if !near(p.Writers.Exclusive, c.want.Exclusive) || !near(p.Writers.Shared, c.want.Shared) {
 			t.Errorf("%s: writers %+v, want %+v", c.variant, p.Writers, c.want)
 		}
@@ -251,10 +253,7 @@ func TestLinesSayWhereTheyAreWritten(t *testing.T) {
 		{"shards-global", "a word written in main.", "the reader count of a read lock taken in main.shardRead"},
 		{"getenv", "the reader count of a read lock taken in syscall.Getenv", ""},
 	} {
-		p, err := Count(context.Background(), []string{bin, c.variant, "320"}, nil)
-		if err != nil {
-			t.Fatalf("%s: %v", c.variant, err)
-		}
+		p := byHand(t, bin, c.variant)
 		if !strings.HasPrefix(p.Lines.HottestSite, c.hottest) || !strings.HasPrefix(p.Lines.OtherSite, c.other) {
 			t.Errorf("%s: the hottest line is %q and the rest's busiest %q; want %q… and %q…", c.variant, p.Lines.HottestSite, p.Lines.OtherSite, c.hottest, c.other)
 		}
