@@ -364,7 +364,7 @@ func (p Prediction) VerdictAt(th compare.Thresholds, n int) (compare.CellVerdict
 // there may cost more than the threshold, so a prediction that saw
 // nothing else move is no sign that nothing did.
 func (p Prediction) blindPass(v compare.CellVerdict) compare.CellVerdict {
-	if v.Verdict != compare.Pass || len(p.blindSpots()) == 0 {
+	if v.Verdict != compare.Pass || !slices.ContainsFunc(p.blind(), func(b blindSpot) bool { return b.moved }) {
 		return v
 	}
 	v.Verdict = compare.Inconclusive
@@ -435,17 +435,35 @@ func (p Prediction) causeAt(n int) string {
 // for a writer, which the model has no term for).
 func (p Prediction) blindSpots() []string {
 	var out []string
+	for _, b := range p.blind() {
+		out = append(out, b.what)
+	}
+	return out
+}
+
+// A blindSpot is one thing blindSpots names, and whether head does it
+// otherwise than base.
+type blindSpot struct {
+	what  string
+	moved bool
+}
+
+// blind are the blind spots blindSpots names: locks the profile cannot
+// see wherever either arm takes them, the rest where they moved.
+func (p Prediction) blind() []blindSpot {
+	var out []blindSpot
 	if u := max(p.base.Unseen, p.head.Unseen); u >= UnseenMatters {
-		out = append(out, fmt.Sprintf("blind to locks the profile cannot see, %.3g -> %.3g atomics a call in them (the runtime's, internal/sync's, a C library's)", p.base.Unseen, p.head.Unseen))
+		out = append(out, blindSpot{fmt.Sprintf("blind to locks the profile cannot see, %.3g -> %.3g atomics a call in them (the runtime's, internal/sync's, a C library's)", p.base.Unseen, p.head.Unseen),
+			p.base.Unseen != p.head.Unseen})
 	}
 	b, h := p.base.Reads*p.base.ReadLineWrites, p.head.Reads*p.head.ReadLineWrites
 	if max(p.base.Reads, p.head.Reads) >= UnseenMatters && math.Abs(h-b) >= UnseenMatters*UnseenMatters {
-		out = append(out, fmt.Sprintf("blind to reads of lines other calls write, %.3g -> %.3g a call, the lines written %.3g -> %.3g times a call (not in the prediction)",
-			p.base.Reads, p.head.Reads, p.base.ReadLineWrites, p.head.ReadLineWrites))
+		out = append(out, blindSpot{fmt.Sprintf("blind to reads of lines other calls write, %.3g -> %.3g a call, the lines written %.3g -> %.3g times a call (not in the prediction)",
+			p.base.Reads, p.head.Reads, p.base.ReadLineWrites, p.head.ReadLineWrites), true})
 	}
 	if b, h := p.base, p.head; max(b.Writers, h.Writers) > 0 && (b.Writers != h.Writers || b.WriterReads != h.WriterReads) {
-		out = append(out, fmt.Sprintf("blind to readers waiting for a writer of their read-write lock, taken exclusively %.3g -> %.3g a call and shared %.3g -> %.3g (not in the prediction)",
-			b.Writers, h.Writers, b.WriterReads, h.WriterReads))
+		out = append(out, blindSpot{fmt.Sprintf("blind to readers waiting for a writer of their read-write lock, taken exclusively %.3g -> %.3g a call and shared %.3g -> %.3g (not in the prediction)",
+			b.Writers, h.Writers, b.WriterReads, h.WriterReads), true})
 	}
 	return out
 }

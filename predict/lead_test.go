@@ -74,6 +74,33 @@ func TestABlindSpotIsNamed(t *testing.T) {
 	}
 }
 
+// TestABlindPassIsUndecidedWhereItMoved: a prediction that passes while
+// both arms take the same locks it cannot see stays a PASS; one whose
+// head takes more of them, nothing it weighs moving, is undecided.
+func TestABlindPassIsUndecidedWhereItMoved(t *testing.T) {
+	base := readLock
+	base.Atomics, base.Unseen = 6, 4
+	for _, c := range []struct {
+		what   string
+		head   func(*Cell)
+		want   compare.Verdict
+		reason string
+	}{
+		{"the same unseen locks", func(c *Cell) { c.Instructions++ }, compare.Pass, "blind to locks the profile cannot see, 4 -> 4"},
+		{"more of them", func(c *Cell) { c.Unseen = 5 }, compare.Inconclusive, "undecided: the prediction is blind to what moved"},
+	} {
+		head := base
+		c.head(&head)
+		p, err := Change("hashmap", base, head, Threads(16), Fixed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v := p.Verdict(compare.DefaultThresholds); v.Verdict != c.want || !strings.Contains(v.Reason, c.reason) {
+			t.Errorf("%s: %s %q, want %s saying %q", c.what, v.Verdict, v.Reason, c.want, c.reason)
+		}
+	}
+}
+
 // TestAReadOfAWrittenLineIsNamed: a lookup that reads a word one call in
 // 16 writes says the prediction is blind to it, beside the write it
 // weighs, and one that only reads a line its calls already wrote says so
