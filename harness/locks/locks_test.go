@@ -184,47 +184,37 @@ func byHand(t *testing.T, bin, variant string) Profile {
 	return p
 }
 
-// TestReadsByHand: a profile counts an operation's Loads of lines
-// operations write, and how often those lines are written: a word every
-// operation reads and one in four writes; a word read before the Mutex on
-// its line is taken (its word written twice an operation); a counter read
-// before its compare-and-swap; and no read where the word is never
-// written, or nothing is read.
-func TestReadsByHand(t *testing.T) {
+// TestReadsAndWritersByHand: a profile counts an operation's Loads of
+// lines operations write, and how often those lines are written: a word
+// every operation reads and one in four writes; a word read before the
+// Mutex on its line is taken (its word written twice an operation); a
+// counter read before its compare-and-swap; and no read where the word is
+// never written, or nothing is read. It counts a read-write lock taken
+// exclusively one operation in four and shared by the rest as a writer
+// among readers (0.25, 0.75); a read lock alone, and mutexes, are none.
+// Each variant is counted once for both.
+func TestReadsAndWritersByHand(t *testing.T) {
 	bin := handcount(t)
 	for _, c := range []struct {
 		variant string
-		want    Reads
+		reads   Reads
+		writers Writers
 	}{
-		{"readflag", Reads{PerOp: 1, Writes: 0.25}},
-		{"readlocked", Reads{PerOp: 1, Writes: 2}},
-		{"casadd", Reads{PerOp: 1, Writes: 1}},
-		{"readonly", Reads{}},
-		{"mutex100", Reads{}},
+		{"readflag", Reads{PerOp: 1, Writes: 0.25}, Writers{}},
+		{"readlocked", Reads{PerOp: 1, Writes: 2}, Writers{}},
+		{"casadd", Reads{PerOp: 1, Writes: 1}, Writers{}},
+		{"readonly", Reads{}, Writers{}},
+		{"mutex100", Reads{}, Writers{}},
+		{"writer4", Reads{}, Writers{Exclusive: 0.25, Shared: 0.75}},
+		{"read100", Reads{}, Writers{}},
+		{"two", Reads{}, Writers{}},
 	} {
 		p := byHand(t, bin, c.variant)
-		if !near(p.Reads.PerOp, c.want.PerOp) || !near(p.Reads.Writes, c.want.Writes) {
-			t.Errorf("%s: reads %+v, want %+v", c.variant, p.Reads, c.want)
+		if !near(p.Reads.PerOp, c.reads.PerOp) || !near(p.Reads.Writes, c.reads.Writes) {
+			t.Errorf("%s: reads %+v, want %+v", c.variant, p.Reads, c.reads)
 		}
-	}
-}
-
-// TestWritersByHand: a read-write lock taken exclusively one operation in
-// four and shared by the rest is a writer among readers (0.25, 0.75); a
-// read lock alone, and two mutexes, are none.
-func TestWritersByHand(t *testing.T) {
-	bin := handcount(t)
-	for _, c := range []struct {
-		variant string
-		want    Writers
-	}{
-		{"writer4", Writers{Exclusive: 0.25, Shared: 0.75}},
-		{"read100", Writers{}},
-		{"two", Writers{}},
-	} {
-		p := byHand(t, bin, c.variant)
-		if !near(p.Writers.Exclusive, c.want.Exclusive) || !near(p.Writers.Shared, c.want.Shared) {
-			t.Errorf("%s: writers %+v, want %+v", c.variant, p.Writers, c.want)
+		if !near(p.Writers.Exclusive, c.writers.Exclusive) || !near(p.Writers.Shared, c.writers.Shared) {
+			t.Errorf("%s: writers %+v, want %+v", c.variant, p.Writers, c.writers)
 		}
 	}
 }
