@@ -11,6 +11,17 @@ import (
 // two writes a call on one line.
 var readLock = Cell{Name: "hashmap", Instructions: 415, Atomics: 2, HottestLine: 2}
 
+// at16 is the prediction of base -> head at 16 threads with the fixed
+// reference constants, as ab makes it; an error ends the test.
+func at16(t *testing.T, base, head Cell) Prediction {
+	t.Helper()
+	p, err := Change(base.Name, base, head, Threads(16), Fixed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 // TestTheCauseIsWhatGrew: a memo of answers behind one mutex of the whole
 // store (the read lock's two atomics gone, a mutex held 169 instructions
 // come) is slower at 16 threads, and its reason leads with the mutex's
@@ -31,10 +42,7 @@ func TestTheCauseIsWhatGrew(t *testing.T) {
 		{"the memo", memo, compare.Regression, "the queue of the exclusive lock taken in hashmap.Store.Issuer 0 ns -> "},
 		{"the stripes", stripes, compare.Improved, "the hottest shared cache line "},
 	} {
-		p, err := Change("hashmap", readLock, c.head, Threads(16), Fixed)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := at16(t, readLock, c.head)
 		v := p.Verdict(compare.DefaultThresholds)
 		// The cause a verdict's line names: the reason's first, up to its
 		// detail.
@@ -56,19 +64,13 @@ func TestTheCauseIsWhatGrew(t *testing.T) {
 func TestABlindSpotIsNamed(t *testing.T) {
 	ch := readLock
 	ch.Atomics, ch.Unseen = 6, 4
-	p, err := Change("hashmap", readLock, ch, Threads(16), Fixed)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := at16(t, readLock, ch)
 	if r := p.Reason(); !strings.Contains(r, "blind to locks the profile cannot see, 0 -> 4 atomics a call") {
 		t.Errorf("a channel added: %q names no blind spot", r)
 	}
 	same := readLock
 	same.Instructions++
-	q, err := Change("hashmap", readLock, same, Threads(16), Fixed)
-	if err != nil {
-		t.Fatal(err)
-	}
+	q := at16(t, readLock, same)
 	if r := q.Reason(); strings.Contains(r, "blind") {
 		t.Errorf("no unseen lock: %q names a blind spot", r)
 	}
@@ -91,10 +93,7 @@ func TestABlindPassIsUndecidedWhereItMoved(t *testing.T) {
 	} {
 		head := base
 		c.head(&head)
-		p, err := Change("hashmap", base, head, Threads(16), Fixed)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := at16(t, base, head)
 		if v := p.Verdict(compare.DefaultThresholds); v.Verdict != c.want || !strings.Contains(v.Reason, c.reason) {
 			t.Errorf("%s: %s %q, want %s saying %q", c.what, v.Verdict, v.Reason, c.want, c.reason)
 		}
@@ -111,21 +110,18 @@ func TestAReadOfAWrittenLineIsNamed(t *testing.T) {
 	head := base
 	head.Instructions, head.Atomics, head.HottestLine = 330, 1.0/16, 1.0/16
 	head.Reads, head.ReadLineWrites = 1, 1.0/16
-	p, err := Change("rcu", base, head, Threads(16), Fixed)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := at16(t, base, head)
 	want := "blind to reads of lines other calls write, 0 -> 1 a call, the lines written 0 -> 0.0625 times a call"
 	if r := p.Reason(); !strings.Contains(r, want) {
 		t.Errorf("a read of a written word added: %q, want it to say %q", r, want)
 	}
 	only := base
 	only.Reads, only.ReadLineWrites = 2, 1
-	if q, err := Change("rcu", base, only, Threads(16), Fixed); err != nil || !strings.Contains(q.Reason(), "unchanged by what the model weighs: blind to reads") {
-		t.Errorf("reads alone added: %q (%v), want it unchanged by what the model weighs, blind to the reads", q.Reason(), err)
+	if r := at16(t, base, only).Reason(); !strings.Contains(r, "unchanged by what the model weighs: blind to reads") {
+		t.Errorf("reads alone added: %q, want it unchanged by what the model weighs, blind to the reads", r)
 	}
-	if q, err := Change("rcu", only, only, Threads(16), Fixed); err != nil || strings.Contains(q.Reason(), "blind") {
-		t.Errorf("the same reads both ways: %q (%v) names a blind spot", q.Reason(), err)
+	if r := at16(t, only, only).Reason(); strings.Contains(r, "blind") {
+		t.Errorf("the same reads both ways: %q names a blind spot", r)
 	}
 }
 
@@ -141,10 +137,7 @@ func TestAWriterAmongReadersIsNamed(t *testing.T) {
 	head.SharedLocks, head.ExclusiveLocks, head.LockedInstructions = 1.275-1.0/64, 1.0/64, 12
 	head.BusiestLocks, head.BusiestLocked, head.Atomics = 1.0/64, 12, 2.55+2.0/64
 	head.Writers, head.WriterReads = 1.0/64, 1.275-1.0/64
-	p, err := Change("sortoninsert", base, head, Threads(16), Fixed)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := at16(t, base, head)
 	want := "blind to readers waiting for a writer of their read-write lock, taken exclusively 0 -> 0.0156 a call and shared 0 -> 1.26"
 	if r := p.Reason(); !strings.Contains(r, want) {
 		t.Errorf("a writer among readers added: %q, want it to say %q", r, want)
@@ -152,9 +145,9 @@ func TestAWriterAmongReadersIsNamed(t *testing.T) {
 	if v := p.Verdict(compare.DefaultThresholds); v.Verdict != compare.Inconclusive || !strings.Contains(v.Reason, "undecided: the prediction is blind to what moved") {
 		t.Errorf("a writer among readers added: %s %q, want it undecided, blind to what moved", v.Verdict, v.Reason)
 	}
-	q, err := Change("sortoninsert", head, head, Threads(16), Fixed)
-	if err != nil || strings.Contains(q.Reason(), "blind") {
-		t.Fatalf("the same writer both ways: %q (%v) names a blind spot", q.Reason(), err)
+	q := at16(t, head, head)
+	if strings.Contains(q.Reason(), "blind") {
+		t.Fatalf("the same writer both ways: %q names a blind spot", q.Reason())
 	}
 	if v := q.Verdict(compare.DefaultThresholds); v.Verdict != compare.Pass {
 		t.Errorf("the same writer both ways: %s %q, want PASS", v.Verdict, v.Reason)
@@ -169,10 +162,7 @@ func TestAnAddedLockSaysHowLongEachHolds(t *testing.T) {
 	base := Cell{Name: "x", Instructions: 3000}
 	head := Cell{Name: "x", Instructions: 3000, ExclusiveLocks: 0.01, LockedInstructions: 0.99, Atomics: 0.02,
 		BusiestLocks: 0.01, BusiestLocked: 0.99}
-	p, err := Change("x", base, head, Threads(16), Fixed)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := at16(t, base, head)
 	reason := p.Verdict(compare.DefaultThresholds).Reason
 	if !strings.Contains(reason, "holding it 99 instructions an acquisition") || strings.Contains(reason, "-0.0%") {
 		t.Errorf("reason %q: want the lock held 99 instructions an acquisition, and no -0.0%%", reason)
@@ -204,10 +194,7 @@ func TestALineIsNamedByWhereItIsWritten(t *testing.T) {
 		{"log's read lock", logged, "the other shared cache lines led by the reader count of a read lock taken in log.Logger.output 0 ns -> "},
 		{"the stripes", stripes, "the hottest shared cache line: the reader count of a read lock taken in hashmap.Store.Issuer "},
 	} {
-		p, err := Change("hashmap", base, c.head, Threads(16), Fixed)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := at16(t, base, c.head)
 		_, first, _ := strings.Cut(p.Verdict(compare.DefaultThresholds).Reason, "]: ")
 		first, _, _ = strings.Cut(first, "(")
 		if !strings.HasPrefix(first, c.lead) {
