@@ -50,7 +50,7 @@ type Options struct {
 // its defaults from here.
 //
 // Six rounds are the fewest that give the median a 95% interval
-// (benchstat's, and every table's and plot's here): five print "± ∞".
+// (benchstat's, and every table's and plot's in perfrun): five print "± ∞".
 var DefaultOptions = Options{Rounds: 6, Window: 500 * time.Millisecond, Warmup: 100 * time.Millisecond, Seed: 1,
 	Quarantine: DefaultQuarantine, MaxTime: 10 * time.Minute}
 
