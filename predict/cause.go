@@ -16,11 +16,14 @@ func CauseOf(c Cell, k Constants, n int) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	total := t.Alone + t.Locks() + t.Line()
+	total := t.Alone + t.Locks() + t.Line() + t.Writer
 	share := func(x float64) int { return int(math.Round(100 * x / total)) }
 	switch {
-	case t.Locks()+t.Line() < 0.1*total:
+	case t.Locks()+t.Line()+t.Writer < 0.1*total:
 		return fmt.Sprintf("no lock or shared line to wait on: %d%% of a call at %d threads is each thread's own work", share(t.Alone), n), nil
+	case t.Writer >= max(t.Locks(), t.Line()):
+		return fmt.Sprintf("a read-write lock taken exclusively %s a call and shared %s: %d%% of a call at %d threads sleeps for its writers",
+			count(c.Writers), count(c.WriterReads), share(t.Writer), n), nil
 	case t.Locks() >= t.Line():
 		held := c.LockedInstructions / c.ExclusiveLocks
 		return fmt.Sprintf("%s exclusive %s a call%s, held %s instructions each: %d%% of a call at %d threads waits for or holds one",

@@ -461,10 +461,6 @@ func (p Prediction) blind() []blindSpot {
 		out = append(out, blindSpot{fmt.Sprintf("blind to reads of lines other calls write, %.3g -> %.3g a call, the lines written %.3g -> %.3g times a call (not in the prediction)",
 			p.base.Reads, p.head.Reads, p.base.ReadLineWrites, p.head.ReadLineWrites), true})
 	}
-	if b, h := p.base, p.head; max(b.Writers, h.Writers) > 0 && (b.Writers != h.Writers || b.WriterReads != h.WriterReads) {
-		out = append(out, blindSpot{fmt.Sprintf("blind to readers waiting for a writer of their read-write lock, taken exclusively %.3g -> %.3g a call and shared %.3g -> %.3g (not in the prediction)",
-			b.Writers, h.Writers, b.WriterReads, h.WriterReads), true})
-	}
 	return out
 }
 

@@ -28,6 +28,7 @@ func (p Prediction) lead(n int) string {
 		{"the other exclusive locks' queues", b.Others, h.Others, othersDetail},
 		{lineName(true, p.base.HottestSite, p.head.HottestSite), b.Hot, h.Hot, hotDetail},
 		{lineName(false, p.base.OtherLineSite, p.head.OtherLineSite), b.Rest, h.Rest, restDetail},
+		{"the readers parked for a writer of their read-write lock", b.Writer, h.Writer, writerDetail},
 		{"each thread's own work", b.Alone, h.Alone, aloneDetail},
 	}
 	best, move := -1, 0.0
@@ -115,6 +116,10 @@ func hotDetail(c Cell) string {
 func restDetail(c Cell) string {
 	_, rest, others := c.Lines()
 	return fmt.Sprintf("%.4g transfers a call over %.3g lines", rest, others)
+}
+
+func writerDetail(c Cell) string {
+	return fmt.Sprintf("taken exclusively %.3g a call and shared %.3g", c.Writers, c.WriterReads)
 }
 
 func aloneDetail(c Cell) string {

@@ -125,32 +125,39 @@ func TestAReadOfAWrittenLineIsNamed(t *testing.T) {
 	}
 }
 
-// TestAWriterAmongReadersIsNamed: a lookup that takes its read-write
-// lock exclusively once in 64 calls, shared in the rest, says the
-// prediction is blind to the readers that wait for the writer, beside
-// the writer's own queue it weighs, and its PASS at ab's threshold is
-// undecided, since the readers' wait may cost more; the same lock taken
-// the same way in both arms says nothing of it and passes.
-func TestAWriterAmongReadersIsNamed(t *testing.T) {
+// TestAWriterAmongReadersIsWeighed: a lookup that takes its read-write
+// lock exclusively once in 64 calls, shared in the rest, parks the
+// readers that come while the writer waits or holds. The prediction
+// weighs their sleep and names it as what moved; on a machine whose
+// sleeping hand-off is long (the runner's) it is most of a call at two
+// threads, and at one thread nothing; the same lock taken the same way in
+// both arms passes.
+func TestAWriterAmongReadersIsWeighed(t *testing.T) {
 	base := Cell{Name: "sortoninsert", Instructions: 1964, SharedLocks: 1.275, SharedLocked: 1626, Atomics: 2.55}
 	head := base
 	head.SharedLocks, head.ExclusiveLocks, head.LockedInstructions = 1.275-1.0/64, 1.0/64, 12
 	head.BusiestLocks, head.BusiestLocked, head.Atomics = 1.0/64, 12, 2.55+2.0/64
 	head.Writers, head.WriterReads = 1.0/64, 1.275-1.0/64
-	p := at16(t, base, head)
-	want := "blind to readers waiting for a writer of their read-write lock, taken exclusively 0 -> 0.0156 a call and shared 0 -> 1.26"
-	if r := p.Reason(); !strings.Contains(r, want) {
-		t.Errorf("a writer among readers added: %q, want it to say %q", r, want)
+	want := "the readers parked for a writer of their read-write lock 0 ns -> "
+	if r := at16(t, base, head).Reason(); !strings.Contains(r, want) || !strings.Contains(r, "taken exclusively 0.0156 a call and shared 1.26") {
+		t.Errorf("a writer among readers added: %q, want it to say %q, with the lock's counts", r, want)
 	}
-	if v := p.Verdict(compare.DefaultThresholds); v.Verdict != compare.Inconclusive || !strings.Contains(v.Reason, "undecided: the prediction is blind to what moved") {
-		t.Errorf("a writer among readers added: %s %q, want it undecided, blind to what moved", v.Verdict, v.Reason)
-	}
-	q := at16(t, head, head)
-	if strings.Contains(q.Reason(), "blind") {
-		t.Fatalf("the same writer both ways: %q names a blind spot", q.Reason())
-	}
-	if v := q.Verdict(compare.DefaultThresholds); v.Verdict != compare.Pass {
+	if v := at16(t, head, head).Verdict(compare.DefaultThresholds); v.Verdict != compare.Pass {
 		t.Errorf("the same writer both ways: %s %q, want PASS", v.Verdict, v.Reason)
+	}
+	for _, n := range []int{1, 2} {
+		b, err := TermsAt(base, RunnerFixed.Mid, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, err := TermsAt(head, RunnerFixed.Mid, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		whole := b.Alone + b.Locks() + b.Line()
+		if sleeps := h.Writer > whole; sleeps != (n == 2) {
+			t.Errorf("at %d threads the readers sleep %s a call for the writer, base's whole call %s", n, duration(h.Writer), duration(whole))
+		}
 	}
 }
 

@@ -235,7 +235,7 @@ func perCall(c Cell, k Constants, threads []int) ([]float64, error) {
 // exclusive lock's queue and in the other locks' (their held time and
 // their words' transfers included); and the time the hottest shared
 // line, and the others, take to come to the thread's core.
-type Terms struct{ Alone, Busiest, Others, Hot, Rest float64 }
+type Terms struct{ Alone, Busiest, Others, Hot, Rest, Writer float64 }
 
 // Locks is the time in every exclusive lock's queue.
 func (t Terms) Locks() float64 { return t.Busiest + t.Others }
@@ -270,6 +270,7 @@ func mva(c Cell, k Constants, most int) (map[int]float64, Terms, error) {
 	at := make(map[int]float64, most)
 	var qLock, qWord [2]float64 // mean queue lengths at n-1 threads
 	var qHot, qRest float64
+	working := one // a call's time at n-1 threads, asleep for no writer
 	var last Terms
 	// A thread's time away from one of a queue's locks between two of its
 	// acquisitions: the others' are spread over others locks.
@@ -292,6 +293,10 @@ func mva(c Cell, k Constants, most int) (map[int]float64, Terms, error) {
 		rHot := hot * other * (1 + qHot)
 		rRest := rest * other * (1 + qRest)
 		r := alone + rLock[0] + rLock[1] + rWord[0] + rWord[1] + rHot + rRest
+		// A writer's readers sleep while every thread waits on it: time
+		// the queues stand still, added to the call, not spread among them.
+		rWriter := k.writerWaits(c, perInstr, working, n)
+		working = r
 		x := float64(n) / r // calls per second, all threads
 		// At one of the other locks, and of the other lines: each of equal
 		// weight, so a queue holds its share of their time.
@@ -300,8 +305,8 @@ func mva(c Cell, k Constants, most int) (map[int]float64, Terms, error) {
 		if lines > 0 {
 			qRest = x * rRest / lines
 		}
-		at[n] = r
-		last = Terms{alone, rLock[0] + rWord[0], rLock[1] + rWord[1], rHot, rRest}
+		at[n] = r + rWriter
+		last = Terms{alone, rLock[0] + rWord[0], rLock[1] + rWord[1], rHot, rRest, rWriter}
 	}
 	return at, last, nil
 }
@@ -367,4 +372,32 @@ func WhyWide(c Cell, m Measured, n int) (string, float64) {
 		}
 	}
 	return best, whole
+}
+
+// writerWaits is the time a call sleeps, at n threads, for a read-write
+// lock taken both ways (Cell.Writers), as Go's RWMutex parks: a writer
+// waits for the readers inside to leave, and every reader that comes
+// while a writer waits or holds parks until it is done. A parked reader
+// is woken by the writer, which runs on, so it waits a sleeping hand-off
+// (Handoff) for a core; the writer is woken by the last reader out, which
+// soon parks itself, and takes its core at once. A writer that finds
+// another thread reading (each inside for its share of cycle, a call's
+// time) parks every other thread, since each comes to read before it is
+// done; one that finds none parks those that come to read while it holds.
+func (k Constants) writerWaits(c Cell, perInstr, cycle float64, n int) float64 {
+	if !(c.Writers > 0) || !(c.WriterReads > 0) || n < 2 || !(cycle > 0) {
+		return 0
+	}
+	read := 0.0 // a thread's time inside a read of the lock, a call
+	if c.SharedLocks > 0 {
+		read = c.WriterReads * c.SharedLocked / c.SharedLocks * perInstr
+	}
+	hold := 0.0 // one write's hold
+	if c.ExclusiveLocks > 0 {
+		hold = c.LockedInstructions / c.ExclusiveLocks * perInstr
+	}
+	others := float64(n - 1)
+	found := 1 - math.Pow(1-math.Min(1, read/cycle), others)
+	comes := math.Min(1, hold*c.WriterReads/cycle)
+	return c.Writers * k.Handoff * others * (found + (1-found)*comes)
 }

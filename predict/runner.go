@@ -46,7 +46,7 @@ var RunnerFixed = func() Measured {
 // (results/scaling/runner/held, amd and placement). Within the cores a
 // prediction decides a count time could not measure only by more than
 // this: it is its band there.
-const RunnerHeld = 2.8
+const RunnerHeld = 2.7
 
 // Within predicts the prediction's counts up to cores again with k (the
 // runner's own constants, RunnerFixed) in place of those it was made with:

@@ -6,7 +6,7 @@ import csv, json, sys, os, statistics as st
 units = ["exclusive-locks/op","shared-locks/op","locked-instructions/op","shared-locked-instructions/op","atomics/op",
  "busiest-lock-acquisitions/op","busiest-locked-instructions/op","hottest-line-transfers/op","other-lines","other-line-transfers/op",
  "other-locks","busiest-lock-spins","other-spinning-locks/op","unseen-lock-atomics/op",
- "written-line-reads/op","read-line-writes/op"]
+ "written-line-reads/op","read-line-writes/op","writer-locks/op","writer-lock-reads/op"]
 out = sys.argv[1]
 print("cores: 2\n")
 for spec in sys.argv[2:]:
