@@ -18,7 +18,9 @@
 # were counted, before any was measured: q-hashread16, q-rcureadctr, q-soiread4, q-sortedflag,
 # q-rcuaudit, q-hashmax, and six written after the line-occupancy try, before any was
 # measured: r-hashonce, r-rcuinflight, r-sortedstripe8, r-hashpool, r-rcumutex32,
-# r-soiwrite64 (a patch each),
+# r-soiwrite64, and six written after the readers parked for a writer became a term of the model,
+# before any was measured: s-soiwrite16, s-soiwrite256, s-hashwrite32, s-rcurw64, s-hashctr2,
+# s-rcuctr8 (a patch each),
 # c-same (an empty commit). REPORT=1 keeps each campaign's report folder too
 # (OUT/BRANCH-SEED.report: its windows and count files, which ab -replay reads).
 # AB_FLAGS adds flags to every campaign (AB_FLAGS="-at 16").
