@@ -295,7 +295,12 @@ func mva(c Cell, k Constants, most int) (map[int]float64, Terms, error) {
 		r := alone + rLock[0] + rLock[1] + rWord[0] + rWord[1] + rHot + rRest
 		// A writer's readers sleep while every thread waits on it: time
 		// the queues stand still, added to the call, not spread among them.
-		rWriter := k.writerWaits(c, perInstr, working, n)
+		// A thread asleep is parked by no other writer, so the share of its
+		// time asleep is λH/(1+λH), λ the rate its working time meets
+		// writers that park it: the call is r/(1−share), the root of
+		// R² = r·R + r·sleep, where sleep is writerWaits' sleep a call.
+		sleep := k.writerWaits(c, perInstr, working, n)
+		rWriter := (math.Sqrt(r*r+4*r*sleep) - r) / 2
 		working = r
 		x := float64(n) / r // calls per second, all threads
 		// At one of the other locks, and of the other lines: each of equal
