@@ -20,7 +20,9 @@
 # measured: r-hashonce, r-rcuinflight, r-sortedstripe8, r-hashpool, r-rcumutex32,
 # r-soiwrite64, and six written after the readers parked for a writer became a term of the model,
 # before any was measured: s-soiwrite16, s-soiwrite256, s-hashwrite32, s-rcurw64, s-hashctr2,
-# s-rcuctr8 (a patch each),
+# s-rcuctr8, and six written after a thread asleep for a writer was parked by no other, before
+# any was measured: t-soiwrite32, t-hashwrite8, t-hashwrite128, t-rcurw16, t-hashmutex,
+# t-rcuctr64 (a patch each),
 # c-same (an empty commit). REPORT=1 keeps each campaign's report folder too
 # (OUT/BRANCH-SEED.report: its windows and count files, which ab -replay reads).
 # AB_FLAGS adds flags to every campaign (AB_FLAGS="-at 16").
