@@ -177,7 +177,7 @@ func Change(name string, base, head Cell, threads []int, k Measured) (Prediction
 func (p Prediction) bandAt(i int) (ratio, lo, hi float64) {
 	ratio = p.Head.Mid[i] / p.Base.Mid[i]
 	if p.within(p.Threads[i]) {
-		lo, hi = heldBand(ratio)
+		lo, hi = p.heldBand(ratio)
 		return ratio, lo, hi
 	}
 	l, h := p.Head.Low[i]/p.Base.Low[i], p.Head.High[i]/p.Base.High[i]

@@ -100,7 +100,7 @@ func (p Prediction) constantsAt(n int) Constants {
 
 // heldVerdict is VerdictAt for a count within the cores: a REGRESSION or
 // an IMPROVED only where the change passes the threshold by more than
-// the prediction has missed the runner's measurements (RunnerHeld), else
+// the prediction has missed the runner's measurements (held), else
 // undecided.
 func (p Prediction) heldVerdict(th compare.Thresholds, n int, v compare.CellVerdict) compare.CellVerdict {
 	switch {
@@ -114,7 +114,7 @@ func (p Prediction) heldVerdict(th compare.Thresholds, n int, v compare.CellVerd
 		v.Verdict = compare.Inconclusive
 	}
 	v.Reason = fmt.Sprintf("at %d threads %s a call predicted with this runner's constants, held to %.1f× either way of what it measured [%s, %s] (results/scaling/runner)",
-		n, Percent(v.Ratio), RunnerHeld, Percent(v.Lo), Percent(v.Hi))
+		n, Percent(v.Ratio), p.held(), Percent(v.Lo), Percent(v.Hi))
 	if v.Verdict == compare.Inconclusive {
 		v.Reason += fmt.Sprintf(": undecided, the band spans the %.0f%% threshold", 100*th.MinEffect)
 	}
@@ -124,9 +124,33 @@ func (p Prediction) heldVerdict(th compare.Thresholds, n int, v compare.CellVerd
 	return p.blindPass(v)
 }
 
+// WriterHeld is RunnerHeld for a change whose readers parked for a
+// writer moved (Cell.Writers): how far, either way, the prediction has
+// missed such changes on this runner. How long a parked reader sleeps
+// there follows the scheduler's and the host's wake-ups, not one
+// hand-off (results/scaling/runner/placement), so such a change is held
+// to its own kind, and the others are not widened by it.
+const WriterHeld = 5.1
+
+// held is how far either way a ratio p predicts within the cores is held:
+// WriterHeld where the writers of a read-write lock taken both ways
+// moved, else RunnerHeld.
+func (p Prediction) held() float64 {
+	if writersMoved(p.base, p.head) {
+		return WriterHeld
+	}
+	return RunnerHeld
+}
+
+// writersMoved says whether head takes its read-write locks both ways
+// otherwise than base.
+func writersMoved(base, head Cell) bool {
+	return base.Writers != head.Writers || base.WriterReads != head.WriterReads
+}
+
 // heldBand is the band of a ratio predicted within the cores.
-func heldBand(ratio float64) (lo, hi float64) {
-	return ratio / RunnerHeld, ratio * RunnerHeld
+func (p Prediction) heldBand(ratio float64) (lo, hi float64) {
+	return ratio / p.held(), ratio * p.held()
 }
 
 // Own makes constants Measure found on one machine the constants a
