@@ -48,7 +48,8 @@
 // base's scaled by the instruction ratio; past it, what differs is the two
 // profiles alone, so identical code predicts a ratio of exactly 1, and one
 // change the same ratio in every campaign. Within the cores the runner's
-// own constants (RunnerFixed) predict, held to RunnerHeld either way.
+// own constants (RunnerFixed) predict, held to RunnerHeld either way, or
+// to WriterHeld where the readers parked for a writer moved.
 //
 // No constant is measured per comparison, and no time the comparison
 // measured enters: measured on a shared machine they move with its load,
