@@ -43,9 +43,10 @@ var RunnerFixed = func() Measured {
 // missed what the runner measured: the largest of head ÷ base predicted
 // over head ÷ base measured at 2 threads, over every change held on this
 // runner alone, on each host it ran on, the sets kept apart included
-// (results/scaling/runner/held, amd and placement). Within the cores a
-// prediction decides a count time could not measure only by more than
-// this: it is its band there.
+// (results/scaling/runner/held, amd and placement), but those whose
+// readers parked for a writer moved (WriterHeld holds them). Within the
+// cores a prediction decides a count time could not measure only by more
+// than this: it is its band there.
 const RunnerHeld = 2.7
 
 // Within predicts the prediction's counts up to cores again with k (the
