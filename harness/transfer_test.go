@@ -33,27 +33,31 @@ func TestTheTransferProbeTimesAWrite(t *testing.T) {
 
 // TestTheTransferProbeFollowsTwoThreads: windows on two threads are
 // followed by the transfer probe (where its threads got their cores), and
-// windows on one thread by none.
+// windows on one thread by none. A probe whose thread waited for a CPU
+// is dropped, so on a busy machine a run of three rounds may keep none:
+// runs are tried until one keeps a probe, five at most.
 func TestTheTransferProbeFollowsTwoThreads(t *testing.T) {
 	if Cores() < 2 {
 		t.Skip("one core")
 	}
-	res := lookupsAtOneAndTwo(t, 3)
 	probed := 0
-	for i := range res.Samples {
-		s := &res.Samples[i]
-		v, ok := metric(s, records.TransferProbe)
-		switch {
-		case s.Cell.Threads == 1 && ok:
-			t.Errorf("%s: a transfer probe (%v) after a window on one thread", s.Cell.Name(), v)
-		case ok && !(v >= 0):
-			t.Errorf("%s: transfer probe %v", s.Cell.Name(), v)
-		case ok:
-			probed++
+	for try := 0; try < 5 && probed == 0; try++ {
+		res := lookupsAtOneAndTwo(t, 3)
+		for i := range res.Samples {
+			s := &res.Samples[i]
+			v, ok := metric(s, records.TransferProbe)
+			switch {
+			case s.Cell.Threads == 1 && ok:
+				t.Errorf("%s: a transfer probe (%v) after a window on one thread", s.Cell.Name(), v)
+			case ok && !(v >= 0):
+				t.Errorf("%s: transfer probe %v", s.Cell.Name(), v)
+			case ok:
+				probed++
+			}
 		}
 	}
 	if probed == 0 {
-		t.Error("no window on two threads was followed by a transfer probe")
+		t.Error("no window on two threads, in five runs, was followed by a transfer probe")
 	}
 }
 
