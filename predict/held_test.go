@@ -14,9 +14,9 @@ import (
 // held-amd.txt.bz2 (results/scaling/runner/amd, an AMD EPYC host).
 var heldFiles = []string{"held.txt", "held-amd.txt"}
 
-// apartFiles are the sets kept apart from heldFiles, by the host that
-// measured them (testdata/held-*-oos.txt.bz2; results/scaling/runner/held,
-// amd, lockword and placement say how each was taken).
+// apartFiles are the sets kept apart from heldFiles, by the host that ran
+// them (testdata's held-*-oos files; results/scaling/runner/held, amd,
+// lockword and placement say how each was taken).
 var apartFiles = map[string][]string{
 	"Intel": {"held-oos.txt"},
 	"AMD": {"held-amd-oos.txt", "held-amd2-oos.txt", "held-amd3-oos.txt", "held-amd4-oos.txt", "held-amd5-oos.txt",
@@ -34,24 +34,37 @@ func withinMisses(t *testing.T, file string) map[string]float64 {
 // missesAt are withinMisses at n threads, 1 or 2.
 func missesAt(t *testing.T, file string, n int) map[string]float64 {
 	t.Helper()
+	out := map[string]float64{}
+	for _, h := range heldChanges(t, file) {
+		out[h.Name] = missOf(t, h, n)
+	}
+	return out
+}
+
+// heldChanges are the changes of a held set in testdata.
+func heldChanges(t *testing.T, file string) []HeldChange {
+	t.Helper()
 	changes, err := HeldChanges(readTestdata(t, file))
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := map[string]float64{}
-	for _, h := range changes {
-		change, measured := h.Name, h.Measured(n)
-		if !(measured > 0) {
-			t.Fatalf("%s: no measured ratio at %d threads", change, n)
-		}
-		r, err := h.Predicted(n, RunnerFixed)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out[change] = r / measured
-		t.Logf("%-20s %d-thread predicted %.3f measured %.3f: ×%.2f", change, n, r, measured, r/measured)
+	return changes
+}
+
+// missOf is h's head ÷ base predicted at n threads with the runner's
+// constants over the measured.
+func missOf(t *testing.T, h HeldChange, n int) float64 {
+	t.Helper()
+	measured := h.Measured(n)
+	if !(measured > 0) {
+		t.Fatalf("%s: no measured ratio at %d threads", h.Name, n)
 	}
-	return out
+	r, err := h.Predicted(n, RunnerFixed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%-20s %d-thread predicted %.3f measured %.3f: ×%.2f", h.Name, n, r, measured, r/measured)
+	return r / measured
 }
 
 // heldMedian bounds the median of the held set's predictions over what
@@ -102,19 +115,19 @@ func TestWithinTheCoresHoldsOutOfSample(t *testing.T) {
 	worst := map[bool]float64{false: 1, true: 1} // by whether writers moved
 	var apart []float64
 	for _, file := range slices.Concat(heldFiles, apartFiles["Intel"], apartFiles["AMD"]) {
-		moved := writersMovedIn(t, file)
-		for change, r := range withinMisses(t, file) {
+		for _, h := range heldChanges(t, file) {
+			r, moved := missOf(t, h, 2), writersMoved(h.Base, h.Head)
 			held := RunnerHeld
-			if moved[change] {
+			if moved {
 				held = WriterHeld
 			}
-			worst[moved[change]] = max(worst[moved[change]], r, 1/r)
+			worst[moved] = max(worst[moved], r, 1/r)
 			if slices.Contains(heldFiles, file) {
 				continue
 			}
 			apart = append(apart, r)
 			if r > held || r < 1/held {
-				t.Errorf("%s: predicted ×%.2f of what the runner measured, beyond ×%.2f", change, r, held)
+				t.Errorf("%s: predicted ×%.2f of what the runner measured, beyond ×%.2f", h.Name, r, held)
 			}
 		}
 	}
@@ -131,21 +144,6 @@ func TestWithinTheCoresHoldsOutOfSample(t *testing.T) {
 			t.Errorf("%s is ×%.1f; the worst miss of the held sets' changes it holds is ×%.2f, so it is ×%.1f", b.name, b.is, worst[b.writers], want)
 		}
 	}
-}
-
-// writersMovedIn says, for each change of a held set, whether its readers
-// parked for a writer moved.
-func writersMovedIn(t *testing.T, file string) map[string]bool {
-	t.Helper()
-	changes, err := HeldChanges(readTestdata(t, file))
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := map[string]bool{}
-	for _, h := range changes {
-		out[h.Name] = writersMoved(h.Base, h.Head)
-	}
-	return out
 }
 
 // TestOneThreadIsHeld: the prediction at 1 thread (the counts at the
@@ -178,11 +176,7 @@ func TestAMeasurementAgainIsAFloor(t *testing.T) {
 	for _, host := range []string{"Intel", "AMD"} {
 		var sets [][]HeldChange
 		for _, file := range heldHosts[host] {
-			changes, err := HeldChanges(readTestdata(t, file))
-			if err != nil {
-				t.Fatal(err)
-			}
-			sets = append(sets, changes)
+			sets = append(sets, heldChanges(t, file))
 		}
 		all = append(all, sets...)
 		t.Logf("on the %s host alone: %s", host, FloorOver("", Again(2, sets...)))

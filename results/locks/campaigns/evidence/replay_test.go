@@ -44,8 +44,8 @@ var replays = []replay{
 	// A round on the near pair of cores, set aside by the pair rule live
 	// and again here (scaling/runner/placement).
 	{"m-rcuoneline2-7103", "scaling/runner/placement/m-rcuoneline2-7103.windows.csv.gz", nil},
-	// A writer among readers, which the prediction is blind to: alone and
-	// beside two and one busy loops (locks/soiwrite64).
+	// A writer among readers, whose parked readers the prediction weighs:
+	// alone and beside two and one busy loops (locks/soiwrite64).
 	{"r-soiwrite64-alone", "locks/soiwrite64/alone/windows.csv", nil},
 	{"r-soiwrite64-busy2", "locks/soiwrite64/busy2/windows.csv", nil},
 	{"r-soiwrite64-busy1", "locks/soiwrite64/busy1/windows.csv", nil},
