@@ -430,9 +430,7 @@ func (p Prediction) causeAt(n int) string {
 // where it matters: atomics in locks the profile cannot see, reads of
 // lines other calls write where head reads them otherwise than base
 // (results/scaling/runner/placement: charged as transfers, they missed
-// more changes kept apart than they mended), and read-write locks taken
-// both ways where head takes them otherwise than base (readers that wait
-// for a writer, which the model has no term for).
+// more changes kept apart than they mended).
 func (p Prediction) blindSpots() []string {
 	var out []string
 	for _, b := range p.blind() {

@@ -71,9 +71,8 @@ type Cell struct {
 	Reads, ReadLineWrites float64
 	// Writers and WriterReads are the acquisitions per operation of the
 	// read-write locks an operation takes both ways (records.WriterLocks,
-	// records.WriterLockReads): exclusively, and shared. The model lets no
-	// reader wait for a writer: a reason names them as its blind spot
-	// (results/scaling/runner/placement says why).
+	// records.WriterLockReads): exclusively, and shared. The model parks
+	// the readers that come while a writer waits or holds (writerWaits).
 	Writers, WriterReads float64
 }
 

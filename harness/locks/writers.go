@@ -4,7 +4,7 @@ package locks
 // operation takes both ways: exclusively, a writer, and shared, readers.
 // A reader that comes while a writer holds the lock or waits for it
 // waits too, and the writer waits for the readers in flight; the model
-// has no term for either, so a prediction names them.
+// weighs that sleep (predict.Cell.Writers).
 type Writers struct{ Exclusive, Shared float64 }
 
 // writersOf are the Writers of locks: those each taken both ways, one
