@@ -383,8 +383,11 @@ func WhyWide(c Cell, m Measured, n int) (string, float64) {
 // waits for the readers inside to leave, and every reader that comes
 // while a writer waits or holds parks until it is done. A parked reader
 // is woken by the writer, which runs on, so it waits a sleeping hand-off
-// (Handoff) for a core; the writer is woken by the last reader out, which
-// soon parks itself, and takes its core at once. A writer that finds
+// (Handoff) for a core; the writer, woken by the last reader out, is
+// taken to run at once. On threads the workers are locked to neither
+// holds: a woken reader waits for two threads to wake, and a writer that
+// writes again first parks on it, a convoy this term leaves out
+// (results/scaling/runner/writers). A writer that finds
 // another thread reading (each inside for its share of cycle, a call's
 // time) parks every other thread, since each comes to read before it is
 // done; one that finds none parks those that come to read while it holds.

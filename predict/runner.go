@@ -129,8 +129,9 @@ func (p Prediction) heldVerdict(th compare.Thresholds, n int, v compare.CellVerd
 // writer moved (Cell.Writers): how far, either way, the prediction has
 // missed such changes on this runner. How long a parked reader sleeps
 // there follows the scheduler's and the host's wake-ups, not one
-// hand-off (results/scaling/runner/placement), so such a change is held
-// to its own kind, and the others are not widened by it.
+// hand-off, and on the harness's locked workers a writer can park on the
+// reader it woke (results/scaling/runner/placement and writers), so such
+// a change is held to its own kind, and the others are not widened by it.
 const WriterHeld = 5.1
 
 // held is how far either way a ratio p predicts within the cores is held:
