@@ -430,7 +430,9 @@ func (p Prediction) causeAt(n int) string {
 // where it matters: atomics in locks the profile cannot see, reads of
 // lines other calls write where head reads them otherwise than base
 // (results/scaling/runner/placement: charged as transfers, they missed
-// more changes kept apart than they mended).
+// more changes kept apart than they mended), and the convoy of a writer
+// and the readers it woke where head takes its read-write locks both ways
+// otherwise than base (writerWaits weighs the readers' sleep alone).
 func (p Prediction) blindSpots() []string {
 	var out []string
 	for _, b := range p.blind() {
@@ -453,6 +455,9 @@ func (p Prediction) blind() []blindSpot {
 	if u := max(p.base.Unseen, p.head.Unseen); u >= UnseenMatters {
 		out = append(out, blindSpot{fmt.Sprintf("blind to locks the profile cannot see, %.3g -> %.3g atomics a call in them (the runtime's, internal/sync's, a C library's)", p.base.Unseen, p.head.Unseen),
 			p.base.Unseen != p.head.Unseen})
+	}
+	if writersMoved(p.base, p.head) {
+		out = append(out, blindSpot{"blind to the convoy a writer and the readers it woke make on workers locked to threads: each waits for the other's thread to wake (results/scaling/runner/writers)", true})
 	}
 	b, h := p.base.Reads*p.base.ReadLineWrites, p.head.Reads*p.head.ReadLineWrites
 	if max(p.base.Reads, p.head.Reads) >= UnseenMatters && math.Abs(h-b) >= UnseenMatters*UnseenMatters {

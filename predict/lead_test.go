@@ -161,6 +161,36 @@ func TestAWriterAmongReadersIsWeighed(t *testing.T) {
 	}
 }
 
+// TestAWritersConvoyIsNamed: where head takes its read-write lock both
+// ways otherwise than base, the prediction names the convoy of a writer
+// and the readers it woke, which it does not weigh; a writer rare enough
+// to predict a PASS is then undecided, as the convoy can make it many
+// times slower at two threads (results/scaling/runner/writers), and one
+// predicted a REGRESSION stays one; the same lock both ways names nothing.
+func TestAWritersConvoyIsNamed(t *testing.T) {
+	base := Cell{Name: "hashmap", Instructions: 388, SharedLocks: 1, SharedLocked: 60, Atomics: 2}
+	writer := func(every float64) Cell {
+		head := base
+		head.SharedLocks, head.ExclusiveLocks, head.LockedInstructions = 1-1/every, 1/every, 64/every
+		head.BusiestLocks, head.BusiestLocked, head.Atomics = 1/every, 64/every, 2+2/every
+		head.Writers, head.WriterReads = 1/every, 1-1/every
+		return head
+	}
+	const convoy = "blind to the convoy a writer and the readers it woke make"
+	for _, c := range []struct {
+		every float64
+		want  compare.Verdict
+	}{{8, compare.Regression}, {100000, compare.Inconclusive}} {
+		v := at16(t, base, writer(c.every)).Verdict(compare.DefaultThresholds)
+		if v.Verdict != c.want || !strings.Contains(v.Reason, convoy) {
+			t.Errorf("a writer 1 call in %g: %s %q, want %s naming the convoy", c.every, v.Verdict, v.Reason, c.want)
+		}
+	}
+	if r := at16(t, writer(8), writer(8)).Reason(); strings.Contains(r, "convoy") {
+		t.Errorf("the same writer both ways: %q names the convoy", r)
+	}
+}
+
 // TestAnAddedLockSaysHowLongEachHolds: an added lock's cause gives the
 // instructions held an acquisition, not the per-call total (a lock taken
 // once in a hundred calls and held 99 instructions held it "for 0.99"),
