@@ -49,6 +49,11 @@ var replays = []replay{
 	{"r-soiwrite64-alone", "locks/soiwrite64/alone/windows.csv", nil},
 	{"r-soiwrite64-busy2", "locks/soiwrite64/busy2/windows.csv", nil},
 	{"r-soiwrite64-busy1", "locks/soiwrite64/busy1/windows.csv", nil},
+	// A writer once in 256 lookups, whose convoy with the readers it woke
+	// the prediction names as a blind spot (locks/hashwrite128).
+	{"t-hashwrite128-alone", "locks/hashwrite128/alone/windows.csv", nil},
+	{"t-hashwrite128-busy2", "locks/hashwrite128/busy2/windows.csv", nil},
+	{"t-hashwrite128-busy1", "locks/hashwrite128/busy1/windows.csv", nil},
 }
 
 // TestReplaysHoldTheirGoldens: every recorded campaign, and the ten A/A
