@@ -12,11 +12,11 @@
 // goroutine parked on a channel takes to run after another sends to it,
 // the sends gap apart, locked and not. With -trace FILE it writes a
 // runtime trace of one 2-thread window (locked; with -unlocked, not), a
-// writer 1 call in 256, and says from it how long the workers ran,
+// writer 1 call in 256 (-every), and says from it how long the workers ran,
 // together and alone, and how long each waited for a core after the
 // other woke it.
 //
-//	go run ./scaling/runner/writers [-wake | -trace FILE [-unlocked]]
+//	go run ./scaling/runner/writers [-wake | -trace FILE [-unlocked] [-every K]]
 package main
 
 import (
@@ -38,13 +38,14 @@ func main() {
 	wake := flag.Bool("wake", false, "time a parked goroutine's wake-up, locked and not, by the gap between wake-ups")
 	traceTo := flag.String("trace", "", "write a runtime trace of one locked 2-thread window, a writer 1 call in 256, to this file")
 	unlocked := flag.Bool("unlocked", false, "with -trace: the workers not locked to OS threads")
+	every := flag.Int("every", 256, "with -trace: the writer once in this many calls of each worker")
 	runs := flag.Int("runs", 5, "runs of each, interleaved")
 	window := flag.Duration("window", 200*time.Millisecond, "one run's length")
 	flag.Parse()
 	runtime.GOMAXPROCS(2)
 	switch {
 	case *traceTo != "":
-		if err := traced(*traceTo, !*unlocked, *window); err != nil {
+		if err := traced(*traceTo, *every, !*unlocked, *window); err != nil {
 			fmt.Fprintln(os.Stderr, "writers:", err)
 			os.Exit(1)
 		}
@@ -254,9 +255,9 @@ func wakes(runs int) {
 }
 
 // traced writes a runtime trace of one 2-thread window, a writer
-// 1 call in 256 (account reads it back; `go tool trace -d=parsed FILE`
+// once in every calls (account reads it back; `go tool trace -d=parsed FILE`
 // lists every event).
-func traced(file string, locked bool, d time.Duration) error {
+func traced(file string, every int, locked bool, d time.Duration) error {
 	f, err := os.Create(file)
 	if err != nil {
 		return err
@@ -265,7 +266,7 @@ func traced(file string, locked bool, d time.Duration) error {
 		f.Close()
 		return err
 	}
-	window(2, 256, locked, lookup, min(d, 30*time.Millisecond))
+	window(2, every, locked, lookup, min(d, 30*time.Millisecond))
 	trace.Stop()
 	return f.Close()
 }
