@@ -384,7 +384,7 @@ func WhyWide(c Cell, m Measured, n int) (string, float64) {
 // while a writer waits or holds parks until it is done. A parked reader
 // is woken by the writer, which runs on, so it waits a sleeping hand-off
 // (Handoff) for a core; the writer, woken by the last reader out, is
-// taken to run at once. On threads the workers are locked to neither
+// taken to run at once. Where the workers are locked to threads, neither
 // holds: a woken reader waits for two threads to wake, and a writer that
 // writes again first parks on it, a convoy this term leaves out
 // (results/scaling/runner/writers). A writer that finds
