@@ -12,8 +12,9 @@ import (
 
 // DefaultThreads is the thread count a change is judged at: the count at
 // which OpenSSL PR 28599 gave the 3.0 store's and the hash table's time
-// per call (37.8 and 6.45 µs), a server's core count, and far enough past
-// a 2-core runner that a lock which time cannot see there decides.
+// per call (docs/compare.md quotes them), a server's core count, and far
+// enough past a 2-core runner that a lock which time cannot see there
+// decides.
 const DefaultThreads = 16
 
 // Reference are the constants every comparison predicts with: a mutex
@@ -23,8 +24,8 @@ const DefaultThreads = 16
 // exclusive store lock decides it, fixes the hand-off; 4.0's, whose shared
 // lines decide it, the transfer): the middle is the pair that keeps both
 // stores' predicted per(n)/per(1) nearest their tables from 4 to 18
-// threads (within 8%), Low and High the corners of the pairs that keep
-// both within 25%, narrowed until each corner does. The models and the
+// threads, Low and High the corners of the pairs that keep both within
+// 25%, narrowed until each corner does. The models and the
 // third table are held against them, never fitted
 // (results/published/predicted/calibrated/README.md; its
 // calibration_test.go recomputes the fit). The hand-off is of a

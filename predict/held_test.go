@@ -9,9 +9,9 @@ import (
 	"github.com/perfrun/perfrun/records"
 )
 
-// heldFiles are the held set measured on each host the runner ran on:
-// testdata/held.txt.bz2 (results/scaling/runner/held, an Intel host) and
-// held-amd.txt.bz2 (results/scaling/runner/amd, an AMD EPYC host).
+// heldFiles are the held set of each host the runner ran on, an Intel
+// host's and an AMD EPYC host's, kept compressed in testdata
+// (results/scaling/runner/held and amd say how each was taken).
 var heldFiles = []string{"held.txt", "held-amd.txt"}
 
 // apartFiles are the sets kept apart from heldFiles, by the host that ran
