@@ -36,7 +36,7 @@ func account(file string) error {
 	var spans [3]time.Duration // time with 0, 1 and 2 workers running
 	var waits []time.Duration
 	afterWaker := 0
-	var last, first trace.Time
+	var last trace.Time // the last event that moved spans
 	for {
 		ev, err := r.ReadEvent()
 		if errors.Is(err, io.EOF) {
@@ -50,8 +50,8 @@ func account(file string) error {
 			if ev.Region().Type == workerRegion {
 				workers[ev.Goroutine()] = true
 				running[ev.Goroutine()] = true
-				if first == 0 {
-					first, last = ev.Time(), ev.Time()
+				if last == 0 {
+					last = ev.Time()
 				}
 			}
 			continue

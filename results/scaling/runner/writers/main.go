@@ -183,16 +183,20 @@ func calls(runs int, d time.Duration) {
 	fmt.Println("head ÷ base at 2 threads, each run:")
 	for _, every := range everies {
 		for _, locked := range []bool{true, false} {
-			how := "unlocked"
-			if locked {
-				how = "locked  "
-			}
-			fmt.Printf("1 in %4d, %s:\n", every, how)
+			fmt.Printf("1 in %4d, %-8s:\n", every, workers(locked))
 			for _, s := range got[key{every, locked}] {
 				fmt.Println("   ", s)
 			}
 		}
 	}
+}
+
+// workers names how the workers ran: locked to OS threads, or not.
+func workers(locked bool) string {
+	if locked {
+		return "locked"
+	}
+	return "unlocked"
 }
 
 // wakeAfter times, n times, how long a goroutine parked on a channel
@@ -231,13 +235,17 @@ func wakeAfter(gap time.Duration, n int, locked bool) []float64 {
 // wakes prints each run's median wake-up, locked and not, by gap.
 func wakes(runs int) {
 	gaps := []time.Duration{2 * time.Microsecond, 10 * time.Microsecond, 50 * time.Microsecond, 200 * time.Microsecond, time.Millisecond}
-	got := map[string][]float64{}
+	type key struct {
+		gap    time.Duration
+		locked bool
+	}
+	got := map[key][]float64{}
 	for range runs {
 		for _, gap := range gaps {
 			for _, locked := range []bool{true, false} {
 				lat := wakeAfter(gap, 300, locked)
 				slices.Sort(lat)
-				k := fmt.Sprintf("%v %v", gap, locked)
+				k := key{gap, locked}
 				got[k] = append(got[k], lat[len(lat)/2]/1e3)
 			}
 		}
@@ -245,11 +253,7 @@ func wakes(runs int) {
 	fmt.Println("a parked goroutine's wake-up, median of 300, in µs, each run:")
 	for _, gap := range gaps {
 		for _, locked := range []bool{true, false} {
-			how := "unlocked"
-			if locked {
-				how = "locked"
-			}
-			fmt.Printf("gap %7v, %-8s %.1f\n", gap, how+":", got[fmt.Sprintf("%v %v", gap, locked)])
+			fmt.Printf("gap %7v, %-8s %.1f\n", gap, workers(locked)+":", got[key{gap, locked}])
 		}
 	}
 }
