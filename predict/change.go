@@ -39,9 +39,9 @@ const DefaultThreads = 16
 // is (SpinFor). This 2-core VM's own (results/scaling/README.md) are what
 // -constants measure finds.
 var Reference = Measured{
-	Low:  Constants{Handoff: 950e-9, Spin: goLook/2 + 2*32e-9, SpinFor: 4 * goLook, Transfer: 32e-9},
-	Mid:  Constants{Handoff: 1100e-9, Spin: goLook/2 + 2*38e-9, SpinFor: 4 * goLook, Transfer: 38e-9},
-	High: Constants{Handoff: 1300e-9, Spin: goLook/2 + 2*44e-9, SpinFor: 4 * goLook, Transfer: 44e-9},
+	Low:  Constants{Handoff: 950e-9, Spin: goLook/2 + 2*30e-9, SpinFor: 4 * goLook, Transfer: 30e-9},
+	Mid:  Constants{Handoff: 1100e-9, Spin: goLook/2 + 2*34e-9, SpinFor: 4 * goLook, Transfer: 34e-9},
+	High: Constants{Handoff: 1300e-9, Spin: goLook/2 + 2*42e-9, SpinFor: 4 * goLook, Transfer: 42e-9},
 	// Parallel: a server's threads each have a core.
 	Parallel: 2,
 	Source:   "calibrated on OpenSSL PR 28599's real stores, results/published/predicted/calibrated",

@@ -22,6 +22,6 @@ func ExampleChange() {
 	v := p.Verdict(compare.DefaultThresholds)
 	fmt.Printf("%s %.2f\n%s\n", v.Verdict, v.Ratio, v.Reason)
 	// Output:
-	// REGRESSION 14.53
-	// at 16 threads +1353.0% a call [+1353.0%, +1391.2%]: the busiest exclusive lock's queue 0 ns -> 16.2 µs a call (head: 1 a call held 50 instructions); calls take an exclusive lock, 0 -> 1 per op, holding it 50 instructions an acquisition (alone +1353.0%); instructions 3418 -> 3420 per op (+0.1%) (alone +0.0%)
+	// REGRESSION 15.20
+	// at 16 threads +1420.0% a call [+1354.4%, +1420.0%]: the busiest exclusive lock's queue 0 ns -> 16.2 µs a call (head: 1 a call held 50 instructions); calls take an exclusive lock, 0 -> 1 per op, holding it 50 instructions an acquisition (alone +1420.0%); instructions 3418 -> 3420 per op (+0.1%) (alone +0.0%)
 }

@@ -42,14 +42,14 @@ func (h HeldTo) String() string {
 // predicted. The results module's test there recomputes it and fails
 // where it no longer says what the model does.
 var ManyCore = HeldTo{What: "2 published many-core tables", Where: "results/many-core/published",
-	Rows: 20, Median: 0.46, Worst: 1.69}
+	Rows: 20, Median: 0.37, Worst: 0.65}
 
 // ManyCoreApart is what the model past the cores misses on published
 // rows kept apart from ManyCore's, never read while it was shaped: said
 // beside ManyCore, since rows a model was shaped on flatter it. The
 // results module's test recomputes it (held-apart.txt).
 var ManyCoreApart = HeldTo{What: "1 published table's rows kept apart", Where: "results/many-core/published",
-	Rows: 5, Median: 2.07, Worst: 2.74}
+	Rows: 5, Median: 0.81, Worst: 0.91}
 
 // WithinCores is what the model within the cores was held to: head ÷
 // base at 2 threads, predicted with the runner's constants, over what the

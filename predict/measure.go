@@ -118,7 +118,8 @@ func (s spinner) waited() float64 {
 // a mutex handed from one thread to another that waits for it, with the
 // waiter still spinning (held for a moment) and gone to sleep (held for
 // long: its wake-up), and a cache line that two threads write in turn
-// (each write waits for the line to come from the other core). Each is
+// (each write waits for the line to come from the other core; its
+// transfer is half a turn, Constants.Transfer). Each is
 // timed windows times for window, interleaved; a machine that gives the
 // second thread's core away for a while shows as a window whose constants
 // are off, kept in Low and High. Each kind is summarized on its own
@@ -140,7 +141,8 @@ func Measure(ctx context.Context, window time.Duration, windows int, progress fu
 		parallel = min(parallel, timeAlone(1, window)/timeAlone(2, window))
 		h, w1 := handoff(window, 0)
 		hs, w2 := handoff(window, 50*time.Microsecond)
-		t, w3 := pingPong(window)
+		turn, w3 := pingPong(window)
+		t := turn / 2 // a turn moves the line twice (Constants.Transfer)
 		all[0], all[1], all[2] = append(all[0], h), append(all[1], hs), append(all[2], t)
 		if max(w1, w2, w3) > MaxWait {
 			disturbed++

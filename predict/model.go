@@ -186,7 +186,10 @@ type Constants struct {
 	// past it is handed over at Handoff, as a sleeping waiter's.
 	SpinFor float64
 	// Transfer is what an atomic write costs when another core wrote its
-	// cache line last, in seconds.
+	// cache line last, in seconds: one move of the line, half a turn of
+	// two threads that write it in turn, each waiting to see the other's
+	// write (a turn moves it to the waiter's read, then takes it for its
+	// write).
 	Transfer float64
 	// Instruction, where set, is what one instruction of a call takes, in
 	// seconds: the cell's time at one thread is then its instructions at
@@ -205,14 +208,15 @@ type Constants struct {
 // acquisition writes its lock's word, a line of its own moved as the
 // lines of atomics are; the cache lines the other atomics write are others
 // (the hottest line, and the rest as lines of equal weight, Cell.lines),
-// whose service is a transfer, paid only when another thread wrote the
-// line last; the rest of a call is a delay every thread spends alone. At
-// one thread it is the measured time (or the instructions at
-// k.Instruction). Each exclusive lock is a queue of its own: the busiest,
-// and the others as lines are, queues of equal weight (the stripes of a
-// lock split in many are many queues, each met held a stripe's share of
-// the time). Shared locks cost only their atomics: readers do not wait
-// for each other, and their reader count is a line.
+// whose service is a transfer, paid past one thread on every write the
+// profile counts, since the threads write a line in turn; the rest of a
+// call is a delay every thread spends alone. At one thread it is the
+// measured time (or the instructions at k.Instruction). Each exclusive
+// lock is a queue of its own: the busiest, and the others as lines are,
+// queues of equal weight (the stripes of a lock split in many are many
+// queues, each met held a stripe's share of the time). Shared locks cost
+// only their atomics: readers do not wait for each other, and their
+// reader count is a line.
 func perCall(c Cell, k Constants, threads []int) ([]float64, error) {
 	most := 0
 	for _, n := range threads {
@@ -280,7 +284,13 @@ func mva(c Cell, k Constants, most int) (map[int]float64, Terms, error) {
 		}
 	}
 	for n := 1; n <= most; n++ {
-		other := float64(n-1) / float64(n)
+		// Past one thread a counted write finds its line away: threads
+		// that call again and again write a shared line in turn, not at
+		// random (results/scaling/runner/lines).
+		other := 0.0
+		if n > 1 {
+			other = 1
+		}
 		var rLock, rWord [2]float64
 		for i := range rLock {
 			handoff := k.handoffs(acquired[i], spinning[i], held[i], qLock[i], gap[i])

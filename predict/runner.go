@@ -11,12 +11,14 @@ import (
 // (1 and 2 threads on this project's 2-core runner): the runner's own,
 // from perfrun predict -constants measure (results/scaling/runner says how
 // they were measured), each kind of hand-off apart, and the reference time
-// per instruction, also the runner's. A waiter that spins looks at the
-// lock every 2 × (Spin − 2 transfers), 4 times before it parks (SpinFor).
+// per instruction, also the runner's. The transfer is half the turn of the
+// two threads that wrote a line in turn there (Constants.Transfer). A
+// waiter that spins looks at the lock every 2 × (Spin − 2 turns), 4 times
+// before it parks (SpinFor).
 var Runner = Measured{
-	Low:        Constants{Handoff: 42.2e-6, Spin: 219e-9, SpinFor: runnerSpinFor, Transfer: 56e-9},
-	Mid:        Constants{Handoff: 51.2e-6, Spin: 344e-9, SpinFor: runnerSpinFor, Transfer: 73e-9},
-	High:       Constants{Handoff: 76.6e-6, Spin: 450e-9, SpinFor: runnerSpinFor, Transfer: 102e-9},
+	Low:        Constants{Handoff: 42.2e-6, Spin: 219e-9, SpinFor: runnerSpinFor, Transfer: 56e-9 / 2},
+	Mid:        Constants{Handoff: 51.2e-6, Spin: 344e-9, SpinFor: runnerSpinFor, Transfer: 73e-9 / 2},
+	High:       Constants{Handoff: 76.6e-6, Spin: 450e-9, SpinFor: runnerSpinFor, Transfer: 102e-9 / 2},
 	Parallel:   2,
 	MeasuredOn: 2,
 	CPU:        "Intel(R) Xeon(R) Processor",

@@ -262,7 +262,7 @@ func TestABTradeIsDecidedByThePrediction(t *testing.T) {
 // and misses.
 func TestAReplayPredictsWithTheRecordedConstants(t *testing.T) {
 	file := recordComparison(t, hashmapProfile, writeLocked)
-	cheap := hostconstants.Record{CPU: "Recorded CPU", Cores: 2, Measured: time.Date(2026, 12, 6, 0, 0, 0, 0, time.UTC), Windows: 9}
+	cheap := hostconstants.Record{CPU: "Recorded CPU", Cores: 2, Measured: time.Date(2026, 12, 6, 0, 0, 0, 0, time.UTC), Windows: 9, Transfer: hostconstants.TransferMove}
 	cheap.Low = predict.Constants{Handoff: 1e-9, Spin: 1e-9, Transfer: 1e-9}
 	cheap.Mid, cheap.High = cheap.Low, cheap.Low
 	data, _ := json.Marshal(cheap)

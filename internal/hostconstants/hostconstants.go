@@ -32,7 +32,15 @@ type Record struct {
 	Low  predict.Constants `json:"low"`
 	Mid  predict.Constants `json:"mid"`
 	High predict.Constants `json:"high"`
+	// Transfer says what the transfers are: TransferMove, one move of a
+	// line. A record without it kept a whole turn of two threads that
+	// write a line in turn, twice what the model now charges a write.
+	Transfer string `json:"transfer"`
 }
+
+// TransferMove is what a record's transfers are since predict.Measure
+// times a move of a line: half a turn (predict.Constants.Transfer).
+const TransferMove = "one move of a line"
 
 // Dir is where the records are kept: $PERFRUN_CONSTANTS where set (a CI
 // runner's folder that outlives its jobs, a test's own), else perfrun's
@@ -80,7 +88,7 @@ func Save(m predict.Measured, cpu string, cores int, now time.Time) (string, err
 	if err != nil {
 		return "", err
 	}
-	data, err := json.MarshalIndent(Record{CPU: cpu, Cores: cores, Measured: now.UTC(), Windows: m.Windows, Low: m.Low, Mid: m.Mid, High: m.High}, "", "  ")
+	data, err := json.MarshalIndent(Record{CPU: cpu, Cores: cores, Measured: now.UTC(), Windows: m.Windows, Low: m.Low, Mid: m.Mid, High: m.High, Transfer: TransferMove}, "", "  ")
 	if err != nil {
 		return "", err
 	}
@@ -99,6 +107,9 @@ func Parse(data []byte) (Record, error) {
 	}
 	if r.CPU == "" || r.Cores < 1 || !(r.Mid.Spin > 0) || !(r.Mid.Handoff > 0) || !(r.Mid.Transfer > 0) {
 		return Record{}, errors.New("not a record of a machine's constants: no processor, no cores, or a middle constant not positive")
+	}
+	if r.Transfer != TransferMove {
+		return Record{}, errors.New("kept before a transfer was one move of a line (it holds a whole turn, twice that): measure again with perfrun predict -constants measure -keep")
 	}
 	return r, nil
 }

@@ -54,4 +54,10 @@ func TestAMachineKeepsItsOwnConstants(t *testing.T) {
 	if _, r, note := For(cpu, 2); r != nil || !strings.Contains(note, "no record of this machine's constants") {
 		t.Errorf("a record without constants was used, or not named: %q", note)
 	}
+	// A record kept before a transfer was one move holds a whole turn.
+	os.WriteFile(p, []byte(`{"cpu": "Some CPU @ 2.00GHz", "cores": 2, "windows": 9,
+		"mid": {"Handoff": 4e-5, "Spin": 3e-7, "Transfer": 1e-7}}`), 0o644)
+	if _, r, note := For(cpu, 2); r != nil || !strings.Contains(note, "a whole turn") || !strings.Contains(note, "measure again") {
+		t.Errorf("a record of turns was used, or not named: %q", note)
+	}
 }

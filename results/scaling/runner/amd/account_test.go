@@ -46,8 +46,10 @@ func ownConstants(t *testing.T) predict.Measured {
 		}
 		return v * 1e-9
 	}
+	// The file printed a transfer as the whole turn it timed; the model
+	// charges a write one move of the line, half a turn.
 	k := func(i int) predict.Constants {
-		return predict.Constants{Handoff: ns(1 + i), Spin: ns(4 + i), Transfer: ns(7 + i)}
+		return predict.Constants{Handoff: ns(1 + i), Spin: ns(4 + i), Transfer: ns(7+i) / 2}
 	}
 	return predict.Measured{Low: k(0), Mid: k(1), High: k(2)}
 }
