@@ -113,10 +113,10 @@ func TestOtherLocksQueueApart(t *testing.T) {
 
 // TestBandCarriesTheMachinesDelivery: a run whose control cell ran faster
 // per call at two threads than at one (the host slowed the lone vCPU) had
-// its hashmap cell do the same, 968 ns a call at two threads against 1 012
-// at one; the band's low edge, the model's least contention from the
-// 1-thread interval's low end, must reach it, and with no control cell
-// the band is the model's alone.
+// its hashmap cell do the same (the cells below are that run's); the
+// band's low edge, the model's least contention from the 1-thread
+// interval's low end, must reach it, and with no control cell the band
+// is the model's alone.
 func TestBandCarriesTheMachinesDelivery(t *testing.T) {
 	cell := func(threads int, ns ...float64) string {
 		out := ""
