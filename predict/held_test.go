@@ -20,7 +20,7 @@ var heldFiles = []string{"held.txt", "held-amd.txt"}
 var apartFiles = map[string][]string{
 	"Intel": {"held-oos.txt"},
 	"AMD": {"held-amd-oos.txt", "held-amd2-oos.txt", "held-amd3-oos.txt", "held-amd4-oos.txt", "held-amd5-oos.txt",
-		"held-amd6-oos.txt", "held-amd7-oos.txt", "held-amd8-oos.txt", "held-amd9-oos.txt", "held-amd10-oos.txt", "held-amd11-oos.txt", "held-amd12-oos.txt", "held-amd13-oos.txt"},
+		"held-amd6-oos.txt", "held-amd7-oos.txt", "held-amd8-oos.txt", "held-amd9-oos.txt", "held-amd10-oos.txt", "held-amd11-oos.txt", "held-amd12-oos.txt", "held-amd13-oos.txt", "held-amd14-oos.txt"},
 }
 
 // withinMisses are, for each change of file (ab's counts of each arm and
