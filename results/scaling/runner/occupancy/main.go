@@ -14,18 +14,22 @@
 // With -sweep it times that call instead at many lengths of local work,
 // of two kinds (a value of its own multiplied and divided, or lines of its
 // own read one after another), beside the harness's transfer probe: what
-// one shared add costs a call at 2 threads, by the call's length and what
-// it does around the add.
+// one shared add costs a call at 2 threads (or at each of -threads, on a
+// machine with the cores), by the call's length and what it does around
+// the add.
 //
-//	go run ./scaling/runner/occupancy [-sweep | -second]
+//	go run ./scaling/runner/occupancy [-sweep [-threads 2,4,8,16] | -second]
 package main
 
 import (
 	"flag"
 	"fmt"
+	"os"
 	"runtime"
 	"slices"
 	"sort"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -218,14 +222,20 @@ func made(threads int, c call, d time.Duration) int64 {
 func main() {
 	sweepFlag := flag.Bool("sweep", false, "time a call with one shared add at many lengths of local work, beside the transfer probe")
 	secondFlag := flag.Bool("second", false, "time a call with a second shared add beside one with one")
+	threadsFlag := flag.String("threads", "2", "with -sweep, the thread counts to time the call at besides 1 (on a machine with the cores: 2,4,8,16)")
 	flag.Parse()
-	runtime.GOMAXPROCS(2)
+	threads, err := threadCounts(*threadsFlag)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "occupancy:", err)
+		os.Exit(2)
+	}
+	runtime.GOMAXPROCS(max(2, slices.Max(threads)))
 	if *secondFlag {
 		seconds()
 		return
 	}
 	if *sweepFlag {
-		sweep()
+		sweep(threads)
 		return
 	}
 	var a, h, p, r []float64
@@ -240,27 +250,29 @@ func main() {
 }
 
 // sweep times, interleaved, rounds times over, a call of each kind and
-// length: at 1 and 2 threads with the shared add and without it, and the
-// transfer probe beside; it prints each length's medians.
-func sweep() {
+// length: at 1 thread and at each of threads, with the shared add and
+// without it, and the transfer probe beside; it prints each length's
+// medians, and what the add costs a call at each of threads over at 1.
+func sweep(threads []int) {
 	const rounds, d = 5, 150 * time.Millisecond
 	lengths := []int{2, 5, 10, 20, 40, 80, 160}
+	counts := append([]int{1}, threads...)
 	type key struct {
-		loads bool
-		work  int
+		loads   bool
+		work, n int
 	}
 	var (
-		alone1, alone2, one, two = map[key][]float64{}, map[key][]float64{}, map[key][]float64{}, map[key][]float64{}
-		probes                   []float64
+		alone, with = map[key][]float64{}, map[key][]float64{}
+		probes      []float64
 	)
 	for range rounds {
 		for _, loads := range []bool{false, true} {
 			for _, work := range lengths {
-				k := key{loads, work}
-				alone1[k] = append(alone1[k], perCall(1, call{work: work, loads: loads}, d))
-				alone2[k] = append(alone2[k], perCall(2, call{work: work, loads: loads}, d))
-				one[k] = append(one[k], perCall(1, call{work: work, loads: loads, shared: true}, d))
-				two[k] = append(two[k], perCall(2, call{work: work, loads: loads, shared: true}, d))
+				for _, n := range counts {
+					k := key{loads, work, n}
+					alone[k] = append(alone[k], perCall(n, call{work: work, loads: loads}, d))
+					with[k] = append(with[k], perCall(n, call{work: work, loads: loads, shared: true}, d))
+				}
 				if t, ok := harness.Transfer(); ok {
 					probes = append(probes, float64(t.Nanoseconds()))
 				}
@@ -268,18 +280,58 @@ func sweep() {
 		}
 	}
 	printProbes(probes)
-	fmt.Println("local work  steps  no add: 1 thread, 2 threads   one shared add: 1 thread, 2 threads   the add at 2 threads, ns a call")
+	columns := func(what string) string {
+		var c []string
+		for _, n := range counts {
+			c = append(c, fmt.Sprintf("%d %s", n, plural(n, "thread")))
+		}
+		return what + ": " + strings.Join(c, ", ")
+	}
+	var at []string
+	for _, n := range threads {
+		at = append(at, fmt.Sprintf("at %d", n))
+	}
+	fmt.Printf("local work  steps  %s   %s   the add %s threads, ns a call\n", columns("no add"), columns("one shared add"), strings.Join(at, ", "))
 	for _, loads := range []bool{false, true} {
 		kind := "multiplies"
 		if loads {
 			kind = "reads"
 		}
 		for _, work := range lengths {
-			k := key{loads, work}
-			fmt.Printf("%-10s  %5d  %7.1f  %7.1f            %7.1f  %7.1f                 %7.1f\n",
-				kind, work, median(alone1[k]), median(alone2[k]), median(one[k]), median(two[k]), median(two[k])-median(one[k]))
+			fmt.Printf("%-10s  %5d", kind, work)
+			for _, m := range []map[key][]float64{alone, with} {
+				for _, n := range counts {
+					fmt.Printf("  %7.1f", median(m[key{loads, work, n}]))
+				}
+				fmt.Print("   ")
+			}
+			for _, n := range threads {
+				fmt.Printf("  %7.1f", median(with[key{loads, work, n}])-median(with[key{loads, work, 1}]))
+			}
+			fmt.Println()
 		}
 	}
+}
+
+// plural is word, with an s where n is not 1.
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
+}
+
+// threadCounts parses -threads: thread counts above 1, comma-separated.
+func threadCounts(list string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(list, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 2 {
+			return nil, fmt.Errorf("-threads %q: each count must be a whole number of 2 or more", list)
+		}
+		out = append(out, n)
+	}
+	return out, nil
 }
 
 // seconds times, interleaved, rounds times over, calls of reads with one
