@@ -111,12 +111,12 @@ func TestOtherLocksQueueApart(t *testing.T) {
 	}
 }
 
-// TestBandCarriesTheMachinesDelivery: a run whose control cell ran faster
-// per call at two threads than at one (the host slowed the lone vCPU) had
-// its hashmap cell do the same (the cells below are that run's); the
-// band's low edge, the model's least contention from the 1-thread
-// interval's low end, must reach it, and with no control cell the band
-// is the model's alone.
+// TestBandCarriesTheMachinesDelivery: where the control cell is faster
+// per call at two threads than at one (a host that slows a lone vCPU),
+// and the hashmap cell is too, the band's low edge, the model's least
+// contention from the 1-thread interval's low end, must reach the
+// hashmap cell's 2-thread interval; with no control cell the band is the
+// model's alone.
 func TestBandCarriesTheMachinesDelivery(t *testing.T) {
 	cell := func(threads int, ns ...float64) string {
 		out := ""
@@ -133,7 +133,8 @@ func TestBandCarriesTheMachinesDelivery(t *testing.T) {
 		return out
 	}
 	store := "cores: 2\n" + cell(1, 1008, 968, 1017, 1021) + cell(2, 968, 960, 976, 989, 960)
-	// The run's constants, each transfer half the turn it timed.
+	// Constants with a cheap low edge and a dear high one, each transfer
+	// one move of a line.
 	m := Measured{Low: Constants{Handoff: 606e-9, Transfer: 13e-9}, Mid: Constants{Handoff: 621e-9, Transfer: 15.5e-9}, High: Constants{Handoff: 67937e-9, Transfer: 92.5e-9}}
 	band := func(text string) (lo, hi float64) {
 		in, err := records.Read(strings.NewReader(text), "r.txt", "")
@@ -152,11 +153,11 @@ func TestBandCarriesTheMachinesDelivery(t *testing.T) {
 	}
 	loAlone, hiAlone := band(store)
 	if !(loAlone > 989e-9) {
-		t.Fatalf("without a control cell the band's low edge %g already reaches the measured 989 ns: the case tests nothing", loAlone)
+		t.Fatalf("without a control cell the band's low edge %g already reaches the cells' 989 ns: the case tests nothing", loAlone)
 	}
 	lo, hi := band(store + control(1, 35.2, 36.8, 44.0, 39.9, 44.3, 40.8) + control(2, 38.7, 34.5, 38.5, 39.0, 40.2))
 	if !(lo <= 989e-9) {
-		t.Errorf("band's low edge %g ns with the run's control cell: the measured 2-thread interval [960, 989] ns is outside it", 1e9*lo)
+		t.Errorf("band's low edge %g ns with the control cell: the cells' 2-thread interval [960, 989] ns is outside it", 1e9*lo)
 	}
 	if hi != hiAlone {
 		t.Errorf("high edge %g, want the model's %g: a faster second core widens only the low edge", hi, hiAlone)
