@@ -28,7 +28,6 @@ import (
 	"runtime"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -281,11 +280,11 @@ func sweep(threads []int) {
 	}
 	printProbes(probes)
 	columns := func(what string) string {
-		var c []string
-		for _, n := range counts {
-			c = append(c, fmt.Sprintf("%d %s", n, plural(n, "thread")))
+		c := what + ": 1 thread"
+		for _, n := range threads {
+			c += fmt.Sprintf(", %d threads", n)
 		}
-		return what + ": " + strings.Join(c, ", ")
+		return c
 	}
 	var at []string
 	for _, n := range threads {
@@ -313,25 +312,18 @@ func sweep(threads []int) {
 	}
 }
 
-// plural is word, with an s where n is not 1.
-func plural(n int, word string) string {
-	if n == 1 {
-		return word
-	}
-	return word + "s"
-}
-
-// threadCounts parses -threads: thread counts above 1, comma-separated.
+// threadCounts parses -threads as perfrun's -threads is parsed
+// (harness.ParseThreads), each count above 1: the sweep times 1 thread
+// anyway.
 func threadCounts(list string) ([]int, error) {
-	var out []int
-	for _, f := range strings.Split(list, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil || n < 2 {
-			return nil, fmt.Errorf("-threads %q: each count must be a whole number of 2 or more", list)
-		}
-		out = append(out, n)
+	threads, err := harness.ParseThreads(list)
+	if err != nil {
+		return nil, err
 	}
-	return out, nil
+	if slices.Min(threads) < 2 {
+		return nil, fmt.Errorf("-threads %q: each count must be 2 or more (1 thread is timed anyway)", list)
+	}
+	return threads, nil
 }
 
 // seconds times, interleaved, rounds times over, calls of reads with one
